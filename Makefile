@@ -1,0 +1,125 @@
+# idr - the Linux kernel's integer ID allocator, in userspace.
+#
+#   make            build the library (build/libidr.a, build/libidr.so)
+#   make run        build and run the demo
+#   make test       install what is missing, build, run every suite
+#   make valgrind   the unit tests under valgrind memcheck
+#   make install    PREFIX=/usr/local, DESTDIR for staging
+#
+# Every output goes under build/.
+
+PREFIX ?= /usr/local
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+
+VERSION := $(shell sed -n 's/^\#define IDR_VERSION "\(.*\)"/\1/p' src/idr.h)
+SOVERSION := 0
+
+CC ?= cc
+OPT ?= -O2 -g
+WARN := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
+	-Wmissing-prototypes -Wwrite-strings -Werror
+CPPFLAGS += -D_POSIX_C_SOURCE=200809L
+CFLAGS += -std=c11 $(OPT) $(WARN)
+SANITIZE := -fsanitize=address,undefined -fno-omit-frame-pointer \
+	-fno-sanitize-recover=all
+
+B := build
+LIB_SRC := src/tree.c src/idr.c src/alloc.c
+LIB_HDR := src/idr.h src/tree.h
+LIB_OBJ := $(LIB_SRC:src/%.c=$(B)/obj/%.o)
+UNIT_SRC := $(wildcard tests/unit/*.c)
+UNIT_HDR := $(wildcard tests/unit/*.h)
+
+# Debian packages: what building needs, and what the tests add.
+DEPS_BUILD := gcc make libc6-dev pkgconf
+DEPS_TEST := $(DEPS_BUILD) valgrind bats binutils
+
+.PHONY: all run test valgrind install uninstall clean deps-build deps-test
+
+all: $(B)/libidr.a $(B)/libidr.so
+
+deps-build:
+	@sh .ci/deps $(DEPS_BUILD)
+
+deps-test:
+	@sh .ci/deps $(DEPS_TEST)
+
+$(B)/obj/%.o: src/%.c $(LIB_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -fvisibility=hidden -c -o $@ $<
+
+$(B)/libidr.a: $(LIB_OBJ)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(B)/libidr.so: $(LIB_OBJ)
+	$(CC) $(CFLAGS) -shared -Wl,-soname,libidr.so.$(SOVERSION) \
+		-o $@ $^ $(LDFLAGS)
+
+# The unit tests, in three builds: as shipped, with 3 bits per level so
+# that deep trees appear with small IDs, and under ASan+UBSan.
+$(B)/unit/unit: $(UNIT_SRC) $(UNIT_HDR) $(B)/libidr.a
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc -o $@ $(UNIT_SRC) $(B)/libidr.a -pthread
+
+$(B)/unit-b3/unit: $(UNIT_SRC) $(UNIT_HDR) $(LIB_SRC) $(LIB_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -DIDR_BITS=3 $(CFLAGS) -Isrc -o $@ \
+		$(UNIT_SRC) $(LIB_SRC) -pthread
+
+$(B)/unit-asan/unit: $(UNIT_SRC) $(UNIT_HDR) $(LIB_SRC) $(LIB_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(SANITIZE) -Isrc -o $@ \
+		$(UNIT_SRC) $(LIB_SRC) -pthread
+
+$(B)/demo: examples/demo.c $(B)/libidr.a
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc -o $@ $< $(B)/libidr.a
+
+run: deps-build $(B)/demo
+	./$(B)/demo
+
+# Each suite leaves "passed failed" in build/results/NAME.count; the last
+# line of the run adds them up.
+SUITES := unit unit-b3 unit-asan
+test: deps-test all $(SUITES:%=$(B)/%/unit)
+	@rm -rf $(B)/results && mkdir -p $(B)/results
+	@status=0; \
+	for s in $(SUITES); do \
+		sh tests/run-suite $$s ./$(B)/$$s/unit || status=1; \
+	done; \
+	sh tests/run-suite bats bats --tap tests || status=1; \
+	sh tests/summary $(B)/results || status=1; \
+	exit $$status
+
+valgrind: deps-test $(B)/unit/unit
+	valgrind --error-exitcode=1 --leak-check=full \
+		--errors-for-leak-kinds=definite ./$(B)/unit/unit
+
+install: all
+	install -d $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR) \
+		$(DESTDIR)$(PKGCONFIGDIR)
+	install -m 644 src/idr.h $(DESTDIR)$(INCLUDEDIR)/idr.h
+	install -m 644 $(B)/libidr.a $(DESTDIR)$(LIBDIR)/libidr.a
+	install -m 755 $(B)/libidr.so \
+		$(DESTDIR)$(LIBDIR)/libidr.so.$(VERSION)
+	ln -sf libidr.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libidr.so.$(SOVERSION)
+	ln -sf libidr.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/libidr.so
+	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' \
+		'includedir=$(INCLUDEDIR)' '' 'Name: idr' \
+		'Description: the Linux kernel integer ID allocator' \
+		'Version: $(VERSION)' 'Cflags: -I$${includedir}' \
+		'Libs: -L$${libdir} -lidr' > $(DESTDIR)$(PKGCONFIGDIR)/idr.pc
+	ln -sf idr.pc $(DESTDIR)$(PKGCONFIGDIR)/libidr.pc
+
+uninstall:
+	rm -f $(DESTDIR)$(INCLUDEDIR)/idr.h $(DESTDIR)$(LIBDIR)/libidr.a \
+		$(DESTDIR)$(LIBDIR)/libidr.so.$(VERSION) \
+		$(DESTDIR)$(LIBDIR)/libidr.so.$(SOVERSION) \
+		$(DESTDIR)$(LIBDIR)/libidr.so \
+		$(DESTDIR)$(PKGCONFIGDIR)/idr.pc \
+		$(DESTDIR)$(PKGCONFIGDIR)/libidr.pc
+
+clean:
+	rm -rf $(B)

@@ -1,0 +1,242 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * idr.c - today's kernel idr API on top of the radix tree in tree.c.
+ *
+ * Conventions in this file: an @id is what callers see; the tree is
+ * indexed by @id minus the idr's base.
+ */
+#include <limits.h>
+
+#include "tree.h"
+
+/* Nodes idr_preload() set aside for this thread's next allocation. */
+static _Thread_local struct idr__nodes preloaded;
+
+void idr_init_base(struct idr *idr, int base)
+{
+	idr->idr_rt = NULL;
+	idr->idr_count = 0;
+	idr->idr_base = base < 0 ? 0 : (unsigned int)base;
+	idr->idr_next = 0;
+}
+
+void idr_init(struct idr *idr)
+{
+	idr_init_base(idr, 0);
+}
+
+void idr_preload(gfp_t gfp)
+{
+	(void)gfp;
+	/* A short preload is not an error: idr_alloc() mallocs the rest. */
+	(void)idr__nodes_fill(&preloaded, idr__max_levels());
+}
+
+void idr_preload_end(void)
+{
+	idr__nodes_drain(&preloaded, 0);
+}
+
+/*
+ * Gather the @need nodes an insertion takes: preloaded ones first, the
+ * rest from malloc.  Nothing is taken from the preload unless all can
+ * be had, so a failure leaves everything as it was.
+ */
+static int reserve(struct idr__nodes *spare, unsigned int need)
+{
+	unsigned int from_preload = need < preloaded.nr ? need : preloaded.nr;
+
+	if (idr__nodes_fill(spare, need - from_preload) < 0) {
+		idr__nodes_drain(spare, 0);
+		return -ENOMEM;
+	}
+	idr__nodes_move(spare, &preloaded, from_preload);
+	return 0;
+}
+
+/* Store @ptr at the lowest free index in [@start, @max]. */
+static int insert_free(struct idr *idr, void *ptr, uint64_t start,
+		       uint64_t max, uint64_t *index)
+{
+	struct idr__nodes spare = { NULL, 0 };
+	int err = idr__find_free(idr, start, max, index);
+
+	if (err)
+		return err;
+	err = reserve(&spare, idr__nodes_needed(idr, *index));
+	if (err)
+		return err;
+	idr__insert(idr, *index, ptr, &spare);
+	return 0;
+}
+
+int idr_alloc_u32(struct idr *idr, void *ptr, uint32_t *nextid,
+		  unsigned long max, gfp_t gfp)
+{
+	unsigned int base = idr->idr_base;
+	uint64_t index;
+	int err;
+
+	(void)gfp;
+	if (max > UINT32_MAX)
+		max = UINT32_MAX;
+	if (max < base)
+		return -ENOSPC;
+	err = insert_free(idr, ptr, *nextid < base ? 0 : *nextid - base,
+			  max - base, &index);
+	if (err)
+		return err;
+	*nextid = (uint32_t)(index + base);
+	return 0;
+}
+
+static unsigned long range_max(int end)
+{
+	return end > 0 ? (unsigned long)end - 1 : INT_MAX;
+}
+
+int idr_alloc(struct idr *idr, void *ptr, int start, int end, gfp_t gfp)
+{
+	uint32_t id = (uint32_t)start;
+	int err;
+
+	if (start < 0)
+		return -EINVAL;
+	err = idr_alloc_u32(idr, ptr, &id, range_max(end), gfp);
+	return err ? err : (int)id;
+}
+
+int idr_alloc_cyclic(struct idr *idr, void *ptr, int start, int end,
+		     gfp_t gfp)
+{
+	uint32_t id = idr->idr_next;
+	int err;
+
+	if (start < 0)
+		return -EINVAL;
+	if (id < (uint32_t)start || id > INT_MAX)
+		id = (uint32_t)start;
+	err = idr_alloc_u32(idr, ptr, &id, range_max(end), gfp);
+	if (err == -ENOSPC && id > (uint32_t)start) {
+		id = (uint32_t)start;
+		err = idr_alloc_u32(idr, ptr, &id, range_max(end), gfp);
+	}
+	if (err)
+		return err;
+	idr->idr_next = id + 1;
+	return (int)id;
+}
+
+unsigned int idr_get_cursor(const struct idr *idr)
+{
+	return idr->idr_next;
+}
+
+void idr_set_cursor(struct idr *idr, unsigned int val)
+{
+	idr->idr_next = val;
+}
+
+/* The tree index of @id, or false if @id lies below the base. */
+static bool to_index(const struct idr *idr, unsigned long id,
+		     uint64_t *index)
+{
+	if (id < idr->idr_base)
+		return false;
+	*index = id - idr->idr_base;
+	return true;
+}
+
+void *idr_find(const struct idr *idr, unsigned long id)
+{
+	uint64_t index;
+	void **slot;
+
+	if (!to_index(idr, id, &index))
+		return NULL;
+	slot = idr__lookup(idr, index);
+	return slot ? *slot : NULL;
+}
+
+void *idr_remove(struct idr *idr, unsigned long id)
+{
+	uint64_t index;
+	void *entry = NULL;
+
+	if (to_index(idr, id, &index))
+		idr__delete(idr, index, &entry);
+	return entry;
+}
+
+void *idr_replace(struct idr *idr, void *ptr, unsigned long id)
+{
+	uint64_t index;
+	void **slot = NULL;
+	void *old;
+
+	if (to_index(idr, id, &index))
+		slot = idr__lookup(idr, index);
+	if (!slot)
+		return ERR_PTR(-ENOENT);
+	old = *slot;
+	*slot = ptr;
+	return old;
+}
+
+void *idr_get_next_ul(const struct idr *idr, unsigned long *nextid)
+{
+	uint64_t index, start;
+	void *entry = NULL;
+
+	start = *nextid < idr->idr_base ? 0 : *nextid - idr->idr_base;
+	/* NULL entries are reserved IDs: iteration steps over them. */
+	while (idr__next_present(idr, start, &index, &entry) && !entry)
+		start = index + 1;
+	if (entry)
+		*nextid = (unsigned long)(index + idr->idr_base);
+	return entry;
+}
+
+void *idr_get_next(const struct idr *idr, int *nextid)
+{
+	unsigned long id;
+	void *entry;
+
+	if (*nextid < 0)
+		return NULL;
+	id = (unsigned long)*nextid;
+	entry = idr_get_next_ul(idr, &id);
+	if (!entry || id > INT_MAX)
+		return NULL;
+	*nextid = (int)id;
+	return entry;
+}
+
+int idr_for_each(const struct idr *idr,
+		 int (*fn)(int id, void *p, void *data), void *data)
+{
+	void *entry;
+	int id, ret;
+
+	idr_for_each_entry(idr, entry, id) {
+		ret = fn(id, entry, data);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+bool idr_is_empty(const struct idr *idr)
+{
+	return idr->idr_rt == NULL;
+}
+
+unsigned long idr_count(const struct idr *idr)
+{
+	return idr->idr_count;
+}
+
+void idr_destroy(struct idr *idr)
+{
+	idr__free_all(idr);
+}

@@ -1,0 +1,63 @@
+# The build's promises: the README's C example, install, pkg-config.
+
+setup() {
+	load test_helper
+}
+
+@test "the README's C example compiles and prints what it says" {
+	readme_block c > "$BATS_TEST_TMPDIR/example.c"
+	[ -s "$BATS_TEST_TMPDIR/example.c" ]
+	run cc -std=c11 -Wall -Wextra -Werror -Isrc \
+		-o "$BATS_TEST_TMPDIR/example" "$BATS_TEST_TMPDIR/example.c" \
+		build/libidr.a
+	[ "$status" -eq 0 ]
+	run "$BATS_TEST_TMPDIR/example"
+	[ "$status" -eq 0 ]
+	[ "$output" = "1 0 second" ]
+}
+
+@test "make install stages the header, libraries and pkg-config file" {
+	dest=$BATS_TEST_TMPDIR/stage
+	run make -s install DESTDIR="$dest" PREFIX=/opt/idr
+	[ "$status" -eq 0 ]
+	[ -f "$dest/opt/idr/include/idr.h" ]
+	[ -f "$dest/opt/idr/lib/libidr.a" ]
+	[ -x "$dest/opt/idr/lib/libidr.so.0.1.0" ]
+	[ "$(readlink "$dest/opt/idr/lib/libidr.so")" = libidr.so.0 ]
+	[ -f "$dest/opt/idr/lib/pkgconfig/idr.pc" ]
+	[ -L "$dest/opt/idr/lib/pkgconfig/libidr.pc" ]
+	run make -s uninstall DESTDIR="$dest" PREFIX=/opt/idr
+	[ "$status" -eq 0 ]
+	[ -z "$(find "$dest" -type f -o -type l)" ]
+}
+
+@test "a program builds with pkg-config against the staged install" {
+	dest=$BATS_TEST_TMPDIR/stage
+	make -s install DESTDIR="$dest" PREFIX=/opt/idr
+	readme_block c > "$BATS_TEST_TMPDIR/example.c"
+	export PKG_CONFIG_PATH="$dest/opt/idr/lib/pkgconfig"
+	export PKG_CONFIG_SYSROOT_DIR="$dest"
+	run pkg-config --modversion idr
+	[ "$output" = "0.1.0" ]
+	run sh -c "cc -o '$BATS_TEST_TMPDIR/shared' '$BATS_TEST_TMPDIR/example.c' \
+		\$(pkg-config --cflags --libs idr)"
+	[ "$status" -eq 0 ]
+	run env LD_LIBRARY_PATH="$dest/opt/idr/lib" "$BATS_TEST_TMPDIR/shared"
+	[ "$status" -eq 0 ]
+	[ "$output" = "1 0 second" ]
+}
+
+@test "the shared library exports only the public API" {
+	run sh -c "nm -D --defined-only build/libidr.so | awk '{print \$3}' |
+		grep -v -e '^idr_' -e '^_'"
+	[ "$output" = "" ]
+	run sh -c "nm -D --defined-only build/libidr.so | grep -c ' idr__'"
+	[ "$output" = "0" ]
+}
+
+@test "make run builds and runs the demo" {
+	run make -s run
+	[ "$status" -eq 0 ]
+	[[ "$output" == *'idr_alloc("usb") = 1 (the lowest free ID)'* ]]
+	[[ "$output" == *'idr_alloc("gpu", 1000, 2000) = 1000'* ]]
+}

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * main.c - runs every suite and prints "N passed, N failed".
+ *
+ * A case passes when none of its checks fail and the library's bytes in
+ * use are back where they were when it started: every case is also a
+ * leak test.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+
+unsigned long check_failures;
+static unsigned long passed, failed;
+static const char *filter;
+
+bool check_at(bool ok, const char *what, const char *file, int line)
+{
+	if (!ok) {
+		check_failures++;
+		if (check_failures < 20)
+			fprintf(stderr, "%s:%d: check failed: %s\n", file,
+				line, what);
+	}
+	return ok;
+}
+
+bool check_long_at(long got, long want, const char *what, const char *file,
+		   int line)
+{
+	if (got == want)
+		return true;
+	check_failures++;
+	if (check_failures < 20)
+		fprintf(stderr, "%s:%d: check failed: %s (got %ld, want %ld)\n",
+			file, line, what, got, want);
+	return false;
+}
+
+void run_case(void (*fn)(void), const char *name)
+{
+	unsigned long failures = check_failures;
+	struct idr_mem_stats before, after;
+
+	if (filter && !strstr(name, filter))
+		return;
+	idr_mem_stats(&before);
+	fn();
+	idr_fault_inject(0, 0);
+	idr_mem_stats(&after);
+	if (after.bytes != before.bytes) {
+		fprintf(stderr, "%s: leaked %ld bytes\n", name,
+			(long)(after.bytes - before.bytes));
+		check_failures++;
+	}
+	if (check_failures == failures) {
+		passed++;
+		printf("ok %s\n", name);
+	} else {
+		failed++;
+		printf("not ok %s\n", name);
+	}
+	fflush(stdout);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1)
+		filter = argv[1];
+	suite_api();
+	suite_preload();
+	suite_fault();
+	suite_model();
+	printf("%lu passed, %lu failed\n", passed, failed);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * model.h - a trivially correct idr: sorted arrays of IDs and values.
+ * The differential and fault-injection tests hold the library to it.
+ */
+#ifndef IDR_MODEL_H
+#define IDR_MODEL_H
+
+#include <stdint.h>
+
+#include "idr.h"
+
+struct model {
+	uint32_t *ids;		/* ascending */
+	void **vals;
+	size_t n, cap;
+	uint32_t base;
+	uint32_t next;		/* the cyclic cursor */
+};
+
+void model_init(struct model *m, uint32_t base);
+void model_free(struct model *m);
+int model_alloc_u32(struct model *m, void *ptr, uint32_t *nextid,
+		    unsigned long max);
+int model_alloc(struct model *m, void *ptr, int start, int end);
+int model_alloc_cyclic(struct model *m, void *ptr, int start, int end);
+/* Whether @id is allocated; its value in *@val. */
+bool model_find(const struct model *m, unsigned long id, void **val);
+bool model_remove(struct model *m, unsigned long id, void **val);
+/* The first non-NULL entry at or above *@id. */
+void *model_next(const struct model *m, unsigned long *id);
+/* Whether @idr holds exactly what @m holds. */
+bool model_matches(const struct model *m, const struct idr *idr);
+
+/* A small deterministic generator (splitmix64). */
+uint64_t rnd_next(uint64_t *state);
+uint64_t rnd_below(uint64_t *state, uint64_t n);
+
+#endif
