@@ -26,7 +26,8 @@ SANITIZE := -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=all
 
 B := build
-LIB_SRC := src/tree.c src/idr.c src/alloc.c
+LIB_SRC := src/tree.c src/idr.c src/legacy.c src/tag.c src/ida.c \
+	src/view.c src/dump.c src/alloc.c
 LIB_HDR := src/idr.h src/tree.h
 LIB_OBJ := $(LIB_SRC:src/%.c=$(B)/obj/%.o)
 UNIT_SRC := $(wildcard tests/unit/*.c)
@@ -34,9 +35,10 @@ UNIT_HDR := $(wildcard tests/unit/*.h)
 
 # Debian packages: what building needs, and what the tests add.
 DEPS_BUILD := gcc make libc6-dev pkgconf
-DEPS_TEST := $(DEPS_BUILD) valgrind bats binutils
+DEPS_TEST := $(DEPS_BUILD) valgrind bats binutils graphviz
 
-.PHONY: all run test valgrind install uninstall clean deps-build deps-test
+.PHONY: all run test bench valgrind install uninstall clean deps-build \
+	deps-test
 
 all: $(B)/libidr.a $(B)/libidr.so
 
@@ -76,6 +78,25 @@ $(B)/unit-asan/unit: $(UNIT_SRC) $(UNIT_HDR) $(LIB_SRC) $(LIB_HDR)
 
 $(B)/demo: examples/demo.c $(B)/libidr.a
 	$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc -o $@ $< $(B)/libidr.a
+
+# make bench: medians of 7 runs at N IDs (default 1,000,000).  For now:
+# the core operations, with the trace branches and with them compiled out.
+N ?= 1000000
+$(B)/bench/core: bench/core.c $(LIB_SRC) $(LIB_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc -o $@ bench/core.c $(LIB_SRC)
+
+$(B)/bench/core-notrace: bench/core.c $(LIB_SRC) $(LIB_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -DIDR_NO_TRACE $(CFLAGS) -Isrc -o $@ bench/core.c \
+		$(LIB_SRC)
+
+bench: $(B)/bench/core $(B)/bench/core-notrace
+	@./$(B)/bench/core $(N) > $(B)/bench/traced.tsv
+	@./$(B)/bench/core-notrace $(N) > $(B)/bench/untraced.tsv
+	@printf '%-10s %12s %12s %8s\n' "N=$(N)" "ns/op" "no trace" ratio
+	@join -t '	' $(B)/bench/traced.tsv $(B)/bench/untraced.tsv | \
+		awk -F '\t' '{ printf "%-10s %12.2f %12.2f %8.3f\n", $$1, $$2, $$3, $$2 / $$3 }'
 
 run: deps-build $(B)/demo
 	./$(B)/demo

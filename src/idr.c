@@ -14,10 +14,7 @@ static _Thread_local struct idr__nodes preloaded;
 
 void idr_init_base(struct idr *idr, int base)
 {
-	idr->idr_rt = NULL;
-	idr->idr_count = 0;
-	idr->idr_base = base < 0 ? 0 : (unsigned int)base;
-	idr->idr_next = 0;
+	*idr = (struct idr)IDR_INIT_BASE(*idr, base < 0 ? 0 : base);
 }
 
 void idr_init(struct idr *idr)
@@ -37,56 +34,97 @@ void idr_preload_end(void)
 	idr__nodes_drain(&preloaded, 0);
 }
 
+unsigned int idr__preloaded(void)
+{
+	return preloaded.nr;
+}
+
+void idr_set_trace(struct idr *idr, idr_trace_fn *fn, void *data)
+{
+	idr->idr_trace = fn;
+	idr->idr_trace_data = data;
+}
+
 /*
- * Gather the @need nodes an insertion takes: preloaded ones first, the
- * rest from malloc.  Nothing is taken from the preload unless all can
- * be had, so a failure leaves everything as it was.
+ * Gather the @need nodes an insertion takes: preloaded ones first, then
+ * the idr's cache, then malloc.  The preload is touched only once all
+ * can be had, so a failure leaves everything as it was.
  */
-static int reserve(struct idr__nodes *spare, unsigned int need)
+int idr__reserve(struct idr *idr, struct idr__nodes *spare,
+		 unsigned int need)
 {
 	unsigned int from_preload = need < preloaded.nr ? need : preloaded.nr;
+	unsigned int from_cache;
 
+	from_cache = idr__cache_take_some(idr, spare, need - from_preload);
 	if (idr__nodes_fill(spare, need - from_preload) < 0) {
-		idr__nodes_drain(spare, 0);
+		idr__unreserve(idr, spare, from_cache);
 		return -ENOMEM;
 	}
 	idr__nodes_move(spare, &preloaded, from_preload);
+	idr__trace_nodes(idr, IDR_TRACE_PRELOAD_TAKE, from_preload);
+	idr__trace_nodes(idr, IDR_TRACE_CACHE_TAKE, from_cache);
+	idr__trace_nodes(idr, IDR_TRACE_MALLOC,
+			 need - from_preload - from_cache);
 	return 0;
 }
 
-/* Store @ptr at the lowest free index in [@start, @max]. */
-static int insert_free(struct idr *idr, void *ptr, uint64_t start,
-		       uint64_t max, uint64_t *index)
+/* The 2004 API's rule: nodes come from the idr's cache, or not at all. */
+static int take_cached(struct idr *idr, struct idr__nodes *spare,
+		       unsigned int need)
+{
+	if (!idr__cache_take(idr, spare, need))
+		return -EAGAIN;
+	idr__trace_nodes(idr, IDR_TRACE_CACHE_TAKE, need);
+	return 0;
+}
+
+uint64_t idr__id_max(const struct idr *idr)
+{
+	if (idr->idr_id_bits)
+		return ((uint64_t)1 << idr->idr_id_bits) - 1;
+	return UINT32_MAX;
+}
+
+int idr__alloc_id(struct idr *idr, void *ptr, uint64_t start, uint64_t max,
+		  bool cache_only, uint64_t *id)
 {
 	struct idr__nodes spare = { NULL, 0 };
-	int err = idr__find_free(idr, start, max, index);
+	uint64_t base = idr->idr_base, index;
+	unsigned int need;
+	int err;
 
+	if (max > idr__id_max(idr))
+		max = idr__id_max(idr);
+	if (max < base)
+		return -ENOSPC;
+	err = idr__find_free(idr, start < base ? 0 : start - base, max - base,
+			     &index);
 	if (err)
 		return err;
-	err = reserve(&spare, idr__nodes_needed(idr, *index));
+	need = idr__nodes_needed(idr, index);
+	if (cache_only)
+		err = take_cached(idr, &spare, need);
+	else
+		err = idr__reserve(idr, &spare, need);
 	if (err)
 		return err;
-	idr__insert(idr, *index, ptr, &spare);
+	idr__insert(idr, index, ptr, true, &spare);
+	*id = index + base;
 	return 0;
 }
 
 int idr_alloc_u32(struct idr *idr, void *ptr, uint32_t *nextid,
 		  unsigned long max, gfp_t gfp)
 {
-	unsigned int base = idr->idr_base;
-	uint64_t index;
+	uint64_t id;
 	int err;
 
 	(void)gfp;
-	if (max > UINT32_MAX)
-		max = UINT32_MAX;
-	if (max < base)
-		return -ENOSPC;
-	err = insert_free(idr, ptr, *nextid < base ? 0 : *nextid - base,
-			  max - base, &index);
+	err = idr__alloc_id(idr, ptr, *nextid, max, false, &id);
 	if (err)
 		return err;
-	*nextid = (uint32_t)(index + base);
+	*nextid = (uint32_t)id;
 	return 0;
 }
 
@@ -137,10 +175,15 @@ void idr_set_cursor(struct idr *idr, unsigned int val)
 	idr->idr_next = val;
 }
 
-/* The tree index of @id, or false if @id lies below the base. */
+/*
+ * The tree index of @id, or false if @id lies below the base.  A tagged
+ * idr ignores the generation bits above the ID, as the seed describes.
+ */
 static bool to_index(const struct idr *idr, unsigned long id,
 		     uint64_t *index)
 {
+	if (idr->idr_id_bits)
+		id &= idr__id_max(idr);
 	if (id < idr->idr_base)
 		return false;
 	*index = id - idr->idr_base;
@@ -163,8 +206,11 @@ void *idr_remove(struct idr *idr, unsigned long id)
 	uint64_t index;
 	void *entry = NULL;
 
-	if (to_index(idr, id, &index))
-		idr__delete(idr, index, &entry);
+	if (!to_index(idr, id, &index))
+		return NULL;
+	if (idr->idr_id_bits)
+		return idr__tag_remove(idr, index);
+	idr__delete(idr, index, &entry);
 	return entry;
 }
 
@@ -176,7 +222,7 @@ void *idr_replace(struct idr *idr, void *ptr, unsigned long id)
 
 	if (to_index(idr, id, &index))
 		slot = idr__lookup(idr, index);
-	if (!slot)
+	if (!slot || (idr->idr_id_bits && idr__tag_retired(idr, index)))
 		return ERR_PTR(-ENOENT);
 	old = *slot;
 	*slot = ptr;
@@ -228,7 +274,7 @@ int idr_for_each(const struct idr *idr,
 
 bool idr_is_empty(const struct idr *idr)
 {
-	return idr->idr_rt == NULL;
+	return idr->idr_count == 0;
 }
 
 unsigned long idr_count(const struct idr *idr)

@@ -43,6 +43,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -84,16 +85,40 @@ static inline bool IS_ERR(const void *ptr)
 }
 
 struct idr_node;
+struct idr;
+struct idr_trace;
+
+/* A trace callback: see idr_set_trace(). */
+typedef void idr_trace_fn(const struct idr *idr, const struct idr_trace *ev,
+			  void *data);
+
+/* private: a list of spare nodes */
+struct idr__nodes {
+	struct idr_node *head;
+	unsigned int nr;
+};
 
 struct idr {
 	/* private: use the functions below */
 	struct idr_node *idr_rt;	/* top node, NULL when empty */
+	struct idr__nodes idr_cache;	/* idr_pre_get()'s and freed nodes */
+	idr_trace_fn *idr_trace;	/* NULL unless tracing */
+	void *idr_trace_data;
 	unsigned long idr_count;	/* IDs allocated, NULL entries too */
+	unsigned long idr_retired;	/* tagged: slots used up for good */
+	uint64_t idr_gen_seed;		/* tagged: a new leaf's generation */
 	unsigned int idr_base;		/* the lowest ID handed out */
 	unsigned int idr_next;		/* idr_alloc_cyclic's cursor */
+	unsigned char idr_shift;	/* the top node's shift */
+	unsigned char idr_id_bits;	/* tagged: bits of the ID; else 0 */
+	unsigned char idr_flags;	/* IDR_TAG_RETIRE, and private ones */
+	unsigned char idr_lock;		/* guards idr_cache against pre_get */
 };
 
-#define IDR_INIT_BASE(name, base) { NULL, 0, (base), 0 }
+/* private: idr_flags of an IDA's tree: its leaves hold bitmaps */
+#define IDR__IDA 0x80u
+
+#define IDR_INIT_BASE(name, base) { .idr_base = (base) }
 #define IDR_INIT(name) IDR_INIT_BASE(name, 0)
 #define DEFINE_IDR(name) struct idr name = IDR_INIT(name)
 
@@ -260,8 +285,9 @@ IDR_API unsigned long idr_count(const struct idr *idr);
  * @idr: idr handle.
  *
  * The pointers stored are the caller's to free.  Afterwards the idr is
- * empty and may be used again; calling this twice is harmless.  The base
- * and the cyclic cursor are kept.
+ * empty and may be used again; calling this twice is harmless.  The base,
+ * the cyclic cursor and a tagged idr's generations are kept, so tags
+ * handed out before stay stale.
  */
 IDR_API void idr_destroy(struct idr *idr);
 
@@ -302,6 +328,284 @@ IDR_API void idr_preload_end(void);
 	     ((entry) = idr_get_next_ul((idr), &(id))) != NULL;              \
 	     (tmp) = (id), ++(id))
 
+/* ==================== The 2004 API ==================== */
+
+/*
+ * The kernel's idr as it was in 2.6.8 - 2.6.10: each idr keeps its own
+ * cache of free nodes.  idr_pre_get() fills it, outside the caller's
+ * lock; idr_get_new() takes nodes only from it, under the lock, and says
+ * -EAGAIN when another thread drained it first:
+ *
+ *	again:
+ *		if (!idr_pre_get(&idr, GFP_KERNEL))
+ *			return -ENOMEM;
+ *		lock(&lock);
+ *		err = idr_get_new(&idr, ptr, &id);
+ *		unlock(&lock);
+ *		if (err == -EAGAIN)
+ *			goto again;
+ *
+ * Nodes freed by idr_remove() go back to this cache, up to its capacity;
+ * idr_alloc() takes from it too, so the two APIs mix on one idr.
+ */
+
+/**
+ * idr_pre_get() - Fill the idr's node cache for the next allocation.
+ * @idr: idr handle.
+ * @gfp: ignored.
+ *
+ * Fills the cache up to twice the nodes one allocation can need.
+ *
+ * Context: may be called without the caller's lock; calls malloc.
+ * Return: nonzero on success; 0 if memory ran out (the nodes obtained
+ * stay cached).
+ */
+IDR_API int idr_pre_get(struct idr *idr, gfp_t gfp);
+
+/**
+ * idr_get_new_above() - Store a pointer at the lowest free ID >= a start.
+ * @idr: idr handle.
+ * @ptr: pointer to store; NULL reserves the ID.
+ * @starting_id: the lowest ID wanted, 0 .. INT_MAX.
+ * @id: set to the new ID on success.
+ *
+ * Context: never calls malloc: it takes nodes from idr_pre_get()'s cache.
+ * Return: 0; -EAGAIN if the cache lacks a node this allocation needs
+ * (call idr_pre_get() and retry); -ENOSPC if no ID at or above
+ * @starting_id is free (lower ones may be); -EINVAL if @starting_id is
+ * negative.  On error the idr is unchanged.
+ */
+IDR_API int idr_get_new_above(struct idr *idr, void *ptr, int starting_id,
+			      int *id);
+
+/**
+ * idr_get_new() - Store a pointer at the lowest free ID.
+ * @idr: idr handle.
+ * @ptr: pointer to store; NULL reserves the ID.
+ * @id: set to the new ID on success.
+ *
+ * Context: never calls malloc.
+ * Return: as idr_get_new_above() with @starting_id 0.
+ */
+IDR_API int idr_get_new(struct idr *idr, void *ptr, int *id);
+
+/**
+ * idr_cache_count() - How many free nodes the idr's cache holds now.
+ * @idr: idr handle.
+ */
+IDR_API unsigned int idr_cache_count(const struct idr *idr);
+
+/* ==================== Generation-tagged IDs ==================== */
+
+/*
+ * The seed's trick, made safe.  An idr limited to @id_bits low bits
+ * leaves the other 31 - @id_bits bits of a non-negative int for a
+ * generation: tagged = (generation << id_bits) | id.
+ *
+ * On such an idr, idr_find() and idr_remove() ignore the bits above
+ * @id_bits, for callers that keep the full ID in their object and compare
+ * it after the lookup (POSIX timers did this).  The checked calls below
+ * keep a generation per slot instead and refuse a stale tagged ID: one
+ * whose slot was freed, and maybe reused, since it was handed out.
+ *
+ * A slot's generation advances by one each time its ID is freed.  With
+ * g = 31 - id_bits generation bits, generations wrap modulo 2^g by
+ * default: a stale tagged ID is detected unless its slot was reused 2^g
+ * times since.  When a leaf whose slots are all free is freed and later
+ * made again, its slots start one past the highest generation of any leaf
+ * freed before, so staleness survives the freeing of nodes (a slot may
+ * then skip generations, never repeat one early).  With IDR_TAG_RETIRE a
+ * slot whose 2^g generations are used up is retired, never handed out
+ * again, so no tagged ID is ever handed out twice.
+ */
+#define IDR_TAG_RETIRE 0x1u
+
+/**
+ * idr_tag_init() - Limit IDs to @id_bits bits and tag them.
+ * @idr: an empty idr (initialised with idr_init()).
+ * @id_bits: bits of the ID, 1 .. 30; the rest of an int is generation.
+ * @flags: 0 or IDR_TAG_RETIRE.
+ *
+ * Every allocation on the idr then stays below 2^@id_bits: a range that
+ * starts at or above it has no ID in it (-ENOSPC).
+ *
+ * Return: 0; -EINVAL if @id_bits or @flags is out of range; -EBUSY if
+ * the idr holds IDs.
+ */
+IDR_API int idr_tag_init(struct idr *idr, unsigned int id_bits,
+			 unsigned int flags);
+
+/**
+ * idr_alloc_tagged() - idr_alloc(), returning a tagged ID.
+ * @idr: a tagged idr.
+ * @ptr: pointer to store; NULL reserves the ID.
+ * @start: the lowest ID wanted (inclusive, untagged).
+ * @end: the first ID not wanted, or <= 0 for no limit.
+ * @gfp: ignored.
+ *
+ * Return: (generation << id_bits) | id, never negative; -EINVAL if the
+ * idr is not tagged or @start is negative; -ENOSPC if no ID in the range
+ * is free (with IDR_TAG_RETIRE, retired IDs are never free); -ENOMEM.
+ */
+IDR_API int idr_alloc_tagged(struct idr *idr, void *ptr, int start, int end,
+			     gfp_t gfp);
+
+/**
+ * idr_find_tagged() - The pointer at a tagged ID, if it is still live.
+ * @idr: a tagged idr.
+ * @tagged: a tagged ID from idr_alloc_tagged().
+ *
+ * Return: the pointer if the ID is allocated and its generation is the
+ * tag's; otherwise NULL.
+ */
+IDR_API void *idr_find_tagged(const struct idr *idr, int tagged);
+
+/**
+ * idr_remove_tagged() - Free a tagged ID, if it is still live.
+ * @idr: a tagged idr.
+ * @tagged: a tagged ID from idr_alloc_tagged().
+ *
+ * Return: the pointer that was stored; NULL if the tag is stale or not
+ * allocated (the idr is then unchanged).
+ */
+IDR_API void *idr_remove_tagged(struct idr *idr, int tagged);
+
+/**
+ * idr_tag_check() - Say whether a tagged ID is live, and if not, why.
+ * @idr: a tagged idr.
+ * @tagged: a tagged ID.
+ *
+ * Return: 0 if it is live; -ESTALE if its generation is not its slot's
+ * current one (freed or reused since); -ENOENT if its slot is free and
+ * was never handed out with this tag; -EINVAL if the idr is not tagged
+ * or @tagged is negative.
+ */
+IDR_API int idr_tag_check(const struct idr *idr, int tagged);
+
+/**
+ * idr_tag_id() - The ID part of a tagged ID.
+ * @idr: a tagged idr.
+ * @tagged: a tagged ID.
+ *
+ * Return: the ID; -EINVAL if the idr is not tagged or @tagged is negative.
+ */
+IDR_API int idr_tag_id(const struct idr *idr, int tagged);
+
+/**
+ * idr_tag_gen() - The generation part of a tagged ID.
+ * @idr: a tagged idr.
+ * @tagged: a tagged ID.
+ *
+ * Return: the generation; -EINVAL if the idr is not tagged or @tagged is
+ * negative.
+ */
+IDR_API int idr_tag_gen(const struct idr *idr, int tagged);
+
+/* ==================== The IDA ==================== */
+
+/*
+ * An IDA hands out IDs without pointers, at about one bit per ID when
+ * dense: its leaves point to bitmaps of IDA_BITMAP_BITS IDs each (4096
+ * with the default tree; the kernel's are 1024).  IDs are 0 .. INT_MAX.
+ */
+struct ida {
+	/* private: */
+	struct idr ida_rt;	/* index: bitmap number; entry: the bitmap */
+};
+
+#define IDA_INIT(name) { .ida_rt = { .idr_flags = IDR__IDA } }
+#define DEFINE_IDA(name) struct ida name = IDA_INIT(name)
+
+/* How many IDs one bitmap holds. */
+IDR_API extern const unsigned int IDA_BITMAP_BITS;
+
+/**
+ * ida_init() - Initialise an empty IDA.
+ * @ida: IDA handle.
+ */
+IDR_API void ida_init(struct ida *ida);
+
+/**
+ * ida_alloc_range() - Allocate the lowest free ID in [@min, @max].
+ * @ida: IDA handle.
+ * @min: the lowest ID wanted.
+ * @max: the highest ID wanted (inclusive); above INT_MAX means INT_MAX.
+ * @gfp: ignored.
+ *
+ * Context: may call malloc unless preloaded with idr_preload().
+ * Return: the ID; -ENOSPC if none is free, or if @min > INT_MAX or
+ * @min > @max; -ENOMEM.  On error the IDA is unchanged.
+ */
+IDR_API int ida_alloc_range(struct ida *ida, unsigned int min,
+			    unsigned int max, gfp_t gfp);
+
+/** ida_alloc() - Allocate the lowest free ID. */
+IDR_API int ida_alloc(struct ida *ida, gfp_t gfp);
+
+/** ida_alloc_min() - Allocate the lowest free ID >= @min. */
+IDR_API int ida_alloc_min(struct ida *ida, unsigned int min, gfp_t gfp);
+
+/** ida_alloc_max() - Allocate the lowest free ID <= @max. */
+IDR_API int ida_alloc_max(struct ida *ida, unsigned int max, gfp_t gfp);
+
+/**
+ * ida_free() - Free an ID.
+ * @ida: IDA handle.
+ * @id: an allocated ID.
+ *
+ * Return: 0; -ENOENT if @id is not allocated (the kernel warns here);
+ * the IDA is then unchanged.
+ */
+IDR_API int ida_free(struct ida *ida, unsigned int id);
+
+/**
+ * ida_exists() - Whether an ID is allocated.
+ * @ida: IDA handle.
+ * @id: the ID.
+ */
+IDR_API bool ida_exists(const struct ida *ida, unsigned int id);
+
+/**
+ * ida_find_first_range() - The lowest allocated ID in [@min, @max].
+ * @ida: IDA handle.
+ * @min: the lowest ID to consider.
+ * @max: the highest (inclusive); above INT_MAX means INT_MAX.
+ *
+ * Return: the ID; -EINVAL if @min is above INT_MAX (negative as an int);
+ * -ENOENT if none is allocated there.
+ */
+IDR_API int ida_find_first_range(const struct ida *ida, unsigned int min,
+				 unsigned int max);
+
+/** ida_find_first() - The lowest allocated ID, or -ENOENT. */
+IDR_API int ida_find_first(const struct ida *ida);
+
+/**
+ * ida_is_empty() - Whether no ID is allocated.
+ * @ida: IDA handle.
+ */
+IDR_API bool ida_is_empty(const struct ida *ida);
+
+/**
+ * ida_count() - How many IDs are allocated.  O(bitmaps); not in the kernel.
+ * @ida: IDA handle.
+ */
+IDR_API unsigned long ida_count(const struct ida *ida);
+
+/**
+ * ida_destroy() - Free every ID and all memory; the IDA stays usable.
+ * @ida: IDA handle.
+ */
+IDR_API void ida_destroy(struct ida *ida);
+
+/**
+ * ida_check() - Verify the IDA's invariants (see idr_check()).
+ * @ida: IDA handle.
+ *
+ * Return: 0 if it is sound, -EUCLEAN if not.
+ */
+IDR_API int ida_check(const struct ida *ida);
+
 /* ==================== The allocator seam ==================== */
 
 /*
@@ -328,6 +632,243 @@ IDR_API void idr_mem_stats(struct idr_mem_stats *stats);
  * @count: how many fail after those (0 turns fault injection off).
  */
 IDR_API void idr_fault_inject(unsigned long skip, unsigned long count);
+
+/* ==================== Looking inside ==================== */
+
+/*
+ * For teaching and debugging: walk the nodes, print the tree as text or
+ * Graphviz DOT, follow the path of one ID, count what the tree costs, and
+ * watch each operation node by node.  These work on an idr, a tagged idr
+ * and an IDA (through ida_tree()) alike; none changes the tree.
+ */
+
+/* The most levels a tree can have, plus one: sizes arrays below. */
+#define IDR_LEVELS_MAX 34
+
+/* One node, as idr_walk() shows it. */
+struct idr_view {
+	unsigned int depth;		/* 0 for the top node */
+	unsigned int level;		/* 0 for a leaf; height - 1 at the top */
+	unsigned int shift;		/* index bits below this node's digit */
+	unsigned int slots;		/* slots per node (64 by default) */
+	unsigned long first, last;	/* the IDs it covers */
+	uint64_t full;			/* slots with no free ID below */
+	uint64_t present;		/* slots holding an entry or a child */
+	const struct idr_node *node;	/* for idr_view_entry() and friends */
+};
+
+/**
+ * ida_tree() - The tree under an IDA, for the functions below.
+ * @ida: IDA handle.
+ *
+ * An IDA's leaves point to bitmaps: its leaf slots are bitmap numbers and
+ * the views count IDs (slot n covers IDs n * IDA_BITMAP_BITS ...).
+ */
+IDR_API const struct idr *ida_tree(const struct ida *ida);
+
+/**
+ * idr_walk() - Visit every node, depth first, in ID order.
+ * @idr: idr handle.
+ * @fn: called for each node, parent before children; a non-zero return
+ *      stops the walk.
+ * @data: passed to @fn.
+ *
+ * Return: the first non-zero value @fn returned, or 0.
+ */
+IDR_API int idr_walk(const struct idr *idr,
+		     int (*fn)(const struct idr_view *view, void *data),
+		     void *data);
+
+/** idr_view_entry() - A leaf slot's entry (an IDA's: its bitmap). */
+IDR_API void *idr_view_entry(const struct idr_view *view, unsigned int slot);
+
+/** idr_view_gen() - A tagged leaf slot's generation counter, else 0. */
+IDR_API uint64_t idr_view_gen(const struct idr *idr,
+			      const struct idr_view *view, unsigned int slot);
+
+/** idr_view_bits() - How many IDs an IDA leaf slot's bitmap holds. */
+IDR_API unsigned int idr_view_bits(const struct idr_view *view,
+				   unsigned int slot);
+
+/** idr_view_bit() - Whether bit @n of an IDA leaf slot's bitmap is set. */
+IDR_API bool idr_view_bit(const struct idr_view *view, unsigned int slot,
+			  unsigned int n);
+
+/* Why idr_path() stopped. */
+enum idr_path_end {
+	IDR_PATH_FOUND,		/* the ID is allocated */
+	IDR_PATH_EMPTY,		/* the tree has no node */
+	IDR_PATH_BELOW_BASE,	/* the ID is below the idr's base */
+	IDR_PATH_ABOVE_TOP,	/* the ID is beyond what the top covers */
+	IDR_PATH_NO_CHILD,	/* an interior slot on the way is empty */
+	IDR_PATH_FREE_SLOT,	/* the leaf slot (or IDA bit) is free */
+	IDR_PATH_RETIRED,	/* tagged, IDR_TAG_RETIRE: used up for good */
+};
+
+/* One level of idr_path(): the node met there and the slot taken. */
+struct idr_path_step {
+	unsigned int level;		/* 0 for a leaf */
+	unsigned int shift;
+	unsigned long first, last;	/* the IDs the node covers */
+	unsigned int slot;		/* the ID's digit at this level */
+	bool present;			/* the slot holds a child or entry */
+	bool full;			/* no free ID below the slot */
+};
+
+/* The way down to one ID. */
+struct idr_path {
+	unsigned long id;		/* as asked */
+	unsigned long index;		/* the tree index: id - base, tag off */
+	unsigned int height;		/* of the tree */
+	unsigned int digits;		/* base-64 digits the top node needs */
+	unsigned int digit[IDR_LEVELS_MAX]; /* the index's digits, top first */
+	unsigned int steps;		/* nodes met */
+	struct idr_path_step step[IDR_LEVELS_MAX]; /* top first */
+	enum idr_path_end end;		/* why the walk stopped */
+	void *entry;			/* IDR_PATH_FOUND: the pointer */
+	/* A tagged idr: the bits above id_bits, and the slot's generation. */
+	unsigned int id_bits;		/* 0 if the idr is not tagged */
+	unsigned long tag;		/* the bits of @id above id_bits */
+	uint64_t gen;			/* the slot's current generation */
+	/* An IDA: @index is the bitmap number, @bit the ID within it. */
+	bool ida;
+	unsigned int bit;
+};
+
+/**
+ * idr_path() - Follow one ID down the tree.
+ * @idr: idr handle (or ida_tree()).
+ * @id: the ID (a tagged idr: a plain or tagged ID; the high bits are
+ *      reported, then ignored, as idr_find() does).
+ * @path: filled in.
+ *
+ * Return: 0 (see @path->end for what was found).
+ */
+IDR_API int idr_path(const struct idr *idr, unsigned long id,
+		     struct idr_path *path);
+
+/* What a tree costs, as idr_stats() counts it. */
+struct idr_stats {
+	unsigned long ids;		/* allocated (an IDA: bits set) */
+	unsigned long retired;		/* tagged, IDR_TAG_RETIRE */
+	unsigned int height;
+	unsigned long nodes;		/* tree nodes */
+	unsigned long level_nodes[IDR_LEVELS_MAX]; /* [0]: leaves */
+	unsigned long aux_nodes;	/* IDA bitmaps, tagged generations */
+	unsigned int cached;		/* nodes in the idr's own cache */
+	unsigned int preloaded;		/* nodes in this thread's preload */
+	size_t node_bytes;		/* the size of one node */
+	size_t bytes;			/* all nodes, cache included */
+	double bytes_per_id;		/* @bytes / @ids; 0 when empty */
+	long lowest, highest;		/* IDs; -1 when empty */
+};
+
+/**
+ * idr_stats() - Count a tree's nodes, bytes and IDs.
+ * @idr: idr handle (or ida_tree()).
+ * @stats: filled in.
+ *
+ * Bytes are counted as the allocator seam counts them: whole nodes.
+ * Return: 0.
+ */
+IDR_API int idr_stats(const struct idr *idr, struct idr_stats *stats);
+
+/* Dump options. */
+struct idr_dump_opts {
+	unsigned int max_entries;	/* a leaf's entries shown; 0: 8 */
+	unsigned int max_nodes;		/* DOT: nodes drawn; 0: 64 */
+	/* Prints an entry; NULL prints the pointer.  Returns chars written. */
+	int (*print_entry)(FILE *out, unsigned long id, void *entry,
+			   void *data);
+	void *data;
+};
+
+/**
+ * idr_dump() - Print the tree as indented text, 80 columns wide.
+ * @idr: idr handle (or ida_tree()).
+ * @out: where to write.
+ * @opts: NULL for the defaults.
+ *
+ * One line per node: its range and a map of its slots ('#' full, '+' in
+ * use with room below, '.' free, '-' no child), then a leaf's entries.
+ * The same tree always prints the same text.
+ *
+ * Return: 0, or -EIO if writing failed.
+ */
+IDR_API int idr_dump(const struct idr *idr, FILE *out,
+		     const struct idr_dump_opts *opts);
+
+/**
+ * idr_dump_dot() - Print the tree as a Graphviz digraph.
+ * @idr: idr handle (or ida_tree()).
+ * @out: where to write.
+ * @opts: NULL for the defaults; beyond @opts->max_nodes nodes the rest
+ *        are summarised in one node.
+ *
+ * Return: 0, or -EIO if writing failed.
+ */
+IDR_API int idr_dump_dot(const struct idr *idr, FILE *out,
+			 const struct idr_dump_opts *opts);
+
+/**
+ * idr_path_print() - Explain idr_path() in words, level by level.
+ * @idr: idr handle (or ida_tree()).
+ * @id: the ID.
+ * @out: where to write.
+ *
+ * Return: 0, or -EIO if writing failed.
+ */
+IDR_API int idr_path_print(const struct idr *idr, unsigned long id,
+			   FILE *out);
+
+/**
+ * idr_stats_print() - Print idr_stats() as "name: value" lines.
+ * @idr: idr handle (or ida_tree()).
+ * @out: where to write.
+ *
+ * Return: 0, or -EIO if writing failed.
+ */
+IDR_API int idr_stats_print(const struct idr *idr, FILE *out);
+
+/* What a trace callback is told. */
+enum idr_trace_event {
+	IDR_TRACE_VISIT,	/* a node on the way down; @slot taken */
+	IDR_TRACE_NODE_NEW,	/* a node joined the tree */
+	IDR_TRACE_NODE_FREE,	/* a node left the tree */
+	IDR_TRACE_GROW,		/* a level was added on top */
+	IDR_TRACE_SHRINK,	/* the top level was removed */
+	IDR_TRACE_SLOT_SET,	/* a leaf slot now holds an entry */
+	IDR_TRACE_SLOT_CLEAR,	/* a leaf slot was freed */
+	IDR_TRACE_FULL,		/* @slot's full bit was set */
+	IDR_TRACE_OPEN,		/* @slot's full bit was cleared */
+	IDR_TRACE_CACHE_TAKE,	/* @nodes came from the idr's cache */
+	IDR_TRACE_PRELOAD_TAKE,	/* @nodes came from this thread's preload */
+	IDR_TRACE_MALLOC,	/* @nodes came from malloc */
+};
+
+struct idr_trace {
+	enum idr_trace_event event;
+	unsigned int level;		/* of the node; 0 for a leaf */
+	unsigned long first, last;	/* the IDs the node covers */
+	unsigned int slot;		/* the slot concerned */
+	uint64_t full;			/* the node's full bitmap, after */
+	unsigned int nodes;		/* *_TAKE, MALLOC: how many */
+	unsigned int height;		/* GROW, SHRINK: the new height */
+};
+
+/**
+ * idr_set_trace() - Report each step of later operations to a callback.
+ * @idr: idr handle.
+ * @fn: the callback, or NULL to stop tracing.
+ * @data: passed to @fn.
+ *
+ * @fn runs in the middle of an operation: it must not change @idr.  With
+ * no callback set, tracing costs one predictable branch per event site.
+ */
+IDR_API void idr_set_trace(struct idr *idr, idr_trace_fn *fn, void *data);
+
+/** idr_trace_name() - The event's name, e.g. "node-new". */
+IDR_API const char *idr_trace_name(enum idr_trace_event event);
 
 /* ==================== Checking ==================== */
 

@@ -3,14 +3,16 @@
  * tree.c - nodes, bitmaps, growing and shrinking, lowest-free search.
  *
  * Conventions in this file:
- *   @index  an ID minus the idr's base; at most IDR_INDEX_MAX.
+ *   @index  an ID minus the idr's base (or an IDA's bitmap number); at
+ *           most IDR_INDEX_MAX.
  *   @shift  the index bits below a node's digit: 0 for a leaf, and
  *           IDR_BITS more for each level up.  A node with shift s covers
- *           IDR_SLOTS << s consecutive indices.
+ *           IDR_SLOTS << s consecutive indices.  Nodes do not store it:
+ *           the idr keeps the top's, and each walk counts down from it.
  *   @off    a slot number in a node, 0 .. IDR_SLOTS - 1.
- *   full    bit @off set: leaf, the slot is in use; interior, the child
- *           exists and has no free index left.
- *   present bit @off set: the slot holds an entry (leaf) or child.
+ *   full    bit @off set: leaf, the slot is taken (an IDA's: its bitmap
+ *           is full); interior, the child has no free index left.
+ *   present bit @off set: the slot holds an entry (leaf) or a child.
  *
  * Every operation that adds nodes is told beforehand how many it needs
  * (idr__nodes_needed) and is handed exactly that many, so the tree is
@@ -28,8 +30,11 @@
 struct idr_node {
 	uint64_t full;
 	uint64_t present;
-	unsigned char shift;
-	void *slots[IDR_SLOTS];
+	struct idr_node *aux;	/* tagged leaf: its generations */
+	union {
+		void *slots[IDR_SLOTS];
+		uint64_t bits[IDR_SLOTS];	/* IDA bitmap, generations */
+	};
 };
 
 static inline unsigned int digit(uint64_t index, unsigned int shift)
@@ -78,21 +83,87 @@ static unsigned int shift_for(uint64_t index)
 	return shift;
 }
 
+static bool tagged(const struct idr *idr)
+{
+	return idr->idr_id_bits != 0;
+}
+
 unsigned int idr__max_levels(void)
 {
-	return MAX_LEVELS;
+	return MAX_LEVELS + 1;
 }
 
 unsigned int idr__height(const struct idr *idr)
 {
-	return idr->idr_rt ? idr->idr_rt->shift / IDR_BITS + 1 : 0;
+	return idr->idr_rt ? idr->idr_shift / IDR_BITS + 1u : 0;
 }
+
+/* {==================== Tracing ==================== */
+
+void idr__range(const struct idr *idr, uint64_t first, uint64_t n,
+		unsigned long *lo, unsigned long *hi)
+{
+	if (idr->idr_flags & IDR__IDA) {
+		*lo = (unsigned long)(first * IDR__CHUNK);
+		*hi = (unsigned long)((first + n) * IDR__CHUNK - 1);
+	} else {
+		*lo = (unsigned long)(first + idr->idr_base);
+		*hi = (unsigned long)(first + n - 1 + idr->idr_base);
+	}
+}
+
+static void emit(const struct idr *idr, enum idr_trace_event event,
+		 uint64_t index, unsigned int shift, unsigned int slot,
+		 uint64_t full)
+{
+	struct idr_trace ev = { .event = event, .level = shift / IDR_BITS,
+				.slot = slot, .full = full,
+				.height = idr__height(idr) };
+	uint64_t span = capacity(shift);
+
+	idr__range(idr, index / span * span, span, &ev.first, &ev.last);
+	idr->idr_trace(idr, &ev, idr->idr_trace_data);
+}
+
+/*
+ * Report @event at the node at @shift that holds @index: one branch.
+ * IDR_NO_TRACE compiles it out, so that make bench can show the branch
+ * costs nothing measurable.
+ */
+static inline void trace(const struct idr *idr, enum idr_trace_event event,
+			 uint64_t index, unsigned int shift,
+			 const struct idr_node *node)
+{
+#ifdef IDR_NO_TRACE
+	return;
+#endif
+	if (__builtin_expect(idr->idr_trace != NULL, 0))
+		emit(idr, event, index, shift, digit(index, shift),
+		     node ? node->full : 0);
+}
+
+void idr__trace_nodes(const struct idr *idr, enum idr_trace_event event,
+		      unsigned int n)
+{
+	struct idr_trace ev = { .event = event, .nodes = n,
+				.height = idr__height(idr) };
+
+	if (idr->idr_trace && n)
+		idr->idr_trace(idr, &ev, idr->idr_trace_data);
+}
+
+size_t idr__node_size(void)
+{
+	return sizeof(struct idr_node);
+}
+
+/* }==================== Tracing ==================== */
 
 /* {==================== Spare nodes ==================== */
 
 static void push(struct idr__nodes *list, struct idr_node *node)
 {
-	node->slots[0] = list->head;
+	node->aux = list->head;
 	list->head = node;
 	list->nr++;
 }
@@ -101,16 +172,21 @@ static struct idr_node *pop(struct idr__nodes *list)
 {
 	struct idr_node *node = list->head;
 
-	list->head = node->slots[0];
+	list->head = node->aux;
 	list->nr--;
 	return node;
+}
+
+static struct idr_node *node_new(void)
+{
+	return idr__malloc(sizeof(struct idr_node));
 }
 
 /* Add malloc'd nodes until @list holds @want; on failure keep what it has. */
 int idr__nodes_fill(struct idr__nodes *list, unsigned int want)
 {
 	while (list->nr < want) {
-		struct idr_node *node = idr__malloc(sizeof(*node));
+		struct idr_node *node = node_new();
 
 		if (!node)
 			return -ENOMEM;
@@ -132,22 +208,123 @@ void idr__nodes_drain(struct idr__nodes *list, unsigned int keep)
 		idr__free(pop(list), sizeof(struct idr_node));
 }
 
-static struct idr_node *node_take(struct idr__nodes *spare,
-				  unsigned int shift)
+struct idr_node *idr__node_take(struct idr__nodes *spare)
 {
 	struct idr_node *node = pop(spare);
 
 	memset(node, 0, sizeof(*node));
-	node->shift = (unsigned char)shift;
 	return node;
 }
 
-static void node_release(struct idr_node *node)
+uint64_t *idr__node_bits(struct idr_node *node)
 {
-	idr__free(node, sizeof(*node));
+	return node->bits;
 }
 
 /* }==================== Spare nodes ==================== */
+
+/* {==================== The idr's cache ==================== */
+
+/*
+ * idr_pre_get() fills the cache without the caller's lock while another
+ * thread may take from it under that lock: a spinlock of the idr's own
+ * guards the list, as the kernel's idr->lock did.
+ */
+static void cache_lock(struct idr *idr)
+{
+	while (__atomic_test_and_set(&idr->idr_lock, __ATOMIC_ACQUIRE))
+		;
+}
+
+static void cache_unlock(struct idr *idr)
+{
+	__atomic_clear(&idr->idr_lock, __ATOMIC_RELEASE);
+}
+
+unsigned int idr__cache_capacity(void)
+{
+	return 2 * idr__max_levels();
+}
+
+/* Push @node if the cache has room; false if it is full. */
+static bool cache_put(struct idr *idr, struct idr_node *node)
+{
+	bool room;
+
+	cache_lock(idr);
+	room = idr->idr_cache.nr < idr__cache_capacity();
+	if (room)
+		push(&idr->idr_cache, node);
+	cache_unlock(idr);
+	return room;
+}
+
+/* Fill the cache to capacity; malloc runs outside the spinlock. */
+int idr__cache_fill(struct idr *idr)
+{
+	while (__atomic_load_n(&idr->idr_cache.nr, __ATOMIC_RELAXED) <
+	       idr__cache_capacity()) {
+		struct idr_node *node = node_new();
+
+		if (!node)
+			return -ENOMEM;
+		if (!cache_put(idr, node)) {
+			idr__free(node, sizeof(*node));
+			break;
+		}
+	}
+	return 0;
+}
+
+/* Take exactly @n nodes, or none (false) if the cache holds fewer. */
+bool idr__cache_take(struct idr *idr, struct idr__nodes *spare,
+		     unsigned int n)
+{
+	bool enough;
+
+	cache_lock(idr);
+	enough = idr->idr_cache.nr >= n;
+	if (enough)
+		idr__nodes_move(spare, &idr->idr_cache, n);
+	cache_unlock(idr);
+	return enough;
+}
+
+/* Take up to @n nodes; how many were taken. */
+unsigned int idr__cache_take_some(struct idr *idr, struct idr__nodes *spare,
+				  unsigned int n)
+{
+	unsigned int got;
+
+	cache_lock(idr);
+	got = n < idr->idr_cache.nr ? n : idr->idr_cache.nr;
+	idr__nodes_move(spare, &idr->idr_cache, got);
+	cache_unlock(idr);
+	return got;
+}
+
+unsigned int idr_cache_count(const struct idr *idr)
+{
+	return __atomic_load_n(&idr->idr_cache.nr, __ATOMIC_RELAXED);
+}
+
+/* The nodes on top came from malloc: free them; the rest go back. */
+void idr__unreserve(struct idr *idr, struct idr__nodes *spare,
+		    unsigned int from_cache)
+{
+	idr__nodes_drain(spare, from_cache);
+	while (spare->nr)
+		idr__node_release(idr, pop(spare));
+}
+
+/* A node no longer in the tree goes back to the cache, or is freed. */
+void idr__node_release(struct idr *idr, struct idr_node *node)
+{
+	if (!cache_put(idr, node))
+		idr__free(node, sizeof(*node));
+}
+
+/* }==================== The idr's cache ==================== */
 
 /* {==================== Search ==================== */
 
@@ -156,23 +333,23 @@ static void node_release(struct idr_node *node)
  * At most one child per level is entered without success: after the
  * slot holding @start, any non-full slot has a free index in it.
  */
-static bool node_find_free(const struct idr_node *node, uint64_t start,
-			   uint64_t *index)
+static bool node_find_free(const struct idr *idr, const struct idr_node *node,
+			   unsigned int shift, uint64_t start, uint64_t *index)
 {
-	unsigned int off = digit(start, node->shift);
+	unsigned int off = digit(start, shift);
 	uint64_t open = ~node->full & from(off);
 
 	for (; open; open &= open - 1) {
 		unsigned int i = lowest(open);
-		uint64_t first = i == off ? start
-					  : slot_start(start, node->shift, i);
+		uint64_t first = i == off ? start : slot_start(start, shift, i);
 		const struct idr_node *child = node->slots[i];
 
-		if (node->shift == 0 || !child) {
+		trace(idr, IDR_TRACE_VISIT, first, shift, node);
+		if (shift == 0 || !child) {
 			*index = first;
 			return true;
 		}
-		if (node_find_free(child, first, index))
+		if (node_find_free(idr, child, shift - IDR_BITS, first, index))
 			return true;
 	}
 	return false;
@@ -183,34 +360,35 @@ int idr__find_free(const struct idr *idr, uint64_t start, uint64_t max,
 		   uint64_t *index)
 {
 	const struct idr_node *top = idr->idr_rt;
+	unsigned int shift = idr->idr_shift;
 
 	if (start > max)
 		return -ENOSPC;
 	*index = start;
-	if (top && start < capacity(top->shift) &&
-	    !node_find_free(top, start, index))
-		*index = capacity(top->shift);
+	if (top && start < capacity(shift) &&
+	    !node_find_free(idr, top, shift, start, index))
+		*index = capacity(shift);
 	return *index <= max ? 0 : -ENOSPC;
 }
 
 /* The lowest present slot at or above @start under @node. */
-static bool node_next_present(const struct idr_node *node, uint64_t start,
-			      uint64_t *index, void **entry)
+static bool node_next_present(const struct idr_node *node, unsigned int shift,
+			      uint64_t start, uint64_t *index, void **entry)
 {
-	unsigned int off = digit(start, node->shift);
+	unsigned int off = digit(start, shift);
 	uint64_t set = node->present & from(off);
 
 	for (; set; set &= set - 1) {
 		unsigned int i = lowest(set);
-		uint64_t first = i == off ? start
-					  : slot_start(start, node->shift, i);
+		uint64_t first = i == off ? start : slot_start(start, shift, i);
 
-		if (node->shift == 0) {
+		if (shift == 0) {
 			*index = first;
 			*entry = node->slots[i];
 			return true;
 		}
-		if (node_next_present(node->slots[i], first, index, entry))
+		if (node_next_present(node->slots[i], shift - IDR_BITS, first,
+				      index, entry))
 			return true;
 	}
 	return false;
@@ -221,48 +399,55 @@ bool idr__next_present(const struct idr *idr, uint64_t start,
 {
 	const struct idr_node *top = idr->idr_rt;
 
-	if (!top || start >= capacity(top->shift))
+	if (!top || start >= capacity(idr->idr_shift))
 		return false;
-	return node_next_present(top, start, index, entry);
+	return node_next_present(top, idr->idr_shift, start, index, entry);
 }
 
-/*
- * Record the nodes from the top down to the leaf that holds @index in
- * @path; the number of them, or 0 if the path ends before a leaf.
- */
-static unsigned int descend(const struct idr *idr, uint64_t index,
-			    struct idr_node **path)
+/* The leaf that would hold @index, or NULL. */
+static struct idr_node *leaf_of(const struct idr *idr, uint64_t index)
 {
 	struct idr_node *node = idr->idr_rt;
-	unsigned int depth = 0;
+	unsigned int shift = idr->idr_shift;
 
-	if (!node || index >= capacity(node->shift))
-		return 0;
-	for (;;) {
-		path[depth++] = node;
-		if (node->shift == 0)
-			return depth;
-		node = node->slots[digit(index, node->shift)];
-		if (!node)
-			return 0;
-	}
+	if (!node || index >= capacity(shift))
+		return NULL;
+	for (; shift && node; shift -= IDR_BITS)
+		node = node->slots[digit(index, shift)];
+	return node;
+}
+
+static void trace_path(const struct idr *idr, uint64_t index)
+{
+	struct idr_view views[IDR_LEVELS_MAX];
+	unsigned int n = idr__path_views(idr, index, views), i;
+
+	for (i = 0; i < n; i++)
+		emit(idr, IDR_TRACE_VISIT, index, views[i].shift,
+		     digit(index, views[i].shift), views[i].full);
 }
 
 /* The leaf slot of a present index, or NULL.  The path find takes. */
 void **idr__lookup(const struct idr *idr, uint64_t index)
 {
-	struct idr_node *node = idr->idr_rt;
+	struct idr_node *leaf;
 
-	if (!node || index >= capacity(node->shift))
+	if (__builtin_expect(idr->idr_trace != NULL, 0))
+		trace_path(idr, index);
+	leaf = leaf_of(idr, index);
+	unsigned int off = digit(index, 0);
+
+	if (!leaf || !(leaf->present & bit(off)))
 		return NULL;
-	while (node->shift) {
-		node = node->slots[digit(index, node->shift)];
-		if (!node)
-			return NULL;
-	}
-	if (!(node->present & bit(digit(index, 0))))
-		return NULL;
-	return &node->slots[digit(index, 0)];
+	return &leaf->slots[off];
+}
+
+/* A tagged idr's generation counter for @index, or NULL if no leaf. */
+uint64_t *idr__gen(const struct idr *idr, uint64_t index)
+{
+	struct idr_node *leaf = leaf_of(idr, index);
+
+	return leaf ? &leaf->aux->bits[digit(index, 0)] : NULL;
 }
 
 /* }==================== Search ==================== */
@@ -275,25 +460,50 @@ void **idr__lookup(const struct idr *idr, uint64_t index)
  * down.  Above the old top, the path leaves the slot-0 chain at the
  * highest new level whose digit of @index is not 0.
  */
-unsigned int idr__nodes_needed(const struct idr *idr, uint64_t index)
+static unsigned int path_needed(const struct idr *idr, uint64_t index)
 {
 	const struct idr_node *node = idr->idr_rt;
-	unsigned int top = shift_for(index), shift;
+	unsigned int top = shift_for(index), shift = idr->idr_shift;
+	unsigned int s;
 
 	if (!node)
 		return top / IDR_BITS + 1;
-	for (shift = top; shift > node->shift; shift -= IDR_BITS)
-		if (digit(index, shift))
-			return (top - node->shift) / IDR_BITS + shift / IDR_BITS;
-	while (node->shift) {
-		const struct idr_node *child =
-			node->slots[digit(index, node->shift)];
-
-		if (!child)
-			return node->shift / IDR_BITS;
-		node = child;
+	for (s = top; s > shift; s -= IDR_BITS)
+		if (digit(index, s))
+			return (top - shift) / IDR_BITS + s / IDR_BITS;
+	for (; shift; shift -= IDR_BITS) {
+		node = node->slots[digit(index, shift)];
+		if (!node)
+			return shift / IDR_BITS;
 	}
 	return 0;
+}
+
+/* A new leaf of a tagged idr also takes a node for its generations. */
+unsigned int idr__nodes_needed(const struct idr *idr, uint64_t index)
+{
+	unsigned int need = path_needed(idr, index);
+
+	return need && tagged(idr) ? need + 1 : need;
+}
+
+static struct idr_node *leaf_new(struct idr *idr, struct idr__nodes *spare)
+{
+	struct idr_node *leaf = idr__node_take(spare);
+	unsigned int off;
+
+	if (tagged(idr)) {
+		leaf->aux = idr__node_take(spare);
+		for (off = 0; off < IDR_SLOTS; off++)
+			leaf->aux->bits[off] = idr->idr_gen_seed;
+	}
+	return leaf;
+}
+
+static struct idr_node *node_new_at(struct idr *idr, unsigned int shift,
+				    struct idr__nodes *spare)
+{
+	return shift ? idr__node_take(spare) : leaf_new(idr, spare);
 }
 
 /* Add levels on top until the tree covers @index. */
@@ -302,50 +512,93 @@ static void grow(struct idr *idr, uint64_t index, struct idr__nodes *spare)
 	unsigned int top = shift_for(index);
 
 	if (!idr->idr_rt) {
-		idr->idr_rt = node_take(spare, top);
+		idr->idr_shift = (unsigned char)top;
+		idr->idr_rt = node_new_at(idr, top, spare);
+		trace(idr, IDR_TRACE_NODE_NEW, index, top, idr->idr_rt);
 		return;
 	}
-	while (idr->idr_rt->shift < top) {
+	while (idr->idr_shift < top) {
 		struct idr_node *old = idr->idr_rt;
-		struct idr_node *node = node_take(spare, old->shift + IDR_BITS);
+		struct idr_node *node = idr__node_take(spare);
 
 		node->slots[0] = old;
 		node->present = bit(0);
 		if (old->full == ALL_SLOTS)
 			node->full = bit(0);
 		idr->idr_rt = node;
+		idr->idr_shift += IDR_BITS;
+		trace(idr, IDR_TRACE_GROW, 0, idr->idr_shift, node);
+	}
+}
+
+/* Set @index's leaf bit and each ancestor's that is now full. */
+static void mark_full(const struct idr *idr, struct idr_node **path,
+		      unsigned int depth, uint64_t index)
+{
+	unsigned int shift = 0;
+
+	do {
+		struct idr_node *node = path[--depth];
+
+		node->full |= bit(digit(index, shift));
+		trace(idr, IDR_TRACE_FULL, index, shift, node);
+		if (node->full != ALL_SLOTS)
+			return;
+		shift += IDR_BITS;
+	} while (depth > 0);
+}
+
+/* Clear @index's full bit at every level: each now has a free index. */
+static void mark_open(const struct idr *idr, struct idr_node **path,
+		      unsigned int depth, uint64_t index)
+{
+	unsigned int shift = 0;
+
+	while (depth > 0) {
+		struct idr_node *node = path[--depth];
+		uint64_t b = bit(digit(index, shift));
+
+		if (node->full & b) {
+			node->full &= ~b;
+			trace(idr, IDR_TRACE_OPEN, index, shift, node);
+		}
+		shift += IDR_BITS;
 	}
 }
 
 /*
  * Store @entry at the free index @index, taking the nodes it needs from
- * @spare, which holds exactly idr__nodes_needed() of them.
+ * @spare, which holds exactly idr__nodes_needed() of them.  @full says
+ * whether the leaf slot is full (an idr's always is).
  */
-void idr__insert(struct idr *idr, uint64_t index, void *entry,
+void idr__insert(struct idr *idr, uint64_t index, void *entry, bool full,
 		 struct idr__nodes *spare)
 {
 	struct idr_node *path[MAX_LEVELS];
 	struct idr_node *node;
-	unsigned int depth = 0, off;
+	unsigned int depth = 0, shift, off;
 
 	grow(idr, index, spare);
-	for (node = idr->idr_rt; node->shift; node = node->slots[off]) {
-		off = digit(index, node->shift);
+	node = idr->idr_rt;
+	for (shift = idr->idr_shift; shift; shift -= IDR_BITS) {
+		off = digit(index, shift);
 		if (!node->slots[off]) {
-			node->slots[off] = node_take(spare,
-						     node->shift - IDR_BITS);
+			node->slots[off] = node_new_at(idr, shift - IDR_BITS,
+						       spare);
 			node->present |= bit(off);
+			trace(idr, IDR_TRACE_NODE_NEW, index, shift - IDR_BITS,
+			      node->slots[off]);
 		}
 		path[depth++] = node;
+		node = node->slots[off];
 	}
+	path[depth++] = node;
 	off = digit(index, 0);
 	node->slots[off] = entry;
 	node->present |= bit(off);
-	node->full |= bit(off);
-	while (node->full == ALL_SLOTS && depth > 0) {
-		node = path[--depth];
-		node->full |= bit(digit(index, node->shift));
-	}
+	trace(idr, IDR_TRACE_SLOT_SET, index, 0, node);
+	if (full)
+		mark_full(idr, path, depth, index);
 	idr->idr_count++;
 }
 
@@ -353,18 +606,93 @@ void idr__insert(struct idr *idr, uint64_t index, void *entry,
 
 /* {==================== Deletion ==================== */
 
+/*
+ * Record the nodes from the top down to the leaf that holds @index in
+ * @path; the number of them, or 0 if the path ends before a leaf.
+ */
+static unsigned int descend(const struct idr *idr, uint64_t index,
+			    struct idr_node **path)
+{
+	struct idr_node *node = idr->idr_rt;
+	unsigned int depth = 0, shift = idr->idr_shift;
+
+	if (!node || index >= capacity(shift))
+		return 0;
+	for (;; shift -= IDR_BITS) {
+		path[depth++] = node;
+		if (shift == 0)
+			return depth;
+		node = node->slots[digit(index, shift)];
+		if (!node)
+			return 0;
+	}
+}
+
+void idr__set_full(struct idr *idr, uint64_t index, bool full)
+{
+	struct idr_node *path[MAX_LEVELS];
+	unsigned int depth = descend(idr, index, path);
+
+	if (full)
+		mark_full(idr, path, depth, index);
+	else
+		mark_open(idr, path, depth, index);
+}
+
+/*
+ * A freed tagged leaf hands its generations on to the leaves to come, so
+ * that a stale tag stays stale.  A retired slot's counter is passed over:
+ * it would retire every new slot at birth.  (leaf_release() sees only free
+ * slots; idr_destroy() frees live ones too.)
+ */
+static void absorb_gens(struct idr *idr, const struct idr_node *leaf)
+{
+	uint64_t limit = (uint64_t)1 << (31 - idr->idr_id_bits);
+	bool retire = idr->idr_flags & IDR_TAG_RETIRE;
+	unsigned int off;
+
+	for (off = 0; off < IDR_SLOTS; off++) {
+		/* A live slot (idr_destroy) is freed now: one more. */
+		uint64_t gen = leaf->aux->bits[off] +
+			       (leaf->present >> off & 1);
+
+		if (gen > idr->idr_gen_seed && !(retire && gen >= limit))
+			idr->idr_gen_seed = gen;
+	}
+}
+
+static void leaf_release(struct idr *idr, struct idr_node *leaf)
+{
+	if (leaf->aux) {
+		absorb_gens(idr, leaf);
+		idr__node_release(idr, leaf->aux);
+	}
+	idr__node_release(idr, leaf);
+}
+
+static void node_release_at(struct idr *idr, struct idr_node *node,
+			    uint64_t index, unsigned int shift)
+{
+	trace(idr, IDR_TRACE_NODE_FREE, index, shift, node);
+	if (shift)
+		idr__node_release(idr, node);
+	else
+		leaf_release(idr, node);
+}
+
 /* Lower the tree while its top node only keeps slot 0. */
 static void shrink(struct idr *idr)
 {
 	struct idr_node *top = idr->idr_rt;
 
-	while (top && top->shift && top->present == bit(0)) {
+	while (top && idr->idr_shift && top->present == bit(0)) {
 		struct idr_node *child = top->slots[0];
 
-		node_release(top);
-		top = child;
+		idr__node_release(idr, top);
+		idr->idr_rt = top = child;
+		idr->idr_shift -= IDR_BITS;
+		trace(idr, IDR_TRACE_SHRINK, 0, idr->idr_shift, top);
 	}
-	idr->idr_rt = top;
 }
 
 /* Clear @off in @node: it is no longer present, so no longer full. */
@@ -380,103 +708,265 @@ bool idr__delete(struct idr *idr, uint64_t index, void **entry)
 {
 	struct idr_node *path[MAX_LEVELS];
 	unsigned int depth = descend(idr, index, path);
-	unsigned int off = digit(index, 0);
+	unsigned int off = digit(index, 0), shift = 0;
 
 	if (!depth || !(path[depth - 1]->present & bit(off)))
 		return false;
 	*entry = path[depth - 1]->slots[off];
-	clear_slot(path[depth - 1], off);
-	/* Every ancestor now has a free index; a child left empty goes. */
-	for (; depth > 1; depth--) {
-		struct idr_node *parent = path[depth - 2];
-
-		off = digit(index, parent->shift);
-		parent->full &= ~bit(off);
-		if (!path[depth - 1]->present) {
-			node_release(path[depth - 1]);
-			clear_slot(parent, off);
-		}
+	path[depth - 1]->slots[off] = NULL;
+	path[depth - 1]->present &= ~bit(off);
+	trace(idr, IDR_TRACE_SLOT_CLEAR, index, 0, path[depth - 1]);
+	mark_open(idr, path, depth, index);
+	/* A node left empty goes, and its slot in the parent with it. */
+	for (; depth > 1 && !path[depth - 1]->present; depth--) {
+		node_release_at(idr, path[depth - 1], index, shift);
+		shift += IDR_BITS;
+		clear_slot(path[depth - 2], digit(index, shift));
 	}
 	if (!path[0]->present) {
-		node_release(path[0]);
+		node_release_at(idr, path[0], index, idr->idr_shift);
 		idr->idr_rt = NULL;
+		idr->idr_shift = 0;
 	}
 	shrink(idr);
 	idr->idr_count--;
 	return true;
 }
 
-static void free_subtree(struct idr_node *node)
+static void free_subtree(struct idr *idr, struct idr_node *node,
+			 unsigned int shift)
 {
 	uint64_t set;
 
-	if (node->shift)
-		for (set = node->present; set; set &= set - 1)
-			free_subtree(node->slots[lowest(set)]);
-	node_release(node);
+	for (set = node->present; set; set &= set - 1) {
+		void *child = node->slots[lowest(set)];
+
+		if (shift)
+			free_subtree(idr, child, shift - IDR_BITS);
+		else if (idr->idr_flags & IDR__IDA)
+			idr__free(child, sizeof(*node));
+	}
+	if (shift == 0 && node->aux) {
+		absorb_gens(idr, node);
+		idr__free(node->aux, sizeof(*node));
+	}
+	idr__free(node, sizeof(*node));
 }
 
+/* Free every node, the cache's too.  Generations keep moving forward. */
 void idr__free_all(struct idr *idr)
 {
 	if (idr->idr_rt)
-		free_subtree(idr->idr_rt);
+		free_subtree(idr, idr->idr_rt, idr->idr_shift);
+	idr__nodes_drain(&idr->idr_cache, 0);
 	idr->idr_rt = NULL;
+	idr->idr_shift = 0;
 	idr->idr_count = 0;
+	idr->idr_retired = 0;
 }
 
 /* }==================== Deletion ==================== */
 
+/* {==================== Looking inside ==================== */
+
+static void view_of(const struct idr *idr, const struct idr_node *node,
+		    unsigned int shift, uint64_t index, unsigned int depth,
+		    struct idr_view *view)
+{
+	uint64_t span = capacity(shift);
+
+	view->depth = depth;
+	view->level = shift / IDR_BITS;
+	view->shift = shift;
+	view->slots = IDR_SLOTS;
+	view->full = node->full;
+	view->present = node->present;
+	view->node = node;
+	idr__range(idr, index / span * span, span, &view->first, &view->last);
+}
+
+static int walk_node(const struct idr *idr, const struct idr_node *node,
+		     unsigned int shift, uint64_t first, unsigned int depth,
+		     int (*fn)(const struct idr_view *, void *), void *data)
+{
+	struct idr_view view;
+	uint64_t set;
+	int ret;
+
+	view_of(idr, node, shift, first, depth, &view);
+	ret = fn(&view, data);
+	if (ret || shift == 0)
+		return ret;
+	for (set = node->present; set; set &= set - 1) {
+		unsigned int i = lowest(set);
+
+		ret = walk_node(idr, node->slots[i], shift - IDR_BITS,
+				first + ((uint64_t)i << shift), depth + 1, fn,
+				data);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int idr_walk(const struct idr *idr,
+	     int (*fn)(const struct idr_view *view, void *data), void *data)
+{
+	if (!idr->idr_rt)
+		return 0;
+	return walk_node(idr, idr->idr_rt, idr->idr_shift, 0, 0, fn, data);
+}
+
+unsigned int idr__path_views(const struct idr *idr, uint64_t index,
+			     struct idr_view *views)
+{
+	const struct idr_node *node = idr->idr_rt;
+	unsigned int n = 0, shift = idr->idr_shift;
+
+	if (!node || index >= capacity(shift))
+		return 0;
+	for (;; shift -= IDR_BITS) {
+		view_of(idr, node, shift, index, n, &views[n]);
+		n++;
+		if (shift == 0)
+			return n;
+		node = node->slots[digit(index, shift)];
+		if (!node)
+			return n;
+	}
+}
+
+void *idr_view_entry(const struct idr_view *view, unsigned int slot)
+{
+	if (view->level || slot >= IDR_SLOTS)
+		return NULL;
+	return view->node->slots[slot];
+}
+
+uint64_t idr_view_gen(const struct idr *idr, const struct idr_view *view,
+		      unsigned int slot)
+{
+	if (!tagged(idr) || view->level || slot >= IDR_SLOTS)
+		return 0;
+	return view->node->aux->bits[slot];
+}
+
+static const struct idr_node *view_bitmap(const struct idr_view *view,
+					  unsigned int slot)
+{
+	if (view->level || slot >= IDR_SLOTS ||
+	    !(view->present & bit(slot)))
+		return NULL;
+	return view->node->slots[slot];
+}
+
+unsigned int idr_view_bits(const struct idr_view *view, unsigned int slot)
+{
+	const struct idr_node *map = view_bitmap(view, slot);
+	unsigned int w, n = 0;
+
+	for (w = 0; map && w < IDR_SLOTS; w++)
+		n += (unsigned int)__builtin_popcountll(map->bits[w]);
+	return n;
+}
+
+bool idr_view_bit(const struct idr_view *view, unsigned int slot,
+		  unsigned int n)
+{
+	const struct idr_node *map = view_bitmap(view, slot);
+
+	return map && n < IDR__CHUNK && (map->bits[n / 64] >> (n % 64) & 1);
+}
+
+/* }==================== Looking inside ==================== */
+
 /* {==================== Invariants ==================== */
 
+/* An IDA bitmap is never empty, and full exactly when its bit says. */
+static bool bitmap_sound(const struct idr_node *map, bool full)
+{
+	bool any = false, all = true;
+	unsigned int w;
+
+	for (w = 0; w < IDR_SLOTS; w++) {
+		any |= map->bits[w] != 0;
+		all &= map->bits[w] == ~(uint64_t)0;
+	}
+	return any && all == full;
+}
+
+static bool leaf_sound(const struct idr *idr, const struct idr_node *leaf)
+{
+	bool ida = idr->idr_flags & IDR__IDA;
+	unsigned int off;
+
+	if (tagged(idr) != (leaf->aux != NULL))
+		return false;
+	if (!ida && leaf->full != leaf->present)
+		return false;
+	for (off = 0; off < IDR_SLOTS; off++) {
+		bool present = leaf->present & bit(off);
+
+		if (!present && leaf->slots[off])
+			return false;
+		if (ida && present &&
+		    !bitmap_sound(leaf->slots[off], leaf->full & bit(off)))
+			return false;
+	}
+	return true;
+}
+
 /* Count the entries under @node; -1 if any invariant is broken. */
-static long check_node(const struct idr_node *node, unsigned int shift)
+static long check_node(const struct idr *idr, const struct idr_node *node,
+		       unsigned int shift)
 {
 	long entries = 0;
 	unsigned int off;
 
-	if (node->shift != shift || !node->present ||
-	    (node->present & ~ALL_SLOTS) || (node->full & ~node->present))
+	if (!node->present || (node->present & ~ALL_SLOTS) ||
+	    (node->full & ~node->present))
+		return -1;
+	if (shift == 0)
+		return leaf_sound(idr, node) ? __builtin_popcountll(node->present)
+					     : -1;
+	if (node->aux)
 		return -1;
 	for (off = 0; off < IDR_SLOTS; off++) {
 		const struct idr_node *child = node->slots[off];
-		bool present = node->present & bit(off);
 		long n;
 
-		if (shift == 0) {
-			if (!present && child)
-				return -1;
-			entries += present;
-			continue;
-		}
-		if (present != (child != NULL))
+		if (!!(node->present & bit(off)) != (child != NULL))
 			return -1;
 		if (!child)
 			continue;
-		n = check_node(child, shift - IDR_BITS);
+		n = check_node(idr, child, shift - IDR_BITS);
 		if (n < 0 || (child->full == ALL_SLOTS) !=
 				     !!(node->full & bit(off)))
 			return -1;
 		entries += n;
 	}
-	if (shift == 0 && node->full != node->present)
-		return -1;
 	return entries;
 }
 
 int idr_check(const struct idr *idr)
 {
 	const struct idr_node *top = idr->idr_rt;
+	unsigned int shift = idr->idr_shift;
 	long entries;
 
 	if (!top)
-		return idr->idr_count == 0 ? 0 : -EUCLEAN;
-	if (top->shift % IDR_BITS || top->shift / IDR_BITS >= MAX_LEVELS)
+		return idr->idr_count || idr->idr_retired || shift ? -EUCLEAN
+								   : 0;
+	if (shift % IDR_BITS || shift / IDR_BITS >= MAX_LEVELS)
 		return -EUCLEAN;
 	/* The tree is no taller than it must be. */
-	if (top->shift && !(top->present & ~bit(0)))
+	if (shift && !(top->present & ~bit(0)))
 		return -EUCLEAN;
-	entries = check_node(top, top->shift);
-	if (entries < 0 || (unsigned long)entries != idr->idr_count)
+	entries = check_node(idr, top, shift);
+	if (entries < 0 ||
+	    (unsigned long)entries != idr->idr_count + idr->idr_retired)
+		return -EUCLEAN;
+	if (idr->idr_cache.nr > idr__cache_capacity())
 		return -EUCLEAN;
 	return 0;
 }

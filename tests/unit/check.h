@@ -33,5 +33,9 @@ void suite_api(void);
 void suite_model(void);
 void suite_fault(void);
 void suite_preload(void);
+void suite_legacy(void);
+void suite_ida(void);
+void suite_tag(void);
+void suite_view(void);
 
 #endif

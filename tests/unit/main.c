@@ -71,6 +71,10 @@ int main(int argc, char **argv)
 	suite_api();
 	suite_preload();
 	suite_fault();
+	suite_legacy();
+	suite_ida();
+	suite_tag();
+	suite_view();
 	suite_model();
 	printf("%lu passed, %lu failed\n", passed, failed);
 	return failed ? EXIT_FAILURE : EXIT_SUCCESS;

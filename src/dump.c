@@ -1,0 +1,387 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * dump.c - the tree as text and as Graphviz DOT, an ID's path in words,
+ * and statistics as lines.  The library's only I/O: each function writes
+ * to the FILE * it is given and reports a failed write as -EIO.
+ *
+ * The text is deterministic (same tree, same text) so that tests can
+ * compare it byte for byte; entries are printed by the caller's
+ * print_entry, or as "*" when it gives none (pointers vary run to run).
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tree.h"
+
+#define WIDTH 80
+#define DEFAULT_ENTRIES 8
+#define DEFAULT_NODES 64
+
+struct dumper {
+	const struct idr *idr;
+	FILE *out;
+	struct idr_dump_opts opts;
+	bool ida;
+	unsigned long drawn;	/* DOT: nodes drawn so far */
+	unsigned long skipped;	/* DOT: nodes summarised */
+	struct idr_view stack[IDR_LEVELS_MAX];	/* DOT: the nodes above */
+};
+
+static void dumper_init(struct dumper *d, const struct idr *idr, FILE *out,
+			const struct idr_dump_opts *opts)
+{
+	memset(d, 0, sizeof(*d));
+	d->idr = idr;
+	d->out = out;
+	if (opts)
+		d->opts = *opts;
+	if (!d->opts.max_entries)
+		d->opts.max_entries = DEFAULT_ENTRIES;
+	if (!d->opts.max_nodes)
+		d->opts.max_nodes = DEFAULT_NODES;
+	d->ida = idr->idr_flags & IDR__IDA;
+}
+
+static int finish(FILE *out)
+{
+	return fflush(out) == 0 && !ferror(out) ? 0 : -EIO;
+}
+
+/* {==================== Slot maps and entries ==================== */
+
+/* One character per slot: what the slot holds. */
+static char slot_char(const struct dumper *d, const struct idr_view *v,
+		      unsigned int slot)
+{
+	bool present = v->present >> slot & 1, full = v->full >> slot & 1;
+
+	if (!present)
+		return v->level || d->ida ? '-' : '.';
+	if (v->level == 0 && !d->ida) {
+		if (d->idr->idr_id_bits && !idr_view_entry(v, slot) &&
+		    idr__tag_retired(d->idr,
+				     v->first - d->idr->idr_base + slot))
+			return 'x';
+		return '#';
+	}
+	return full ? '#' : '+';
+}
+
+static void slot_map(const struct dumper *d, const struct idr_view *v,
+		     char *map)
+{
+	unsigned int slot;
+
+	for (slot = 0; slot < v->slots; slot++)
+		map[slot] = slot_char(d, v, slot);
+	map[v->slots] = '\0';
+}
+
+/* Write one leaf entry as text into @buf (at most @size bytes). */
+static void entry_text(const struct dumper *d, const struct idr_view *v,
+		       unsigned int slot, char *buf, size_t size)
+{
+	unsigned long id = v->first + slot;
+	void *entry = idr_view_entry(v, slot);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem;
+
+	if (d->ida) {
+		id = v->first + (unsigned long)slot * IDR__CHUNK;
+		snprintf(buf, size, "%lu..%lu:%u", id, id + IDR__CHUNK - 1,
+			 idr_view_bits(v, slot));
+		return;
+	}
+	mem = d->opts.print_entry ? open_memstream(&text, &len) : NULL;
+	if (mem) {
+		d->opts.print_entry(mem, id, entry, d->opts.data);
+		fclose(mem);
+	}
+	snprintf(buf, size, "%lu:%s", id,
+		 text ? text : entry ? "*" : "NULL");
+	free(text);
+	if (d->idr->idr_id_bits)
+		snprintf(buf + strlen(buf), size - strlen(buf), "@g%" PRIu64,
+			 idr_view_gen(d->idr, v, slot));
+}
+
+/* A leaf's entries, wrapped at WIDTH, then "(+N more)" when cut. */
+static void leaf_entries(const struct dumper *d, const struct idr_view *v,
+			 unsigned int indent)
+{
+	unsigned int slot, shown = 0, col = indent, total;
+	char buf[WIDTH];
+
+	total = (unsigned int)__builtin_popcountll(v->present);
+	fprintf(d->out, "%*s", indent, "");
+	for (slot = 0; slot < v->slots && shown < d->opts.max_entries;
+	     slot++) {
+		size_t len;
+
+		if (!(v->present >> slot & 1))
+			continue;
+		entry_text(d, v, slot, buf, sizeof(buf));
+		len = strlen(buf);
+		if (shown && col + 1 + len > WIDTH) {
+			fprintf(d->out, "\n%*s", indent, "");
+			col = indent;
+		}
+		col += (unsigned int)fprintf(d->out, "%s%s",
+					     col > indent ? " " : "", buf);
+		shown++;
+	}
+	if (total > shown)
+		fprintf(d->out, "%s(+%u more)", col + 12 > WIDTH ? "\n  " : " ",
+			total - shown);
+	fputc('\n', d->out);
+}
+
+/* }==================== Slot maps and entries ==================== */
+
+/* {==================== Text ==================== */
+
+static int dump_node(const struct idr_view *v, void *data)
+{
+	const struct dumper *d = data;
+	unsigned int indent = 2 * v->depth;
+	char map[IDR_SLOTS + 1];
+
+	slot_map(d, v, map);
+	fprintf(d->out, "%*sL%u %lu..%lu  %d/%u\n", indent, "", v->level,
+		v->first, v->last, __builtin_popcountll(v->present), v->slots);
+	fprintf(d->out, "%*s%s\n", indent + 2, "", map);
+	if (v->level == 0)
+		leaf_entries(d, v, indent + 2);
+	return 0;
+}
+
+static void dump_header(const struct dumper *d)
+{
+	const struct idr *idr = d->idr;
+	struct idr_stats st;
+
+	idr_stats(idr, &st);
+	fprintf(d->out, "%s: %lu ID%s, height %u, %lu node%s", d->ida ? "ida"
+								 : "idr",
+		st.ids, st.ids == 1 ? "" : "s", st.height, st.nodes,
+		st.nodes == 1 ? "" : "s");
+	if (idr->idr_base)
+		fprintf(d->out, ", base %u", idr->idr_base);
+	if (idr->idr_id_bits)
+		fprintf(d->out, ", tagged: %u ID bits%s", idr->idr_id_bits,
+			idr->idr_flags & IDR_TAG_RETIRE ? ", retire" : "");
+	if (st.retired)
+		fprintf(d->out, ", %lu retired", st.retired);
+	fputc('\n', d->out);
+}
+
+int idr_dump(const struct idr *idr, FILE *out,
+	     const struct idr_dump_opts *opts)
+{
+	struct dumper d;
+
+	dumper_init(&d, idr, out, opts);
+	dump_header(&d);
+	idr_walk(idr, dump_node, &d);
+	return finish(out);
+}
+
+/* }==================== Text ==================== */
+
+/* {==================== Graphviz ==================== */
+
+/* Write @s with the characters a record label gives meaning escaped. */
+static void dot_escape(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		if (strchr("{}|<>\"\\ ", *s))
+			fputc('\\', out);
+		fputc(*s, out);
+	}
+}
+
+static void dot_leaf(const struct dumper *d, const struct idr_view *v)
+{
+	unsigned int slot, shown = 0;
+	char buf[WIDTH];
+
+	fputc('|', d->out);
+	for (slot = 0; slot < v->slots; slot++) {
+		if (!(v->present >> slot & 1))
+			continue;
+		if (shown++ == d->opts.max_entries) {
+			fprintf(d->out, "(+%d\\ more)\\l",
+				__builtin_popcountll(v->present) -
+					(int)d->opts.max_entries);
+			break;
+		}
+		entry_text(d, v, slot, buf, sizeof(buf));
+		dot_escape(d->out, buf);
+		fputs("\\l", d->out);
+	}
+}
+
+/* The node's name in the graph: its level and first ID are unique. */
+static void dot_name(FILE *out, unsigned int level, unsigned long first)
+{
+	fprintf(out, "n%u_%lu", level, first);
+}
+
+/* The edge from the parent: in a walk parents come first, so it is drawn. */
+static void dot_edge(const struct dumper *d, const struct idr_view *v)
+{
+	const struct idr_view *parent = &d->stack[v->depth - 1];
+	unsigned long span = v->last - v->first + 1;
+
+	fputc('\t', d->out);
+	dot_name(d->out, parent->level, parent->first);
+	fputs(" -> ", d->out);
+	dot_name(d->out, v->level, v->first);
+	fprintf(d->out, " [label=\"%lu\"];\n", (v->first - parent->first) / span);
+}
+
+static int dot_node(const struct idr_view *v, void *data)
+{
+	struct dumper *d = data;
+	char map[IDR_SLOTS + 1];
+
+	if (d->drawn == d->opts.max_nodes) {
+		d->skipped++;
+		return 0;
+	}
+	d->drawn++;
+	d->stack[v->depth] = *v;
+	slot_map(d, v, map);
+	fputc('\t', d->out);
+	dot_name(d->out, v->level, v->first);
+	fprintf(d->out, " [label=\"{L%u\\ %lu..%lu|", v->level, v->first,
+		v->last);
+	dot_escape(d->out, map);
+	fprintf(d->out, "|full\\ %016" PRIx64 "\\ \\ count\\ %d",
+		v->full, __builtin_popcountll(v->present));
+	if (v->level == 0)
+		dot_leaf(d, v);
+	fputs("}\"];\n", d->out);
+	if (v->depth)
+		dot_edge(d, v);
+	return 0;
+}
+
+int idr_dump_dot(const struct idr *idr, FILE *out,
+		 const struct idr_dump_opts *opts)
+{
+	struct dumper d;
+
+	dumper_init(&d, idr, out, opts);
+	fprintf(out, "digraph %s {\n\tnode [shape=record, "
+		     "fontname=\"monospace\"];\n", d.ida ? "ida" : "idr");
+	if (!idr->idr_rt)
+		fputs("\tempty [shape=plaintext, label=\"(empty)\"];\n", out);
+	idr_walk(idr, dot_node, &d);
+	if (d.skipped)
+		fprintf(out, "\tmore [shape=note, label=\"+%lu more nodes "
+			     "(max_nodes %u)\"];\n", d.skipped,
+			d.opts.max_nodes);
+	fputs("}\n", out);
+	return finish(out);
+}
+
+/* }==================== Graphviz ==================== */
+
+/* {==================== The path in words ==================== */
+
+static const char *const path_ends[] = {
+	[IDR_PATH_FOUND] = "found: the ID is allocated",
+	[IDR_PATH_EMPTY] = "stop: the tree is empty",
+	[IDR_PATH_BELOW_BASE] = "stop: the ID is below the idr's base",
+	[IDR_PATH_ABOVE_TOP] = "stop: the ID is beyond what the top node "
+			       "covers, so it is free",
+	[IDR_PATH_NO_CHILD] = "stop: no child in that slot, so every ID "
+			      "below it is free",
+	[IDR_PATH_FREE_SLOT] = "stop: the slot is free",
+	[IDR_PATH_RETIRED] = "stop: the slot is retired: its generations "
+			     "are used up",
+};
+
+static void path_tag(FILE *out, const struct idr *idr,
+		     const struct idr_path *p)
+{
+	unsigned int g = 31 - p->id_bits;
+
+	fprintf(out, "tagged idr: bits %u..30 of %lu carry the tag %lu, "
+		     "which idr_find() ignores; the ID is %lu\n",
+		p->id_bits, p->id, p->tag,
+		p->id & (unsigned long)idr__id_max(idr));
+	fprintf(out, "the slot's generation is %" PRIu64 ", %" PRIu64
+		     " mod 2^%u: tag %lu is %s\n",
+		p->gen, p->gen & (((uint64_t)1 << g) - 1), g, p->tag,
+		(p->gen & (((uint64_t)1 << g) - 1)) == p->tag
+			? "current"
+			: "not current (stale, or never handed out)");
+}
+
+static void path_step(FILE *out, const struct idr_path_step *st)
+{
+	fprintf(out, "L%u %lu..%lu: slot %u is %s\n", st->level, st->first,
+		st->last, st->slot,
+		!st->present ? "empty"
+		: st->full   ? (st->level ? "present, full below" : "in use")
+		: st->level  ? "present, with room below"
+			     : "in use, with room");
+}
+
+int idr_path_print(const struct idr *idr, unsigned long id, FILE *out)
+{
+	struct idr_path p;
+	unsigned int i;
+
+	idr_path(idr, id, &p);
+	fprintf(out, "path of %s %lu, in a tree of height %u\n",
+		p.ida ? "IDA ID" : "ID", id, p.height);
+	if (p.id_bits)
+		path_tag(out, idr, &p);
+	if (p.end != IDR_PATH_BELOW_BASE) {
+		if (p.ida)
+			fprintf(out, "bitmap %lu, bit %u (%u IDs a bitmap)\n",
+				p.index, p.bit, IDR__CHUNK);
+		fprintf(out, "index %lu in base %u:", p.index, IDR_SLOTS);
+		for (i = 0; i < p.digits; i++)
+			fprintf(out, " %u", p.digit[i]);
+		fputs(" (one digit a level, top first)\n", out);
+	}
+	for (i = 0; i < p.steps; i++)
+		path_step(out, &p.step[i]);
+	fprintf(out, "%s\n", path_ends[p.end]);
+	return finish(out);
+}
+
+/* }==================== The path in words ==================== */
+
+int idr_stats_print(const struct idr *idr, FILE *out)
+{
+	struct idr_stats st;
+	unsigned int level;
+
+	idr_stats(idr, &st);
+	fprintf(out, "ids: %lu\n", st.ids);
+	if (idr->idr_id_bits)
+		fprintf(out, "retired: %lu\n", st.retired);
+	fprintf(out, "height: %u\nnodes: %lu\n", st.height, st.nodes);
+	for (level = st.height; level-- > 0;)
+		fprintf(out, "level %u nodes: %lu\n", level,
+			st.level_nodes[level]);
+	if (st.aux_nodes)
+		fprintf(out, "%s: %lu\n",
+			idr->idr_flags & IDR__IDA ? "bitmaps" : "generation nodes",
+			st.aux_nodes);
+	fprintf(out, "cached nodes: %u\npreloaded nodes: %u\n", st.cached,
+		st.preloaded);
+	fprintf(out, "node size: %zu bytes\nbytes: %zu\n", st.node_bytes,
+		st.bytes);
+	fprintf(out, "bytes per ID: %.3f\n", st.bytes_per_id);
+	fprintf(out, "lowest ID: %ld\nhighest ID: %ld\n", st.lowest,
+		st.highest);
+	return finish(out);
+}

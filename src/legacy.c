@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * legacy.c - the 2004 API: idr_pre_get(), idr_get_new(),
+ * idr_get_new_above(), as the kernel had them in 2.6.8 - 2.6.10.
+ *
+ * Each idr keeps a cache of free nodes (tree.c).  idr_pre_get() fills it
+ * outside the caller's lock; the get_new calls take from it alone and
+ * never malloc, so a caller under a spinlock never sleeps.  When another
+ * thread drained the cache between the two, get_new says -EAGAIN and
+ * the caller goes round again.
+ */
+#include <limits.h>
+
+#include "tree.h"
+
+int idr_pre_get(struct idr *idr, gfp_t gfp)
+{
+	(void)gfp;
+	return idr__cache_fill(idr) == 0;
+}
+
+int idr_get_new_above(struct idr *idr, void *ptr, int starting_id, int *id)
+{
+	uint64_t got;
+	int err;
+
+	if (starting_id < 0)
+		return -EINVAL;
+	err = idr__alloc_id(idr, ptr, (uint64_t)starting_id, INT_MAX, true,
+			    &got);
+	if (err)
+		return err;
+	*id = (int)got;
+	return 0;
+}
+
+int idr_get_new(struct idr *idr, void *ptr, int *id)
+{
+	return idr_get_new_above(idr, ptr, 0, id);
+}

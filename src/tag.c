@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * tag.c - generation-tagged IDs: tagged = (generation << id_bits) | id.
+ *
+ * A tagged idr's leaves carry a generation counter per slot (tree.c
+ * keeps them in a second node hung off the leaf, so untagged idrs pay
+ * nothing).  The counter is the generation the slot's next occupant gets:
+ * it advances when the ID is freed.  Counters are 64-bit and never wrap;
+ * a tag shows them modulo 2^g, g = 31 - id_bits.  With IDR_TAG_RETIRE a
+ * slot whose counter reaches 2^g stays in the tree, present and full with
+ * a NULL entry, so that no search hands it out again.
+ */
+#include <limits.h>
+
+#include "tree.h"
+
+static bool tagged(const struct idr *idr)
+{
+	return idr->idr_id_bits != 0;
+}
+
+static unsigned int gen_bits(const struct idr *idr)
+{
+	return 31u - idr->idr_id_bits;
+}
+
+/* One past the last generation a tag can show. */
+static uint64_t gen_limit(const struct idr *idr)
+{
+	return (uint64_t)1 << gen_bits(idr);
+}
+
+static bool retiring(const struct idr *idr)
+{
+	return idr->idr_flags & IDR_TAG_RETIRE;
+}
+
+int idr_tag_init(struct idr *idr, unsigned int id_bits, unsigned int flags)
+{
+	if (id_bits < 1 || id_bits > 30 || (flags & ~IDR_TAG_RETIRE))
+		return -EINVAL;
+	if (idr->idr_rt)
+		return -EBUSY;
+	idr->idr_id_bits = (unsigned char)id_bits;
+	idr->idr_flags = (unsigned char)((idr->idr_flags & ~IDR_TAG_RETIRE) |
+					 flags);
+	return 0;
+}
+
+bool idr__tag_retired(const struct idr *idr, uint64_t index)
+{
+	const uint64_t *gen = idr__gen(idr, index);
+
+	return retiring(idr) && gen && *gen >= gen_limit(idr);
+}
+
+/* The generation @index's slot shows now: a missing leaf's is the seed. */
+static uint64_t current_gen(const struct idr *idr, uint64_t index)
+{
+	const uint64_t *gen = idr__gen(idr, index);
+
+	return gen ? *gen : idr->idr_gen_seed;
+}
+
+void *idr__tag_remove(struct idr *idr, uint64_t index)
+{
+	void **slot = idr__lookup(idr, index);
+	void *entry = NULL;
+
+	if (!slot || idr__tag_retired(idr, index))
+		return NULL;
+	/* Advance first: a leaf freed below passes its counters on. */
+	if (++*idr__gen(idr, index) >= gen_limit(idr) && retiring(idr)) {
+		entry = *slot;
+		*slot = NULL;
+		idr->idr_count--;
+		idr->idr_retired++;
+		return entry;
+	}
+	idr__delete(idr, index, &entry);
+	return entry;
+}
+
+/* Split @tagged into the tree index and the generation; false if bad. */
+static bool untag(const struct idr *idr, int tagged_id, uint64_t *index,
+		  uint64_t *gen)
+{
+	uint64_t id;
+
+	if (!tagged(idr) || tagged_id < 0)
+		return false;
+	id = (unsigned int)tagged_id & idr__id_max(idr);
+	if (id < idr->idr_base)
+		return false;
+	*index = id - idr->idr_base;
+	*gen = (unsigned int)tagged_id >> idr->idr_id_bits;
+	return true;
+}
+
+int idr_alloc_tagged(struct idr *idr, void *ptr, int start, int end,
+		     gfp_t gfp)
+{
+	uint64_t gen;
+	int id;
+
+	if (!tagged(idr))
+		return -EINVAL;
+	id = idr_alloc(idr, ptr, start, end, gfp);
+	if (id < 0)
+		return id;
+	gen = current_gen(idr, (uint64_t)id - idr->idr_base);
+	return (int)((gen & (gen_limit(idr) - 1)) << idr->idr_id_bits) | id;
+}
+
+/* Whether @gen is what @index's slot shows now (and it is not retired). */
+static bool gen_current(const struct idr *idr, uint64_t index, uint64_t gen)
+{
+	return !idr__tag_retired(idr, index) &&
+	       (current_gen(idr, index) & (gen_limit(idr) - 1)) == gen;
+}
+
+int idr_tag_check(const struct idr *idr, int tagged_id)
+{
+	uint64_t index, gen;
+
+	if (!tagged(idr) || tagged_id < 0)
+		return -EINVAL;
+	if (!untag(idr, tagged_id, &index, &gen))
+		return -ENOENT;
+	if (!gen_current(idr, index, gen))
+		return -ESTALE;
+	return idr__lookup(idr, index) ? 0 : -ENOENT;
+}
+
+/* The slot of a live tagged ID, or NULL. */
+static void **live_slot(const struct idr *idr, int tagged_id,
+			uint64_t *index)
+{
+	uint64_t gen;
+
+	if (!untag(idr, tagged_id, index, &gen) ||
+	    !gen_current(idr, *index, gen))
+		return NULL;
+	return idr__lookup(idr, *index);
+}
+
+void *idr_find_tagged(const struct idr *idr, int tagged_id)
+{
+	uint64_t index;
+	void **slot = live_slot(idr, tagged_id, &index);
+
+	return slot ? *slot : NULL;
+}
+
+void *idr_remove_tagged(struct idr *idr, int tagged_id)
+{
+	uint64_t index;
+
+	if (!live_slot(idr, tagged_id, &index))
+		return NULL;
+	return idr__tag_remove(idr, index);
+}
+
+int idr_tag_id(const struct idr *idr, int tagged_id)
+{
+	if (!tagged(idr) || tagged_id < 0)
+		return -EINVAL;
+	return (int)((unsigned int)tagged_id & idr__id_max(idr));
+}
+
+int idr_tag_gen(const struct idr *idr, int tagged_id)
+{
+	if (!tagged(idr) || tagged_id < 0)
+		return -EINVAL;
+	return (int)((unsigned int)tagged_id >> idr->idr_id_bits);
+}

@@ -1,0 +1,438 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_view.c - looking inside: the text dump and path output compared
+ * byte for byte with tests/golden/, DOT files left in build/dot/ for
+ * tests/views.bats to render, the exact trace of a grow and shrink, and
+ * statistics held to the allocator seam's own count.
+ *
+ * Golden files describe the shipped 64-slot layout; the 3-bit build
+ * runs the other cases only.  UPDATE_GOLDEN=1 rewrites the files.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "check.h"
+#include "tree.h"
+
+static char value[] = "v";
+
+static void alloc_at(struct idr *idr, unsigned long id, void *ptr)
+{
+	uint32_t got = (uint32_t)id;
+
+	CHECK_EQ(idr_alloc_u32(idr, ptr, &got, id, 0), 0);
+}
+
+#if IDR_BITS == 6
+
+static char val_a[] = "a", val_b[] = "b", val_c[] = "c", val_zero[] = "zero",
+	    val_s[] = "s";
+
+static int print_value(FILE *out, unsigned long id, void *entry, void *data)
+{
+	(void)id;
+	(void)data;
+	return fprintf(out, "%s", entry ? (const char *)entry : "NULL");
+}
+
+static const struct idr_dump_opts opts = { .print_entry = print_value };
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long n;
+
+	*len = 0;
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = malloc((size_t)n + 1);
+	*len = fread(buf, 1, (size_t)n, f);
+	fclose(f);
+	return buf;
+}
+
+static void spill(const char *path, const char *text, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+
+	if (CHECK(f != NULL)) {
+		fwrite(text, 1, len, f);
+		fclose(f);
+	}
+}
+
+/* The dump and the paths of @ids, compared with tests/golden/@name.txt. */
+static void golden(const char *name, const struct idr *idr,
+		   const unsigned long *ids, size_t n)
+{
+	char path[256], *text = NULL, *want;
+	size_t len = 0, want_len;
+	FILE *mem = open_memstream(&text, &len);
+	size_t i;
+
+	CHECK_EQ(idr_dump(idr, mem, &opts), 0);
+	for (i = 0; i < n; i++)
+		CHECK_EQ(idr_path_print(idr, ids[i], mem), 0);
+	fclose(mem);
+	snprintf(path, sizeof(path), "tests/golden/%s.txt", name);
+	if (getenv("UPDATE_GOLDEN"))
+		spill(path, text, len);
+	want = slurp(path, &want_len);
+	if (!CHECK(want != NULL) || !CHECK_EQ(want_len, len) ||
+	    !CHECK(memcmp(want, text, len) == 0))
+		fprintf(stderr, "golden: %s differs; got:\n%s", path, text);
+	free(want);
+	free(text);
+	mkdir("build/dot", 0777);
+	snprintf(path, sizeof(path), "build/dot/%s.dot", name);
+	mem = fopen(path, "w");
+	if (CHECK(mem != NULL)) {
+		CHECK_EQ(idr_dump_dot(idr, mem, &opts), 0);
+		fclose(mem);
+	}
+}
+
+static void view_golden_empty(void)
+{
+	static const unsigned long ids[] = { 0, 5 };
+	DEFINE_IDR(idr);
+
+	golden("empty", &idr, ids, 2);
+}
+
+static void view_golden_one(void)
+{
+	static const unsigned long ids[] = { 0, 1, 64 };
+	DEFINE_IDR(idr);
+
+	alloc_at(&idr, 0, val_zero);
+	golden("one", &idr, ids, 3);
+	idr_destroy(&idr);
+}
+
+static void view_golden_full_leaf(void)
+{
+	static const unsigned long ids[] = { 63, 64 };
+	DEFINE_IDR(idr);
+	int i;
+
+	for (i = 0; i < 64; i++)
+		idr_alloc(&idr, value, 0, 0, 0);
+	golden("full-leaf", &idr, ids, 2);
+	idr_destroy(&idr);
+}
+
+static void view_golden_three_levels(void)
+{
+	static const unsigned long ids[] = { 8300, 9000, 70, 300000 };
+	DEFINE_IDR(idr);
+	int i;
+
+	for (i = 0; i < 70; i++)
+		idr_alloc(&idr, value, 0, 0, 0);
+	alloc_at(&idr, 8300, NULL);
+	golden("three-levels", &idr, ids, 4);
+	idr_destroy(&idr);
+}
+
+static void view_golden_sparse(void)
+{
+	static const unsigned long ids[] = { 1000, 1073741824, 2000000000 };
+	static const unsigned long at[] = { 5, 1000, 70000, 1048579,
+					    1073741824 };
+	DEFINE_IDR(idr);
+	size_t i;
+
+	idr_init_base(&idr, 1);
+	for (i = 0; i < 5; i++)
+		alloc_at(&idr, at[i], val_s);
+	golden("sparse", &idr, ids, 3);
+	idr_destroy(&idr);
+}
+
+static void view_golden_tagged(void)
+{
+	unsigned long ids[3];
+	DEFINE_IDR(idr);
+	int a, b;
+
+	CHECK_EQ(idr_tag_init(&idr, 16, 0), 0);
+	a = idr_alloc_tagged(&idr, val_a, 0, 0, 0);
+	b = idr_alloc_tagged(&idr, val_b, 0, 0, 0);
+	idr_remove_tagged(&idr, a);
+	ids[0] = (unsigned long)a;
+	ids[1] = (unsigned long)idr_alloc_tagged(&idr, val_c, 0, 0, 0);
+	ids[2] = (unsigned long)b;
+	golden("tagged", &idr, ids, 3);
+	idr_destroy(&idr);
+}
+
+static void view_golden_ida(void)
+{
+	static const unsigned long ids[] = { 4097, 5000, 100000 };
+	DEFINE_IDA(ida);
+	int i;
+
+	for (i = 0; i < 5000; i++)
+		ida_alloc(&ida, 0);
+	ida_free(&ida, 4097);
+	ida_alloc_min(&ida, 100000, 0);
+	golden("ida", ida_tree(&ida), ids, 3);
+	ida_destroy(&ida);
+}
+
+#endif
+
+/* {==================== Trace ==================== */
+
+struct tape {
+	char text[4096];
+	size_t len;
+};
+
+static void record(const struct idr *idr, const struct idr_trace *ev,
+		   void *data)
+{
+	struct tape *t = data;
+
+	(void)idr;
+	t->len += (size_t)snprintf(t->text + t->len, sizeof(t->text) - t->len,
+				   "%s L%u %lu s%u n%u h%u\n",
+				   idr_trace_name(ev->event), ev->level,
+				   ev->first, ev->slot, ev->nodes, ev->height);
+}
+
+static bool tape_is(struct tape *t, const char *want)
+{
+	bool same = strcmp(t->text, want) == 0;
+
+	if (!same)
+		fprintf(stderr, "trace: got\n%swant\n%s", t->text, want);
+	t->len = 0;
+	t->text[0] = '\0';
+	return same;
+}
+
+/*
+ * Grow a level and shrink back: ID 0, then the first ID of the second
+ * leaf (IDR_SLOTS), then remove it.  An ID beyond the top needs no
+ * search: no node is visited before the tree grows.
+ */
+static void view_trace_grow_shrink(void)
+{
+	struct tape t = { "", 0 };
+	char want[1024];
+	DEFINE_IDR(idr);
+	unsigned int s = IDR_SLOTS;
+
+	idr_set_trace(&idr, record, &t);
+	CHECK_EQ(idr_alloc(&idr, value, 0, 0, 0), 0);
+	CHECK(tape_is(&t, "malloc L0 0 s0 n1 h0\n"
+			  "node-new L0 0 s0 n0 h1\n"
+			  "slot-set L0 0 s0 n0 h1\n"
+			  "full L0 0 s0 n0 h1\n"));
+	alloc_at(&idr, s, value);
+	snprintf(want, sizeof(want),
+		 "malloc L0 0 s0 n2 h1\n"
+		 "grow L1 0 s0 n0 h2\n"
+		 "node-new L0 %u s0 n0 h2\n"
+		 "slot-set L0 %u s0 n0 h2\n"
+		 "full L0 %u s0 n0 h2\n", s, s, s);
+	CHECK(tape_is(&t, want));
+	CHECK(idr_find(&idr, s) == value);
+	snprintf(want, sizeof(want),
+		 "visit L1 0 s1 n0 h2\nvisit L0 %u s0 n0 h2\n", s);
+	CHECK(tape_is(&t, want));
+	CHECK(idr_remove(&idr, s) == value);
+	snprintf(want, sizeof(want),
+		 "slot-clear L0 %u s0 n0 h2\n"
+		 "open L0 %u s0 n0 h2\n"
+		 "node-free L0 %u s0 n0 h2\n"
+		 "shrink L0 0 s0 n0 h1\n", s, s, s);
+	CHECK(tape_is(&t, want));
+	idr_set_trace(&idr, NULL, NULL);
+	CHECK_EQ(idr_alloc(&idr, value, 0, 0, 0), 1);
+	CHECK(tape_is(&t, ""));
+	idr_destroy(&idr);
+}
+
+/* The 2004 API's nodes come from the idr's cache, and say so. */
+static void view_trace_cache(void)
+{
+	struct tape t = { "", 0 };
+	DEFINE_IDR(idr);
+	int id;
+
+	CHECK(idr_pre_get(&idr, 0));
+	idr_set_trace(&idr, record, &t);
+	CHECK_EQ(idr_get_new(&idr, value, &id), 0);
+	CHECK(tape_is(&t, "cache-take L0 0 s0 n1 h0\n"
+			  "node-new L0 0 s0 n0 h1\n"
+			  "slot-set L0 0 s0 n0 h1\n"
+			  "full L0 0 s0 n0 h1\n"));
+	idr_destroy(&idr);
+}
+
+/* }==================== Trace ==================== */
+
+/* {==================== Statistics ==================== */
+
+/* Bytes and nodes as stats count them equal what the seam handed out. */
+static void check_stats_against_seam(const struct idr *idr,
+				     const struct idr_mem_stats *before)
+{
+	struct idr_mem_stats now;
+	struct idr_stats st;
+
+	idr_mem_stats(&now);
+	CHECK_EQ(idr_stats(idr, &st), 0);
+	CHECK_EQ(st.bytes, now.bytes - before->bytes);
+	CHECK_EQ(st.nodes + st.aux_nodes + st.cached,
+		 (now.allocs - before->allocs) - (now.frees - before->frees));
+	CHECK_EQ(st.node_bytes * (st.nodes + st.aux_nodes + st.cached),
+		 st.bytes);
+}
+
+static void view_stats_idr(void)
+{
+	struct idr_mem_stats before;
+	struct idr_stats st;
+	DEFINE_IDR(idr);
+	unsigned long i;
+
+	idr_mem_stats(&before);
+	idr_stats(&idr, &st);
+	CHECK_EQ(st.ids, 0);
+	CHECK_EQ(st.lowest, -1);
+	CHECK_EQ(st.highest, -1);
+	CHECK_EQ(st.bytes, 0);
+	for (i = 0; i < 5000; i += 3)
+		alloc_at(&idr, i * 7 + 100, value);
+	check_stats_against_seam(&idr, &before);
+	for (i = 0; i < 5000; i += 6)
+		idr_remove(&idr, i * 7 + 100);
+	check_stats_against_seam(&idr, &before);
+	idr_stats(&idr, &st);
+	CHECK_EQ(st.ids, idr_count(&idr));
+	CHECK_EQ(st.lowest, 3 * 7 + 100);
+	CHECK_EQ(st.height, idr__height(&idr));
+	CHECK(st.cached > 0);
+	idr_destroy(&idr);
+}
+
+static void view_stats_ida_tagged(void)
+{
+	struct idr_mem_stats before;
+	struct idr_stats st;
+	DEFINE_IDA(ida);
+	DEFINE_IDR(idr);
+	int i;
+
+	idr_mem_stats(&before);
+	for (i = 0; i < 10000; i++)
+		ida_alloc(&ida, 0);
+	ida_free(&ida, 0);
+	check_stats_against_seam(ida_tree(&ida), &before);
+	idr_stats(ida_tree(&ida), &st);
+	CHECK_EQ(st.ids, 9999);
+	CHECK_EQ(st.lowest, 1);
+	CHECK_EQ(st.highest, 9999);
+	ida_destroy(&ida);
+	idr_mem_stats(&before);
+	idr_tag_init(&idr, 20, 0);
+	for (i = 0; i < 300; i++)
+		idr_alloc_tagged(&idr, value, 0, 0, 0);
+	check_stats_against_seam(&idr, &before);
+	idr_stats(&idr, &st);
+	CHECK_EQ(st.aux_nodes, st.level_nodes[0]);
+	idr_destroy(&idr);
+}
+
+/* A path names the ID's digits and where the walk stopped. */
+static void view_path_fields(void)
+{
+	struct idr_path p;
+	DEFINE_IDR(idr);
+	unsigned long id = IDR_SLOTS * IDR_SLOTS + 2 * IDR_SLOTS + 3;
+
+	idr_path(&idr, 7, &p);
+	CHECK_EQ(p.end, IDR_PATH_EMPTY);
+	alloc_at(&idr, id, NULL);
+	idr_path(&idr, id, &p);
+	CHECK_EQ(p.end, IDR_PATH_FOUND);
+	CHECK_EQ(p.steps, 3);
+	CHECK_EQ(p.digits, 3);
+	CHECK(p.digit[0] == 1 && p.digit[1] == 2 && p.digit[2] == 3);
+	CHECK(p.step[2].present && p.step[2].full && p.step[2].slot == 3);
+	idr_path(&idr, id + 1, &p);
+	CHECK_EQ(p.end, IDR_PATH_FREE_SLOT);
+	idr_path(&idr, 3, &p);
+	CHECK_EQ(p.end, IDR_PATH_NO_CHILD);
+	idr_path(&idr, (unsigned long)IDR_SLOTS * IDR_SLOTS * IDR_SLOTS, &p);
+	CHECK_EQ(p.end, IDR_PATH_ABOVE_TOP);
+	idr_destroy(&idr);
+	idr_init_base(&idr, 10);
+	idr_path(&idr, 3, &p);
+	CHECK_EQ(p.end, IDR_PATH_BELOW_BASE);
+	/* An empty tagged idr: the slot's generation is the seed. */
+	idr_init(&idr);
+	CHECK_EQ(idr_tag_init(&idr, 10, 0), 0);
+	idr_path(&idr, 5, &p);
+	CHECK_EQ(p.end, IDR_PATH_EMPTY);
+	CHECK_EQ(p.gen, 0);
+	CHECK_EQ(p.steps, 0);
+}
+
+/* }==================== Statistics ==================== */
+
+/* Beyond max_nodes, DOT draws one summary node instead of the rest. */
+static void view_dot_summarises_large_trees(void)
+{
+	struct idr_dump_opts small = { .max_nodes = 16 };
+	char *text = NULL, *p;
+	size_t len = 0;
+	unsigned long records = 0, i;
+	FILE *mem = open_memstream(&text, &len);
+	DEFINE_IDR(idr);
+
+	for (i = 0; i < 200; i++)
+		alloc_at(&idr, i * 100003 % 1000000, value);
+	CHECK_EQ(idr_dump_dot(&idr, mem, &small), 0);
+	fclose(mem);
+	for (p = text; (p = strstr(p, "[label=\"{L")) != NULL; p++)
+		records++;
+	CHECK_EQ(records, 16);
+	CHECK(strstr(text, "more nodes (max_nodes 16)") != NULL);
+	mkdir("build/dot", 0777);
+	mem = fopen("build/dot/large.dot", "w");
+	if (CHECK(mem != NULL)) {
+		fputs(text, mem);
+		fclose(mem);
+	}
+	free(text);
+	idr_destroy(&idr);
+}
+
+void suite_view(void)
+{
+#if IDR_BITS == 6
+	RUN(view_golden_empty);
+	RUN(view_golden_one);
+	RUN(view_golden_full_leaf);
+	RUN(view_golden_three_levels);
+	RUN(view_golden_sparse);
+	RUN(view_golden_tagged);
+	RUN(view_golden_ida);
+#endif
+	RUN(view_trace_grow_shrink);
+	RUN(view_trace_cache);
+	RUN(view_stats_idr);
+	RUN(view_stats_ida_tagged);
+	RUN(view_path_fields);
+	RUN(view_dot_summarises_large_trees);
+}

@@ -1,0 +1,34 @@
+# Graphviz renders every DOT file the unit tests wrote (build/dot/), as
+# SVG and PNG, with nothing at all on stderr: no error, no warning.
+
+setup() {
+	load test_helper
+}
+
+render() {
+	local fmt=$1 f
+	for f in build/dot/*.dot; do
+		dot -T"$fmt" "$f" -o "$BATS_TEST_TMPDIR/out.$fmt" \
+			2> "$BATS_TEST_TMPDIR/err" || { echo "$f: failed"; return 1; }
+		if [ -s "$BATS_TEST_TMPDIR/err" ]; then
+			echo "$f:"; cat "$BATS_TEST_TMPDIR/err"; return 1
+		fi
+		[ -s "$BATS_TEST_TMPDIR/out.$fmt" ] || return 1
+	done
+}
+
+@test "the unit tests left DOT files for every scenario" {
+	for name in empty one full-leaf three-levels sparse tagged ida large; do
+		[ -s "build/dot/$name.dot" ] || { echo "missing $name.dot"; return 1; }
+	done
+}
+
+@test "dot -Tsvg renders each without a warning" {
+	run render svg
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+}
+
+@test "dot -Tpng renders each without a warning" {
+	run render png
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+}
