@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "model.h"
+#include "tree.h"
 
 void model_init(struct model *m, uint32_t base)
 {
@@ -166,6 +167,27 @@ bool model_matches(const struct model *m, const struct idr *idr)
 	while (i < m->n && !m->vals[i])
 		i++;
 	return i == m->n;
+}
+
+struct idr_snap idr_snap_of(const struct idr *idr)
+{
+	struct idr_snap s = { idr_count(idr), 0, idr__height(idr),
+			      idr_cache_count(idr), idr_is_empty(idr) };
+	unsigned long tmp, id;
+	void *entry;
+
+	idr_for_each_entry_ul(idr, entry, tmp, id)
+		s.sum = s.sum * 31 + id * 7 + (uintptr_t)entry;
+	return s;
+}
+
+bool idr_snap_same(const struct idr *idr, struct idr_snap was)
+{
+	struct idr_snap now = idr_snap_of(idr);
+
+	return now.count == was.count && now.sum == was.sum &&
+	       now.height == was.height && now.cached == was.cached &&
+	       now.empty == was.empty && idr_check(idr) == 0;
 }
 
 uint64_t rnd_next(uint64_t *state)

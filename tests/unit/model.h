@@ -32,6 +32,19 @@ void *model_next(const struct model *m, unsigned long *id);
 /* Whether @idr holds exactly what @m holds. */
 bool model_matches(const struct model *m, const struct idr *idr);
 
+/* What "the idr is unchanged" compares: IDs, entries, shape and cache. */
+struct idr_snap {
+	unsigned long count;
+	unsigned long sum;	/* a hash of every (id, entry) */
+	unsigned int height;
+	unsigned int cached;
+	bool empty;
+};
+
+struct idr_snap idr_snap_of(const struct idr *idr);
+bool idr_snap_same(const struct idr *idr, struct idr_snap was);
+#define CHECK_UNCHANGED(idr, was) CHECK(idr_snap_same((idr), (was)))
+
 /* A small deterministic generator (splitmix64). */
 uint64_t rnd_next(uint64_t *state);
 uint64_t rnd_below(uint64_t *state, uint64_t n);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "model.h"
 #include "tree.h"
 
 #define GFP GFP_KERNEL
@@ -38,37 +39,6 @@ static void *alt(unsigned long id)
 {
 	return (void *)(uintptr_t)((uintptr_t)id * 8 + 4);
 }
-
-/* What "the idr is unchanged" compares. */
-struct snap {
-	unsigned long count;
-	unsigned long sum;
-	unsigned int height;
-	bool empty;
-};
-
-static struct snap snap_of(const struct idr *idr)
-{
-	struct snap s = { idr_count(idr), 0, idr__height(idr),
-			  idr_is_empty(idr) };
-	unsigned long tmp, id;
-	void *entry;
-
-	idr_for_each_entry_ul(idr, entry, tmp, id)
-		s.sum = s.sum * 31 + id * 7 + (uintptr_t)entry;
-	return s;
-}
-
-static bool same(const struct idr *idr, struct snap was)
-{
-	struct snap now = snap_of(idr);
-
-	return now.count == was.count && now.sum == was.sum &&
-	       now.height == was.height && now.empty == was.empty &&
-	       idr_check(idr) == 0;
-}
-
-#define CHECK_UNCHANGED(idr, was) CHECK(same((idr), (was)))
 
 /* Allocate exactly @id; idr_alloc_u32 reaches every u32 ID. */
 static bool alloc_at(struct idr *idr, void *ptr, uint32_t id)
@@ -310,10 +280,10 @@ static void api_alloc_lowest(void)
 static void api_alloc_bad_ranges(void)
 {
 	struct idr idr;
-	struct snap was;
+	struct idr_snap was;
 
 	idr_init(&idr);
-	was = snap_of(&idr);
+	was = idr_snap_of(&idr);
 	CHECK_EQ(idr_alloc(&idr, tag(0), -1, 0, GFP), -EINVAL);
 	CHECK_EQ(idr_alloc(&idr, tag(0), INT_MIN, 10, GFP), -EINVAL);
 	CHECK_EQ(idr_alloc(&idr, tag(5), 5, 5, GFP), -ENOSPC);
@@ -322,7 +292,7 @@ static void api_alloc_bad_ranges(void)
 	CHECK_UNCHANGED(&idr, was);
 	CHECK_EQ(idr_alloc(&idr, tag(0), 0, 1, GFP), 0);
 	CHECK_SOUND(&idr);
-	was = snap_of(&idr);
+	was = idr_snap_of(&idr);
 	CHECK_EQ(idr_alloc(&idr, tag(1), 0, 1, GFP), -ENOSPC);
 	CHECK_EQ(idr_alloc(&idr, tag(1), -3, 0, GFP), -EINVAL);
 	CHECK_EQ(idr_alloc(&idr, tag(1), 2, 1, GFP), -ENOSPC);
@@ -341,7 +311,7 @@ static void api_alloc_bad_ranges(void)
 static void api_alloc_int_max(void)
 {
 	struct idr idr;
-	struct snap was;
+	struct idr_snap was;
 
 	idr_init(&idr);
 	CHECK_EQ(idr_alloc(&idr, tag(INT_MAX), INT_MAX, INT_MAX, GFP),
@@ -350,7 +320,7 @@ static void api_alloc_int_max(void)
 	CHECK_SOUND(&idr);
 	CHECK_EQ(idr__height(&idr), levels(INT_MAX));
 	CHECK_EQ(idr_find(&idr, INT_MAX), tag(INT_MAX));
-	was = snap_of(&idr);
+	was = idr_snap_of(&idr);
 	/* idr_alloc never goes above INT_MAX, though those IDs are free. */
 	CHECK_EQ(idr_alloc(&idr, tag(0), INT_MAX, 0, GFP), -ENOSPC);
 	CHECK_EQ(idr_alloc(&idr, tag(0), INT_MAX, -1, GFP), -ENOSPC);
@@ -372,11 +342,11 @@ static void api_alloc_int_max(void)
 static void api_alloc_full_range(void)
 {
 	struct idr idr;
-	struct snap was;
+	struct idr_snap was;
 
 	idr_init(&idr);
 	fill(&idr, 3 * S, 3 * S + 3);
-	was = snap_of(&idr);
+	was = idr_snap_of(&idr);
 	CHECK_EQ(idr_alloc(&idr, tag(0), 3 * S, 3 * S + 3, GFP), -ENOSPC);
 	CHECK_EQ(idr_alloc(&idr, tag(0), 3 * S + 1, 3 * S + 3, GFP), -ENOSPC);
 	CHECK_EQ(idr_alloc(&idr, tag(0), 3 * S + 2, 3 * S + 3, GFP), -ENOSPC);
@@ -384,7 +354,7 @@ static void api_alloc_full_range(void)
 	CHECK_UNCHANGED(&idr, was);
 	/* A range across a leaf boundary. */
 	fill(&idr, S - 2, S + 2);
-	was = snap_of(&idr);
+	was = idr_snap_of(&idr);
 	CHECK_EQ(idr_alloc(&idr, tag(0), S - 2, S + 2, GFP), -ENOSPC);
 	CHECK_EQ(idr_alloc(&idr, tag(0), S - 1, S + 1, GFP), -ENOSPC);
 	CHECK_UNCHANGED(&idr, was);
@@ -449,7 +419,7 @@ static void api_fill_two_levels(void)
 
 static void check_absent(struct idr *idr, unsigned long id)
 {
-	struct snap was = snap_of(idr);
+	struct idr_snap was = idr_snap_of(idr);
 	void *r;
 
 	CHECK_EQ(idr_find(idr, id), NULL);
@@ -817,14 +787,14 @@ static void api_is_empty_count(void)
 static void api_alloc_u32_basic(void)
 {
 	struct idr idr;
-	struct snap was;
+	struct idr_snap was;
 	uint32_t id = 0;
 
 	idr_init(&idr);
 	CHECK_EQ(idr_alloc_u32(&idr, tag(0), &id, 0, GFP), 0);
 	CHECK_EQ(id, 0);
 	CHECK_SOUND(&idr);
-	was = snap_of(&idr);
+	was = idr_snap_of(&idr);
 	CHECK_EQ(idr_alloc_u32(&idr, tag(1), &id, 0, GFP), -ENOSPC);
 	CHECK_EQ(id, 0);
 	id = 5;
@@ -840,7 +810,7 @@ static void api_alloc_u32_basic(void)
 	CHECK_EQ(idr_alloc_u32(&idr, tag(4), &id, ULONG_MAX, GFP), 0);
 	CHECK_EQ(id, 4);
 	CHECK_SOUND(&idr);
-	was = snap_of(&idr);
+	was = idr_snap_of(&idr);
 	id = 3;
 	CHECK_EQ(idr_alloc_u32(&idr, tag(6), &id, 5, GFP), -ENOSPC);
 	CHECK_EQ(id, 3);
@@ -854,7 +824,7 @@ static void api_alloc_u32_high(void)
 {
 	uint32_t above = (uint32_t)INT_MAX + 1, id = above;
 	struct idr idr;
-	struct snap was;
+	struct idr_snap was;
 
 	idr_init(&idr);
 	CHECK_EQ(idr_alloc_u32(&idr, tag(above), &id, UINT32_MAX, GFP), 0);
@@ -865,7 +835,7 @@ static void api_alloc_u32_high(void)
 	CHECK(id == UINT32_MAX);
 	CHECK_SOUND(&idr);
 	CHECK_EQ(idr__height(&idr), levels(UINT32_MAX));
-	was = snap_of(&idr);
+	was = idr_snap_of(&idr);
 	/* max is clamped: nothing lies above UINT32_MAX. */
 	CHECK_EQ(idr_alloc_u32(&idr, tag(0), &id, ULONG_MAX, GFP), -ENOSPC);
 	CHECK(id == UINT32_MAX);
@@ -935,7 +905,7 @@ static void api_cyclic_basic(void)
 static void api_cyclic_wrap(void)
 {
 	struct idr idr;
-	struct snap was;
+	struct idr_snap was;
 	int id;
 
 	idr_init(&idr);
@@ -946,7 +916,7 @@ static void api_cyclic_wrap(void)
 	CHECK_EQ(idr_alloc_cyclic(&idr, tag(1), 0, 4, GFP), 1);
 	CHECK_SOUND(&idr);
 	CHECK_EQ(idr_get_cursor(&idr), 2);
-	was = snap_of(&idr);
+	was = idr_snap_of(&idr);
 	CHECK_EQ(idr_alloc_cyclic(&idr, tag(9), 0, 4, GFP), -ENOSPC);
 	CHECK_EQ(idr_get_cursor(&idr), 2);
 	CHECK_UNCHANGED(&idr, was);
@@ -1007,12 +977,12 @@ static void api_cyclic_int_max(void)
 static void api_cyclic_errors(void)
 {
 	struct idr idr;
-	struct snap was;
+	struct idr_snap was;
 
 	idr_init(&idr);
 	fill(&idr, 0, 3);
 	idr_set_cursor(&idr, 7);
-	was = snap_of(&idr);
+	was = idr_snap_of(&idr);
 	CHECK_EQ(idr_alloc_cyclic(&idr, tag(0), -1, 0, GFP), -EINVAL);
 	CHECK_EQ(idr_alloc_cyclic(&idr, tag(0), INT_MIN, 5, GFP), -EINVAL);
 	CHECK_EQ(idr_alloc_cyclic(&idr, tag(5), 5, 5, GFP), -ENOSPC);
@@ -1030,7 +1000,7 @@ static void api_cyclic_errors(void)
 static void api_base_find(void)
 {
 	struct idr idr;
-	struct snap was;
+	struct idr_snap was;
 
 	idr_init_base(&idr, 5);
 	CHECK_EQ(idr_alloc(&idr, tag(5), 0, 0, GFP), 5);
@@ -1042,7 +1012,7 @@ static void api_base_find(void)
 	CHECK_EQ(idr_find(&idr, 10), tag(10));
 	CHECK_EQ(idr_find(&idr, 0), NULL);
 	CHECK_EQ(idr_find(&idr, 4), NULL);
-	was = snap_of(&idr);
+	was = idr_snap_of(&idr);
 	check_absent(&idr, 0);
 	check_absent(&idr, 1);
 	check_absent(&idr, 4);

@@ -22,38 +22,6 @@ static void *val(unsigned long id)
 	return (void *)(uintptr_t)((id + 1) * 8);
 }
 
-/* What "nothing changed" compares, the idr's own cache included. */
-struct snap {
-	unsigned long count;
-	unsigned long sum;
-	unsigned int height;
-	unsigned int cached;
-	bool empty;
-};
-
-static struct snap snap_of(const struct idr *idr)
-{
-	struct snap s = { idr_count(idr), 0, idr__height(idr),
-			  idr_cache_count(idr), idr_is_empty(idr) };
-	unsigned long tmp, id;
-	void *entry;
-
-	idr_for_each_entry_ul(idr, entry, tmp, id)
-		s.sum = s.sum * 31 + id * 7 + (uintptr_t)entry;
-	return s;
-}
-
-static bool same(const struct idr *idr, struct snap was)
-{
-	struct snap now = snap_of(idr);
-
-	return now.count == was.count && now.sum == was.sum &&
-	       now.height == was.height && now.cached == was.cached &&
-	       now.empty == was.empty && idr_check(idr) == 0;
-}
-
-#define CHECK_UNCHANGED(idr, was) CHECK(same((idr), (was)))
-
 /*
  * The retry loop, in one thread.  After a successful idr_pre_get() the
  * cache holds twice what one allocation needs, so one retry must do.
@@ -74,12 +42,12 @@ static int get_new_retry(struct idr *idr, void *ptr, int start, int *id)
 static void legacy_fresh_needs_pre_get(void)
 {
 	struct idr_mem_stats before, a, b;
-	struct snap was;
+	struct idr_snap was;
 	DEFINE_IDR(idr);
 	int id = -1;
 
 	idr_mem_stats(&before);
-	was = snap_of(&idr);
+	was = idr_snap_of(&idr);
 	CHECK_EQ(idr_cache_count(&idr), 0);
 	CHECK_EQ(idr_get_new(&idr, val(0), &id), -EAGAIN);
 	CHECK_EQ(idr_get_new_above(&idr, val(0), 1000, &id), -EAGAIN);
@@ -149,7 +117,7 @@ static void legacy_never_mallocs(void)
 	CHECK_SOUND(&idr);
 	/* Each ID needs a new leaf at least: the cache must run out. */
 	for (i = 1; i <= CAPACITY + 1; i++) {
-		struct snap was = snap_of(&idr);
+		struct idr_snap was = idr_snap_of(&idr);
 
 		err = idr_get_new_above(&idr, val(i * step), (int)(i * step),
 					&id);
@@ -184,7 +152,7 @@ static void legacy_short_cache(void)
 {
 	struct idr_mem_stats a, b;
 	DEFINE_IDR(idr);
-	struct snap was;
+	struct idr_snap was;
 	int id;
 
 	idr_fault_inject(2, 1);
@@ -194,7 +162,7 @@ static void legacy_short_cache(void)
 	CHECK(idr_is_empty(&idr));
 
 	/* INT_MAX on an empty tree needs a whole path, more than 2 nodes. */
-	was = snap_of(&idr);
+	was = idr_snap_of(&idr);
 	idr_mem_stats(&a);
 	CHECK_EQ(idr_get_new_above(&idr, val(1), INT_MAX, &id), -EAGAIN);
 	idr_mem_stats(&b);
@@ -233,20 +201,20 @@ static void legacy_short_cache(void)
 static void legacy_enospc_above(void)
 {
 	DEFINE_IDR(idr);
-	struct snap was;
+	struct idr_snap was;
 	int id;
 
 	CHECK_EQ(get_new_retry(&idr, val(INT_MAX), INT_MAX, &id), 0);
 	CHECK_EQ(id, INT_MAX);
 	CHECK_SOUND(&idr);
-	was = snap_of(&idr);
+	was = idr_snap_of(&idr);
 	CHECK_EQ(idr_get_new_above(&idr, val(1), INT_MAX, &id), -ENOSPC);
 	CHECK_UNCHANGED(&idr, was);
 
 	CHECK_EQ(get_new_retry(&idr, val(INT_MAX - 1), INT_MAX - 1, &id), 0);
 	CHECK_EQ(id, INT_MAX - 1);
 	CHECK_SOUND(&idr);
-	was = snap_of(&idr);
+	was = idr_snap_of(&idr);
 	CHECK_EQ(idr_get_new_above(&idr, val(1), INT_MAX - 1, &id), -ENOSPC);
 	CHECK_UNCHANGED(&idr, was);
 
@@ -258,7 +226,7 @@ static void legacy_enospc_above(void)
 	CHECK_EQ(get_new_retry(&idr, val(INT_MAX - 2), INT_MAX - 3, &id), 0);
 	CHECK_EQ(id, INT_MAX - 2);
 	CHECK_SOUND(&idr);
-	was = snap_of(&idr);
+	was = idr_snap_of(&idr);
 	CHECK_EQ(idr_get_new_above(&idr, val(1), INT_MAX - 3, &id), -ENOSPC);
 	CHECK_UNCHANGED(&idr, was);
 
@@ -282,7 +250,7 @@ static void legacy_enospc_needs_no_node(void)
 {
 	unsigned int path = (31 + IDR_BITS - 1) / IDR_BITS;
 	DEFINE_IDR(idr);
-	struct snap was;
+	struct idr_snap was;
 	int id;
 
 	/* Exactly the nodes the path to INT_MAX takes on an empty tree. */
@@ -295,14 +263,14 @@ static void legacy_enospc_needs_no_node(void)
 	CHECK_EQ(idr_cache_count(&idr), 0);
 	CHECK_EQ(idr__height(&idr), path);
 	CHECK_SOUND(&idr);
-	was = snap_of(&idr);
+	was = idr_snap_of(&idr);
 	CHECK_EQ(idr_get_new_above(&idr, val(2), INT_MAX, &id), -ENOSPC);
 	CHECK_UNCHANGED(&idr, was);
 	/* Free, in INT_MAX's leaf: no node needed either. */
 	CHECK_EQ(idr_get_new_above(&idr, val(2), INT_MAX - 1, &id), 0);
 	CHECK_EQ(id, INT_MAX - 1);
 	CHECK_SOUND(&idr);
-	was = snap_of(&idr);
+	was = idr_snap_of(&idr);
 	CHECK_EQ(idr_get_new(&idr, val(3), &id), -EAGAIN);
 	CHECK_UNCHANGED(&idr, was);
 	idr_destroy(&idr);
@@ -444,7 +412,7 @@ static bool mix_get_new(struct mix *m)
 	if (rnd_below(&m->rng, 30) == 0)
 		start = -1 - (int)rnd_below(&m->rng, 3);
 	for (tries = 0; tries < 3; tries++) {
-		struct snap was = snap_of(&m->idr);
+		struct idr_snap was = idr_snap_of(&m->idr);
 
 		idr_mem_stats(&a);
 		err = start ? idr_get_new_above(&m->idr, v, start, &id)

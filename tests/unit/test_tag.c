@@ -31,37 +31,6 @@ static int tag_of(unsigned int bits, unsigned int gen, unsigned int id)
 	return (int)((gen & gen_mask(bits)) << bits | id);
 }
 
-/* What "the idr is unchanged" compares. */
-struct snap {
-	unsigned long count;
-	unsigned long sum;
-	unsigned int height;
-	bool empty;
-};
-
-static struct snap snap_of(const struct idr *idr)
-{
-	struct snap s = { idr_count(idr), 0, idr__height(idr),
-			  idr_is_empty(idr) };
-	unsigned long tmp, id;
-	void *entry;
-
-	idr_for_each_entry_ul(idr, entry, tmp, id)
-		s.sum = s.sum * 31 + id * 7 + (uintptr_t)entry;
-	return s;
-}
-
-static bool same(const struct idr *idr, struct snap was)
-{
-	struct snap now = snap_of(idr);
-
-	return now.count == was.count && now.sum == was.sum &&
-	       now.height == was.height && now.empty == was.empty &&
-	       idr_check(idr) == 0;
-}
-
-#define CHECK_UNCHANGED(idr, was) CHECK(same((idr), (was)))
-
 /* A tagged ID that must be live at ID @id holding @ptr. */
 static bool is_live(const struct idr *idr, int tagged, int id, void *ptr)
 {
@@ -75,7 +44,7 @@ static bool is_live(const struct idr *idr, int tagged, int id, void *ptr)
 /* A tagged ID whose occupant is gone: refused by every checked call. */
 static bool is_stale(struct idr *idr, int tagged)
 {
-	struct snap was = snap_of(idr);
+	struct idr_snap was = idr_snap_of(idr);
 
 	return CHECK_EQ(idr_tag_check(idr, tagged), -ESTALE) &&
 	       CHECK(idr_find_tagged(idr, tagged) == NULL) &&
@@ -137,11 +106,11 @@ static void tag_errors(void)
 {
 	DEFINE_IDR(plain);
 	DEFINE_IDR(idr);
-	struct snap was;
+	struct idr_snap was;
 	int t;
 
 	CHECK_EQ(idr_alloc(&plain, val(0), 0, 0, GFP), 0);
-	was = snap_of(&plain);
+	was = idr_snap_of(&plain);
 	CHECK_EQ(idr_alloc_tagged(&plain, val(1), 0, 0, GFP), -EINVAL);
 	CHECK_EQ(idr_tag_check(&plain, 0), -EINVAL);
 	CHECK_EQ(idr_tag_id(&plain, 0), -EINVAL);
@@ -155,7 +124,7 @@ static void tag_errors(void)
 	CHECK_EQ(idr_tag_init(&idr, 10, 0), 0);
 	t = idr_alloc_tagged(&idr, val(0), 0, 0, GFP);
 	is_live(&idr, t, 0, val(0));
-	was = snap_of(&idr);
+	was = idr_snap_of(&idr);
 	CHECK_EQ(idr_alloc_tagged(&idr, val(1), -1, 0, GFP), -EINVAL);
 	CHECK_EQ(idr_alloc_tagged(&idr, val(1), INT_MIN, 10, GFP), -EINVAL);
 	CHECK_EQ(idr_tag_check(&idr, -1), -EINVAL);
@@ -177,7 +146,7 @@ static void fill(unsigned int bits)
 	unsigned int i, n = 1u << bits;
 	uint32_t next = 0;
 	DEFINE_IDR(idr);
-	struct snap was;
+	struct idr_snap was;
 
 	CHECK_EQ(idr_tag_init(&idr, bits, 0), 0);
 	for (i = 0; i < n; i++) {
@@ -190,7 +159,7 @@ static void fill(unsigned int bits)
 	}
 	CHECK_SOUND(&idr);
 	CHECK_EQ(idr_count(&idr), n);
-	was = snap_of(&idr);
+	was = idr_snap_of(&idr);
 	CHECK_EQ(idr_alloc_tagged(&idr, val(0), 0, 0, GFP), -ENOSPC);
 	CHECK_EQ(idr_alloc(&idr, val(0), 0, 0, GFP), -ENOSPC);
 	CHECK_EQ(idr_alloc_u32(&idr, val(0), &next, UINT32_MAX, GFP), -ENOSPC);
@@ -204,11 +173,11 @@ static void tag_id_bits_limit(void)
 {
 	uint32_t next = 16;
 	DEFINE_IDR(idr);
-	struct snap was;
+	struct idr_snap was;
 	int t, i;
 
 	CHECK_EQ(idr_tag_init(&idr, 4, 0), 0);
-	was = snap_of(&idr);
+	was = idr_snap_of(&idr);
 	CHECK_EQ(idr_alloc(&idr, val(16), 16, 0, GFP), -ENOSPC);
 	CHECK_EQ(idr_alloc_tagged(&idr, val(16), 16, 0, GFP), -ENOSPC);
 	CHECK_EQ(idr_alloc_tagged(&idr, val(16), 1000, 2000, GFP), -ENOSPC);
@@ -221,7 +190,7 @@ static void tag_id_bits_limit(void)
 	/* A range reaching past the limit is cut at it. */
 	for (i = 10; i < 16; i++)
 		CHECK_EQ(idr_alloc(&idr, val((unsigned)i), 10, 100, GFP), i);
-	was = snap_of(&idr);
+	was = idr_snap_of(&idr);
 	CHECK_EQ(idr_alloc(&idr, val(0), 10, 100, GFP), -ENOSPC);
 	CHECK_EQ(idr_alloc_tagged(&idr, val(0), 10, 0, GFP), -ENOSPC);
 	CHECK_UNCHANGED(&idr, was);
@@ -229,10 +198,10 @@ static void tag_id_bits_limit(void)
 	is_live(&idr, t, 5, val(9));
 
 	/* The cyclic and the 2004 allocators keep to the limit too. */
-	was = snap_of(&idr);
+	CHECK(idr_pre_get(&idr, GFP_KERNEL) != 0);
+	was = idr_snap_of(&idr);
 	CHECK_EQ(idr_alloc_cyclic(&idr, val(0), 16, 0, GFP), -ENOSPC);
 	CHECK_EQ(idr_alloc_cyclic(&idr, val(0), 10, 0, GFP), -ENOSPC);
-	CHECK(idr_pre_get(&idr, GFP_KERNEL) != 0);
 	CHECK_EQ(idr_get_new_above(&idr, val(0), 16, &i), -ENOSPC);
 	CHECK_EQ(idr_get_new_above(&idr, val(0), 10, &i), -ENOSPC);
 	CHECK_UNCHANGED(&idr, was);
@@ -317,7 +286,7 @@ static void tag_generation_advances(void)
 	const unsigned int bits = 10;
 	int keep, t0, t1, t2, g0;
 	DEFINE_IDR(idr);
-	struct snap was;
+	struct idr_snap was;
 
 	CHECK_EQ(idr_tag_init(&idr, bits, 0), 0);
 	keep = idr_alloc_tagged(&idr, val(1), 1, 2, GFP);
@@ -329,7 +298,7 @@ static void tag_generation_advances(void)
 	CHECK_EQ(idr_tag_gen(&idr, keep), g0);
 
 	/* Slot 2 was never handed out. */
-	was = snap_of(&idr);
+	was = idr_snap_of(&idr);
 	CHECK_EQ(idr_tag_check(&idr, tag_of(bits, (unsigned)g0, 2)), -ENOENT);
 	CHECK(idr_find_tagged(&idr, tag_of(bits, (unsigned)g0, 2)) == NULL);
 	CHECK(idr_remove_tagged(&idr, tag_of(bits, (unsigned)g0, 2)) == NULL);
@@ -479,7 +448,7 @@ static void tag_retire(void)
 	unsigned long next = 0;
 	int keep, t[16], k, id;
 	DEFINE_IDR(idr);
-	struct snap was;
+	struct idr_snap was;
 
 	CHECK_EQ(idr_tag_init(&idr, bits, IDR_TAG_RETIRE), 0);
 	keep = idr_alloc_tagged(&idr, val(2), 2, 3, GFP);
@@ -499,7 +468,7 @@ static void tag_retire(void)
 	CHECK_EQ(seen[0], 0xff);
 	CHECK_EQ(seen[1], 0xff);
 
-	was = snap_of(&idr);
+	was = idr_snap_of(&idr);
 	CHECK_EQ(idr_alloc_tagged(&idr, val(0), 0, 2, GFP), -ENOSPC);
 	CHECK_EQ(idr_alloc(&idr, val(0), 0, 2, GFP), -ENOSPC);
 	CHECK(idr_find(&idr, 0) == NULL);
@@ -521,7 +490,7 @@ static void tag_retire(void)
 	CHECK_EQ(idr_count(&idr), 0);
 	CHECK(idr_is_empty(&idr));
 	is_stale(&idr, keep);
-	was = snap_of(&idr);
+	was = idr_snap_of(&idr);
 	CHECK_EQ(idr_alloc_tagged(&idr, val(0), 0, 2, GFP), -ENOSPC);
 	CHECK_UNCHANGED(&idr, was);
 	for (k = 0; k < 16; k++)
@@ -577,10 +546,10 @@ static void tag_fault_enomem(void)
 	const unsigned int bits = 12;
 	int t0, t1, t2, next, far = 2 * IDR_SLOTS;
 	DEFINE_IDR(idr);
-	struct snap was;
+	struct idr_snap was;
 
 	CHECK_EQ(idr_tag_init(&idr, bits, 0), 0);
-	was = snap_of(&idr);
+	was = idr_snap_of(&idr);
 	idr_fault_inject(0, ULONG_MAX);
 	CHECK_EQ(idr_alloc_tagged(&idr, val(0), 0, 0, GFP), -ENOMEM);
 	idr_fault_inject(0, 0);
@@ -590,7 +559,7 @@ static void tag_fault_enomem(void)
 	is_live(&idr, t0, 0, val(0));
 	t1 = idr_alloc_tagged(&idr, val(1), 1, 0, GFP);
 	CHECK(idr_remove_tagged(&idr, t1) == val(1));
-	was = snap_of(&idr);
+	was = idr_snap_of(&idr);
 	idr_fault_inject(0, ULONG_MAX);
 	CHECK_EQ(idr_alloc_tagged(&idr, val(2), far, 0, GFP), -ENOMEM);
 	CHECK_EQ(idr_alloc_tagged(&idr, val(2), (1 << bits) - 1, 0, GFP),
