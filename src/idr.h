@@ -539,13 +539,34 @@ IDR_API void ida_init(struct ida *ida);
 IDR_API int ida_alloc_range(struct ida *ida, unsigned int min,
 			    unsigned int max, gfp_t gfp);
 
-/** ida_alloc() - Allocate the lowest free ID. */
+/**
+ * ida_alloc() - Allocate the lowest free ID.
+ * @ida: IDA handle.
+ * @gfp: ignored.
+ *
+ * Return: the ID; -ENOSPC if every ID up to INT_MAX is taken; -ENOMEM.
+ */
 IDR_API int ida_alloc(struct ida *ida, gfp_t gfp);
 
-/** ida_alloc_min() - Allocate the lowest free ID >= @min. */
+/**
+ * ida_alloc_min() - Allocate the lowest free ID at or above @min.
+ * @ida: IDA handle.
+ * @min: the lowest ID wanted.
+ * @gfp: ignored.
+ *
+ * Return: the ID; -ENOSPC if none is free there or @min > INT_MAX;
+ * -ENOMEM.
+ */
 IDR_API int ida_alloc_min(struct ida *ida, unsigned int min, gfp_t gfp);
 
-/** ida_alloc_max() - Allocate the lowest free ID <= @max. */
+/**
+ * ida_alloc_max() - Allocate the lowest free ID at or below @max.
+ * @ida: IDA handle.
+ * @max: the highest ID wanted; above INT_MAX means INT_MAX.
+ * @gfp: ignored.
+ *
+ * Return: the ID; -ENOSPC if none is free there; -ENOMEM.
+ */
 IDR_API int ida_alloc_max(struct ida *ida, unsigned int max, gfp_t gfp);
 
 /**
@@ -577,7 +598,12 @@ IDR_API bool ida_exists(const struct ida *ida, unsigned int id);
 IDR_API int ida_find_first_range(const struct ida *ida, unsigned int min,
 				 unsigned int max);
 
-/** ida_find_first() - The lowest allocated ID, or -ENOENT. */
+/**
+ * ida_find_first() - The lowest allocated ID.
+ * @ida: IDA handle.
+ *
+ * Return: the ID; -ENOENT if the IDA is empty.
+ */
 IDR_API int ida_find_first(const struct ida *ida);
 
 /**
