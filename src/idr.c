@@ -56,16 +56,21 @@ int idr__reserve(struct idr *idr, struct idr__nodes *spare,
 	unsigned int from_preload = need < preloaded.nr ? need : preloaded.nr;
 	unsigned int from_cache;
 
+	/* Most allocations land in an existing leaf: no lock, no trace. */
+	if (!need)
+		return 0;
 	from_cache = idr__cache_take_some(idr, spare, need - from_preload);
 	if (idr__nodes_fill(spare, need - from_preload) < 0) {
 		idr__unreserve(idr, spare, from_cache);
 		return -ENOMEM;
 	}
 	idr__nodes_move(spare, &preloaded, from_preload);
-	idr__trace_nodes(idr, IDR_TRACE_PRELOAD_TAKE, from_preload);
-	idr__trace_nodes(idr, IDR_TRACE_CACHE_TAKE, from_cache);
-	idr__trace_nodes(idr, IDR_TRACE_MALLOC,
-			 need - from_preload - from_cache);
+	if (idr->idr_trace) {
+		idr__trace_nodes(idr, IDR_TRACE_PRELOAD_TAKE, from_preload);
+		idr__trace_nodes(idr, IDR_TRACE_CACHE_TAKE, from_cache);
+		idr__trace_nodes(idr, IDR_TRACE_MALLOC,
+				 need - from_preload - from_cache);
+	}
 	return 0;
 }
 
@@ -73,6 +78,8 @@ int idr__reserve(struct idr *idr, struct idr__nodes *spare,
 static int take_cached(struct idr *idr, struct idr__nodes *spare,
 		       unsigned int need)
 {
+	if (!need)
+		return 0;
 	if (!idr__cache_take(idr, spare, need))
 		return -EAGAIN;
 	idr__trace_nodes(idr, IDR_TRACE_CACHE_TAKE, need);

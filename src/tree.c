@@ -112,6 +112,8 @@ void idr__range(const struct idr *idr, uint64_t first, uint64_t n,
 	}
 }
 
+/* Cold and out of line, so that the hot paths stay as if it were not there. */
+__attribute__((cold, noinline))
 static void emit(const struct idr *idr, enum idr_trace_event event,
 		 uint64_t index, unsigned int shift, unsigned int slot,
 		 uint64_t full)
@@ -130,14 +132,20 @@ static void emit(const struct idr *idr, enum idr_trace_event event,
  * IDR_NO_TRACE compiles it out, so that make bench can show the branch
  * costs nothing measurable.
  */
+/* Whether to report events: read once, so that a loop tests a register. */
+static inline bool tracing(const struct idr *idr)
+{
+#ifdef IDR_NO_TRACE
+	return false;
+#endif
+	return __builtin_expect(idr->idr_trace != NULL, 0);
+}
+
 static inline void trace(const struct idr *idr, enum idr_trace_event event,
 			 uint64_t index, unsigned int shift,
 			 const struct idr_node *node)
 {
-#ifdef IDR_NO_TRACE
-	return;
-#endif
-	if (__builtin_expect(idr->idr_trace != NULL, 0))
+	if (tracing(idr))
 		emit(idr, event, index, shift, digit(index, shift),
 		     node ? node->full : 0);
 }
@@ -532,16 +540,20 @@ static void grow(struct idr *idr, uint64_t index, struct idr__nodes *spare)
 }
 
 /* Set @index's leaf bit and each ancestor's that is now full. */
-static void mark_full(const struct idr *idr, struct idr_node **path,
-		      unsigned int depth, uint64_t index)
+static inline void mark_full(const struct idr *idr,
+			     struct idr_node **path, unsigned int depth,
+			     uint64_t index)
 {
+	bool traced = tracing(idr);
 	unsigned int shift = 0;
 
 	do {
 		struct idr_node *node = path[--depth];
 
 		node->full |= bit(digit(index, shift));
-		trace(idr, IDR_TRACE_FULL, index, shift, node);
+		if (traced)
+			emit(idr, IDR_TRACE_FULL, index, shift,
+			     digit(index, shift), node->full);
 		if (node->full != ALL_SLOTS)
 			return;
 		shift += IDR_BITS;
@@ -549,9 +561,11 @@ static void mark_full(const struct idr *idr, struct idr_node **path,
 }
 
 /* Clear @index's full bit at every level: each now has a free index. */
-static void mark_open(const struct idr *idr, struct idr_node **path,
-		      unsigned int depth, uint64_t index)
+static inline void mark_open(const struct idr *idr,
+			     struct idr_node **path, unsigned int depth,
+			     uint64_t index)
 {
+	bool traced = tracing(idr);
 	unsigned int shift = 0;
 
 	while (depth > 0) {
@@ -560,7 +574,9 @@ static void mark_open(const struct idr *idr, struct idr_node **path,
 
 		if (node->full & b) {
 			node->full &= ~b;
-			trace(idr, IDR_TRACE_OPEN, index, shift, node);
+			if (traced)
+				emit(idr, IDR_TRACE_OPEN, index, shift,
+				     digit(index, shift), node->full);
 		}
 		shift += IDR_BITS;
 	}
