@@ -9,9 +9,14 @@
 # Every output goes under build/.
 
 PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
 LIBDIR ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+LUA_CMODDIR ?= $(LIBDIR)/lua/5.4
+MANDIR ?= $(PREFIX)/share/man
+LUA ?= lua5.4
+LUA_PC ?= lua5.4
 
 VERSION := $(shell sed -n 's/^\#define IDR_VERSION "\(.*\)"/\1/p' src/idr.h)
 SOVERSION := 0
@@ -33,14 +38,23 @@ LIB_OBJ := $(LIB_SRC:src/%.c=$(B)/obj/%.o)
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_HDR := $(wildcard tests/unit/*.h)
 
+LUA_CFLAGS = $(shell pkg-config --cflags $(LUA_PC) 2>/dev/null)
+
+# man idr_alloc and friends: one ".so" page per public name in idr.h.
+LP := (
+MAN3_LINKS := $(shell sed -n \
+	's/^IDR_API [^$(LP)]*[ *]\([a-zA-Z_0-9]*\)$(LP).*/\1/p' src/idr.h) \
+	DEFINE_IDR DEFINE_IDA idr_for_each_entry ida
+
 # Debian packages: what building needs, and what the tests add.
-DEPS_BUILD := gcc make libc6-dev pkgconf
-DEPS_TEST := $(DEPS_BUILD) valgrind bats binutils graphviz
+DEPS_BUILD := gcc make libc6-dev pkgconf liblua5.4-dev libreadline-dev
+DEPS_TEST := $(DEPS_BUILD) lua5.4 valgrind bats bats-support bats-assert \
+	binutils graphviz mandoc groff-base man-db
 
-.PHONY: all run test bench valgrind install uninstall clean deps-build \
-	deps-test
+.PHONY: all run test bench valgrind install install-lua install-man uninstall clean \
+	deps-build deps-test lua-module demo
 
-all: $(B)/libidr.a $(B)/libidr.so
+all: $(B)/libidr.a $(B)/libidr.so $(B)/idr.so $(B)/idrsh
 
 deps-build:
 	@sh .ci/deps $(DEPS_BUILD)
@@ -59,6 +73,31 @@ $(B)/libidr.a: $(LIB_OBJ)
 $(B)/libidr.so: $(LIB_OBJ)
 	$(CC) $(CFLAGS) -shared -Wl,-soname,libidr.so.$(SOVERSION) \
 		-o $@ $^ $(LDFLAGS)
+
+# The Lua module: no -llua (the host provides Lua), and the library's own
+# symbols hidden (--exclude-libs) so that only luaopen_idr is exported.
+$(B)/idr.so: lua/lidr.c $(B)/libidr.a $(LIB_HDR)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LUA_CFLAGS) -Isrc -fPIC \
+		-fvisibility=hidden -shared -o $@ lua/lidr.c $(B)/libidr.a \
+		-Wl,--exclude-libs,ALL $(LDFLAGS)
+
+lua-module: $(B)/idr.so
+
+# idrsh: the shell's command table (lua/idrsh.lua) is compiled in as a
+# C string, and the binding is linked in and registered in package.preload.
+READLINE_LIBS = $(shell pkg-config --libs readline 2>/dev/null || echo -lreadline)
+LUA_LIBS = $(shell pkg-config --libs $(LUA_PC) 2>/dev/null || echo -llua5.4)
+
+$(B)/idrsh_lua.h: lua/idrsh.lua
+	@mkdir -p $(@D)
+	{ echo 'static const char idrsh_lua[] = {'; \
+	  od -An -v -tx1 $< | sed 's/ *\([0-9a-f][0-9a-f]\)/0x\1,/g'; \
+	  echo '0 };'; } > $@
+
+$(B)/idrsh: src/idrsh.c lua/lidr.c $(B)/idrsh_lua.h $(B)/libidr.a $(LIB_HDR)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LUA_CFLAGS) -Isrc -I$(B) -o $@ \
+		src/idrsh.c lua/lidr.c $(B)/libidr.a $(LUA_LIBS) \
+		$(READLINE_LIBS) $(LDFLAGS)
 
 # The unit tests, in three builds: as shipped, with 3 bits per level so
 # that deep trees appear with small IDs, and under ASan+UBSan.
@@ -98,7 +137,10 @@ bench: $(B)/bench/core $(B)/bench/core-notrace
 	@join -t '	' $(B)/bench/traced.tsv $(B)/bench/untraced.tsv | \
 		awk -F '\t' '{ printf "%-10s %12.2f %12.2f %8.3f\n", $$1, $$2, $$3, $$2 / $$3 }'
 
-run: deps-build $(B)/demo
+run: deps-build $(B)/idrsh
+	./$(B)/idrsh
+
+demo: $(B)/demo
 	./$(B)/demo
 
 # Each suite leaves "passed failed" in build/results/NAME.count; the last
@@ -110,6 +152,8 @@ test: deps-test all $(SUITES:%=$(B)/%/unit)
 	for s in $(SUITES); do \
 		sh tests/run-suite $$s ./$(B)/$$s/unit || status=1; \
 	done; \
+	LUA_CPATH_5_4='$(B)/?.so;;' sh tests/run-suite lua \
+		$(LUA) tests/lua/run.lua || status=1; \
 	sh tests/run-suite bats bats --tap tests || status=1; \
 	sh tests/summary $(B)/results || status=1; \
 	exit $$status
@@ -118,9 +162,10 @@ valgrind: deps-test $(B)/unit/unit
 	valgrind --error-exitcode=1 --leak-check=full \
 		--errors-for-leak-kinds=definite ./$(B)/unit/unit
 
-install: all
+install: all install-lua install-man
 	install -d $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR) \
-		$(DESTDIR)$(PKGCONFIGDIR)
+		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(BINDIR)
+	install -m 755 $(B)/idrsh $(DESTDIR)$(BINDIR)/idrsh
 	install -m 644 src/idr.h $(DESTDIR)$(INCLUDEDIR)/idr.h
 	install -m 644 $(B)/libidr.a $(DESTDIR)$(LIBDIR)/libidr.a
 	install -m 755 $(B)/libidr.so \
@@ -134,13 +179,26 @@ install: all
 		'Libs: -L$${libdir} -lidr' > $(DESTDIR)$(PKGCONFIGDIR)/idr.pc
 	ln -sf idr.pc $(DESTDIR)$(PKGCONFIGDIR)/libidr.pc
 
+install-man:
+	install -d $(DESTDIR)$(MANDIR)/man3
+	install -m 644 man/idr.3 $(DESTDIR)$(MANDIR)/man3/idr.3
+	for n in $(MAN3_LINKS); do \
+		echo '.so man3/idr.3' > $(DESTDIR)$(MANDIR)/man3/$$n.3; \
+	done
+
+install-lua: $(B)/idr.so
+	install -d $(DESTDIR)$(LUA_CMODDIR)
+	install -m 755 $(B)/idr.so $(DESTDIR)$(LUA_CMODDIR)/idr.so
+
 uninstall:
-	rm -f $(DESTDIR)$(INCLUDEDIR)/idr.h $(DESTDIR)$(LIBDIR)/libidr.a \
+	rm -f $(DESTDIR)$(BINDIR)/idrsh $(DESTDIR)$(INCLUDEDIR)/idr.h $(DESTDIR)$(LIBDIR)/libidr.a \
 		$(DESTDIR)$(LIBDIR)/libidr.so.$(VERSION) \
 		$(DESTDIR)$(LIBDIR)/libidr.so.$(SOVERSION) \
 		$(DESTDIR)$(LIBDIR)/libidr.so \
 		$(DESTDIR)$(PKGCONFIGDIR)/idr.pc \
-		$(DESTDIR)$(PKGCONFIGDIR)/libidr.pc
+		$(DESTDIR)$(PKGCONFIGDIR)/libidr.pc \
+		$(DESTDIR)$(LUA_CMODDIR)/idr.so $(DESTDIR)$(MANDIR)/man3/idr.3 \
+		$(MAN3_LINKS:%=$(DESTDIR)$(MANDIR)/man3/%.3)
 
 clean:
 	rm -rf $(B)

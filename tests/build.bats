@@ -21,6 +21,9 @@ setup() {
 	run make -s install DESTDIR="$dest" PREFIX=/opt/idr
 	[ "$status" -eq 0 ]
 	[ -f "$dest/opt/idr/include/idr.h" ]
+	[ -x "$dest/opt/idr/bin/idrsh" ]
+	[ -f "$dest/opt/idr/lib/lua/5.4/idr.so" ]
+	[ -f "$dest/opt/idr/share/man/man3/idr_alloc.3" ]
 	[ -f "$dest/opt/idr/lib/libidr.a" ]
 	[ -x "$dest/opt/idr/lib/libidr.so.0.1.0" ]
 	[ "$(readlink "$dest/opt/idr/lib/libidr.so")" = libidr.so.0 ]
@@ -55,8 +58,14 @@ setup() {
 	[ "$output" = "0" ]
 }
 
-@test "make run builds and runs the demo" {
-	run make -s run
+@test "make run builds and starts idrsh" {
+	run bash -c "printf 'alloc tty\nalloc disk\nfind 1\n' | make -s run"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf '0\n1\ndisk')" ]
+}
+
+@test "make demo builds and runs the C demo" {
+	run make -s demo
 	[ "$status" -eq 0 ]
 	[[ "$output" == *'idr_alloc("usb") = 1 (the lowest free ID)'* ]]
 	[[ "$output" == *'idr_alloc("gpu", 1000, 2000) = 1000'* ]]

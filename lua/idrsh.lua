@@ -1,0 +1,1098 @@
+-- SPDX-License-Identifier: MIT
+-- idrsh.lua - the command language of idrsh.
+--
+-- Compiled into the idrsh binary; src/idrsh.c loads this chunk, which
+-- returns the module M below.  Every command is one entry of COMMANDS:
+-- help, "help CMD" and completion all come from that table.
+--
+-- Conventions in this file: a handler gets (args, rest): the words after
+-- the command, and the raw rest of the line.  It returns true, false (a
+-- failure already reported), "quit", or nil and a message, printed as
+-- "CMD: message".
+-- Library failures (nil, msg, errno) end in " (ERRNO)".  Nothing is
+-- changed before every argument has been checked.
+
+local idr = require "idr"
+
+-- Chunks run by 'lua' share _G: the shell keeps its own references.
+local _G, assert, error, io, ipairs, load, loadfile = _G, assert, error,
+	io, ipairs, load, loadfile
+local math, os, pairs, pcall, setmetatable, string, table = math, os,
+	pairs, pcall, setmetatable, string, table
+local tonumber, tostring, type, xpcall = tonumber, tostring, type, xpcall
+
+local M = {}
+
+local INT_MAX = 0x7fffffff
+local U32_MAX = 0xffffffff
+local SOURCE_DEPTH_MAX = 16
+
+-- The shell's state: the trees by name, which one is current, options.
+local sh = {
+	trees = {},		-- name -> idr or ida object (the Lua global 'trees')
+	kinds = setmetatable({}, { __mode = "k" }), -- object -> "idr"|"ida"|"tagged"
+	current = "default",
+	config = {},
+	depth = 0,		-- nesting of 'source'
+	tracing = setmetatable({}, { __mode = "k" }),
+	opts = setmetatable({}, { __mode = "k" }), -- object -> options of 'new'
+}
+
+-- {============================ Output ============================
+
+local function out(...)
+	io.stdout:write(...)
+end
+
+local function outln(s)
+	s = tostring(s)
+	io.stdout:write(s, s:sub(-1) == "\n" and "" or "\n")
+end
+
+-- "idrsh: WHERE: message" on stderr, after whatever stdout holds.
+function M.report(where, msg)
+	io.stdout:flush()
+	local text = where and ("idrsh: " .. where .. ": " .. msg)
+		or ("idrsh: " .. msg)
+	if sh.config.color_err then
+		text = "\27[31m" .. text .. "\27[0m"
+	end
+	io.stderr:write(text, "\n")
+end
+
+local function bold(s)
+	return sh.config.color_out and ("\27[1m" .. s .. "\27[0m") or s
+end
+
+-- A value as the shell shows it: bare if it needs no quotes.
+local function show(v)
+	if type(v) ~= "string" then
+		return tostring(v)
+	end
+	if v ~= "" and not v:find("[%s\"'\\%c]") then
+		return v
+	end
+	return '"' .. v:gsub('[\\"]', "\\%0"):gsub("\n", "\\n")
+		:gsub("\t", "\\t"):gsub("%c", function(c)
+			return string.format("\\%03d", c:byte())
+		end) .. '"'
+end
+
+-- Any table as "key: value" lines, keys sorted.
+local function format_table(t)
+	local keys, lines = {}, {}
+	for k in pairs(t) do
+		keys[#keys + 1] = k
+	end
+	table.sort(keys, function(a, b) return tostring(a) < tostring(b) end)
+	for _, k in ipairs(keys) do
+		local v = t[k]
+		if type(v) == "table" then
+			local parts = {}
+			for i, x in ipairs(v) do
+				parts[i] = tostring(x)
+			end
+			v = table.concat(parts, " ")
+		end
+		lines[#lines + 1] = tostring(k) .. ": " .. tostring(v)
+	end
+	return table.concat(lines, "\n")
+end
+
+-- }===============================================================
+
+-- {========================== Parsing =============================
+
+-- Splits a line into words; "..." (with \ escapes) and '...' quote.
+local ESCAPES = { n = "\n", t = "\t", ["\\"] = "\\", ['"'] = '"' }
+
+local function quoted(line, i, q)
+	local buf = {}
+	while true do
+		local c = line:sub(i, i)
+		if c == "" then
+			return nil, "unterminated " .. (q == '"' and "double" or
+				"single") .. " quote"
+		elseif c == q then
+			return table.concat(buf), i + 1
+		elseif c == "\\" and q == '"' and line:sub(i + 1, i + 1) ~= "" then
+			local e = line:sub(i + 1, i + 1)
+			buf[#buf + 1] = ESCAPES[e] or ("\\" .. e)
+			i = i + 2
+		else
+			buf[#buf + 1] = c
+			i = i + 1
+		end
+	end
+end
+
+local function split(line)
+	local words, i = {}, 1
+	while true do
+		i = line:find("%S", i)
+		if not i then
+			return words
+		end
+		local word, c = {}, line:sub(i, i)
+		while c ~= "" and not c:find("%s") do
+			if c == '"' or c == "'" then
+				local s, j = quoted(line, i + 1, c)
+				if not s then
+					return nil, j
+				end
+				word[#word + 1], i = s, j
+			else
+				local j = line:find("[%s\"']", i) or #line + 1
+				word[#word + 1], i = line:sub(i, j - 1), j
+			end
+			c = line:sub(i, i)
+		end
+		words[#words + 1] = table.concat(word)
+	end
+end
+
+-- An ID: decimal or 0x hex, 0 .. @max.  Return: the number, or nil, why.
+local function number(s, what, max)
+	max = max or INT_MAX
+	local n
+	if s:find("^%d+$") then
+		n = #s <= 15 and tonumber(s) or math.huge
+	elseif s:find("^0[xX]%x+$") then
+		n = #s <= 14 and tonumber(s:sub(3), 16) or math.huge
+	elseif s:find("^[-+]%d+$") or s:find("^[-+]0[xX]%x+$") then
+		n = s:sub(1, 1) == "-" and -1 or math.huge
+	else
+		return nil, string.format("bad %s '%s': not a number", what, s)
+	end
+	if n > max or n < 0 then
+		return nil, string.format("bad %s '%s': out of range 0 .. %d",
+			what, s, max)
+	end
+	return math.tointeger(n)
+end
+
+-- Converts args[i] for each spec {i, what, max}; optional when absent.
+local function numbers(args, ...)
+	local r = {}
+	for k, spec in ipairs({ ... }) do
+		local s = args[spec[1]]
+		if s then
+			local n, err = number(s, spec[2], spec[3])
+			if not n then
+				return nil, err
+			end
+			r[k] = n
+		end
+	end
+	return r
+end
+
+-- }===============================================================
+
+-- {=========================== Trees ==============================
+
+local function kind_of(obj)
+	local k = sh.kinds[obj]
+	if k then
+		return k
+	end
+	local ok, exists = pcall(function() return obj.exists end)
+	if ok and exists then
+		k = "ida"
+	else
+		k = pcall(function() return obj:untag(0) end) and "tagged" or "idr"
+	end
+	sh.kinds[obj] = k
+	return k
+end
+
+local function current()
+	local obj = sh.trees[sh.current]
+	if obj == nil then
+		return nil, "no current tree ('" .. sh.current ..
+			"' was dropped); try 'trees' and 'use NAME'"
+	end
+	return obj, kind_of(obj)
+end
+
+-- The current tree, if it is of a kind @want accepts.
+local WANT = {
+	idr = { idr = true, tagged = true },
+	tagged = { tagged = true },
+	ida = { ida = true },
+	any = { idr = true, tagged = true, ida = true },
+}
+local HINT = {
+	idr = "is an IDA; use ida_alloc, ida_free, ida_exists",
+	tagged = "is not tagged (new NAME --tagged BITS)",
+	ida = "is not an IDA (new NAME --ida)",
+}
+
+local function tree(want)
+	local obj, kind = current()
+	if not obj then
+		return nil, kind
+	end
+	if not WANT[want][kind] then
+		return nil, "tree '" .. sh.current .. "' " .. HINT[want]
+	end
+	return obj
+end
+
+local function update_globals()
+	_G.trees = sh.trees
+	_G.t = sh.trees[sh.current]
+	_G.idr = idr
+end
+
+local function valid_name(name)
+	return #name <= 64 and name:find("^[%a_][%w_.-]*$") ~= nil
+end
+
+-- }===============================================================
+
+-- {========================= Library calls ========================
+
+-- Turns (nil, msg, errno) into a message; @what describes the attempt.
+local function failure(msg, errno, what)
+	local text = msg or "failed"
+	if errno == "ENOSPC" and what then
+		text = "no free id " .. what
+	elseif errno == "ENOMEM" then
+		text = "out of memory"
+	elseif errno == "EAGAIN" then
+		text = "the node cache is short; run pre_get and retry"
+	end
+	return errno and (text .. " (" .. errno .. ")") or text
+end
+
+-- Calls method @m of @obj; a raised error becomes a message.
+local function call(obj, m, ...)
+	if obj[m] == nil then
+		return nil, "not available on this tree"
+	end
+	local r = table.pack(pcall(obj[m], obj, ...))
+	if not r[1] then
+		if r[2] == "interrupted!" then
+			error(r[2], 0)
+		end
+		return nil, tostring(r[2])
+	end
+	return table.unpack(r, 2, r.n)
+end
+
+local function range_text(start, stop)
+	start = start or 0
+	if stop and stop > 0 then
+		return string.format("in [%d, %d)", start, stop)
+	end
+	return string.format("at or above %d", start)
+end
+
+-- Prints the new ID, or says why there is none.
+local function allocated(id, msg, errno, what)
+	if id == nil then
+		return nil, failure(msg, errno, what)
+	end
+	outln(id)
+	return true
+end
+
+local function print_entry(id, v)
+	outln(tostring(id) .. " " .. show(v))
+end
+
+-- }===============================================================
+
+-- {=========================== Handlers ===========================
+
+local H = {}
+
+local function alloc_with(method, args)
+	local t, err = tree(method == "alloc_tagged" and "tagged" or "idr")
+	if not t then return nil, err end
+	local n, e = numbers(args, { 2, "START" }, { 3, "END" })
+	if not n then return nil, e end
+	local id, msg, errno = call(t, method, args[1], n[1], n[2])
+	return allocated(id, msg, errno, range_text(n[1], n[2]))
+end
+
+function H.alloc(args) return alloc_with("alloc", args) end
+function H.alloc_cyclic(args) return alloc_with("alloc_cyclic", args) end
+function H.alloc_tagged(args) return alloc_with("alloc_tagged", args) end
+
+function H.alloc_u32(args)
+	local t, err = tree("idr")
+	if not t then return nil, err end
+	local n, e = numbers(args, { 2, "START", U32_MAX }, { 3, "MAX", U32_MAX })
+	if not n then return nil, e end
+	local id, msg, errno = call(t, "alloc_u32", args[1], n[1], n[2])
+	return allocated(id, msg, errno,
+		string.format("in [%d, %d]", n[1], n[2]))
+end
+
+-- A command on one ID: checks the tree and the ID, then calls @fn(t, id).
+local function on_id(want, what, fn)
+	return function(args)
+		local t, err = tree(want)
+		if not t then return nil, err end
+		local id, e = number(args[1], what)
+		if not id then return nil, e end
+		return fn(t, id, args)
+	end
+end
+
+local function absent(id, msg, errno)
+	if errno == nil or errno == "ENOENT" then
+		return nil, "no id " .. id .. " (ENOENT)"
+	end
+	return nil, failure(msg, errno)
+end
+
+H.find = on_id("idr", "ID", function(t, id)
+	local v, msg, errno = call(t, "find", id)
+	if v == nil then return absent(id, msg, errno) end
+	outln(show(v))
+	return true
+end)
+
+H.remove = on_id("idr", "ID", function(t, id)
+	local v, msg, errno = call(t, "remove", id)
+	if v == nil then return absent(id, msg, errno) end
+	outln(show(v))
+	return true
+end)
+
+H.replace = on_id("idr", "ID", function(t, id, args)
+	local old, msg, errno = call(t, "replace", id, args[2])
+	if old == nil and msg then return absent(id, msg, errno) end
+	outln(show(old))
+	return true
+end)
+
+H.next = on_id("idr", "ID", function(t, id)
+	local nid, v = call(t, "get_next", id)
+	if type(nid) ~= "number" then
+		return nil, failure("no entry at or above " .. id, "ENOENT")
+	end
+	print_entry(nid, v)
+	return true
+end)
+
+function H.list()
+	local t, err = tree("idr")
+	if not t then return nil, err end
+	for id, v in t:pairs() do
+		print_entry(id, v)
+	end
+	return true
+end
+
+function H.count()
+	local t, err = tree("any")
+	if not t then return nil, err end
+	local n, msg = call(t, "count")
+	if not n then return nil, msg end
+	outln(n)
+	return true
+end
+
+function H.empty()
+	local t, err = tree("any")
+	if not t then return nil, err end
+	local e, msg = call(t, "is_empty")
+	if e == nil then return nil, msg end
+	outln(e and "yes" or "no")
+	return true
+end
+
+-- The binding's destroy() ends the object; the shell's keeps a usable,
+-- empty tree of the same kind under the same name.
+local make
+
+function H.destroy()
+	local t, err = tree("any")
+	if not t then return nil, err end
+	local o = sh.opts[t] or { ida = kind_of(t) == "ida" }
+	local ok, fresh, kind = pcall(make, o)
+	if not ok then return nil, tostring(fresh) end
+	if sh.tracing[t] then fresh:trace(sh.trace_fn) sh.tracing[fresh] = true end
+	t:destroy()
+	sh.trees[sh.current], sh.kinds[fresh], sh.opts[fresh] = fresh, kind, o
+	return true
+end
+
+function H.pre_get()
+	local t, err = tree("idr")
+	if not t then return nil, err end
+	local ok, msg, errno = call(t, "pre_get")
+	if not ok then return nil, failure(msg, errno) end
+	return true
+end
+
+function H.get_new(args)
+	local t, err = tree("idr")
+	if not t then return nil, err end
+	local id, msg, errno = call(t, "get_new", args[1])
+	return allocated(id, msg, errno, "at all")
+end
+
+function H.get_new_above(args)
+	local t, err = tree("idr")
+	if not t then return nil, err end
+	local start, e = number(args[2], "START")
+	if not start then return nil, e end
+	local id, msg, errno = call(t, "get_new_above", args[1], start)
+	return allocated(id, msg, errno, range_text(start))
+end
+
+H.find_tagged = on_id("tagged", "TAGGED", function(t, id)
+	local v, msg, errno = call(t, "find_tagged", id)
+	if v == nil then return absent(id, msg, errno) end
+	outln(show(v))
+	return true
+end)
+
+H.remove_tagged = on_id("tagged", "TAGGED", function(t, id)
+	local v, msg, errno = call(t, "remove_tagged", id)
+	if v == nil then return absent(id, msg, errno) end
+	outln(show(v))
+	return true
+end)
+
+-- Why a tagged ID is live or stale, from its slot's generation.
+local function tag_reason(t, tid)
+	local id, gen = call(t, "untag", tid)
+	local p = call(t, "path", tid)
+	if type(p) ~= "table" or not p.gen or not p.id_bits then
+		return string.format("id %d gen %d", id, gen)
+	end
+	local slot_gen = p.gen % (1 << (31 - p.id_bits))
+	local where = p["end"] == "found" and "the slot is at" or
+		"the slot is free, at"
+	return string.format("id %d gen %d; %s gen %d", id, gen, where, slot_gen)
+end
+
+-- A question, not an action: "stale" is an answer, and succeeds.
+H.check = on_id("tagged", "TAGGED", function(t, id)
+	local ok, msg, errno = call(t, "check", id)
+	if ok then
+		outln("live: " .. tag_reason(t, id))
+	elseif errno == "ESTALE" or errno == "ENOENT" then
+		outln("stale: " .. tag_reason(t, id) .. " (" .. errno .. ")")
+	else
+		return nil, failure(msg, errno)
+	end
+	return true
+end)
+
+H.untag = on_id("tagged", "TAGGED", function(t, id)
+	local plain, gen = call(t, "untag", id)
+	if plain == nil then return nil, failure(gen) end
+	outln(string.format("id %d gen %d", plain, gen))
+	return true
+end)
+
+function H.ida_alloc(args)
+	local a, err = tree("ida")
+	if not a then return nil, err end
+	local n, e = numbers(args, { 1, "MIN" }, { 2, "MAX" })
+	if not n then return nil, e end
+	local id, msg, errno = call(a, "alloc", n[1], n[2])
+	return allocated(id, msg, errno, string.format("in [%d, %d]",
+		n[1] or 0, n[2] or INT_MAX))
+end
+
+H.ida_free = on_id("ida", "ID", function(a, id)
+	local ok, msg, errno = call(a, "free", id)
+	if not ok then return absent(id, msg, errno) end
+	return true
+end)
+
+H.ida_exists = on_id("ida", "ID", function(a, id)
+	outln(call(a, "exists", id) and "yes" or "no")
+	return true
+end)
+
+-- }===============================================================
+
+-- {========================= Seeing inside ========================
+
+function H.dump()
+	local t, err = tree("any")
+	if not t then return nil, err end
+	local s, msg = call(t, "dump")
+	if not s then return nil, msg end
+	outln(s)
+	return true
+end
+
+H.path = on_id("any", "ID", function(t, id)
+	local s, msg = call(t, t.path_text and "path_text" or "path", id)
+	if not s then return nil, msg end
+	outln(type(s) == "table" and format_table(s) or s)
+	return true
+end)
+
+function H.stats()
+	local t, err = tree("any")
+	if not t then return nil, err end
+	local s, msg = call(t, t.stats_text and "stats_text" or "stats")
+	if not s then return nil, msg end
+	outln(type(s) == "table" and format_table(s) or s)
+	return true
+end
+
+local function shell_quote(s)
+	return "'" .. s:gsub("'", "'\\''") .. "'"
+end
+
+local function write_file(file, text)
+	local f, err = io.open(file, "w")
+	if not f then return nil, err end
+	local ok, werr = f:write(text)
+	f:close()
+	if not ok then return nil, werr end
+	return true
+end
+
+local function render(text, format, file)
+	if not os.execute("command -v dot >/dev/null 2>&1") then
+		return nil, "Graphviz 'dot' is not installed; write the DOT " ..
+			"text with 'dot FILE' and render it elsewhere"
+	end
+	local p = io.popen("dot -T" .. format .. " -o " .. shell_quote(file), "w")
+	p:write(text)
+	local ok = p:close()
+	if not ok then
+		return nil, "dot failed to render " .. file
+	end
+	return true
+end
+
+function H.dot(args)
+	local t, err = tree("any")
+	if not t then return nil, err end
+	local format, file = nil, args[1]
+	if args[1] == "--svg" or args[1] == "--png" then
+		format, file = args[1]:sub(3), args[2]
+		if not file then return nil, "usage: dot [FILE | --svg FILE | --png FILE]" end
+	elseif args[2] or (file and file:sub(1, 1) == "-") then
+		return nil, "usage: dot [FILE | --svg FILE | --png FILE]"
+	end
+	local text, msg = call(t, "dot")
+	if not text then return nil, msg end
+	if format then return render(text, format, file) end
+	if file then return write_file(file, text) end
+	outln(text)
+	return true
+end
+
+local TRACE_FIELDS = { "level", "first", "last", "slot", "nodes" }
+local TRACE_HEIGHT = { grow = true, shrink = true }
+
+local function trace_line(ev)
+	local parts = { "trace:", tostring(ev.event) }
+	for _, k in ipairs(TRACE_FIELDS) do
+		if ev[k] ~= nil then
+			parts[#parts + 1] = k .. "=" .. tostring(ev[k])
+		end
+	end
+	if TRACE_HEIGHT[ev.event] and ev.height then
+		parts[#parts + 1] = "height=" .. tostring(ev.height)
+	end
+	outln(table.concat(parts, " "))
+end
+sh.trace_fn = trace_line
+
+function H.trace(args)
+	local t, err = tree("any")
+	if not t then return nil, err end
+	if args[1] ~= "on" and args[1] ~= "off" then
+		return nil, "say 'trace on' or 'trace off'"
+	end
+	local ok, msg = call(t, "trace", args[1] == "on" and trace_line or nil)
+	if ok == nil and msg then return nil, msg end
+	sh.tracing[t] = args[1] == "on" or nil
+	return true
+end
+
+function H.fail(args)
+	local n, err = number(args[1], "N")
+	if not n then return nil, err end
+	idr.fault(0, n)
+	return true
+end
+
+function H.mem()
+	outln(format_table(idr.mem()))
+	return true
+end
+
+-- }===============================================================
+
+-- {======================== Managing trees ========================
+
+local function parse_new(args)
+	local o, i = { name = args[1] }, 2
+	while args[i] do
+		local a = args[i]
+		if a == "--ida" or a == "--retire" then
+			o[a:sub(3)] = true
+			i = i + 1
+		elseif a == "--base" or a == "--tagged" then
+			if not args[i + 1] then return nil, a .. " needs a number" end
+			local n, err = number(args[i + 1], a:sub(3):upper(),
+				a == "--tagged" and 30 or INT_MAX)
+			if not n then return nil, err end
+			o[a:sub(3)] = n
+			i = i + 2
+		else
+			return nil, "unknown option '" .. a .. "'"
+		end
+	end
+	if o.ida and (o.base or o.tagged) then
+		return nil, "an IDA takes no --base or --tagged"
+	end
+	if o.retire and not o.tagged then
+		return nil, "--retire needs --tagged BITS"
+	end
+	if o.tagged == 0 then
+		return nil, "bad TAGGED '0': out of range 1 .. 30"
+	end
+	return o
+end
+
+function make(o)
+	if o.ida then
+		return idr.ida(), "ida"
+	end
+	local opts = { base = o.base }
+	if o.tagged then
+		opts.tagged = { id_bits = o.tagged, retire = o.retire or false }
+	end
+	return idr.new(opts), o.tagged and "tagged" or "idr"
+end
+
+function H.new(args)
+	local o, err = parse_new(args)
+	if not o then return nil, err end
+	if not valid_name(o.name) then
+		return nil, "bad NAME '" .. o.name .. "': use letters, digits, _ . -"
+	end
+	if sh.trees[o.name] ~= nil then
+		return nil, "a tree named '" .. o.name .. "' exists"
+	end
+	local ok, obj, kind = pcall(make, o)
+	if not ok then return nil, tostring(obj) end
+	sh.trees[o.name], sh.kinds[obj], sh.current = obj, kind, o.name
+	sh.opts[obj] = o
+	return true
+end
+
+local function named(name)
+	local obj = sh.trees[name]
+	if obj == nil then
+		return nil, "no tree named '" .. name .. "' (see 'trees')"
+	end
+	if type(obj) ~= "userdata" then
+		return nil, "trees." .. name .. " is a " .. type(obj) ..
+			", not an idr or an IDA"
+	end
+	return obj
+end
+
+function H.use(args)
+	local obj, err = named(args[1])
+	if not obj then return nil, err end
+	sh.current = args[1]
+	return true
+end
+
+function H.drop(args)
+	local obj, err = named(args[1])
+	if not obj then return nil, err end
+	if args[1] == sh.current then
+		return nil, "'" .. args[1] .. "' is the current tree; 'use' another first"
+	end
+	sh.trees[args[1]] = nil
+	if obj.destroy then pcall(obj.destroy, obj) end
+	return true
+end
+
+local function tree_names()
+	local names = {}
+	for name in pairs(sh.trees) do
+		if type(name) == "string" and type(sh.trees[name]) == "userdata" then
+			names[#names + 1] = name
+		end
+	end
+	table.sort(names)
+	return names
+end
+
+function H.trees()
+	for _, name in ipairs(tree_names()) do
+		local obj = sh.trees[name]
+		local ok, n = pcall(function() return #obj end)
+		outln(string.format("%s %-12s %-6s %s ids", name == sh.current and
+			"*" or " ", name, kind_of(obj), ok and tostring(n) or "?"))
+	end
+	return true
+end
+
+-- }===============================================================
+
+-- {========================== Lua, files ==========================
+
+local function lua_error(err)
+	if err == "interrupted!" then error(err, 0) end
+	return nil, tostring(err)
+end
+
+local function print_values(r)
+	local parts = {}
+	for i = 1, r.n do parts[i] = tostring(r[i]) end
+	if r.n > 0 then outln(table.concat(parts, "\t")) end
+end
+
+-- Runs @chunk with the trees in scope; @name names it in errors.
+local function run_chunk(chunk, name, show_results)
+	update_globals()
+	local fn, err = load(chunk, name, "t")
+	if not fn then return nil, err end
+	local r = table.pack(xpcall(fn, function(e) return e end))
+	if not r[1] then return lua_error(r[2]) end
+	if show_results then print_values(table.pack(table.unpack(r, 2, r.n))) end
+	-- The chunk may have made a tree and stored it in trees[...].
+	return true
+end
+
+function H.lua(_, rest)
+	if rest == "" then return nil, "usage: lua CHUNK" end
+	return run_chunk(rest, "=lua", false)
+end
+
+local run_line
+
+local function source_lines(file)
+	local f, err = io.open(file, "r")
+	if not f then return nil, err end
+	local ok, n = true, 0
+	while true do
+		local line, rerr = f:read("l")
+		if not line then
+			f:close()
+			if rerr then return nil, file .. ": " .. rerr end
+			return ok
+		end
+		n = n + 1
+		local r = run_line(line, file .. ":" .. n)
+		if r == "quit" then f:close() return "quit" end
+		if not r then
+			ok = false
+			if sh.config.bail then f:close() return false end
+		end
+	end
+end
+
+local function source_lua(file, args)
+	update_globals()
+	local fn, err = loadfile(file, "t")
+	if not fn then return nil, err end
+	_G.arg = args or { [0] = file }
+	local r = table.pack(xpcall(fn, function(e) return e end,
+		table.unpack(args or {})))
+	if not r[1] then return lua_error(r[2]) end
+	return true
+end
+
+-- Runs a command file, or a Lua script when it ends in .lua.
+local function source(file, args)
+	if sh.depth >= SOURCE_DEPTH_MAX then
+		return nil, "sources nested too deeply"
+	end
+	sh.depth = sh.depth + 1
+	local ok, r, err = pcall(function()
+		if file:find("%.lua$") then return source_lua(file, args) end
+		return source_lines(file)
+	end)
+	sh.depth = sh.depth - 1
+	if not ok then error(r, 0) end
+	return r, err
+end
+
+-- 'source' fails without a message of its own when a line failed: that
+-- line said why.
+function H.source(args)
+	local r, err = source(args[1])
+	if r == nil and err == nil then return false end
+	return r, err
+end
+
+-- }===============================================================
+
+-- {============================ Help ==============================
+
+local COMMANDS, BY_NAME
+
+function H.help(args)
+	if args[1] then
+		local c = BY_NAME[args[1]]
+		if not c then return nil, "no command '" .. args[1] .. "'" end
+		outln("usage: " .. c.name .. (c.args ~= "" and " " .. c.args or ""))
+		outln("")
+		outln(c.help)
+		if c.text then outln(""); outln(c.text) end
+		outln("")
+		outln("example:")
+		outln("  " .. c.example)
+		return true
+	end
+	for _, c in ipairs(COMMANDS) do
+		outln(string.format("%s%s %s", bold(c.name),
+			string.rep(" ", math.max(1, 15 - #c.name)), c.help))
+	end
+	outln("Type 'help CMD' for more; =EXPR prints a Lua expression.")
+	return true
+end
+
+function H.quit()
+	return "quit"
+end
+
+-- }===============================================================
+
+-- {======================== The commands ==========================
+
+-- name, argument synopsis, least and most arguments (-1: the raw rest of
+-- the line), one-line help, longer text, example, completion of
+-- arguments ("trees", "commands", "files", or a list).
+COMMANDS = {
+	{ "new", "NAME [--base N] [--tagged BITS [--retire]] [--ida]", 1, 6,
+		"make a tree (or an IDA) and switch to it",
+		"--base N: IDs start at N.  --tagged BITS: IDs have BITS bits and\n" ..
+		"the bits above hold a generation (see alloc_tagged); --retire\n" ..
+		"never reuses a slot whose generations ran out.  --ida: an IDA,\n" ..
+		"IDs without values (ida_alloc, ida_free, ida_exists).",
+		"new handles --base 1", "options" },
+	{ "use", "NAME", 1, 1, "make NAME the current tree", nil,
+		"use default", "trees" },
+	{ "trees", "", 0, 0, "list the trees; * marks the current one", nil,
+		"trees" },
+	{ "drop", "NAME", 1, 1, "destroy and forget a tree (not the current one)",
+		nil, "drop handles", "trees" },
+	{ "alloc", "VALUE [START [END]]", 1, 3,
+		"store VALUE at the lowest free ID in [START, END); print the ID",
+		"idr_alloc(): START defaults to 0 (or the tree's base), END <= 0 or\n" ..
+		"absent means no limit.  Fails with ENOSPC when the range is full.",
+		"alloc eth0 5 30" },
+	{ "alloc_cyclic", "VALUE [START [END]]", 1, 3,
+		"like alloc, but search on from the last ID handed out",
+		"idr_alloc_cyclic(): IDs are not reused at once after a remove,\n" ..
+		"as PIDs are not; the search wraps to START when it reaches END.",
+		"alloc_cyclic job 1 100" },
+	{ "alloc_u32", "VALUE START MAX", 3, 3,
+		"store VALUE at the lowest free ID in [START, MAX]; print the ID",
+		"idr_alloc_u32(): MAX is inclusive and may reach 4294967295.",
+		"alloc_u32 dev 10 20" },
+	{ "find", "ID", 1, 1, "print the value stored at ID",
+		"idr_find(): fails with ENOENT when ID is not allocated.", "find 5" },
+	{ "remove", "ID", 1, 1, "free ID and print the value it held",
+		"idr_remove(): the nodes only ID kept alive are freed.", "remove 5" },
+	{ "replace", "ID VALUE", 2, 2, "store VALUE at ID; print the old value",
+		"idr_replace(): ID must be allocated (else ENOENT).",
+		"replace 5 eth1" },
+	{ "next", "ID", 1, 1, "print the first entry at or above ID",
+		"idr_get_next(): prints 'ID VALUE'; ENOENT when there is none.",
+		"next 0" },
+	{ "list", "", 0, 0, "print every entry as 'ID VALUE', in ID order",
+		"idr_for_each().", "list" },
+	{ "count", "", 0, 0, "print how many IDs are allocated", nil, "count" },
+	{ "empty", "", 0, 0, "print yes if no ID is allocated, else no",
+		"idr_is_empty().", "empty" },
+	{ "destroy", "", 0, 0, "free every ID and node of the current tree",
+		"idr_destroy(): the tree stays usable.", "destroy" },
+	{ "pre_get", "", 0, 0, "fill the tree's node cache (the 2004 API)",
+		"idr_pre_get(): get_new and get_new_above take nodes only from\n" ..
+		"this cache, and fail with EAGAIN when it runs short.", "pre_get" },
+	{ "get_new", "VALUE", 1, 1, "store VALUE at the lowest free ID (2004 API)",
+		"idr_get_new(): fails with EAGAIN when the node cache is short;\n" ..
+		"run pre_get and try again.", "get_new eth0" },
+	{ "get_new_above", "VALUE START", 2, 2,
+		"store VALUE at the lowest free ID >= START (2004 API)",
+		"idr_get_new_above(): as get_new.", "get_new_above eth0 100" },
+	{ "alloc_tagged", "VALUE [START [END]]", 1, 3,
+		"allocate on a tagged tree; print the tagged ID",
+		"idr_alloc_tagged(): the tagged ID is (generation << BITS) | ID; the\n" ..
+		"generation of a slot advances each time its ID is freed.",
+		"alloc_tagged conn" },
+	{ "find_tagged", "TAGGED", 1, 1, "print the value at a live tagged ID",
+		"idr_find_tagged(): a stale tagged ID finds nothing (ENOENT).",
+		"find_tagged 65536" },
+	{ "remove_tagged", "TAGGED", 1, 1, "free a live tagged ID; print its value",
+		"idr_remove_tagged(): a stale tagged ID removes nothing.",
+		"remove_tagged 65536" },
+	{ "check", "TAGGED", 1, 1, "say whether a tagged ID is live or stale, and why",
+		"idr_tag_check(): prints 'live' or 'stale', the tag's ID and\n" ..
+		"generation, and the generation its slot is at now.",
+		"check 65536" },
+	{ "untag", "TAGGED", 1, 1, "split a tagged ID into its ID and generation",
+		nil, "untag 65541" },
+	{ "ida_alloc", "[MIN [MAX]]", 0, 2,
+		"allocate the lowest free ID in [MIN, MAX] of an IDA",
+		"ida_alloc_range(): MAX is inclusive.", "ida_alloc 1 255" },
+	{ "ida_free", "ID", 1, 1, "free an ID of an IDA",
+		"ida_free(): ENOENT if ID is not allocated.", "ida_free 3" },
+	{ "ida_exists", "ID", 1, 1, "print yes if ID is allocated in the IDA, else no",
+		nil, "ida_exists 3" },
+	{ "dump", "", 0, 0, "print the tree, one line per node",
+		"Each node's range and a map of its slots: '#' full, '+' in use\n" ..
+		"with room below, '.' free, '-' no child; then a leaf's entries.",
+		"dump" },
+	{ "dot", "[FILE | --svg FILE | --png FILE]", 0, 2,
+		"write the tree as Graphviz DOT (or render it with dot)",
+		"With no FILE the DOT text goes to standard output.  --svg and\n" ..
+		"--png need Graphviz's 'dot' program.", "dot --svg tree.svg", "files" },
+	{ "path", "ID", 1, 1, "show the way down the tree to ID, level by level",
+		nil, "path 8300" },
+	{ "stats", "", 0, 0, "print count, height, nodes, bytes, bytes per ID",
+		nil, "stats" },
+	{ "trace", "on|off", 1, 1, "print each step of later operations",
+		"Node visits, new and freed nodes, slots set and cleared, as the\n" ..
+		"commands run, on the current tree.", "trace on", { "on", "off" } },
+	{ "fail", "N", 1, 1, "make the next N allocations fail (ENOMEM)",
+		"Fault injection, to watch a failed operation leave the tree as it\n" ..
+		"was.  'fail 0' turns it off.", "fail 1" },
+	{ "mem", "", 0, 0, "print the allocator's counters", nil, "mem" },
+	{ "lua", "CHUNK", -1, -1, "run Lua; 'trees' holds the trees, 't' the current",
+		"The module is 'idr'; e.g. lua for i = 1, 3 do t:alloc('x' .. i) end.\n" ..
+		"=EXPR prints the value of a Lua expression.",
+		"lua print(#t)" },
+	{ "source", "FILE", 1, 1, "run a file of commands, or a Lua script (.lua)",
+		nil, "source setup.idrsh", "files" },
+	{ "help", "[CMD]", 0, 1, "list the commands, or explain one", nil,
+		"help alloc", "commands" },
+	{ "quit", "", 0, 0, "leave idrsh (so does Ctrl-D)", nil, "quit" },
+}
+
+BY_NAME = {}
+for i, c in ipairs(COMMANDS) do
+	COMMANDS[i] = { name = c[1], args = c[2], min = c[3], max = c[4],
+		help = c[5], text = c[6], example = c[7], complete = c[8],
+		handler = H[c[1]] }
+	assert(COMMANDS[i].handler, c[1])
+	BY_NAME[c[1]] = COMMANDS[i]
+end
+
+-- }===============================================================
+
+-- {========================== Running =============================
+
+local function dispatch(line)
+	local expr = line:match("^%s*=(.*)$")
+	if expr then
+		return "=", run_chunk("return " .. expr, "=expr", true)
+	end
+	local name, rest = line:match("^%s*(%S+)%s*(.-)%s*$")
+	local c = BY_NAME[name]
+	if not c then
+		return "", nil, "unknown command '" .. name .. "'; try 'help'"
+	end
+	if c.min < 0 then
+		return name, c.handler({}, rest)
+	end
+	local args, err = split(rest)
+	if not args then return name, nil, err end
+	if #args < c.min or #args > c.max then
+		return name, nil, "usage: " .. c.name ..
+			(c.args ~= "" and " " .. c.args or "")
+	end
+	return name, c.handler(args, rest)
+end
+
+-- Runs one line.  Return: true, false (the error is reported), or "quit".
+function run_line(line, where)
+	if line:find("\0", 1, true) then
+		M.report(where, "the line holds a NUL byte")
+		return false
+	end
+	if line:find("^%s*$") or line:find("^%s*#") then
+		return true
+	end
+	local ok, name, r, err = pcall(dispatch, line)
+	if not ok then
+		if name == "interrupted!" then error(name, 0) end
+		r, err = nil, tostring(name):gsub("^idrsh%.lua:%d+: ", "")
+		name = "internal error"
+	end
+	if r == nil and err then
+		local bare = name == "=" or name == "" or err:find("^usage: ")
+		M.report(where, (bare and "" or name .. ": ") .. err)
+	end
+	return r == "quit" and "quit" or (r and true or false)
+end
+
+M.run_line = run_line
+
+function M.run_file(file, args)
+	local r, err = source(file, args)
+	if r == nil and err then M.report(nil, err) end
+	return r == "quit" and "quit" or (r and true or false)
+end
+
+function M.run_lua(chunk, name)
+	local ok, err = run_chunk(chunk, name, false)
+	if not ok then M.report(nil, err) end
+	return ok and true or false
+end
+
+function M.prompt()
+	if sh.current == "default" then return "idr> " end
+	return "idr:" .. sh.current .. "> "
+end
+
+local function prefixed(list, text)
+	local r = {}
+	for _, s in ipairs(list) do
+		if s:sub(1, #text) == text then r[#r + 1] = s end
+	end
+	return r
+end
+
+local function command_names()
+	local names = {}
+	for i, c in ipairs(COMMANDS) do names[i] = c.name end
+	return names
+end
+
+local NEW_OPTIONS = { "--base", "--tagged", "--retire", "--ida" }
+
+-- Candidates for the word @text that starts at @start in @line.
+function M.complete(text, line, start)
+	local before = line:sub(1, start)
+	local cmd = before:match("^%s*(%S+)%s")
+	if not cmd then
+		return prefixed(command_names(), text)
+	end
+	local c = BY_NAME[cmd]
+	local how = c and c.complete
+	if how == "trees" then return prefixed(tree_names(), text)
+	elseif how == "commands" then return prefixed(command_names(), text)
+	elseif how == "options" then return prefixed(NEW_OPTIONS, text)
+	elseif how == "files" then return "files"
+	elseif type(how) == "table" then return prefixed(how, text)
+	end
+	return {}
+end
+
+function M.setup(config)
+	sh.config = config
+	local t = idr.new {}
+	sh.trees.default, sh.kinds[t], sh.opts[t] = t, "idr", {}
+	update_globals()
+end
+
+M.commands = COMMANDS
+
+return M

@@ -1,0 +1,1412 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * lidr.c - the Lua 5.4 binding: require "idr".
+ *
+ * Conventions in this file, after liolib.c: misuse (a wrong type, an
+ * integer out of the C range, a destroyed object) raises; an expected
+ * failure returns nil, a message and the errno's name ("ENOSPC").
+ * Methods find their object at stack index 1.
+ *
+ * An idr's C slots never hold Lua values.  A slot holds the object's own
+ * address as a marker (NULL for an ID reserved with nil), and the value
+ * lives in a table, the userdata's first user value, indexed by plain ID.
+ * The collector traces that table through the userdata, so a value that
+ * refers back to its idr is collected with it.
+ *
+ * No Lua function runs while the tree is mid-operation: a longjmp out of
+ * tree.c would leave it half changed.  Trace events are buffered in C and
+ * delivered once the operation is over, and dump callbacks use only calls
+ * that cannot raise.
+ */
+#include <limits.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lua.h"
+#include "lauxlib.h"
+
+#include "idr.h"
+
+#define LIDR_API __attribute__((visibility("default")))
+
+LIDR_API int luaopen_idr(lua_State *L);
+
+#define IDR_MT "idr"
+#define IDA_MT "ida"
+
+/* The user values of an idr. */
+#define UV_VALUES 1
+#define UV_TRACE 2
+
+/* Trace events of one operation, kept until it is over. */
+struct events {
+	struct idr_trace *ev;
+	size_t n, cap;
+};
+
+struct lidr {
+	struct idr idr;
+	struct events tr;
+	unsigned int id_bits;	/* tagged: as given to idr_tag_init */
+	bool dead;		/* destroyed: every method raises */
+	bool in_trace;		/* the trace function is running */
+};
+
+struct lida {
+	struct ida ida;
+	bool dead;
+};
+
+/* {==================== Arguments and results ==================== */
+
+static lua_Integer range_arg(lua_State *L, int arg, lua_Integer lo,
+			     lua_Integer hi)
+{
+	lua_Integer v = luaL_checkinteger(L, arg);
+
+	if (v < lo || v > hi)
+		luaL_argerror(L, arg,
+			      lua_pushfstring(L, "%I out of range [%I, %I]",
+					      (LUAI_UACINT)v, (LUAI_UACINT)lo,
+					      (LUAI_UACINT)hi));
+	return v;
+}
+
+static lua_Integer opt_range(lua_State *L, int arg, lua_Integer lo,
+			     lua_Integer hi, lua_Integer def)
+{
+	return lua_isnoneornil(L, arg) ? def : range_arg(L, arg, lo, hi);
+}
+
+/* An ID as int-taking calls want it. */
+static int int_arg(lua_State *L, int arg)
+{
+	return (int)range_arg(L, arg, 0, INT_MAX);
+}
+
+/* An ID as unsigned long-taking calls want it: IDs end at UINT32_MAX. */
+static unsigned long ulong_arg(lua_State *L, int arg)
+{
+	return (unsigned long)range_arg(L, arg, 0, UINT32_MAX);
+}
+
+static const char *errname(int err)
+{
+	switch (-err) {
+	case ENOSPC:
+		return "ENOSPC";
+	case EAGAIN:
+		return "EAGAIN";
+	case ENOMEM:
+		return "ENOMEM";
+	case ENOENT:
+		return "ENOENT";
+	case ESTALE:
+		return "ESTALE";
+	case EINVAL:
+		return "EINVAL";
+	case EUCLEAN:
+		return "EUCLEAN";
+	default:
+		return "EIO";
+	}
+}
+
+/* Return nil, a message and @err's name: an expected failure. */
+static int fail(lua_State *L, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	lua_pushnil(L);
+	va_start(ap, fmt);
+	lua_pushvfstring(L, fmt, ap);
+	va_end(ap);
+	lua_pushstring(L, errname(err));
+	return 3;
+}
+
+static int fail_nomem(lua_State *L)
+{
+	return fail(L, -ENOMEM, "not enough memory");
+}
+
+/* }==================== Arguments and results ==================== */
+
+/* {==================== The object ==================== */
+
+static struct lidr *toidr(lua_State *L)
+{
+	return luaL_checkudata(L, 1, IDR_MT);
+}
+
+/*
+ * The idr at index 1, alive.  Every method starts here, so this is where
+ * events left by an operation whose delivery failed are dropped.
+ */
+static struct lidr *checkidr(lua_State *L)
+{
+	struct lidr *t = toidr(L);
+
+	if (t->dead)
+		luaL_error(L, "attempt to use a destroyed idr");
+	t->tr.n = 0;
+	return t;
+}
+
+/* Option @k, on top: an integer in [@lo, @hi]. */
+static int opt_int(lua_State *L, const char *k, int lo, int hi)
+{
+	lua_Integer v = lua_tointeger(L, -1);
+
+	if (!lua_isinteger(L, -1) || v < lo || v > hi)
+		luaL_argerror(L, 1, lua_pushfstring(L, "%s must be an integer "
+						    "in [%d, %d]", k, lo, hi));
+	return (int)v;
+}
+
+/* The option tagged = true | { id_bits = N, retire = B }, on top. */
+static void tag_opts(lua_State *L, unsigned int *bits, unsigned int *flags)
+{
+	*bits = 16;
+	*flags = 0;
+	if (lua_isboolean(L, -1))
+		return;
+	if (!lua_istable(L, -1))
+		luaL_argerror(L, 1, "tagged must be true or a table");
+	if (lua_getfield(L, -1, "id_bits") != LUA_TNIL)
+		*bits = (unsigned int)opt_int(L, "id_bits", 1, 30);
+	if (lua_getfield(L, -2, "retire") != LUA_TNIL && lua_toboolean(L, -1))
+		*flags = IDR_TAG_RETIRE;
+	lua_pop(L, 2);
+}
+
+struct new_opts {
+	int base;
+	unsigned int id_bits, flags;
+};
+
+/* idr.new's options; an unknown one is more likely a typo than not. */
+static void new_opts(lua_State *L, struct new_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	if (lua_isnoneornil(L, 1))
+		return;
+	luaL_checktype(L, 1, LUA_TTABLE);
+	lua_settop(L, 1);
+	for (lua_pushnil(L); lua_next(L, 1); lua_pop(L, 1)) {
+		const char *k = lua_type(L, -2) == LUA_TSTRING
+					? lua_tostring(L, -2) : "";
+
+		if (!strcmp(k, "base"))
+			o->base = opt_int(L, "base", 0, INT_MAX);
+		else if (!strcmp(k, "tagged") && lua_toboolean(L, -1))
+			tag_opts(L, &o->id_bits, &o->flags);
+		else if (strcmp(k, "tagged"))
+			luaL_argerror(L, 1, lua_pushfstring(L,
+					"unknown option '%s'",
+					luaL_tolstring(L, -2, NULL)));
+	}
+}
+
+static int lidr_new(lua_State *L)
+{
+	struct new_opts o;
+	struct lidr *t;
+
+	new_opts(L, &o);
+	t = lua_newuserdatauv(L, sizeof(*t), 2);
+	memset(t, 0, sizeof(*t));
+	idr_init_base(&t->idr, o.base);
+	if (o.id_bits)
+		idr_tag_init(&t->idr, o.id_bits, o.flags);
+	t->id_bits = o.id_bits;
+	luaL_setmetatable(L, IDR_MT);
+	lua_newtable(L);
+	lua_setiuservalue(L, -2, UV_VALUES);
+	return 1;
+}
+
+/*
+ * __gc, __close and destroy: idempotent, and raises nothing, so a
+ * destroyed idr may still be closed.  The values go with the table.
+ */
+static int lidr_destroy(lua_State *L)
+{
+	struct lidr *t = toidr(L);
+
+	if (t->dead)
+		return 0;
+	t->dead = true;
+	idr_set_trace(&t->idr, NULL, NULL);
+	idr_destroy(&t->idr);
+	free(t->tr.ev);
+	t->tr = (struct events){ NULL, 0, 0 };
+	lua_pushnil(L);
+	lua_setiuservalue(L, 1, UV_VALUES);
+	lua_pushnil(L);
+	lua_setiuservalue(L, 1, UV_TRACE);
+	return 0;
+}
+
+static int lidr_tostring(lua_State *L)
+{
+	struct lidr *t = toidr(L);
+
+	if (t->dead)
+		lua_pushliteral(L, "idr (destroyed)");
+	else
+		lua_pushfstring(L, "idr (%p)", (void *)t);
+	return 1;
+}
+
+static int lidr_len(lua_State *L)
+{
+	lua_pushinteger(L, (lua_Integer)idr_count(&checkidr(L)->idr));
+	return 1;
+}
+
+static int lidr_is_empty(lua_State *L)
+{
+	lua_pushboolean(L, idr_is_empty(&checkidr(L)->idr));
+	return 1;
+}
+
+/* }==================== The object ==================== */
+
+/* {==================== Values ==================== */
+
+/* What the C slot holds for the value at @arg. */
+static void *marker(lua_State *L, struct lidr *t, int arg)
+{
+	return lua_isnoneornil(L, arg) ? NULL : t;
+}
+
+/* A tagged idr's calls ignore the bits above the ID; its table does too. */
+static lua_Integer plain(const struct lidr *t, lua_Integer id)
+{
+	if (t->id_bits)
+		id &= ((lua_Integer)1 << t->id_bits) - 1;
+	return id;
+}
+
+/* Push the value of @id, whose C slot holds @entry. */
+static void push_value(lua_State *L, struct lidr *t, lua_Integer id,
+		       const void *entry)
+{
+	if (!entry) {
+		lua_pushnil(L);
+		return;
+	}
+	lua_getiuservalue(L, 1, UV_VALUES);
+	lua_rawgeti(L, -1, plain(t, id));
+	lua_remove(L, -2);
+}
+
+/* Push the value of @id and drop it from the table: the ID is gone. */
+static void take_value(lua_State *L, struct lidr *t, lua_Integer id,
+		       const void *entry)
+{
+	push_value(L, t, id, entry);
+	lua_getiuservalue(L, 1, UV_VALUES);
+	lua_pushnil(L);
+	/* Setting a key to nil never allocates, so this cannot raise. */
+	lua_rawseti(L, -2, plain(t, id));
+	lua_pop(L, 1);
+}
+
+/* Run under lua_pcall: values[id] = v. */
+static int set_value(lua_State *L)
+{
+	lua_rawseti(L, 1, lua_tointeger(L, 2));
+	return 0;
+}
+
+/*
+ * values[id] = the value at @arg, protected: growing the table may raise
+ * a memory error after the C side changed, and the caller must undo that.
+ */
+static int store(lua_State *L, struct lidr *t, lua_Integer id, int arg)
+{
+	lua_pushcfunction(L, set_value);
+	lua_getiuservalue(L, 1, UV_VALUES);
+	lua_pushinteger(L, plain(t, id));
+	lua_pushvalue(L, arg);
+	return lua_pcall(L, 3, 0, 0);
+}
+
+/*
+ * Store the value at @arg for @id, just allocated in C.  If that fails,
+ * the ID goes back (and the cyclic cursor to @cursor) before the error
+ * goes on, so no ID is orphaned.
+ */
+static void publish(lua_State *L, struct lidr *t, lua_Integer id, int arg,
+		    unsigned int cursor)
+{
+	if (lua_isnoneornil(L, arg) || store(L, t, id, arg) == LUA_OK)
+		return;
+	idr_remove(&t->idr, (unsigned long)id);
+	idr_set_cursor(&t->idr, cursor);
+	lua_error(L);
+}
+
+/* }==================== Values ==================== */
+
+/* {==================== Tracing ==================== */
+
+/*
+ * Called by tree.c mid-operation: only buffer the event.  A failed
+ * realloc drops it, since nothing here may raise.  The trace function's
+ * own operations on this idr are not traced, as Lua's hooks are off
+ * inside a hook.
+ */
+static void trace_hook(const struct idr *idr, const struct idr_trace *ev,
+		       void *data)
+{
+	struct lidr *t = data;
+	struct events *tr = &t->tr;
+
+	(void)idr;
+	if (t->in_trace)
+		return;
+	if (tr->n == tr->cap) {
+		size_t cap = tr->cap ? 2 * tr->cap : 16;
+		struct idr_trace *ev2 = realloc(tr->ev, cap * sizeof(*ev2));
+
+		if (!ev2)
+			return;
+		tr->ev = ev2;
+		tr->cap = cap;
+	}
+	tr->ev[tr->n++] = *ev;
+}
+
+static void set_int(lua_State *L, const char *k, lua_Integer v)
+{
+	lua_pushinteger(L, v);
+	lua_setfield(L, -2, k);
+}
+
+/* Node counts for *-take and malloc; a node and a slot for the rest. */
+static void push_event(lua_State *L, const struct idr_trace *ev)
+{
+	bool counts = ev->event == IDR_TRACE_CACHE_TAKE ||
+		      ev->event == IDR_TRACE_PRELOAD_TAKE ||
+		      ev->event == IDR_TRACE_MALLOC;
+
+	lua_createtable(L, 0, 8);
+	lua_pushstring(L, idr_trace_name(ev->event));
+	lua_setfield(L, -2, "event");
+	if (counts) {
+		set_int(L, "nodes", ev->nodes);
+	} else {
+		set_int(L, "level", ev->level);
+		set_int(L, "first", (lua_Integer)ev->first);
+		set_int(L, "last", (lua_Integer)ev->last);
+		set_int(L, "slot", ev->slot);
+		set_int(L, "full", (lua_Integer)ev->full);
+	}
+	set_int(L, "height", ev->height);
+}
+
+/* Call the trace function on each event in the list on top, then pop. */
+static void call_trace(lua_State *L, struct lidr *t)
+{
+	lua_Integer i, n = (lua_Integer)lua_rawlen(L, -1);
+
+	for (i = 1; i <= n && !t->dead; i++) {
+		if (lua_getiuservalue(L, 1, UV_TRACE) != LUA_TFUNCTION) {
+			lua_pop(L, 1);
+			break;
+		}
+		lua_rawgeti(L, -2, i);
+		t->in_trace = true;
+		if (lua_pcall(L, 1, 0, 0) != LUA_OK) {
+			t->in_trace = false;
+			lua_error(L);
+		}
+		t->in_trace = false;
+	}
+	lua_pop(L, 1);
+}
+
+/*
+ * The operation is over and the tree sound: hand its events to the trace
+ * function, and return @nres results (already pushed).  If the function
+ * raises, the error goes on but the operation stands.
+ */
+static int delivered(lua_State *L, struct lidr *t, int nres)
+{
+	size_t i;
+
+	if (!t->tr.n)
+		return nres;
+	lua_createtable(L, (int)t->tr.n, 0);
+	/* A finalizer run by an allocation here may use this idr: re-read. */
+	for (i = 0; i < t->tr.n; i++) {
+		push_event(L, &t->tr.ev[i]);
+		lua_rawseti(L, -2, (lua_Integer)i + 1);
+	}
+	t->tr.n = 0;
+	call_trace(L, t);
+	return nres;
+}
+
+static int lidr_trace(lua_State *L)
+{
+	struct lidr *t = checkidr(L);
+
+	if (lua_isnoneornil(L, 2)) {
+		idr_set_trace(&t->idr, NULL, NULL);
+		lua_pushnil(L);
+	} else {
+		luaL_checktype(L, 2, LUA_TFUNCTION);
+		idr_set_trace(&t->idr, trace_hook, t);
+		lua_pushvalue(L, 2);
+	}
+	lua_setiuservalue(L, 1, UV_TRACE);
+	return 0;
+}
+
+/* }==================== Tracing ==================== */
+
+/* {==================== Allocation ==================== */
+
+/* "in [start, end)", or "at or above start" when @end sets no limit. */
+static int no_space(lua_State *L, int err, int start, int end)
+{
+	if (end > 0)
+		return fail(L, err, "no free id in [%d, %d)", start, end);
+	return fail(L, err, "no free id at or above %d", start);
+}
+
+/*
+ * After a C allocation of @id (or an error) from [@start, @end): store
+ * the value at @arg and return the ID, or say why there is none.
+ */
+static int allocated(lua_State *L, struct lidr *t, int id, int arg,
+		     unsigned int cursor, int start, int end)
+{
+	if (id == -ENOMEM)
+		return fail_nomem(L);
+	if (id == -EAGAIN)
+		return fail(L, id, "no node cached: call pre_get and retry");
+	if (id < 0)
+		return no_space(L, id, start, end);
+	publish(L, t, id, arg, cursor);
+	lua_pushinteger(L, id);
+	return delivered(L, t, 1);
+}
+
+typedef int alloc_fn(struct idr *idr, void *ptr, int start, int end,
+		     gfp_t gfp);
+
+static int alloc_with(lua_State *L, alloc_fn *fn)
+{
+	struct lidr *t = checkidr(L);
+	int start = (int)opt_range(L, 3, 0, INT_MAX, 0);
+	int end = (int)opt_range(L, 4, INT_MIN, INT_MAX, 0);
+	unsigned int cursor = idr_get_cursor(&t->idr);
+	int id = fn(&t->idr, marker(L, t, 2), start, end, GFP_KERNEL);
+
+	return allocated(L, t, id, 2, cursor, start, end);
+}
+
+static int lidr_alloc(lua_State *L)
+{
+	return alloc_with(L, idr_alloc);
+}
+
+static int lidr_alloc_cyclic(lua_State *L)
+{
+	return alloc_with(L, idr_alloc_cyclic);
+}
+
+static int lidr_alloc_u32(lua_State *L)
+{
+	struct lidr *t = checkidr(L);
+	uint32_t id = (uint32_t)opt_range(L, 3, 0, UINT32_MAX, 0);
+	unsigned long max = (unsigned long)opt_range(L, 4, 0, UINT32_MAX,
+						      UINT32_MAX);
+	int err = idr_alloc_u32(&t->idr, marker(L, t, 2), &id, max,
+				GFP_KERNEL);
+
+	if (err == -ENOMEM)
+		return fail_nomem(L);
+	if (err)
+		return fail(L, err, "no free id in [%I, %I]", (LUAI_UACINT)id,
+			    (LUAI_UACINT)max);
+	publish(L, t, id, 2, idr_get_cursor(&t->idr));
+	lua_pushinteger(L, id);
+	return delivered(L, t, 1);
+}
+
+static int lidr_get_cursor(lua_State *L)
+{
+	lua_pushinteger(L, idr_get_cursor(&checkidr(L)->idr));
+	return 1;
+}
+
+static int lidr_set_cursor(lua_State *L)
+{
+	struct lidr *t = checkidr(L);
+
+	idr_set_cursor(&t->idr, (unsigned int)range_arg(L, 2, 0, UINT32_MAX));
+	return 0;
+}
+
+/* }==================== Allocation ==================== */
+
+/* {==================== Lookup and removal ==================== */
+
+static int lidr_find(lua_State *L)
+{
+	struct lidr *t = checkidr(L);
+	unsigned long id = ulong_arg(L, 2);
+
+	push_value(L, t, id, idr_find(&t->idr, id));
+	return delivered(L, t, 1);
+}
+
+/*
+ * The value removed (nil if the ID was reserved), or nil, msg, "ENOENT"
+ * if nothing was there: idr_remove() says NULL for both, the count tells.
+ */
+static int lidr_remove(lua_State *L)
+{
+	struct lidr *t = checkidr(L);
+	unsigned long id = ulong_arg(L, 2);
+	unsigned long before = idr_count(&t->idr);
+	void *entry = idr_remove(&t->idr, id);
+
+	if (idr_count(&t->idr) == before) {
+		fail(L, -ENOENT, "no such id %I", (LUAI_UACINT)id);
+		return delivered(L, t, 3);
+	}
+	take_value(L, t, id, entry);
+	return delivered(L, t, 1);
+}
+
+/* The old value (nil if reserved); a failed store puts the old back. */
+static int lidr_replace(lua_State *L)
+{
+	struct lidr *t = checkidr(L);
+	unsigned long id = ulong_arg(L, 2);
+	void *old;
+
+	lua_settop(L, 3);
+	old = idr_replace(&t->idr, marker(L, t, 3), id);
+	if (IS_ERR(old)) {
+		fail(L, -ENOENT, "no such id %I", (LUAI_UACINT)id);
+		return delivered(L, t, 3);
+	}
+	push_value(L, t, id, old);
+	if (store(L, t, id, 3) != LUA_OK) {
+		idr_replace(&t->idr, old, id);
+		lua_error(L);
+	}
+	return delivered(L, t, 1);
+}
+
+static int lidr_get_next(lua_State *L)
+{
+	struct lidr *t = checkidr(L);
+	unsigned long id = ulong_arg(L, 2);
+	void *entry = idr_get_next_ul(&t->idr, &id);
+
+	if (!entry) {
+		lua_pushnil(L);
+		return 1;
+	}
+	lua_pushinteger(L, (lua_Integer)id);
+	push_value(L, t, (lua_Integer)id, entry);
+	return 2;
+}
+
+/* }==================== Lookup and removal ==================== */
+
+/* {==================== Iteration ==================== */
+
+/*
+ * The generic for's step: the first entry above the last ID, found
+ * afresh each time, so the loop body may remove and add.
+ */
+static int pairs_step(lua_State *L)
+{
+	struct lidr *t = checkidr(L);
+	unsigned long id = 0;
+	void *entry;
+
+	if (!lua_isnil(L, 2)) {
+		lua_Integer last = luaL_checkinteger(L, 2);
+
+		if (last < 0 || last >= UINT32_MAX)
+			return 0;
+		id = (unsigned long)last + 1;
+	}
+	entry = idr_get_next_ul(&t->idr, &id);
+	if (!entry)
+		return 0;
+	lua_pushinteger(L, (lua_Integer)id);
+	push_value(L, t, (lua_Integer)id, entry);
+	return 2;
+}
+
+static int lidr_pairs(lua_State *L)
+{
+	checkidr(L);
+	lua_pushcfunction(L, pairs_step);
+	lua_pushvalue(L, 1);
+	lua_pushnil(L);
+	return 3;
+}
+
+/* fn(id, v) on each entry, in ID order, until it returns a true value. */
+static int lidr_for_each(lua_State *L)
+{
+	unsigned long id = 0;
+	void *entry;
+
+	checkidr(L);
+	luaL_checktype(L, 2, LUA_TFUNCTION);
+	lua_settop(L, 2);
+	while ((entry = idr_get_next_ul(&checkidr(L)->idr, &id))) {
+		lua_pushvalue(L, 2);
+		lua_pushinteger(L, (lua_Integer)id);
+		push_value(L, toidr(L), (lua_Integer)id, entry);
+		lua_call(L, 2, 1);
+		if (lua_toboolean(L, -1))
+			return 1;
+		lua_pop(L, 1);
+		if (id++ >= UINT32_MAX)
+			break;
+	}
+	lua_pushnil(L);
+	return 1;
+}
+
+/* }==================== Iteration ==================== */
+
+/* {==================== The 2004 API ==================== */
+
+static int lidr_pre_get(lua_State *L)
+{
+	struct lidr *t = checkidr(L);
+
+	lua_pushboolean(L, idr_pre_get(&t->idr, GFP_KERNEL));
+	return delivered(L, t, 1);
+}
+
+static int get_new_from(lua_State *L, int start)
+{
+	struct lidr *t = toidr(L);
+	unsigned int cursor = idr_get_cursor(&t->idr);
+	int id, err;
+
+	err = idr_get_new_above(&t->idr, marker(L, t, 2), start, &id);
+	return allocated(L, t, err ? err : id, 2, cursor, start, 0);
+}
+
+static int lidr_get_new(lua_State *L)
+{
+	checkidr(L);
+	return get_new_from(L, 0);
+}
+
+static int lidr_get_new_above(lua_State *L)
+{
+	checkidr(L);
+	return get_new_from(L, int_arg(L, 3));
+}
+
+/* }==================== The 2004 API ==================== */
+
+/* {==================== Tags ==================== */
+
+static struct lidr *checktagged(lua_State *L)
+{
+	struct lidr *t = checkidr(L);
+
+	if (!t->id_bits)
+		luaL_error(L, "not a tagged idr (see idr.new{ tagged = ... })");
+	return t;
+}
+
+static int lidr_alloc_tagged(lua_State *L)
+{
+	checktagged(L);
+	return alloc_with(L, idr_alloc_tagged);
+}
+
+static int tag_fail(lua_State *L, int err, int tid)
+{
+	if (err == -ESTALE)
+		return fail(L, err, "stale tagged id %d", tid);
+	return fail(L, err, "no such tagged id %d", tid);
+}
+
+static int lidr_check(lua_State *L)
+{
+	struct lidr *t = checktagged(L);
+	int tid = int_arg(L, 2);
+	int err = idr_tag_check(&t->idr, tid);
+
+	if (err)
+		return delivered(L, t, tag_fail(L, err, tid));
+	lua_pushboolean(L, 1);
+	return delivered(L, t, 1);
+}
+
+/* The value at a live tagged ID; else nil, msg, "ESTALE" or "ENOENT". */
+static int lidr_find_tagged(lua_State *L)
+{
+	struct lidr *t = checktagged(L);
+	int tid = int_arg(L, 2);
+	int err = idr_tag_check(&t->idr, tid);
+
+	if (err)
+		return delivered(L, t, tag_fail(L, err, tid));
+	push_value(L, t, tid, idr_find_tagged(&t->idr, tid));
+	return delivered(L, t, 1);
+}
+
+static int lidr_remove_tagged(lua_State *L)
+{
+	struct lidr *t = checktagged(L);
+	int tid = int_arg(L, 2);
+	int err = idr_tag_check(&t->idr, tid);
+
+	if (err)
+		return delivered(L, t, tag_fail(L, err, tid));
+	take_value(L, t, tid, idr_remove_tagged(&t->idr, tid));
+	return delivered(L, t, 1);
+}
+
+static int lidr_untag(lua_State *L)
+{
+	struct lidr *t = checktagged(L);
+	int tid = int_arg(L, 2);
+
+	lua_pushinteger(L, idr_tag_id(&t->idr, tid));
+	lua_pushinteger(L, idr_tag_gen(&t->idr, tid));
+	return 2;
+}
+
+/* }==================== Tags ==================== */
+
+/* {==================== Looking inside ==================== */
+
+/* The tree under the idr or IDA at index 1; @t is NULL for an IDA. */
+static const struct idr *checktree(lua_State *L, struct lidr **t)
+{
+	struct lida *a;
+
+	*t = luaL_testudata(L, 1, IDR_MT);
+	if (*t)
+		return &checkidr(L)->idr;
+	a = luaL_testudata(L, 1, IDA_MT);
+	if (!a)
+		luaL_typeerror(L, 1, "idr or ida");
+	if (a->dead)
+		luaL_error(L, "attempt to use a destroyed ida");
+	return ida_tree(&a->ida);
+}
+
+/* Text being written by a dump function into memory. */
+struct memtext {
+	FILE *out;
+	char *text;
+	size_t len;
+};
+
+static void mem_open(lua_State *L, struct memtext *m)
+{
+	m->text = NULL;
+	m->len = 0;
+	m->out = open_memstream(&m->text, &m->len);
+	if (!m->out)
+		luaL_error(L, "not enough memory");
+}
+
+static int push_text(lua_State *L)
+{
+	const struct memtext *m = lua_touserdata(L, 1);
+
+	lua_pushlstring(L, m->text, m->len);
+	return 1;
+}
+
+/* Push the text written (protected, so that it is always freed). */
+static int mem_close(lua_State *L, struct memtext *m, int err)
+{
+	int status = LUA_OK;
+
+	if (fclose(m->out) && !err)
+		err = -EIO;
+	if (!err) {
+		lua_pushcfunction(L, push_text);
+		lua_pushlightuserdata(L, m);
+		status = lua_pcall(L, 1, 1, 0);
+	}
+	free(m->text);
+	if (err)
+		return luaL_error(L, "cannot write the text");
+	if (status != LUA_OK)
+		return lua_error(L);
+	return 1;
+}
+
+/*
+ * A string for the dump, cut so that its line stays within 80 columns
+ * at any depth; control characters would break the line.
+ */
+#define PRINT_MAX 40
+
+static int print_string(FILE *out, const char *s, size_t len)
+{
+	size_t i, n = len > PRINT_MAX ? PRINT_MAX - 3 : len;
+
+	for (i = 0; i < n; i++)
+		fputc((unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i],
+		      out);
+	if (n < len)
+		fputs("...", out);
+	return (int)(n < len ? PRINT_MAX : n);
+}
+
+/* A float as tostring() writes it: 2.0, not 2. */
+static int print_float(FILE *out, lua_Number x)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), LUA_NUMBER_FMT, (LUAI_UACNUMBER)x);
+	if (buf[strspn(buf, "-0123456789")] == '\0')
+		strcat(buf, ".0");
+	return fprintf(out, "%s", buf);
+}
+
+/* The value on top, as dump shows it; only calls that cannot raise. */
+static int print_top(FILE *out, lua_State *L)
+{
+	size_t len;
+	const char *s;
+
+	switch (lua_type(L, -1)) {
+	case LUA_TNUMBER:
+		if (lua_isinteger(L, -1))
+			return fprintf(out, LUA_INTEGER_FMT,
+				       (LUAI_UACINT)lua_tointeger(L, -1));
+		return print_float(out, lua_tonumber(L, -1));
+	case LUA_TSTRING:
+		s = lua_tolstring(L, -1, &len);
+		return print_string(out, s, len);
+	case LUA_TBOOLEAN:
+		return fputs(lua_toboolean(L, -1) ? "true" : "false", out);
+	default:
+		return fputs(lua_typename(L, lua_type(L, -1)), out);
+	}
+}
+
+/* idr_dump_opts.print_entry: runs inside idr_dump, so it must not raise. */
+static int print_entry(FILE *out, unsigned long id, void *entry, void *data)
+{
+	lua_State *L = data;
+	int n;
+
+	if (!entry)
+		return fprintf(out, "NULL");
+	/* Index -1 is the values table, pushed by dump_opts(). */
+	lua_rawgeti(L, -1, (lua_Integer)id);
+	n = print_top(out, L);
+	lua_pop(L, 1);
+	return n;
+}
+
+static unsigned int opt_field(lua_State *L, const char *k)
+{
+	unsigned int v = 0;
+
+	if (lua_getfield(L, 2, k) != LUA_TNIL) {
+		if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 0 ||
+		    lua_tointeger(L, -1) > INT_MAX)
+			luaL_argerror(L, 2, lua_pushfstring(L,
+					"%s must be an integer >= 0", k));
+		v = (unsigned int)lua_tointeger(L, -1);
+	}
+	lua_pop(L, 1);
+	return v;
+}
+
+/* Options { max_entries = N, max_nodes = N }; leaves the values table. */
+static void dump_opts(lua_State *L, const struct lidr *t,
+		      struct idr_dump_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	if (!lua_isnoneornil(L, 2)) {
+		luaL_checktype(L, 2, LUA_TTABLE);
+		o->max_entries = opt_field(L, "max_entries");
+		o->max_nodes = opt_field(L, "max_nodes");
+	}
+	lua_settop(L, 2);
+	if (t) {
+		lua_getiuservalue(L, 1, UV_VALUES);
+		o->print_entry = print_entry;
+		o->data = L;
+	}
+}
+
+typedef int dump_fn(const struct idr *idr, FILE *out,
+		    const struct idr_dump_opts *opts);
+
+static int dump_with(lua_State *L, dump_fn *fn)
+{
+	struct lidr *t;
+	const struct idr *tree = checktree(L, &t);
+	struct idr_dump_opts o;
+	struct memtext m;
+
+	dump_opts(L, t, &o);
+	mem_open(L, &m);
+	return mem_close(L, &m, fn(tree, m.out, &o));
+}
+
+static int lidr_dump(lua_State *L)
+{
+	return dump_with(L, idr_dump);
+}
+
+static int lidr_dot(lua_State *L)
+{
+	return dump_with(L, idr_dump_dot);
+}
+
+static int lidr_path_text(lua_State *L)
+{
+	struct lidr *t;
+	const struct idr *tree = checktree(L, &t);
+	unsigned long id = ulong_arg(L, 2);
+	struct memtext m;
+
+	mem_open(L, &m);
+	return mem_close(L, &m, idr_path_print(tree, id, m.out));
+}
+
+static int lidr_stats_text(lua_State *L)
+{
+	struct lidr *t;
+	const struct idr *tree = checktree(L, &t);
+	struct memtext m;
+
+	mem_open(L, &m);
+	return mem_close(L, &m, idr_stats_print(tree, m.out));
+}
+
+static const char *const path_ends[] = {
+	[IDR_PATH_FOUND] = "found",
+	[IDR_PATH_EMPTY] = "empty",
+	[IDR_PATH_BELOW_BASE] = "below-base",
+	[IDR_PATH_ABOVE_TOP] = "above-top",
+	[IDR_PATH_NO_CHILD] = "no-child",
+	[IDR_PATH_FREE_SLOT] = "free-slot",
+	[IDR_PATH_RETIRED] = "retired",
+};
+
+static void set_bool(lua_State *L, const char *k, bool v)
+{
+	lua_pushboolean(L, v);
+	lua_setfield(L, -2, k);
+}
+
+static void push_step(lua_State *L, const struct idr_path_step *st)
+{
+	lua_createtable(L, 0, 7);
+	set_int(L, "level", st->level);
+	set_int(L, "shift", st->shift);
+	set_int(L, "first", (lua_Integer)st->first);
+	set_int(L, "last", (lua_Integer)st->last);
+	set_int(L, "slot", st->slot);
+	set_bool(L, "present", st->present);
+	set_bool(L, "full", st->full);
+}
+
+static void path_arrays(lua_State *L, const struct idr_path *p)
+{
+	unsigned int i;
+
+	lua_createtable(L, (int)p->digits, 0);
+	for (i = 0; i < p->digits; i++) {
+		lua_pushinteger(L, p->digit[i]);
+		lua_rawseti(L, -2, i + 1);
+	}
+	lua_setfield(L, -2, "digits");
+	lua_createtable(L, (int)p->steps, 0);
+	for (i = 0; i < p->steps; i++) {
+		push_step(L, &p->step[i]);
+		lua_rawseti(L, -2, i + 1);
+	}
+	lua_setfield(L, -2, "steps");
+}
+
+static int lidr_path(lua_State *L)
+{
+	struct lidr *t;
+	const struct idr *tree = checktree(L, &t);
+	struct idr_path p;
+
+	idr_path(tree, ulong_arg(L, 2), &p);
+	lua_createtable(L, 0, 12);
+	set_int(L, "id", (lua_Integer)p.id);
+	set_int(L, "index", (lua_Integer)p.index);
+	set_int(L, "height", p.height);
+	path_arrays(L, &p);
+	lua_pushstring(L, path_ends[p.end]);
+	lua_setfield(L, -2, "end");
+	if (p.id_bits) {
+		set_int(L, "id_bits", p.id_bits);
+		set_int(L, "tag", (lua_Integer)p.tag);
+		set_int(L, "gen", (lua_Integer)p.gen);
+	}
+	if (p.ida) {
+		set_bool(L, "ida", true);
+		set_int(L, "bit", p.bit);
+	} else if (p.end == IDR_PATH_FOUND) {
+		push_value(L, t, (lua_Integer)p.id, p.entry);
+		lua_setfield(L, -2, "value");
+	}
+	return 1;
+}
+
+static void stats_levels(lua_State *L, const struct idr_stats *st)
+{
+	unsigned int i;
+
+	lua_createtable(L, (int)st->height, 0);
+	for (i = 0; i < st->height; i++) {
+		lua_pushinteger(L, (lua_Integer)st->level_nodes[i]);
+		lua_rawseti(L, -2, i + 1);
+	}
+	lua_setfield(L, -2, "level_nodes");
+}
+
+static int lidr_stats(lua_State *L)
+{
+	struct lidr *t;
+	const struct idr *tree = checktree(L, &t);
+	struct idr_stats st;
+
+	idr_stats(tree, &st);
+	lua_createtable(L, 0, 13);
+	set_int(L, "ids", (lua_Integer)st.ids);
+	set_int(L, "retired", (lua_Integer)st.retired);
+	set_int(L, "height", st.height);
+	set_int(L, "nodes", (lua_Integer)st.nodes);
+	stats_levels(L, &st);
+	set_int(L, "aux_nodes", (lua_Integer)st.aux_nodes);
+	set_int(L, "cached", st.cached);
+	set_int(L, "preloaded", st.preloaded);
+	set_int(L, "node_bytes", (lua_Integer)st.node_bytes);
+	set_int(L, "bytes", (lua_Integer)st.bytes);
+	lua_pushnumber(L, st.bytes_per_id);
+	lua_setfield(L, -2, "bytes_per_id");
+	set_int(L, "lowest", st.lowest);
+	set_int(L, "highest", st.highest);
+	return 1;
+}
+
+static int lidr_validate(lua_State *L)
+{
+	struct lidr *t;
+	int err = idr_check(checktree(L, &t));
+
+	if (err)
+		return fail(L, err, "the tree's invariants do not hold");
+	lua_pushboolean(L, 1);
+	return 1;
+}
+
+/* }==================== Looking inside ==================== */
+
+/* {==================== The IDA ==================== */
+
+static struct lida *toida(lua_State *L)
+{
+	return luaL_checkudata(L, 1, IDA_MT);
+}
+
+static struct lida *checkida(lua_State *L)
+{
+	struct lida *a = toida(L);
+
+	if (a->dead)
+		luaL_error(L, "attempt to use a destroyed ida");
+	return a;
+}
+
+static int lida_new(lua_State *L)
+{
+	struct lida *a = lua_newuserdatauv(L, sizeof(*a), 0);
+
+	memset(a, 0, sizeof(*a));
+	ida_init(&a->ida);
+	luaL_setmetatable(L, IDA_MT);
+	return 1;
+}
+
+static int lida_destroy(lua_State *L)
+{
+	struct lida *a = toida(L);
+
+	if (!a->dead) {
+		a->dead = true;
+		ida_destroy(&a->ida);
+	}
+	return 0;
+}
+
+static int lida_tostring(lua_State *L)
+{
+	struct lida *a = toida(L);
+
+	if (a->dead)
+		lua_pushliteral(L, "ida (destroyed)");
+	else
+		lua_pushfstring(L, "ida (%p)", (void *)a);
+	return 1;
+}
+
+static int lida_count(lua_State *L)
+{
+	lua_pushinteger(L, (lua_Integer)ida_count(&checkida(L)->ida));
+	return 1;
+}
+
+static int lida_is_empty(lua_State *L)
+{
+	lua_pushboolean(L, ida_is_empty(&checkida(L)->ida));
+	return 1;
+}
+
+/* alloc([min [, max]]): max inclusive; above INT_MAX means INT_MAX. */
+static int lida_alloc(lua_State *L)
+{
+	struct lida *a = checkida(L);
+	unsigned int min = (unsigned int)opt_range(L, 2, 0, UINT32_MAX, 0);
+	unsigned int max = (unsigned int)opt_range(L, 3, 0, UINT32_MAX,
+						   INT_MAX);
+	int id = ida_alloc_range(&a->ida, min, max, GFP_KERNEL);
+
+	if (id == -ENOMEM)
+		return fail_nomem(L);
+	if (id < 0)
+		return fail(L, id, "no free id in [%I, %I]", (LUAI_UACINT)min,
+			    (LUAI_UACINT)max);
+	lua_pushinteger(L, id);
+	return 1;
+}
+
+static int lida_free(lua_State *L)
+{
+	struct lida *a = checkida(L);
+	unsigned long id = ulong_arg(L, 2);
+
+	if (ida_free(&a->ida, (unsigned int)id))
+		return fail(L, -ENOENT, "id %I is not allocated",
+			    (LUAI_UACINT)id);
+	lua_pushboolean(L, 1);
+	return 1;
+}
+
+static int lida_exists(lua_State *L)
+{
+	struct lida *a = checkida(L);
+
+	lua_pushboolean(L, ida_exists(&a->ida, (unsigned int)ulong_arg(L, 2)));
+	return 1;
+}
+
+static int lida_find_first(lua_State *L)
+{
+	struct lida *a = checkida(L);
+	unsigned int min = (unsigned int)opt_range(L, 2, 0, UINT32_MAX, 0);
+	unsigned int max = (unsigned int)opt_range(L, 3, 0, UINT32_MAX,
+						   INT_MAX);
+	int id = ida_find_first_range(&a->ida, min, max);
+
+	if (id == -EINVAL)
+		return fail(L, id, "%I is above the largest id",
+			    (LUAI_UACINT)min);
+	if (id < 0)
+		return fail(L, id, "no id in [%I, %I]", (LUAI_UACINT)min,
+			    (LUAI_UACINT)max);
+	lua_pushinteger(L, id);
+	return 1;
+}
+
+static int ida_step(lua_State *L)
+{
+	struct lida *a = checkida(L);
+	lua_Integer min = lua_isnil(L, 2) ? 0 : luaL_checkinteger(L, 2) + 1;
+	int id;
+
+	if (min < 0 || min > INT_MAX)
+		return 0;
+	id = ida_find_first_range(&a->ida, (unsigned int)min, INT_MAX);
+	if (id < 0)
+		return 0;
+	lua_pushinteger(L, id);
+	return 1;
+}
+
+static int lida_pairs(lua_State *L)
+{
+	checkida(L);
+	lua_pushcfunction(L, ida_step);
+	lua_pushvalue(L, 1);
+	lua_pushnil(L);
+	return 3;
+}
+
+/* }==================== The IDA ==================== */
+
+/* {==================== The module ==================== */
+
+static int lidr_fault(lua_State *L)
+{
+	lua_Integer skip = opt_range(L, 1, 0, LUA_MAXINTEGER, 0);
+	lua_Integer count = opt_range(L, 2, 0, LUA_MAXINTEGER, 0);
+
+	idr_fault_inject((unsigned long)skip, (unsigned long)count);
+	return 0;
+}
+
+static int lidr_mem(lua_State *L)
+{
+	struct idr_mem_stats ms;
+
+	idr_mem_stats(&ms);
+	lua_createtable(L, 0, 5);
+	set_int(L, "bytes", (lua_Integer)ms.bytes);
+	set_int(L, "allocs", (lua_Integer)ms.allocs);
+	set_int(L, "frees", (lua_Integer)ms.frees);
+	set_int(L, "failed", (lua_Integer)ms.failed);
+	set_int(L, "thread_allocs", (lua_Integer)ms.thread_allocs);
+	return 1;
+}
+
+static const luaL_Reg idr_methods[] = {
+	{ "alloc", lidr_alloc },
+	{ "alloc_cyclic", lidr_alloc_cyclic },
+	{ "alloc_u32", lidr_alloc_u32 },
+	{ "get_cursor", lidr_get_cursor },
+	{ "set_cursor", lidr_set_cursor },
+	{ "find", lidr_find },
+	{ "remove", lidr_remove },
+	{ "replace", lidr_replace },
+	{ "get_next", lidr_get_next },
+	{ "pairs", lidr_pairs },
+	{ "for_each", lidr_for_each },
+	{ "is_empty", lidr_is_empty },
+	{ "count", lidr_len },
+	{ "destroy", lidr_destroy },
+	{ "pre_get", lidr_pre_get },
+	{ "get_new", lidr_get_new },
+	{ "get_new_above", lidr_get_new_above },
+	{ "alloc_tagged", lidr_alloc_tagged },
+	{ "find_tagged", lidr_find_tagged },
+	{ "remove_tagged", lidr_remove_tagged },
+	{ "check", lidr_check },
+	{ "untag", lidr_untag },
+	{ "trace", lidr_trace },
+	{ "dump", lidr_dump },
+	{ "dot", lidr_dot },
+	{ "path", lidr_path },
+	{ "path_text", lidr_path_text },
+	{ "stats", lidr_stats },
+	{ "stats_text", lidr_stats_text },
+	{ "validate", lidr_validate },
+	{ NULL, NULL }
+};
+
+static const luaL_Reg idr_meta[] = {
+	{ "__gc", lidr_destroy },
+	{ "__close", lidr_destroy },
+	{ "__len", lidr_len },
+	{ "__tostring", lidr_tostring },
+	{ "__pairs", lidr_pairs },
+	{ "__index", NULL },
+	{ NULL, NULL }
+};
+
+static const luaL_Reg ida_methods[] = {
+	{ "alloc", lida_alloc },
+	{ "free", lida_free },
+	{ "exists", lida_exists },
+	{ "find_first", lida_find_first },
+	{ "count", lida_count },
+	{ "is_empty", lida_is_empty },
+	{ "pairs", lida_pairs },
+	{ "destroy", lida_destroy },
+	{ "dump", lidr_dump },
+	{ "dot", lidr_dot },
+	{ "path", lidr_path },
+	{ "path_text", lidr_path_text },
+	{ "stats", lidr_stats },
+	{ "stats_text", lidr_stats_text },
+	{ "validate", lidr_validate },
+	{ NULL, NULL }
+};
+
+static const luaL_Reg ida_meta[] = {
+	{ "__gc", lida_destroy },
+	{ "__close", lida_destroy },
+	{ "__len", lida_count },
+	{ "__tostring", lida_tostring },
+	{ "__pairs", lida_pairs },
+	{ "__index", NULL },
+	{ NULL, NULL }
+};
+
+static const luaL_Reg funcs[] = {
+	{ "new", lidr_new },
+	{ "ida", lida_new },
+	{ "fault", lidr_fault },
+	{ "mem", lidr_mem },
+	{ NULL, NULL }
+};
+
+static const char *const errnames[] = {
+	"ENOSPC", "EAGAIN", "ENOMEM", "ENOENT", "ESTALE", "EINVAL", "EUCLEAN",
+};
+
+/* liolib's createmeta: metamethods, and the methods as __index. */
+static void createmeta(lua_State *L, const char *name, const luaL_Reg *meta,
+		       const luaL_Reg *methods)
+{
+	luaL_newmetatable(L, name);
+	luaL_setfuncs(L, meta, 0);
+	lua_newtable(L);
+	luaL_setfuncs(L, methods, 0);
+	lua_setfield(L, -2, "__index");
+	lua_pop(L, 1);
+}
+
+LIDR_API int luaopen_idr(lua_State *L)
+{
+	size_t i;
+
+	luaL_newlib(L, funcs);
+	lua_pushliteral(L, "idr " IDR_VERSION);
+	lua_setfield(L, -2, "_VERSION");
+	for (i = 0; i < sizeof(errnames) / sizeof(errnames[0]); i++) {
+		lua_pushstring(L, errnames[i]);
+		lua_setfield(L, -2, errnames[i]);
+	}
+	lua_pushinteger(L, IDA_BITMAP_BITS);
+	lua_setfield(L, -2, "IDA_BITMAP_BITS");
+	createmeta(L, IDR_MT, idr_meta, idr_methods);
+	createmeta(L, IDA_MT, ida_meta, ida_methods);
+	return 1;
+}
+
+/* }==================== The module ==================== */

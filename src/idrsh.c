@@ -1,0 +1,662 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * idrsh.c - the C side of idrsh, the interactive shell of idr.
+ *
+ * Only what must be C lives here: options, the readline loop, history,
+ * completion, signals and the Lua state.  The command language itself is
+ * lua/idrsh.lua, compiled in as idrsh_lua[]; its chunk returns a module
+ * whose functions this file calls:
+ *
+ *   setup(config): before anything runs;
+ *   run_line(line, where), run_file(path, args), run_lua(chunk, name):
+ *     true, false (a command failed), or "quit";
+ *   complete(text, line, start): a table of candidates, or "files";
+ *   prompt(): the prompt.
+ *
+ * Errors inside those functions are reported by the Lua side, as
+ * "idrsh: WHERE: message" on stderr; an error that escapes one (an
+ * interrupt, a bug) is reported here the same way.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <readline/history.h>
+#include <readline/readline.h>
+
+#include <lauxlib.h>
+#include <lua.h>
+#include <lualib.h>
+
+#include "idr.h"
+#include "idrsh_lua.h"
+
+#define HISTORY_MAX 1000
+
+int luaopen_idr(lua_State *L);
+
+/* One -c or -e, in the order given. */
+struct action {
+	char kind; /* 'c' or 'e' */
+	const char *text;
+};
+
+struct shell {
+	lua_State *L;
+	int module; /* registry ref of idrsh.lua's module */
+	struct action *actions;
+	int nactions;
+	bool bail, quiet, stdin_after, color_out, color_err;
+	int mode;	  /* 0: by isatty, 'b': batch, 'i': interactive */
+	bool interactive; /* reading stdin through readline */
+	bool failed;	  /* a command failed */
+	bool quit;	  /* a command asked to leave */
+	char *history;	  /* file, or NULL */
+};
+
+/* The one shell, for readline's and the signal handler's callbacks. */
+static struct shell *sh;
+
+/* ======================== Signals ======================== */
+
+static volatile sig_atomic_t lua_running;
+static volatile sig_atomic_t got_sigint;
+
+/* lua.c's way: a hook, not a longjmp from the handler. */
+static void lua_stop(lua_State *L, lua_Debug *ar)
+{
+	(void)ar;
+	lua_sethook(L, NULL, 0, 0);
+	lua_pushliteral(L, "interrupted!");
+	lua_error(L);
+}
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	if (lua_running) {
+		lua_sethook(sh->L, lua_stop,
+			    LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
+	} else if (sh->interactive) {
+		got_sigint = 1;
+	} else {
+		signal(SIGINT, SIG_DFL);
+		raise(SIGINT);
+	}
+}
+
+/* Readline calls this after a signal interrupted its read: Ctrl-C
+ * discards the line being typed and starts a new one. */
+static int on_signal_event(void)
+{
+	if (!got_sigint)
+		return 0;
+	got_sigint = 0;
+	rl_replace_line("", 0);
+	rl_crlf();
+	rl_on_new_line();
+	rl_redisplay();
+	return 0;
+}
+
+static void signals_init(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_sigint;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+}
+
+/* ======================== Calling Lua ======================== */
+
+/* Pushes module function @name; the arguments follow. */
+static void push_fn(struct shell *s, const char *name)
+{
+	lua_rawgeti(s->L, LUA_REGISTRYINDEX, s->module);
+	lua_getfield(s->L, -1, name);
+	lua_remove(s->L, -2);
+}
+
+static void report(const char *where, const char *msg)
+{
+	fflush(stdout);
+	if (where)
+		fprintf(stderr, "idrsh: %s: %s\n", where, msg);
+	else
+		fprintf(stderr, "idrsh: %s\n", msg);
+}
+
+/*
+ * Calls the function under @nargs arguments, wanting one result, and
+ * folds it into the shell's state: false marks a failure, "quit" asks to
+ * stop.  Return: true if the call succeeded.
+ */
+static bool call(struct shell *s, int nargs, const char *where)
+{
+	bool ok;
+	int rc;
+
+	lua_running = 1;
+	rc = lua_pcall(s->L, nargs, 1, 0);
+	lua_running = 0;
+	lua_sethook(s->L, NULL, 0, 0);
+	if (rc != LUA_OK) {
+		const char *msg = lua_tostring(s->L, -1);
+
+		report(where, msg ? msg : "(error object is not a string)");
+		lua_pop(s->L, 1);
+		s->failed = true;
+		return false;
+	}
+	if (lua_type(s->L, -1) == LUA_TSTRING) {
+		s->quit = true;
+		ok = true;
+	} else {
+		ok = lua_toboolean(s->L, -1);
+	}
+	lua_pop(s->L, 1);
+	if (!ok)
+		s->failed = true;
+	return ok;
+}
+
+static bool run_line(struct shell *s, const char *line, size_t len,
+		     const char *where)
+{
+	push_fn(s, "run_line");
+	lua_pushlstring(s->L, line, len);
+	if (where)
+		lua_pushstring(s->L, where);
+	else
+		lua_pushnil(s->L);
+	return call(s, 2, where);
+}
+
+static void push_args(struct shell *s, char **argv, int argc)
+{
+	lua_createtable(s->L, argc, 1);
+	for (int i = 0; i < argc; i++) {
+		lua_pushstring(s->L, argv[i]);
+		lua_rawseti(s->L, -2, i);
+	}
+}
+
+static bool run_file(struct shell *s, char **argv, int argc)
+{
+	push_fn(s, "run_file");
+	lua_pushstring(s->L, argv[0]);
+	push_args(s, argv, argc);
+	return call(s, 2, argv[0]);
+}
+
+static bool run_lua(struct shell *s, const char *chunk)
+{
+	push_fn(s, "run_lua");
+	lua_pushstring(s->L, chunk);
+	lua_pushliteral(s->L, "=-e");
+	return call(s, 2, "-e");
+}
+
+/* -c: each line of CMD is a command, named "-c:N" in errors. */
+static bool run_command(struct shell *s, const char *cmd)
+{
+	char where[32];
+	int lineno = 0;
+	bool ok = true;
+
+	while (!s->quit) {
+		size_t len = strcspn(cmd, "\n");
+
+		snprintf(where, sizeof(where), "-c:%d", ++lineno);
+		ok = run_line(s, cmd, len, where) && ok;
+		if ((!ok && s->bail) || cmd[len] == '\0')
+			break;
+		cmd += len + 1;
+	}
+	return ok;
+}
+
+/* ======================== The Lua state ======================== */
+
+static int open_shell(lua_State *L)
+{
+	struct shell *s = lua_touserdata(L, 1);
+
+	luaL_openlibs(L);
+	luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE);
+	lua_pushcfunction(L, luaopen_idr);
+	lua_setfield(L, -2, "idr");
+	lua_pop(L, 1);
+	if (luaL_loadbufferx(L, idrsh_lua, sizeof(idrsh_lua) - 1, "=idrsh.lua",
+			     "t") != LUA_OK)
+		return lua_error(L);
+	lua_call(L, 0, 1);
+	lua_getfield(L, -1, "setup");
+	lua_createtable(L, 0, 4);
+	lua_pushboolean(L, s->color_out);
+	lua_setfield(L, -2, "color_out");
+	lua_pushboolean(L, s->color_err);
+	lua_setfield(L, -2, "color_err");
+	lua_pushboolean(L, s->bail);
+	lua_setfield(L, -2, "bail");
+	lua_pushboolean(L, s->interactive);
+	lua_setfield(L, -2, "interactive");
+	lua_call(L, 1, 0);
+	s->module = luaL_ref(L, LUA_REGISTRYINDEX);
+	return 0;
+}
+
+static bool lua_init(struct shell *s)
+{
+	s->L = luaL_newstate();
+	if (!s->L) {
+		fputs("idrsh: cannot create the Lua state\n", stderr);
+		return false;
+	}
+	lua_pushcfunction(s->L, open_shell);
+	lua_pushlightuserdata(s->L, s);
+	if (lua_pcall(s->L, 1, 0, 0) != LUA_OK) {
+		report(NULL, lua_tostring(s->L, -1));
+		return false;
+	}
+	return true;
+}
+
+/* ======================== History ======================== */
+
+/* $IDRSH_HISTORY (empty: none), $XDG_STATE_HOME/idrsh_history, or
+ * ~/.idrsh_history. */
+static char *history_path(void)
+{
+	const char *env = getenv("IDRSH_HISTORY");
+	const char *dir, *file;
+	char *path;
+
+	if (env)
+		return *env ? strdup(env) : NULL;
+	dir = getenv("XDG_STATE_HOME");
+	file = "idrsh_history";
+	if (!dir || !*dir) {
+		dir = getenv("HOME");
+		file = ".idrsh_history";
+	}
+	if (!dir || !*dir)
+		return NULL;
+	path = malloc(strlen(dir) + strlen(file) + 2);
+	if (path)
+		sprintf(path, "%s/%s", dir, file);
+	return path;
+}
+
+static void history_load(struct shell *s)
+{
+	s->history = history_path();
+	stifle_history(HISTORY_MAX);
+	if (s->history)
+		read_history(s->history);
+}
+
+static void history_save(struct shell *s)
+{
+	int fd;
+
+	if (!s->history)
+		return;
+	fd = open(s->history, O_WRONLY | O_CREAT, 0600);
+	if (fd < 0 || close(fd) != 0 || write_history(s->history) != 0) {
+		fprintf(stderr, "idrsh: cannot write history to %s: %s\n",
+			s->history, strerror(errno));
+		return;
+	}
+	chmod(s->history, 0600);
+}
+
+static void history_add(const char *line)
+{
+	HIST_ENTRY *last =
+		history_length > 0
+			? history_get(history_base + history_length - 1)
+			: NULL;
+
+	if (line[strspn(line, " \t")] == '\0')
+		return;
+	if (last && strcmp(last->line, line) == 0)
+		return;
+	add_history(line);
+}
+
+/* ======================== Completion ======================== */
+
+static char **matches; /* the Lua side's candidates, for generate() */
+
+static char *generate(const char *text, int state)
+{
+	static int i;
+
+	(void)text;
+	if (state == 0)
+		i = 0;
+	return matches && matches[i] ? strdup(matches[i++]) : NULL;
+}
+
+static void matches_free(void)
+{
+	for (int i = 0; matches && matches[i]; i++)
+		free(matches[i]);
+	free(matches);
+	matches = NULL;
+}
+
+/* Copies the table on top of the stack into matches[]. */
+static void matches_take(lua_State *L)
+{
+	lua_Integer n = luaL_len(L, -1);
+
+	matches = calloc((size_t)n + 1, sizeof(*matches));
+	for (lua_Integer i = 1; matches && i <= n; i++) {
+		const char *c;
+
+		lua_rawgeti(L, -1, i);
+		c = lua_tostring(L, -1);
+		matches[i - 1] = strdup(c ? c : "");
+		lua_pop(L, 1);
+	}
+}
+
+static char **complete(const char *text, int start, int end)
+{
+	lua_State *L = sh->L;
+	char **result = NULL;
+
+	(void)end;
+	rl_attempted_completion_over = 1;
+	push_fn(sh, "complete");
+	lua_pushstring(L, text);
+	lua_pushstring(L, rl_line_buffer);
+	lua_pushinteger(L, start);
+	if (lua_pcall(L, 3, 1, 0) != LUA_OK) {
+		lua_pop(L, 1);
+		return NULL;
+	}
+	if (lua_type(L, -1) == LUA_TSTRING) {
+		rl_attempted_completion_over = 0; /* file names */
+	} else if (lua_istable(L, -1)) {
+		matches_take(L);
+		result = rl_completion_matches(text, generate);
+		matches_free();
+	}
+	lua_pop(L, 1);
+	return result;
+}
+
+/* ======================== Reading stdin ======================== */
+
+static char *prompt(struct shell *s)
+{
+	char *p;
+
+	push_fn(s, "prompt");
+	if (lua_pcall(s->L, 0, 1, 0) != LUA_OK || !lua_isstring(s->L, -1))
+		p = strdup("idr> ");
+	else
+		p = strdup(lua_tostring(s->L, -1));
+	lua_pop(s->L, 1);
+	return p;
+}
+
+static void interact(struct shell *s)
+{
+	bool failed = s->failed; /* a typo at the prompt is no failure */
+	char *line;
+
+	rl_readline_name = "idrsh";
+	rl_attempted_completion_function = complete;
+	rl_signal_event_hook = on_signal_event;
+	history_load(s);
+	if (!s->quiet)
+		printf("idrsh (idr) %s: type 'help' for commands, "
+		       "Ctrl-D to leave.\n",
+		       IDR_VERSION);
+	while (!s->quit) {
+		char *p = prompt(s);
+
+		line = readline(p);
+		free(p);
+		if (!line) {
+			putchar('\n');
+			break;
+		}
+		history_add(line);
+		run_line(s, line, strlen(line), NULL);
+		free(line);
+	}
+	history_save(s);
+	free(s->history);
+	s->failed = failed;
+}
+
+/* Batch: no prompt, no echo, errors named <stdin>:N. */
+static void batch(struct shell *s)
+{
+	char *line = NULL, where[48];
+	size_t cap = 0;
+	ssize_t len;
+	long lineno = 0;
+
+	while (!s->quit && (len = getline(&line, &cap, stdin)) >= 0) {
+		if (len > 0 && line[len - 1] == '\n')
+			len--;
+		snprintf(where, sizeof(where), "<stdin>:%ld", ++lineno);
+		if (!run_line(s, line, (size_t)len, where) && s->bail)
+			break;
+	}
+	free(line);
+}
+
+/* ======================== Options ======================== */
+
+static void usage(void)
+{
+	fputs("Usage: idrsh [OPTION]... [SCRIPT [ARG]...]\n"
+	      "The interactive shell of idr, the Linux kernel's integer ID "
+	      "allocator.\n"
+	      "SCRIPT is a file of idrsh commands, or Lua when it ends in "
+	      ".lua;\n'-' reads commands from standard input.\n\n"
+	      "  -c CMD           run an idrsh command (repeatable)\n"
+	      "  -e LUA           run a Lua chunk (repeatable)\n"
+	      "  -i               read standard input after -c, -e or "
+	      "SCRIPT\n"
+	      "  -q               no banner\n"
+	      "      --bail       stop at the first failing command\n"
+	      "      --batch      never prompt, even on a terminal\n"
+	      "      --interactive  prompt and edit lines, even without a "
+	      "terminal\n"
+	      "      --color=WHEN auto (default), always or never\n"
+	      "  -h, --help       display this help and exit\n"
+	      "  -V, --version    output version information and exit\n\n"
+	      "Exit status: 0 if every command succeeded, 1 if one failed, "
+	      "2 for a usage error.\n"
+	      "History: $IDRSH_HISTORY (empty: none), else "
+	      "$XDG_STATE_HOME/idrsh_history,\nelse ~/.idrsh_history.\n",
+	      stdout);
+}
+
+static void version(void)
+{
+	printf("idrsh (idr) %s\n%s\nGNU Readline %s\n"
+	       "License GPL-3.0-or-later: this binary links GNU Readline.\n"
+	       "This is free software: you are free to change and "
+	       "redistribute it.\n",
+	       IDR_VERSION, LUA_RELEASE, rl_library_version);
+}
+
+static int bad_usage(const char *msg, const char *arg)
+{
+	if (msg)
+		fprintf(stderr, "idrsh: %s%s%s\n", msg, arg ? " " : "",
+			arg ? arg : "");
+	fputs("Try 'idrsh --help'.\n", stderr);
+	return 2;
+}
+
+/* --color: decides for stdout and stderr alike. */
+static bool set_color(struct shell *s, const char *when)
+{
+	const char *nc = getenv("NO_COLOR"), *term = getenv("TERM");
+	bool may = !(nc && *nc) && !(term && strcmp(term, "dumb") == 0);
+
+	if (strcmp(when, "always") == 0) {
+		s->color_out = s->color_err = true;
+	} else if (strcmp(when, "never") == 0) {
+		s->color_out = s->color_err = false;
+	} else if (strcmp(when, "auto") == 0) {
+		s->color_out = may && isatty(STDOUT_FILENO);
+		s->color_err = may && isatty(STDERR_FILENO);
+	} else {
+		return false;
+	}
+	return true;
+}
+
+enum { OPT_BAIL = 256, OPT_BATCH, OPT_INTERACTIVE, OPT_COLOR };
+
+static const struct option long_options[] = {
+	{ "bail", no_argument, NULL, OPT_BAIL },
+	{ "batch", no_argument, NULL, OPT_BATCH },
+	{ "interactive", no_argument, NULL, OPT_INTERACTIVE },
+	{ "color", required_argument, NULL, OPT_COLOR },
+	{ "colour", required_argument, NULL, OPT_COLOR },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* Return: -1 to go on, else the exit status. */
+static int option(struct shell *s, int c)
+{
+	switch (c) {
+	case 'c':
+	case 'e':
+		s->actions[s->nactions].kind = (char)c;
+		s->actions[s->nactions++].text = optarg;
+		return -1;
+	case 'i':
+		s->stdin_after = true;
+		return -1;
+	case 'q':
+		s->quiet = true;
+		return -1;
+	case OPT_BAIL:
+		s->bail = true;
+		return -1;
+	case OPT_BATCH:
+		s->mode = 'b';
+		return -1;
+	case OPT_INTERACTIVE:
+		s->mode = 'i';
+		return -1;
+	case OPT_COLOR:
+		return set_color(s, optarg)
+			       ? -1
+			       : bad_usage("invalid --color:", optarg);
+	case 'h':
+		usage();
+		return 0;
+	case 'V':
+		version();
+		return 0;
+	default:
+		return bad_usage(NULL, NULL);
+	}
+}
+
+static int parse_options(struct shell *s, int argc, char **argv)
+{
+	int c, rc;
+
+	s->actions = calloc((size_t)argc, sizeof(*s->actions));
+	if (!s->actions)
+		return bad_usage("out of memory", NULL);
+	set_color(s, "auto");
+	while ((c = getopt_long(argc, argv, "+c:e:iqhV", long_options, NULL)) !=
+	       -1) {
+		rc = option(s, c);
+		if (rc >= 0)
+			return rc;
+	}
+	return -1;
+}
+
+/* ======================== Main ======================== */
+
+static void run_stdin(struct shell *s)
+{
+	if (s->interactive)
+		interact(s);
+	else
+		batch(s);
+}
+
+static void run_actions(struct shell *s)
+{
+	for (int i = 0; i < s->nactions && !s->quit; i++) {
+		bool ok = s->actions[i].kind == 'c'
+				  ? run_command(s, s->actions[i].text)
+				  : run_lua(s, s->actions[i].text);
+		if (!ok && s->bail)
+			return;
+	}
+}
+
+static void run(struct shell *s, int argc, char **argv)
+{
+	bool script = optind < argc;
+	bool dash = script && strcmp(argv[optind], "-") == 0;
+
+	run_actions(s);
+	if (s->quit || (s->failed && s->bail))
+		return;
+	if (script && !dash)
+		run_file(s, argv + optind, argc - optind);
+	if (s->quit || (s->failed && s->bail))
+		return;
+	if (dash || s->stdin_after || (!script && s->nactions == 0))
+		run_stdin(s);
+}
+
+int main(int argc, char **argv)
+{
+	struct shell s = { 0 };
+	int rc;
+
+	static char name[] = "idrsh";
+
+	sh = &s;
+	argv[0] = name; /* getopt's messages say "idrsh: ..." */
+	rc = parse_options(&s, argc, argv);
+	if (rc >= 0) {
+		free(s.actions);
+		return rc;
+	}
+	s.interactive = s.mode == 'i' || (s.mode == 0 && isatty(STDIN_FILENO));
+	if (optind < argc && strcmp(argv[optind], "-") == 0 && s.mode != 'i')
+		s.interactive = false;
+	signals_init();
+	if (lua_init(&s))
+		run(&s, argc, argv);
+	else
+		s.failed = true;
+	if (s.L)
+		lua_close(s.L);
+	free(s.actions);
+	return s.failed ? 1 : 0;
+}

@@ -1,0 +1,152 @@
+#!/usr/bin/env bats
+# idrsh at a terminal: a real pty through script(1), and history.
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	load test_helper
+	bats_load_library bats-support
+	bats_load_library bats-assert
+	export HOME="$BATS_TEST_TMPDIR"
+	unset XDG_STATE_HOME IDRSH_HISTORY
+	IDRSH=${IDRSH:-./build/idrsh}
+	export INPUTRC="$BATS_TEST_DIRNAME/inputrc" TERM=xterm
+}
+
+# Feeds the keys in $@ (printf formats, a pause between each) to idrsh
+# on a pty; the transcript, with CRs dropped, is the output.
+pty() {
+	run bash -c '
+		idrsh=$1; shift
+		for keys in "$@"; do sleep 0.2; printf "$keys"; done |
+			script -qec "$idrsh" /dev/null | tr -d "\r"
+		exit "${PIPESTATUS[1]}"' pty "$IDRSH" "$@"
+}
+
+@test "pty: banner, prompt, a result; Ctrl-D exits 0" {
+	pty 'alloc a\n' 'find 0\n' '\004'
+	assert_success
+	assert_line "idrsh (idr) 0.1.0: type 'help' for commands, Ctrl-D to leave."
+	assert_line "idr> alloc a"
+	assert_line "0"
+	assert_line "a"
+	assert_line --index -1 "idr> "
+}
+
+@test "pty: -q drops the banner" {
+	run bash -c "printf '\\004' | script -qec '$IDRSH -q' /dev/null | tr -d '\\r'"
+	assert_success
+	refute_line --partial "type 'help'"
+}
+
+@test "pty: Tab completes a command" {
+	pty 'alloc a\n' 'fi\t 0\n' '\004'
+	assert_success
+	assert_line --regexp '^idr> fi.*nd 0$'
+	assert_line "a"
+}
+
+@test "pty: Tab completes a tree name; the prompt names the tree" {
+	pty 'new mytree\n' 'use default\n' 'use my\t\n' 'alloc x\n' '\004'
+	assert_success
+	assert_line "idr:mytree> use default"
+	assert_line --regexp '^idr:mytree> alloc x$'
+}
+
+@test "pty: Tab completes help topics" {
+	pty 'help alloc_u\t\n' '\004'
+	assert_success
+	assert_line "usage: alloc_u32 VALUE START MAX"
+}
+
+@test "pty: Ctrl-C discards the line being typed" {
+	pty 'alloc a' '\003' 'count\n' '\004'
+	assert_success
+	assert_line "idr> count"
+	assert_line "0"
+}
+
+@test "pty: Ctrl-C interrupts a running Lua loop; the tree is intact" {
+	pty 'alloc a\n' 'lua while true do end\n' '\003' 'count\n' '\004'
+	assert_success
+	assert_line --partial "idrsh: interrupted!"
+	assert_line "1"
+}
+
+@test "pty: errors at the prompt say no FILE:LINE, and do not set the exit status" {
+	pty 'find 3\n' '\004'
+	assert_success
+	assert_line "idrsh: find: no id 3 (ENOENT)"
+}
+
+@test "history: ~/.idrsh_history, mode 0600, non-empty lines once" {
+	pty 'alloc a\n' '\n' 'alloc a\n' 'count\n' '\004'
+	assert_success
+	run cat "$HOME/.idrsh_history"
+	assert_output "alloc a
+count"
+	run stat -c %a "$HOME/.idrsh_history"
+	assert_output "600"
+}
+
+@test "history: read back at the next start (Up arrow)" {
+	printf 'alloc fromhistory\n' > "$HOME/.idrsh_history"
+	pty '\033[A\n' 'find 0\n' '\004'
+	assert_success
+	assert_line "fromhistory"
+}
+
+@test "history: \$IDRSH_HISTORY names the file; empty disables it" {
+	export IDRSH_HISTORY="$BATS_TEST_TMPDIR/h"
+	pty 'count\n' '\004'
+	run cat "$BATS_TEST_TMPDIR/h"
+	assert_output "count"
+	export IDRSH_HISTORY=
+	pty 'count\n' '\004'
+	[ ! -e "$HOME/.idrsh_history" ]
+}
+
+@test "history: \$XDG_STATE_HOME/idrsh_history" {
+	export XDG_STATE_HOME="$BATS_TEST_TMPDIR/state"
+	mkdir "$XDG_STATE_HOME"
+	pty 'count\n' '\004'
+	run cat "$XDG_STATE_HOME/idrsh_history"
+	assert_output "count"
+	[ ! -e "$HOME/.idrsh_history" ]
+}
+
+@test "--interactive prompts even without a terminal" {
+	run -0 "$IDRSH" --interactive -q <<<"count"
+	assert_line --index 0 "idr> count"
+	assert_line --index 1 "0"
+}
+
+@test "--batch on a terminal: no banner, no prompt" {
+	pty 'count\n' '\004'
+	assert_line --partial "idr> "
+	run bash -c "{ sleep 0.2; printf 'count\\n'; sleep 0.2; printf '\\004'; } | script -qec '$IDRSH --batch' /dev/null | tr -d '\\r'"
+	refute_line --partial "idr> "
+	refute_line --partial "type 'help'"
+	assert_line "0"
+}
+
+@test "pty: Tab completes file names after source" {
+	printf 'alloc fromfile\n' > "$BATS_TEST_TMPDIR/script.idrsh"
+	pty "source $BATS_TEST_TMPDIR/scr\\t\\n" 'find 0\n' '\004'
+	assert_success
+	assert_line "fromfile"
+}
+
+@test "pty: errors are red on a terminal unless NO_COLOR is set" {
+	NO_COLOR= pty 'find 3\n' '\004'
+	assert_line $'\e[31midrsh: find: no id 3 (ENOENT)\e[0m'
+	NO_COLOR=1 pty 'find 3\n' '\004'
+	assert_line "idrsh: find: no id 3 (ENOENT)"
+}
+
+@test "history: an unwritable history file is reported, exit still 0" {
+	export IDRSH_HISTORY="$BATS_TEST_TMPDIR/no/such/dir/h"
+	pty 'count\n' '\004'
+	assert_success
+	assert_line --partial "idrsh: cannot write history to $BATS_TEST_TMPDIR/no/such/dir/h: No such file or directory"
+}

@@ -1,0 +1,123 @@
+-- oom.lua - run by tests/lua.bats inside a small C host whose allocator
+-- fails after budget(n) more allocations, with idr in package.preload.
+-- Storing a value into the user-value table can then raise a memory
+-- error after the C ID was taken; the ID must go back (no orphans), and
+-- every tree must stay sound.  Not a test_*.lua: lua5.4 has no budget().
+package.cpath = ""
+local idr = require "idr"
+assert(rawget(_G, "idr") == nil and package.loaded.idr == idr)
+local failures, rounds = 0, 0
+local function round(n, setup, body, check)
+	local t = idr.new()
+	local st = setup(t)
+	collectgarbage("collect")
+	budget(n)
+	local ok, err = pcall(body, t, st)
+	budget(-1)
+	if not ok then
+		assert(tostring(err):find("not enough memory"), tostring(err))
+		failures = failures + 1
+	end
+	rounds = rounds + 1
+	assert(t:validate())
+	check(t, st)
+	t:destroy()
+	return ok
+end
+-- alloc: the ID goes back when storing the value fails.
+for n = 0, 60 do
+	round(n, function() return { count = 0 } end, function(t, st)
+		for i = 1, 40 do
+			if t:alloc(i) then st.count = st.count + 1 end
+		end
+	end, function(t, st)
+		assert(#t == st.count, #t .. " IDs, " .. st.count .. " stored")
+		for id, v in pairs(t) do assert(v == id + 1) end
+	end)
+end
+-- alloc_cyclic: the cursor goes back too.
+for n = 0, 60 do
+	round(n, function() return { count = 0, cursor = 0 } end, function(t, st)
+		for i = 1, 40 do
+			if t:alloc_cyclic(i) then
+				st.count = st.count + 1
+				st.cursor = t:get_cursor()
+			end
+		end
+	end, function(t, st)
+		assert(#t == st.count and t:get_cursor() == st.cursor)
+	end)
+end
+-- replace: a reserved ID given a value keeps being reserved on failure.
+for n = 0, 60 do
+	round(n, function(t)
+		for _ = 1, 40 do t:alloc(nil) end
+		return { count = 0 }
+	end, function(t, st)
+		for i = 0, 39 do
+			t:replace(i, i)
+			st.count = st.count + 1
+		end
+	end, function(t, st)
+		assert(#t == 40)
+		local n_values = 0
+		for id, v in pairs(t) do
+			assert(v == id)
+			n_values = n_values + 1
+		end
+		assert(n_values == st.count)
+	end)
+end
+-- A traced idr: building the event tables fails after the store.
+for n = 0, 60 do
+	round(n, function(t)
+		t:trace(function() end)
+		return {}
+	end, function(t)
+		for i = 1, 20 do t:alloc(i, i * 64) end
+	end, function(t)
+		for id, v in pairs(t) do assert(v * 64 == id) end
+	end)
+end
+-- get_new and alloc_tagged store values the same way.
+for n = 0, 60 do
+	round(n, function(t)
+		assert(t:pre_get())
+		return { count = 0 }
+	end, function(t, st)
+		for i = 1, 30 do
+			if t:get_new(i) then st.count = st.count + 1 end
+		end
+	end, function(t, st)
+		assert(#t == st.count)
+		for id, v in pairs(t) do assert(v == id + 1) end
+	end)
+end
+for n = 0, 60 do
+	local g = idr.new { tagged = { id_bits = 12 } }
+	local count = 0
+	local function body()
+		budget(n)
+		for i = 1, 30 do
+			if g:alloc_tagged(i) then count = count + 1 end
+		end
+	end
+	collectgarbage("collect")
+	pcall(body)
+	budget(-1)
+	assert(#g == count and g:validate())
+	for id, v in pairs(g) do assert(v == id + 1) end
+end
+-- Dumps of many values under memory pressure: no leak of the text.
+for n = 0, 30 do
+	round(n, function(t)
+		for i = 1, 300 do t:alloc(("x"):rep(i % 50)) end
+		return {}
+	end, function(t)
+		for _ = 1, 3 do assert(#t:dump { max_entries = 64 } > 0) end
+		assert(#t:dot() > 0)
+		assert(t:stats().ids == 300 and t:path(5).value)
+	end, function(t) assert(#t == 300) end)
+end
+assert(failures > 100 and rounds > failures, failures .. "/" .. rounds)
+print("ok " .. failures .. " failures in " .. rounds .. " rounds")

@@ -1,0 +1,120 @@
+-- Generation-tagged IDs: tagged = (generation << id_bits) | id; a stale
+-- tag is refused with ESTALE, one never handed out with ENOENT.
+local idr = require "idr"
+
+local t = idr.new { tagged = { id_bits = 16 } }
+local a = t:alloc_tagged("a")
+assert(a == 0, "generation 0 at first")
+local b = t:alloc_tagged("b")
+assert(b == 1)
+assert(t:check(a) == true and t:find_tagged(a) == "a")
+assert(select("#", t:untag(a)) == 2)
+
+-- Free and reuse the slot: a new generation, the old tag is stale.
+assert(t:remove_tagged(a) == "a")
+local ok, msg, code = t:check(a)
+assert(ok == nil and code == "ESTALE" and code == idr.ESTALE)
+assert(msg == "stale tagged id 0")
+local a2 = t:alloc_tagged("a2")
+assert(a2 == (1 << 16) | 0, a2)
+local id, gen = t:untag(a2)
+assert(id == 0 and gen == 1)
+assert(t:check(a2) and t:find_tagged(a2) == "a2")
+ok, msg, code = t:find_tagged(a)
+assert(ok == nil and code == "ESTALE" and msg == "stale tagged id 0")
+-- A stale remove changes nothing.
+local before = t:dump()
+ok, msg, code = t:remove_tagged(a)
+assert(ok == nil and code == "ESTALE")
+assert(t:dump() == before and t:find_tagged(a2) == "a2" and #t == 2)
+
+-- Plain calls ignore the tag bits, as the seed describes.
+assert(t:find(a2) == "a2" and t:find(a) == "a2" and t:find(0) == "a2")
+
+-- ENOENT: a slot that is free and was never handed out with this tag.
+ok, msg, code = t:check(5)
+assert(ok == nil and code == "ENOENT" and msg == "no such tagged id 5")
+assert(select(3, t:find_tagged(5)) == "ENOENT")
+assert(select(3, t:remove_tagged(5)) == "ENOENT")
+assert(select(3, t:check((1 << 16) | 5)) == "ESTALE")
+-- Staleness survives the leaf being freed and made again.
+t:remove(0)
+t:remove(1)
+assert(t:is_empty() and t:stats().nodes == 0)
+assert(select(3, t:check(a2)) == "ESTALE")
+assert(select(3, t:check(b)) == "ESTALE")
+local b2 = t:alloc_tagged("b2", 1)
+assert(select(2, t:untag(b2)) >= 1, "never generation 0 again")
+assert(b2 ~= b and t:check(b2))
+
+-- Reserved tagged IDs: nil values.
+local r = t:alloc_tagged(nil)
+assert(t:check(r) and t:find_tagged(r) == nil)
+assert(select("#", t:find_tagged(r)) == 1)
+assert(t:remove_tagged(r) == nil and select(3, t:check(r)) == "ESTALE")
+
+-- Ranges are untagged IDs, below 2^id_bits.
+local s = idr.new { tagged = { id_bits = 4 } }
+for i = 0, 15 do assert(s:alloc_tagged(i) & 15 == i) end
+ok, msg, code = s:alloc_tagged("x")
+assert(ok == nil and code == "ENOSPC")
+assert(select(3, s:alloc_tagged("x", 16)) == "ENOSPC")
+assert(select(3, s:alloc("x")) == "ENOSPC")
+assert(s:validate())
+
+-- Generations wrap without retire: 31 - 28 = 3 bits, 8 generations.
+local w = idr.new { tagged = { id_bits = 28 } }
+local first = w:alloc_tagged("g0")
+local tags = { first }
+for i = 1, 8 do
+	w:remove_tagged(tags[#tags])
+	tags[#tags + 1] = w:alloc_tagged("g" .. i)
+end
+assert(tags[9] == first, "wrapped to the same tag")
+assert(select(2, w:untag(tags[8])) == 7)
+
+-- With retire, a slot whose generations are used up is never reused.
+local x = idr.new { tagged = { id_bits = 29, retire = true } }
+for g = 0, 3 do
+	local tid = x:alloc_tagged("v")
+	assert(x:untag(tid) == 0 and select(2, x:untag(tid)) == g)
+	assert(x:remove_tagged(tid) == "v")
+end
+assert(x:alloc_tagged("next") & ((1 << 29) - 1) == 1, "0 is retired")
+local st = x:stats()
+assert(st.retired == 1 and st.ids == 1 and #x == 1)
+assert(x:path(0)["end"] == "retired")
+assert(select(3, x:check(0)) == "ESTALE")
+assert(select(3, x:replace(0, "x")) == "ENOENT")
+assert(x:find(0) == nil)
+assert(x:dump():find("retire"))
+assert(x:validate())
+
+-- tagged = true takes 16 ID bits; the tag is in the dump.
+local y = idr.new { tagged = true }
+local big = y:alloc_tagged("v", 65535)
+assert(big == 65535)
+assert(select(3, y:alloc_tagged("v", 65536)) == "ENOSPC")
+assert(y:dump():find("tagged: 16 ID bits", 1, true))
+assert(y:dump():find("65535:v@g0", 1, true))
+
+-- A base and tags together.
+local z = idr.new { base = 10, tagged = { id_bits = 8 } }
+local zt = z:alloc_tagged("z")
+assert(zt == 10 and z:find_tagged(zt) == "z")
+z:remove_tagged(zt)
+local zt2 = z:alloc_tagged("z2")
+assert(zt2 == (1 << 8) | 10 and z:find(zt2) == "z2")
+assert(select(3, z:check(5)) == "ENOENT", "below the base")
+
+-- Plain allocation on a tagged idr hands out plain IDs, and replace and
+-- remove on them keep the values table in step.
+local p = idr.new { tagged = { id_bits = 10 } }
+assert(p:alloc("plain") == 0)
+local pt = (0 << 10) | 0
+assert(p:check(pt) and p:find_tagged(pt) == "plain")
+assert(p:replace((3 << 10) | 0, "replaced") == "plain")
+assert(p:find_tagged(pt) == "replaced")
+for id2, v in pairs(p) do assert(id2 == 0 and v == "replaced") end
+assert(p:remove(0) == "replaced" and p:is_empty())
+assert(select(3, p:check(pt)) == "ESTALE")

@@ -1,0 +1,140 @@
+-- Looking inside: dump, dot, path, stats and their text forms.  The
+-- dumps of the C unit tests' scenarios, built from Lua, must match
+-- tests/golden/ byte for byte.
+local idr = require "idr"
+
+local here = debug.getinfo(1, "S").source:match("^@(.*)/[^/]*$") or "."
+local function golden(name, tree, ids)
+	local text = { tree:dump() }
+	for _, id in ipairs(ids) do text[#text + 1] = tree:path_text(id) end
+	local f = assert(io.open(here .. "/../golden/" .. name .. ".txt", "rb"))
+	local want = f:read("a")
+	f:close()
+	local got = table.concat(text)
+	assert(got == want, name .. " differs; got:\n" .. got)
+end
+
+golden("empty", idr.new(), { 0, 5 })
+
+local one = idr.new()
+one:alloc("zero")
+golden("one", one, { 0, 1, 64 })
+
+local full = idr.new()
+for _ = 1, 64 do full:alloc("v") end
+golden("full-leaf", full, { 63, 64 })
+
+local three = idr.new()
+for _ = 1, 70 do three:alloc("v") end
+three:alloc(nil, 8300)
+golden("three-levels", three, { 8300, 9000, 70, 300000 })
+
+local sparse = idr.new { base = 1 }
+for _, at in ipairs { 5, 1000, 70000, 1048579, 1073741824 } do
+	sparse:alloc("s", at)
+end
+golden("sparse", sparse, { 1000, 1073741824, 2000000000 })
+
+local tagged = idr.new { tagged = { id_bits = 16 } }
+local a = tagged:alloc_tagged("a")
+local b = tagged:alloc_tagged("b")
+tagged:remove_tagged(a)
+golden("tagged", tagged, { a, tagged:alloc_tagged("c"), b })
+
+local ida = idr.ida()
+for _ = 1, 5000 do ida:alloc() end
+ida:free(4097)
+ida:alloc(100000)
+golden("ida", ida, { 4097, 5000, 100000 })
+
+-- Values as the dump prints them: numbers and strings plain, others by
+-- type, reserved IDs as NULL; control characters never break a line.
+local v = idr.new()
+for _, x in ipairs { 42, -7, 1.5, "text", true, false } do v:alloc(x) end
+v:replace(1, -7.0)
+v:alloc({})
+v:alloc(print)
+v:alloc(nil)
+v:alloc("two\nlines\ttab")
+v:alloc(io.stdout)
+v:alloc(coroutine.create(print))
+v:alloc(2^53)
+local d = v:dump { max_entries = 64 }
+assert(d:find("0:42 1:-7.0 2:1.5 3:text 4:true 5:false 6:table 7:function " ..
+	"8:NULL\n", 1, true), d)
+assert(d:find(" 9:two?lines?tab 10:userdata 11:thread " ..
+	tostring(12) .. ":" .. tostring(2^53) .. "\n", 1, true), d)
+-- max_entries cuts a leaf's list.
+assert(v:dump():find("(+5 more)", 1, true))
+assert(v:dump { max_entries = 2 }:find("0:42 1:-7.0 (+11 more)", 1, true))
+-- A long value is cut to 40 characters, so its line fits in 80 columns
+-- at any depth.
+local long = idr.new()
+long:alloc(string.rep("x", 500), 2147483647)
+long:alloc(string.rep("y", 40), 2147483646)
+local ld = long:dump()
+for line in ld:gmatch("[^\n]+") do assert(#line <= 80, line) end
+assert(ld:find(" 2147483647:" .. string.rep("x", 37) .. "...\n", 1, true), ld)
+assert(ld:find("2147483646:" .. string.rep("y", 40) .. "\n", 1, true), ld)
+-- The dump does not change the idr and is the same each time.
+assert(v:dump() == v:dump() and #v == 13 and v:validate())
+
+-- DOT: a digraph, escaped; max_nodes summarises the rest.
+local dot = v:dot { max_entries = 64 }
+assert(dot:find("^digraph idr {\n") and dot:find("}\n$"))
+assert(dot:find("3:text\\l", 1, true))
+assert(dot:find("9:two?lines?tab\\l", 1, true))
+assert(idr.new():dot():find("(empty)", 1, true))
+local many = idr.new()
+for i = 0, 20 do many:alloc(i, i * 64) end
+assert(many:dot { max_nodes = 3 }:find("+19 more nodes (max_nodes 3)", 1, true))
+assert(v:dot { max_entries = 1 }:find("0:42\\l(+12\\ more)\\l", 1, true))
+local quoted = idr.new()
+quoted:alloc('say "hi" {|<>}')
+assert(quoted:dot():find('say\\ \\"hi\\"\\ \\{\\|\\<\\>\\}', 1, true))
+
+-- path: a table mirroring struct idr_path.
+local p = three:path(8300)
+assert(p.id == 8300 and p.index == 8300 and p.height == 3)
+assert(p["end"] == "found" and p.value == nil)
+assert(table.concat(p.digits, " ") == "2 1 44")
+assert(#p.steps == 3)
+local s1, s3 = p.steps[1], p.steps[3]
+assert(s1.level == 2 and s1.first == 0 and s1.last == 262143)
+assert(s1.slot == 2 and s1.present == true and s1.full == false)
+assert(s1.shift == 12)
+assert(s3.level == 0 and s3.slot == 44 and s3.present and s3.full)
+assert(three:path(5).value == "v")
+assert(three:path(9000)["end"] == "no-child")
+assert(three:path(70)["end"] == "free-slot")
+assert(three:path(300000)["end"] == "above-top")
+assert(idr.new():path(3)["end"] == "empty")
+assert(sparse:path(0)["end"] == "below-base")
+local tp = tagged:path((1 << 16) | 0)
+assert(tp.id_bits == 16 and tp.tag == 1 and tp.gen == 1 and tp.value == "c")
+assert(tp.ida == nil and tp.bit == nil)
+assert(p.id_bits == nil and p.tag == nil)
+
+-- stats: a table mirroring struct idr_stats.
+local st = sparse:stats()
+assert(st.ids == 5 and st.height == 5 and st.nodes == 15)
+assert(#st.level_nodes == 5 and st.level_nodes[1] == 5, "[1]: leaves")
+assert(st.level_nodes[5] == 1)
+assert(st.node_bytes > 0 and st.bytes == st.node_bytes * 15)
+assert(st.bytes_per_id == st.bytes / 5)
+assert(st.lowest == 5 and st.highest == 1073741824)
+assert(st.cached == 0 and st.preloaded == 0 and st.retired == 0)
+assert(st.aux_nodes == 0)
+local es = idr.new():stats()
+assert(es.ids == 0 and es.lowest == -1 and es.highest == -1)
+assert(es.bytes_per_id == 0 and #es.level_nodes == 0)
+assert(tagged:stats().aux_nodes == 1)
+
+-- The text forms.
+assert(sparse:stats_text():find("^ids: 5\nheight: 5\nnodes: 15\n"))
+assert(sparse:stats_text():find("lowest ID: 5\nhighest ID: 1073741824\n",
+	1, true))
+assert(one:path_text(0):find("found: the ID is allocated\n$"))
+
+-- validate.
+assert(three:validate() == true and ida:validate() == true)

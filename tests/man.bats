@@ -1,0 +1,46 @@
+# The man pages: lint-clean, installed, and one page for every public name.
+
+setup() {
+	load test_helper
+}
+
+@test "every man page is clean under mandoc -Tlint -Wwarning" {
+	for page in man/*.[0-9]*; do
+		run mandoc -Tlint -Wwarning "$page"
+		[ "$status" -eq 0 ] && [ -z "$output" ] ||
+			{ echo "$page: $output"; return 1; }
+	done
+}
+
+@test "every man page is clean under groff -man -ww -z" {
+	for page in man/*.[0-9]*; do
+		run groff -man -ww -z "$page"
+		[ "$status" -eq 0 ] && [ -z "$output" ] ||
+			{ echo "$page: $output"; return 1; }
+	done
+}
+
+@test "man idr_alloc (and every public function) finds idr(3) after install" {
+	dest=$BATS_TEST_TMPDIR/stage
+	run make -s install-man DESTDIR="$dest" PREFIX=/usr
+	[ "$status" -eq 0 ]
+	names=$(sed -n 's/^IDR_API [^(]*[ *]\([a-zA-Z_0-9]*\)(.*/\1/p' src/idr.h)
+	[ -n "$names" ]
+	for n in $names idr_for_each_entry DEFINE_IDR; do
+		[ "$(cat "$dest/usr/share/man/man3/$n.3")" = ".so man3/idr.3" ] ||
+			{ echo "no page for $n"; return 1; }
+	done
+	run man --manpath="$dest/usr/share/man" -P cat idr_alloc
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"the Linux kernel's integer ID allocator"* ]]
+}
+
+@test "the man page's example is the README's" {
+	readme_block c > "$BATS_TEST_TMPDIR/readme.c"
+	sed -n '/^\.SH EXAMPLES/,/^\.EE/p' man/idr.3 | sed '1,2d;$d' |
+		sed 's/\\en/\\n/g' > "$BATS_TEST_TMPDIR/man.c"
+	# The README's comments aside, the code is the same.
+	run diff <(sed 's| */\*.*\*/||; s/ *$//' "$BATS_TEST_TMPDIR/readme.c") \
+		<(sed 's/ *$//' "$BATS_TEST_TMPDIR/man.c")
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+}
