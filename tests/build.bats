@@ -70,3 +70,25 @@ setup() {
 	[[ "$output" == *'idr_alloc("usb") = 1 (the lowest free ID)'* ]]
 	[[ "$output" == *'idr_alloc("gpu", 1000, 2000) = 1000'* ]]
 }
+
+@test "the README's Lua example prints what it says" {
+	readme_block lua > "$BATS_TEST_TMPDIR/example.lua"
+	[ -s "$BATS_TEST_TMPDIR/example.lua" ]
+	run env LUA_CPATH_5_4='build/?.so;;' lua5.4 "$BATS_TEST_TMPDIR/example.lua"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "$(printf '1\t0\tsecond')" ]
+	[ "${lines[1]}" = "$(printf '5\tnil\tno free id in [5, 6)\tENOSPC')" ]
+}
+
+@test "the README's idrsh session is what idrsh prints" {
+	# The block after "## The shell": commands follow "idr> ".
+	awk '/^## The shell/ { s = 1 } s && /^```$/ { if (in_) exit; in_ = 1; next }
+		s && in_' README.md > "$BATS_TEST_TMPDIR/session"
+	sed -n 's/^idr> //p' "$BATS_TEST_TMPDIR/session" > "$BATS_TEST_TMPDIR/input"
+	[ "$(wc -l < "$BATS_TEST_TMPDIR/input")" -ge 8 ]
+	sed -e '1,2d' -e '/^idr> /d' -e 's/^idrsh: /idrsh: <stdin>:8: /' \
+		"$BATS_TEST_TMPDIR/session" > "$BATS_TEST_TMPDIR/want"
+	run bash -c "./build/idrsh < '$BATS_TEST_TMPDIR/input' 2>&1"
+	[ "$status" -eq 1 ]
+	diff <(printf '%s\n' "$output" | sort) <(sort "$BATS_TEST_TMPDIR/want")
+}
