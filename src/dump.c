@@ -122,7 +122,8 @@ static void leaf_entries(const struct dumper *d, const struct idr_view *v,
 
 		if (!(v->present >> slot & 1))
 			continue;
-		entry_text(d, v, slot, buf, sizeof(buf));
+		/* An entry longer than a line is cut to fit one. */
+		entry_text(d, v, slot, buf, WIDTH - indent + 1);
 		len = strlen(buf);
 		if (shown && col + 1 + len > WIDTH) {
 			fprintf(d->out, "\n%*s", indent, "");

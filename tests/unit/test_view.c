@@ -390,6 +390,36 @@ static void view_path_fields(void)
 
 /* }==================== Statistics ==================== */
 
+static int print_long(FILE *out, unsigned long id, void *entry, void *data)
+{
+	(void)id;
+	(void)entry;
+	(void)data;
+	return fprintf(out, "%0100d", 7);
+}
+
+/* No line of the text dump is wider than 80 columns, whatever it holds. */
+static void view_dump_fits_80_columns(void)
+{
+	struct idr_dump_opts wide = { .print_entry = print_long };
+	char *text = NULL, *line, *next;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	DEFINE_IDR(idr);
+
+	alloc_at(&idr, 2147483647, value);
+	alloc_at(&idr, 3, value);
+	CHECK_EQ(idr_dump(&idr, mem, &wide), 0);
+	fclose(mem);
+	for (line = text; *line; line = next + 1) {
+		next = strchr(line, '\n');
+		if (!CHECK(next != NULL) || !CHECK(next - line <= 80))
+			break;
+	}
+	free(text);
+	idr_destroy(&idr);
+}
+
 /* Beyond max_nodes, DOT draws one summary node instead of the rest. */
 static void view_dot_summarises_large_trees(void)
 {
@@ -435,4 +465,5 @@ void suite_view(void)
 	RUN(view_stats_ida_tagged);
 	RUN(view_path_fields);
 	RUN(view_dot_summarises_large_trees);
+	RUN(view_dump_fits_80_columns);
 }
