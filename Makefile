@@ -154,6 +154,8 @@ test: deps-test all $(SUITES:%=$(B)/%/unit)
 	done; \
 	LUA_CPATH_5_4='$(B)/?.so;;' sh tests/run-suite lua \
 		$(LUA) tests/lua/run.lua || status=1; \
+	LUA_CPATH_5_4=';;' sh tests/run-suite lua-in-idrsh \
+		./$(B)/idrsh tests/lua/run.lua || status=1; \
 	sh tests/run-suite bats bats --tap tests || status=1; \
 	sh tests/summary $(B)/results || status=1; \
 	exit $$status
@@ -179,9 +181,13 @@ install: all install-lua install-man
 		'Libs: -L$${libdir} -lidr' > $(DESTDIR)$(PKGCONFIGDIR)/idr.pc
 	ln -sf idr.pc $(DESTDIR)$(PKGCONFIGDIR)/libidr.pc
 
+MAN1_PAGES = $(wildcard man/*.1)
+MAN3_PAGES = $(wildcard man/*.3 man/*.3lua)
+
 install-man:
-	install -d $(DESTDIR)$(MANDIR)/man3
-	install -m 644 man/idr.3 $(DESTDIR)$(MANDIR)/man3/idr.3
+	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3
+	for p in $(MAN1_PAGES); do install -m 644 $$p $(DESTDIR)$(MANDIR)/man1; done
+	for p in $(MAN3_PAGES); do install -m 644 $$p $(DESTDIR)$(MANDIR)/man3; done
 	for n in $(MAN3_LINKS); do \
 		echo '.so man3/idr.3' > $(DESTDIR)$(MANDIR)/man3/$$n.3; \
 	done
@@ -197,7 +203,9 @@ uninstall:
 		$(DESTDIR)$(LIBDIR)/libidr.so \
 		$(DESTDIR)$(PKGCONFIGDIR)/idr.pc \
 		$(DESTDIR)$(PKGCONFIGDIR)/libidr.pc \
-		$(DESTDIR)$(LUA_CMODDIR)/idr.so $(DESTDIR)$(MANDIR)/man3/idr.3 \
+		$(DESTDIR)$(LUA_CMODDIR)/idr.so \
+		$(MAN1_PAGES:man/%=$(DESTDIR)$(MANDIR)/man1/%) \
+		$(MAN3_PAGES:man/%=$(DESTDIR)$(MANDIR)/man3/%) \
 		$(MAN3_LINKS:%=$(DESTDIR)$(MANDIR)/man3/%.3)
 
 clean:
