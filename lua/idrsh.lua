@@ -478,8 +478,10 @@ H.check = on_id("tagged", "TAGGED", function(t, id)
 	local ok, msg, errno = call(t, "check", id)
 	if ok then
 		outln("live: " .. tag_reason(t, id))
-	elseif errno == "ESTALE" or errno == "ENOENT" then
-		outln("stale: " .. tag_reason(t, id) .. " (" .. errno .. ")")
+	elseif errno == "ESTALE" then
+		outln("stale: " .. tag_reason(t, id) .. " (ESTALE)")
+	elseif errno == "ENOENT" then
+		outln("free: " .. tag_reason(t, id) .. " (ENOENT)")
 	else
 		return nil, failure(msg, errno)
 	end

@@ -558,14 +558,15 @@ b"
 
 @test "tagged: check says live or stale, and why" {
 	idrsh_lines "new tg --tagged 16" "alloc_tagged a" "remove_tagged 0" \
-		"alloc_tagged b" "check 0" "check 65536" "check 5"
+		"alloc_tagged b" "check 0" "check 65536" "check 5" "check 65541"
 	assert_success
 	assert_equal "$output" "0
 a
 65536
 stale: id 0 gen 0; the slot is at gen 1 (ESTALE)
 live: id 0 gen 1; the slot is at gen 1
-stale: id 5 gen 0; the slot is free, at gen 1 (ESTALE)"
+stale: id 5 gen 0; the slot is free, at gen 1 (ESTALE)
+free: id 5 gen 1; the slot is free, at gen 1 (ENOENT)"
 }
 
 @test "tagged: a stale tag finds and removes nothing" {
