@@ -930,13 +930,14 @@ COMMANDS = {
 		"generation of a slot advances each time its ID is freed.",
 		"alloc_tagged conn" },
 	{ "find_tagged", "TAGGED", 1, 1, "print the value at a live tagged ID",
-		"idr_find_tagged(): a stale tagged ID finds nothing (ENOENT).",
+		"idr_find_tagged(): a stale tagged ID finds nothing (ESTALE), nor\n" ..
+		"does one whose slot is free (ENOENT).",
 		"find_tagged 65536" },
 	{ "remove_tagged", "TAGGED", 1, 1, "free a live tagged ID; print its value",
-		"idr_remove_tagged(): a stale tagged ID removes nothing.",
+		"idr_remove_tagged(): a stale tagged ID removes nothing (ESTALE).",
 		"remove_tagged 65536" },
 	{ "check", "TAGGED", 1, 1, "say whether a tagged ID is live or stale, and why",
-		"idr_tag_check(): prints 'live' or 'stale', the tag's ID and\n" ..
+		"idr_tag_check(): prints 'live', 'stale' or 'free', the tag's ID and\n" ..
 		"generation, and the generation its slot is at now.",
 		"check 65536" },
 	{ "untag", "TAGGED", 1, 1, "split a tagged ID into its ID and generation",

@@ -476,9 +476,10 @@ IDR_API void *idr_remove_tagged(struct idr *idr, int tagged);
  * @tagged: a tagged ID.
  *
  * Return: 0 if it is live; -ESTALE if its generation is not its slot's
- * current one (freed or reused since); -ENOENT if its slot is free and
- * was never handed out with this tag; -EINVAL if the idr is not tagged
- * or @tagged is negative.
+ * current one (freed or reused since, or one the slot has not reached);
+ * -ENOENT if the generation is current but the slot is free (so it was
+ * never handed out with this tag); -EINVAL if the idr is not tagged or
+ * @tagged is negative.
  */
 IDR_API int idr_tag_check(const struct idr *idr, int tagged);
 

@@ -1,0 +1,96 @@
+# The examples in examples/: each runs and prints exactly examples/NAME.out.
+
+setup() {
+	load test_helper
+}
+
+# Run "$@" and compare its output (stdout and stderr) byte for byte with
+# the file $want; the exit status must be 0.
+check_output() {
+	local want=$1
+	shift
+	"$@" > "$BATS_TEST_TMPDIR/got" 2>&1 ||
+		{ echo "exit status $?"; cat "$BATS_TEST_TMPDIR/got"; return 1; }
+	cmp "$want" "$BATS_TEST_TMPDIR/got" ||
+		{ diff "$want" "$BATS_TEST_TMPDIR/got"; return 1; }
+}
+
+lua_run() {
+	LUA_CPATH_5_4='build/?.so;;' lua5.4 "$@"
+}
+
+@test "every example has its expected output, and every output an example" {
+	for f in examples/*.idrsh examples/*.lua examples/minor-numbers.c; do
+		[ -f "${f%.*}.out" ] || { echo "no ${f%.*}.out"; return 1; }
+	done
+	for f in examples/*.out; do
+		ls "${f%.out}".* | grep -qv '\.out$' ||
+			{ echo "$f: no example"; return 1; }
+	done
+}
+
+@test "quickstart.idrsh prints quickstart.out" {
+	check_output examples/quickstart.out ./build/idrsh examples/quickstart.idrsh
+}
+
+@test "quickstart.idrsh runs the same from standard input" {
+	check_output examples/quickstart.out \
+		sh -c './build/idrsh < examples/quickstart.idrsh'
+}
+
+@test "grow-shrink.idrsh prints grow-shrink.out" {
+	check_output examples/grow-shrink.out ./build/idrsh examples/grow-shrink.idrsh
+}
+
+@test "grow-shrink.idrsh: the tree grows to height 2 and shrinks to 1" {
+	grep -q '^trace: grow .*height=2$' examples/grow-shrink.out
+	grep -q '^trace: shrink .*height=1$' examples/grow-shrink.out
+}
+
+@test "eagain-race.lua prints eagain-race.out" {
+	check_output examples/eagain-race.out lua_run examples/eagain-race.lua
+}
+
+@test "eagain-race.lua: A's first get_new fails with EAGAIN, its retry works" {
+	grep -q '^CPU A: get_new -> nil, ".*", EAGAIN$' examples/eagain-race.out
+	grep -q '^CPU A: get_new -> 64, on try 2' examples/eagain-race.out
+}
+
+@test "eagain-race.lua prints the same through idrsh (the module built in)" {
+	check_output examples/eagain-race.out ./build/idrsh examples/eagain-race.lua
+}
+
+@test "posix-timers.lua prints posix-timers.out" {
+	check_output examples/posix-timers.out lua_run examples/posix-timers.lua
+}
+
+@test "posix-timers.lua: the stale tagged ID is refused with ESTALE" {
+	grep -q '^check(0) -> nil, "stale tagged id 0", ESTALE$' \
+		examples/posix-timers.out
+}
+
+@test "posix-timers.lua prints the same through idrsh" {
+	check_output examples/posix-timers.out ./build/idrsh examples/posix-timers.lua
+}
+
+@test "pid-allocator.lua prints pid-allocator.out" {
+	check_output examples/pid-allocator.out lua_run examples/pid-allocator.lua
+}
+
+@test "pid-allocator.lua prints the same through idrsh" {
+	check_output examples/pid-allocator.out ./build/idrsh examples/pid-allocator.lua
+}
+
+@test "minor-numbers.c builds against the staged install and prints its .out" {
+	stage=$BATS_TEST_TMPDIR/stage
+	run make -s install DESTDIR="$stage" PREFIX=/usr
+	[ "$status" -eq 0 ]
+	export PKG_CONFIG_PATH="$stage/usr/lib/pkgconfig"
+	export PKG_CONFIG_SYSROOT_DIR="$stage"
+	run sh -c "cc -std=c11 -Wall -Wextra -Werror -Wwrite-strings \
+		-o '$BATS_TEST_TMPDIR/minor-numbers' examples/minor-numbers.c \
+		\$(pkg-config --cflags --libs idr)"
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	check_output examples/minor-numbers.out \
+		env LD_LIBRARY_PATH="$stage/usr/lib" "$BATS_TEST_TMPDIR/minor-numbers"
+}
