@@ -52,7 +52,7 @@ DEPS_TEST := $(DEPS_BUILD) lua5.4 valgrind bats bats-support bats-assert \
 	binutils graphviz mandoc groff-base man-db
 
 .PHONY: all run test bench valgrind install install-lua install-man uninstall clean \
-	deps-build deps-test lua-module demo
+	deps-build deps-test lua-module demo examples-svg
 
 all: $(B)/libidr.a $(B)/libidr.so $(B)/idr.so $(B)/idrsh
 
@@ -142,6 +142,12 @@ run: deps-build $(B)/idrsh
 
 demo: $(B)/demo
 	./$(B)/demo
+
+# A picture of the quickstart's tree, made on demand (never committed).
+examples-svg: $(B)/idrsh
+	./$(B)/idrsh -q -c 'source examples/quickstart.idrsh' \
+		-c 'dot --svg $(B)/tree.svg' > /dev/null
+	@echo "wrote $(B)/tree.svg"
 
 # Each suite leaves "passed failed" in build/results/NAME.count; the last
 # line of the run adds them up.

@@ -92,3 +92,14 @@ setup() {
 	[ "$status" -eq 1 ]
 	diff <(printf '%s\n' "$output" | sort) <(sort "$BATS_TEST_TMPDIR/want")
 }
+
+@test "the README's shell commands are make targets that exist" {
+	# Running them here would recurse (make test) or wait for a user
+	# (make run); make -n proves each is a target with a recipe.
+	readme_block sh | sed 's/ *#.*//' | grep . > "$BATS_TEST_TMPDIR/cmds"
+	[ "$(wc -l < "$BATS_TEST_TMPDIR/cmds")" -eq 2 ]
+	while read -r cmd; do
+		run $cmd -n
+		[ "$status" -eq 0 ] || { echo "$cmd: $output"; return 1; }
+	done < "$BATS_TEST_TMPDIR/cmds"
+}

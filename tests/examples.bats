@@ -94,3 +94,11 @@ lua_run() {
 	check_output examples/minor-numbers.out \
 		env LD_LIBRARY_PATH="$stage/usr/lib" "$BATS_TEST_TMPDIR/minor-numbers"
 }
+
+@test "make examples-svg draws the quickstart's tree" {
+	rm -f build/tree.svg
+	run make -s examples-svg
+	[ "$status" -eq 0 ]
+	grep -q '<svg' build/tree.svg
+	grep -q 'L0 960..1023' build/tree.svg
+}
