@@ -5,11 +5,7 @@ bats_require_minimum_version 1.5.0
 
 setup() {
 	load test_helper
-	bats_load_library bats-support
-	bats_load_library bats-assert
-	export HOME="$BATS_TEST_TMPDIR"
-	unset XDG_STATE_HOME IDRSH_HISTORY
-	IDRSH=${IDRSH:-./build/idrsh}
+	idrsh_setup
 }
 
 # Runs idrsh on the lines given, as standard input.

@@ -13,3 +13,13 @@ readme_block() {
 		inside && /^```/ { exit }
 		inside { print }' README.md
 }
+
+# For the idrsh suites: assertions, and a HOME of the test's own so that
+# history lands in the test's temporary folder.
+idrsh_setup() {
+	bats_load_library bats-support
+	bats_load_library bats-assert
+	export HOME="$BATS_TEST_TMPDIR"
+	unset XDG_STATE_HOME IDRSH_HISTORY
+	IDRSH=${IDRSH:-./build/idrsh}
+}
