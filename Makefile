@@ -49,6 +49,7 @@ MAN3_LINKS := $(shell sed -n \
 # Debian packages: what building needs, and what the tests add.
 DEPS_BUILD := gcc make libc6-dev pkgconf liblua5.4-dev libreadline-dev
 DEPS_TEST := $(DEPS_BUILD) lua5.4 valgrind bats bats-support bats-assert \
+	clang libclang-rt-14-dev \
 	binutils graphviz mandoc groff-base man-db
 
 .PHONY: all run test bench valgrind install install-lua install-man uninstall clean \
@@ -115,6 +116,12 @@ $(B)/unit-asan/unit: $(UNIT_SRC) $(UNIT_HDR) $(LIB_SRC) $(LIB_HDR)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(SANITIZE) -Isrc -o $@ \
 		$(UNIT_SRC) $(LIB_SRC) -pthread
 
+# The threaded cases under ThreadSanitizer (clang's): any report fails.
+$(B)/unit-tsan/unit: $(UNIT_SRC) $(UNIT_HDR) $(LIB_SRC) $(LIB_HDR)
+	@mkdir -p $(@D)
+	clang $(CPPFLAGS) -std=c11 -O1 -g $(WARN) -fsanitize=thread -Isrc \
+		-o $@ $(UNIT_SRC) $(LIB_SRC) -pthread
+
 $(B)/demo: examples/demo.c $(B)/libidr.a
 	$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc -o $@ $< $(B)/libidr.a
 
@@ -152,12 +159,14 @@ examples-svg: $(B)/idrsh
 # Each suite leaves "passed failed" in build/results/NAME.count; the last
 # line of the run adds them up.
 SUITES := unit unit-b3 unit-asan
-test: deps-test all $(SUITES:%=$(B)/%/unit)
+test: deps-test all $(SUITES:%=$(B)/%/unit) $(B)/unit-tsan/unit
 	@rm -rf $(B)/results && mkdir -p $(B)/results
 	@status=0; \
 	for s in $(SUITES); do \
 		sh tests/run-suite $$s ./$(B)/$$s/unit || status=1; \
 	done; \
+	TSAN_OPTIONS='halt_on_error=1 exitcode=66' sh tests/run-suite \
+		unit-tsan ./$(B)/unit-tsan/unit threads || status=1; \
 	LUA_CPATH_5_4='$(B)/?.so;;' sh tests/run-suite lua \
 		$(LUA) tests/lua/run.lua || status=1; \
 	LUA_CPATH_5_4=';;' sh tests/run-suite lua-in-idrsh \

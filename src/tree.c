@@ -169,11 +169,16 @@ size_t idr__node_size(void)
 
 /* {==================== Spare nodes ==================== */
 
+/*
+ * Lists change only under a lock (or in one thread), but the idr cache's
+ * count is also read without one (idr_pre_get, idr_cache_count): its
+ * stores are atomic, so those reads are not data races.
+ */
 static void push(struct idr__nodes *list, struct idr_node *node)
 {
 	node->aux = list->head;
 	list->head = node;
-	list->nr++;
+	__atomic_store_n(&list->nr, list->nr + 1, __ATOMIC_RELAXED);
 }
 
 static struct idr_node *pop(struct idr__nodes *list)
@@ -181,7 +186,7 @@ static struct idr_node *pop(struct idr__nodes *list)
 	struct idr_node *node = list->head;
 
 	list->head = node->aux;
-	list->nr--;
+	__atomic_store_n(&list->nr, list->nr - 1, __ATOMIC_RELAXED);
 	return node;
 }
 
@@ -982,7 +987,7 @@ int idr_check(const struct idr *idr)
 	if (entries < 0 ||
 	    (unsigned long)entries != idr->idr_count + idr->idr_retired)
 		return -EUCLEAN;
-	if (idr->idr_cache.nr > idr__cache_capacity())
+	if (idr_cache_count(idr) > idr__cache_capacity())
 		return -EUCLEAN;
 	return 0;
 }
