@@ -175,9 +175,15 @@ test: deps-test all $(SUITES:%=$(B)/%/unit) $(B)/unit-tsan/unit
 	sh tests/summary $(B)/results || status=1; \
 	exit $$status
 
-valgrind: deps-test $(B)/unit/unit
-	valgrind --error-exitcode=1 --leak-check=full \
-		--errors-for-leak-kinds=definite ./$(B)/unit/unit
+# memcheck over the C, Lua and shell suites: no error, no definite leak.
+VALGRIND = valgrind -q --error-exitcode=1 --leak-check=full \
+	--errors-for-leak-kinds=definite
+valgrind: deps-test all $(B)/unit/unit
+	$(VALGRIND) ./$(B)/unit/unit
+	LUA_CPATH_5_4='$(B)/?.so;;' $(VALGRIND) $(LUA) tests/lua/run.lua
+	$(VALGRIND) ./$(B)/idrsh tests/lua/run.lua
+	$(VALGRIND) ./$(B)/idrsh examples/quickstart.idrsh > /dev/null
+	$(VALGRIND) ./$(B)/idrsh examples/grow-shrink.idrsh > /dev/null
 
 install: all install-lua install-man
 	install -d $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR) \
