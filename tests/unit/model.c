@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "model.h"
 #include "tree.h"
 
@@ -188,6 +189,26 @@ bool idr_snap_same(const struct idr *idr, struct idr_snap was)
 	return now.count == was.count && now.sum == was.sum &&
 	       now.height == was.height && now.cached == was.cached &&
 	       now.empty == was.empty && idr_check(idr) == 0;
+}
+
+void fault_each_allocation_of(const char *what,
+			      unsigned long (*run)(unsigned long skip,
+						   unsigned long count))
+{
+	struct idr_mem_stats m;
+	unsigned long skip, total;
+
+	idr_mem_stats(&m);
+	total = m.allocs;
+	CHECK_EQ(run(0, 0), 0);
+	idr_mem_stats(&m);
+	total = m.allocs - total;
+	CHECK(total > 20);
+	for (skip = 0; skip < total; skip++)
+		CHECK_EQ(run(skip, 1), 1);
+	CHECK(run(0, ULONG_MAX) > 0);
+	CHECK(run(total / 2, ULONG_MAX) > 0);
+	printf("# %s: each of %lu allocations failed in turn\n", what, total);
 }
 
 uint64_t rnd_next(uint64_t *state)

@@ -45,6 +45,16 @@ struct idr_snap idr_snap_of(const struct idr *idr);
 bool idr_snap_same(const struct idr *idr, struct idr_snap was);
 #define CHECK_UNCHANGED(idr, was) CHECK(idr_snap_same((idr), (was)))
 
+/*
+ * Fail each allocation of a scenario in turn, then every one from the
+ * first and from the middle on.  @run(skip, count) runs the scenario with
+ * idr_fault_inject(skip, count) and returns how many calls said -ENOMEM;
+ * each single failure must give exactly one.  Prints "# @what: ...".
+ */
+void fault_each_allocation_of(const char *what,
+			      unsigned long (*run)(unsigned long skip,
+						   unsigned long count));
+
 /* A small deterministic generator (splitmix64). */
 uint64_t rnd_next(uint64_t *state);
 uint64_t rnd_below(uint64_t *state, uint64_t n);

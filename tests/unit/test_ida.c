@@ -695,20 +695,7 @@ static unsigned long fscene_run(unsigned long skip, unsigned long count)
 /* The n-th allocation fails, for every n: one -ENOMEM, nothing lost. */
 static void ida_fault_each_allocation(void)
 {
-	struct idr_mem_stats m;
-	unsigned long skip, total;
-
-	idr_mem_stats(&m);
-	total = m.allocs;
-	CHECK_EQ(fscene_run(0, 0), 0);
-	idr_mem_stats(&m);
-	total = m.allocs - total;
-	CHECK(total > 20);
-	for (skip = 0; skip < total; skip++)
-		CHECK_EQ(fscene_run(skip, 1), 1);
-	CHECK(fscene_run(0, ULONG_MAX) > 0);
-	CHECK(fscene_run(total / 2, ULONG_MAX) > 0);
-	printf("# ida fault: each of %lu allocations failed in turn\n", total);
+	fault_each_allocation_of("ida fault", fscene_run);
 }
 
 /* }==================== Fault injection, each allocation ================ */

@@ -683,20 +683,7 @@ static unsigned long ft_run(unsigned long skip, unsigned long count)
 
 static void tag_fault_each_allocation(void)
 {
-	struct idr_mem_stats m;
-	unsigned long skip, total;
-
-	idr_mem_stats(&m);
-	total = m.allocs;
-	CHECK_EQ(ft_run(0, 0), 0);
-	idr_mem_stats(&m);
-	total = m.allocs - total;
-	CHECK(total > 20);
-	for (skip = 0; skip < total; skip++)
-		CHECK_EQ(ft_run(skip, 1), 1);
-	CHECK(ft_run(0, ULONG_MAX) > 0);
-	CHECK(ft_run(total / 2, ULONG_MAX) > 0);
-	printf("# tag fault: each of %lu allocations failed in turn\n", total);
+	fault_each_allocation_of("tag fault", ft_run);
 }
 
 /* }==================== Fault injection, each allocation ================ */
