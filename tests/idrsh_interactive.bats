@@ -15,7 +15,7 @@ pty() {
 	run bash -c '
 		idrsh=$1; shift
 		for keys in "$@"; do sleep 0.2; printf "$keys"; done |
-			script -qec "$idrsh" /dev/null | tr -d "\r"
+			script -qec "exec $idrsh" /dev/null | tr -d "\r"
 		exit "${PIPESTATUS[1]}"' pty "$IDRSH" "$@"
 }
 
@@ -30,7 +30,7 @@ pty() {
 }
 
 @test "pty: -q drops the banner" {
-	run bash -c "printf '\\004' | script -qec '$IDRSH -q' /dev/null | tr -d '\\r'"
+	run bash -c "printf '\\004' | script -qec 'exec $IDRSH -q' /dev/null | tr -d '\\r'"
 	assert_success
 	refute_line --partial "type 'help'"
 }
@@ -120,7 +120,7 @@ count"
 @test "--batch on a terminal: no banner, no prompt" {
 	pty 'count\n' '\004'
 	assert_line --partial "idr> "
-	run bash -c "{ sleep 0.2; printf 'count\\n'; sleep 0.2; printf '\\004'; } | script -qec '$IDRSH --batch' /dev/null | tr -d '\\r'"
+	run bash -c "{ sleep 0.2; printf 'count\\n'; sleep 0.2; printf '\\004'; } | script -qec 'exec $IDRSH --batch' /dev/null | tr -d '\\r'"
 	refute_line --partial "idr> "
 	refute_line --partial "type 'help'"
 	assert_line "0"
