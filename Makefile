@@ -125,25 +125,6 @@ $(B)/unit-tsan/unit: $(UNIT_SRC) $(UNIT_HDR) $(LIB_SRC) $(LIB_HDR)
 $(B)/demo: examples/demo.c $(B)/libidr.a
 	$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc -o $@ $< $(B)/libidr.a
 
-# make bench: medians of 7 runs at N IDs (default 1,000,000).  For now:
-# the core operations, with the trace branches and with them compiled out.
-N ?= 1000000
-$(B)/bench/core: bench/core.c $(LIB_SRC) $(LIB_HDR)
-	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc -o $@ bench/core.c $(LIB_SRC)
-
-$(B)/bench/core-notrace: bench/core.c $(LIB_SRC) $(LIB_HDR)
-	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -DIDR_NO_TRACE $(CFLAGS) -Isrc -o $@ bench/core.c \
-		$(LIB_SRC)
-
-bench: $(B)/bench/core $(B)/bench/core-notrace
-	@./$(B)/bench/core $(N) > $(B)/bench/traced.tsv
-	@./$(B)/bench/core-notrace $(N) > $(B)/bench/untraced.tsv
-	@printf '%-10s %12s %12s %8s\n' "N=$(N)" "ns/op" "no trace" ratio
-	@join -t '	' $(B)/bench/traced.tsv $(B)/bench/untraced.tsv | \
-		awk -F '\t' '{ printf "%-10s %12.2f %12.2f %8.3f\n", $$1, $$2, $$3, $$2 / $$3 }'
-
 run: deps-build $(B)/idrsh
 	./$(B)/idrsh
 
@@ -158,8 +139,14 @@ examples-svg: $(B)/idrsh
 
 # Each suite leaves "passed failed" in build/results/NAME.count; the last
 # line of the run adds them up.
+# Fragments add suites of their own: EXTRA_SUITES += NAME, with the command
+# in SUITE_NAME and what it needs built in TEST_DEPS.
+EXTRA_SUITES :=
+TEST_DEPS :=
+include bench/bench.mk fuzz/fuzz.mk tests/reliability.mk
+
 SUITES := unit unit-b3 unit-asan
-test: deps-test all $(SUITES:%=$(B)/%/unit) $(B)/unit-tsan/unit
+test: deps-test all $(SUITES:%=$(B)/%/unit) $(B)/unit-tsan/unit $(TEST_DEPS)
 	@rm -rf $(B)/results && mkdir -p $(B)/results
 	@status=0; \
 	for s in $(SUITES); do \
@@ -172,6 +159,7 @@ test: deps-test all $(SUITES:%=$(B)/%/unit) $(B)/unit-tsan/unit
 	LUA_CPATH_5_4=';;' sh tests/run-suite lua-in-idrsh \
 		./$(B)/idrsh tests/lua/run.lua || status=1; \
 	sh tests/run-suite bats bats --tap tests || status=1; \
+	$(foreach s,$(EXTRA_SUITES),sh tests/run-suite $(s) $(SUITE_$(s)) || status=1;) \
 	sh tests/summary $(B)/results || status=1; \
 	exit $$status
 

@@ -1,0 +1,1 @@
+# fuzz/fuzz.mk - libFuzzer targets (included by the Makefile).

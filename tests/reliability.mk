@@ -1,0 +1,1 @@
+# tests/reliability.mk - reliability suites (included by the Makefile).
