@@ -1,8 +1,37 @@
-# bench/bench.mk - make bench (included by the Makefile).
+# bench/bench.mk - make bench and make bench-plot (included by the Makefile).
+#
+# make bench [N=1000000] [RUNS=5]: in one run, medians of RUNS repetitions
+# at N IDs of
+#   - the idr beside JudyL (lowest free from 0, and from a hint) and a flat
+#     array (the physical limit), the IDA beside Judy1 and a flat bitmap:
+#     ns/op, bytes per live ID, and ours as ratios (build/bench/bench.tsv);
+#   - the Lua binding beside the table idiom (build/bench/lua.tsv);
+#   - the cost of the trace hooks (the idr built with them compiled out);
+#   - issue 8's targets, each marked ok or MISSED.
+# A slow figure never fails it; a wrong result from any implementation does.
+#
+# make bench-plot: the bench at PLOT_N, drawn by gnuplot as
+# build/bench/bench.svg (ns/op and bytes/ID against N).
 
-# make bench: medians of 7 runs at N IDs (default 1,000,000).  For now:
-# the core operations, with the trace branches and with them compiled out.
 N ?= 1000000
+RUNS ?= 5
+PLOT_N ?= 10000 100000 1000000
+PLOT_RUNS ?= 3
+
+DEPS_TEST += libjudy-dev
+DEPS_BENCH := $(DEPS_BUILD) libjudy-dev lua5.4
+
+BENCH_SRC := bench/main.c bench/impl_idr.c bench/impl_judy.c \
+	bench/impl_flat.c
+BENCH_HDR := bench/bench.h bench/bitmap.h bench/map.h bench/set.h
+
+# The library is compiled in from its sources, like core below, so that a
+# build without the trace branches stays possible.
+$(B)/bench/bench: $(BENCH_SRC) $(BENCH_HDR) $(LIB_SRC) $(LIB_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc -o $@ $(BENCH_SRC) $(LIB_SRC) \
+		-lJudy -lm
+
 $(B)/bench/core: bench/core.c $(LIB_SRC) $(LIB_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc -o $@ bench/core.c $(LIB_SRC)
@@ -12,11 +41,37 @@ $(B)/bench/core-notrace: bench/core.c $(LIB_SRC) $(LIB_HDR)
 	$(CC) $(CPPFLAGS) -DIDR_NO_TRACE $(CFLAGS) -Isrc -o $@ bench/core.c \
 		$(LIB_SRC)
 
-bench: $(B)/bench/core $(B)/bench/core-notrace
-	@./$(B)/bench/core $(N) > $(B)/bench/traced.tsv
-	@./$(B)/bench/core-notrace $(N) > $(B)/bench/untraced.tsv
-	@printf '%-10s %12s %12s %8s\n' "N=$(N)" "ns/op" "no trace" ratio
-	@join -t '	' $(B)/bench/traced.tsv $(B)/bench/untraced.tsv | \
-		awk -F '\t' '{ printf "%-10s %12.2f %12.2f %8.3f\n", $$1, $$2, $$3, $$2 / $$3 }'
+BENCH_BIN := $(B)/bench/bench $(B)/bench/core $(B)/bench/core-notrace
 
-TEST_DEPS += $(B)/bench/core $(B)/bench/core-notrace
+.PHONY: deps-bench bench-plot
+
+deps-bench:
+	@sh .ci/deps $(DEPS_BENCH)
+
+bench: deps-bench $(BENCH_BIN) $(B)/idr.so
+	@./$(B)/bench/bench $(N) $(RUNS) $(B)/bench/bench.tsv
+	@LUA_CPATH_5_4='$(B)/?.so;;' $(LUA) bench/lua.lua $(N) $(RUNS) \
+		$(B)/bench/lua.tsv
+	@./$(B)/bench/core $(N) $(RUNS) > $(B)/bench/traced.tsv
+	@./$(B)/bench/core-notrace $(N) $(RUNS) > $(B)/bench/untraced.tsv
+	@printf '\n%-12s %10s %10s %10s\n' "trace hooks" "ns/op" "compiled" \
+		"ratio"
+	@printf '%-12s %10s %10s\n' "(idr only)" "" "out"
+	@join -t '	' $(B)/bench/traced.tsv $(B)/bench/untraced.tsv | \
+		awk -F '\t' '{ printf "%-12s %10.2f %10.2f %9.3fx\n", $$1, $$2, $$3, $$2 / $$3 }'
+	@$(LUA) bench/targets.lua $(B)/bench/bench.tsv $(B)/bench/lua.tsv
+
+bench-plot: deps-bench $(B)/bench/bench
+	@sh .ci/deps gnuplot-nox
+	@for n in $(PLOT_N); do \
+		echo "bench: N=$$n" >&2; \
+		./$(B)/bench/bench $$n $(PLOT_RUNS) $(B)/bench/plot-$$n.tsv \
+			> /dev/null || exit 1; \
+	done
+	@awk 'NR == 1 || FNR > 1' $(PLOT_N:%=$(B)/bench/plot-%.tsv) \
+		> $(B)/bench/plot.tsv
+	@gnuplot -e "data='$(B)/bench/plot.tsv'" bench/plot.gp \
+		> $(B)/bench/bench.svg
+	@echo "wrote $(B)/bench/bench.svg"
+
+TEST_DEPS += $(BENCH_BIN)

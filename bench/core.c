@@ -4,6 +4,8 @@
  * remove and full iteration, as medians of several runs.  make bench
  * builds it twice, with and without the trace branches, and prints the
  * two side by side: the cost of tracing when no callback is set.
+ *
+ *	core [N [RUNS]]
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +13,7 @@
 
 #include "idr.h"
 
-#define RUNS 7
+#define RUNS_MAX 99
 
 static double now(void)
 {
@@ -79,14 +81,24 @@ int main(int argc, char **argv)
 	static const char *const names[] = { "alloc", "find", "iterate",
 					     "remove" };
 	unsigned int n = argc > 1 ? (unsigned int)atoi(argv[1]) : 1000000, i;
-	unsigned int *order = malloc(n * sizeof(*order));
-	double ns[4][RUNS];
+	int runs = argc > 2 ? atoi(argv[2]) : 7;
+	unsigned int *order;
+	double ns[4][RUNS_MAX];
 	int r, k;
+
+	if (n < 2 || runs < 1 || runs > RUNS_MAX) {
+		fprintf(stderr, "usage: core [N [RUNS]], 1 <= RUNS <= %d\n",
+			RUNS_MAX);
+		return 2;
+	}
+	order = malloc(n * sizeof(*order));
+	if (!order)
+		return 1;
 
 	for (i = 0; i < n; i++)
 		order[i] = i;
 	shuffle(order, n);
-	for (r = 0; r < RUNS; r++) {
+	for (r = 0; r < runs; r++) {
 		double one[4];
 
 		run(n, order, one);
@@ -94,8 +106,8 @@ int main(int argc, char **argv)
 			ns[k][r] = one[k];
 	}
 	for (k = 0; k < 4; k++) {
-		qsort(ns[k], RUNS, sizeof(double), cmp);
-		printf("%s\t%.2f\n", names[k], ns[k][RUNS / 2]);
+		qsort(ns[k], (size_t)runs, sizeof(double), cmp);
+		printf("%s\t%.2f\n", names[k], ns[k][runs / 2]);
 	}
 	free(order);
 	return 0;

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * bench.h - what the benchmark's implementations and scenarios share.
+ *
+ * Each implementation (impl_*.c) defines a few static inline functions
+ * under a prefix and includes map.h or set.h, which turn them into the
+ * timed scenarios.  The loops are compiled once per implementation, so
+ * every call in them is direct: the flat array is inlined, as the
+ * physical limit should be, and the idr and Judy cost one call each.
+ */
+#ifndef BENCH_H
+#define BENCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The scenarios of an ID -> pointer map (idr, JudyL, flat array). */
+enum map_scen {
+	S_ALLOC,	/* lowest-free allocation of N IDs */
+	S_FIND,		/* find, in random order */
+	S_ITER,		/* every entry, in ID order */
+	S_REMOVE,	/* remove, in random order */
+	S_REFILL,	/* lowest-free after removing a random half */
+	S_CYCLIC,	/* cyclic alloc + remove oldest (one op = both) */
+	S_SPARSE,	/* insert at N random IDs in [0, 2^31) */
+	S_SPARSE_FIND,	/* find those, in random order */
+	MAP_SCENS
+};
+
+/* Memory at some occupancy: bytes per live ID. */
+enum map_mem { M_100, M_50, M_10, M_SPARSE, MAP_MEMS };
+
+/* The scenarios of an ID set (IDA, Judy1, flat bitmap). */
+enum set_scen { T_ALLOC, T_FREE, T_REFILL, SET_SCENS };
+
+struct workload {
+	unsigned long n;
+	const unsigned int *order;	/* 0 .. n-1, shuffled */
+	const unsigned int *half;	/* order[0 .. n/2), sorted */
+	const unsigned int *sparse;	/* n distinct IDs below 2^31 */
+	unsigned long window;		/* cyclic: live IDs */
+	unsigned long range;		/* cyclic: IDs wrap here */
+};
+
+struct mem {
+	double reported;	/* by the implementation itself */
+	double heap;		/* by glibc's heap counters */
+};
+
+struct map_impl {
+	const char *name;
+	void (*run)(const struct workload *w, double ns[MAP_SCENS]);
+	void (*mem)(const struct workload *w, struct mem m[MAP_MEMS]);
+};
+
+struct set_impl {
+	const char *name;
+	void (*run)(const struct workload *w, double ns[SET_SCENS]);
+	void (*mem)(const struct workload *w, struct mem *dense);
+};
+
+/* The pointer stored at @id: never NULL, never dereferenced. */
+static inline void *val(unsigned long id)
+{
+	return (void *)(uintptr_t)((id + 1) * 8);
+}
+
+double bench_now(void);
+size_t bench_heap(void);
+_Noreturn void bench_fail(const char *impl, const char *scen,
+			  unsigned long i, const char *what);
+
+#define CAT_(a, b) a##_##b
+#define CAT(a, b) CAT_(a, b)
+
+extern const struct map_impl idr_impl, judyl_impl, judyl_hint_impl,
+	flat_impl;
+extern const struct set_impl ida_impl, judy1_impl, judy1_hint_impl,
+	bitmap_impl;
+
+#endif /* BENCH_H */

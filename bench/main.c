@@ -1,0 +1,428 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * main.c - make bench: the idr beside JudyL and a flat array, the IDA
+ * beside Judy1 and a flat bitmap, in one run.
+ *
+ *	bench [N [RUNS [TSV]]]
+ *	bench --mem N		(the memory child, see mem_from_child)
+ *
+ * Prints a table of medians over RUNS repetitions (ns per operation;
+ * memory as bytes per live ID, measured once since it does not vary),
+ * each figure of ours also as a ratio to the flat limit and to Judy with
+ * a hint, and writes the same figures to TSV for tools.  Exit 1 if any
+ * implementation returned a wrong result.
+ */
+#include <malloc.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bench.h"
+
+#define RUNS_MAX 99
+#define NIMPL 4
+/* Positions in the lists below: ours first, then the two baselines. */
+#define OURS 0
+#define JUDY 2
+#define FLAT 3
+
+static const struct map_impl *const maps[NIMPL] = {
+	&idr_impl, &judyl_impl, &judyl_hint_impl, &flat_impl
+};
+
+static const struct set_impl *const sets[NIMPL] = {
+	&ida_impl, &judy1_impl, &judy1_hint_impl, &bitmap_impl
+};
+
+static const char *const map_scen[MAP_SCENS] = {
+	"alloc", "find", "iterate", "remove", "refill", "cyclic", "sparse",
+	"sparse-find"
+};
+
+static const char *const map_mem[MAP_MEMS] = {
+	"mem-100", "mem-50", "mem-10", "mem-sparse"
+};
+
+static const char *const set_scen[SET_SCENS] = {
+	"ida-alloc", "ida-free", "ida-refill"
+};
+
+/* One figure of the tables: a median, or memory, or NAN for "-". */
+struct row {
+	const char *scen, *impl;
+	int runs;
+	double ns, bytes, heap;
+};
+
+/* {==================== Helpers ==================== */
+
+double bench_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* Bytes in use on glibc's heap: small chunks plus mmapped blocks. */
+size_t bench_heap(void)
+{
+	struct mallinfo2 mi = mallinfo2();
+
+	return mi.uordblks + mi.hblkhd;
+}
+
+void bench_fail(const char *impl, const char *scen, unsigned long i,
+		const char *what)
+{
+	fprintf(stderr, "bench: %s: %s: at %lu: %s\n", impl, scen, i, what);
+	exit(1);
+}
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15u;
+
+/* splitmix64: fixed seed, so every run and every N sees the same data. */
+static uint64_t rng(void)
+{
+	uint64_t z = (rng_state += 0x9e3779b97f4a7c15u);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+	return z ^ (z >> 31);
+}
+
+/* A bijection of [0, 2^31): distinct inputs give distinct sparse IDs. */
+static unsigned int mix31(unsigned int x)
+{
+	const unsigned int mask = 0x7fffffffu;
+
+	x = (x * 0x2545f491u) & mask;
+	x ^= x >> 15;
+	x = (x * 0x6b43a9b5u) & mask;
+	x ^= x >> 13;
+	return x;
+}
+
+static int cmp_uint(const void *a, const void *b)
+{
+	unsigned int x = *(const unsigned int *)a, y = *(const unsigned int *)b;
+
+	return (x > y) - (x < y);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static unsigned int *uints(unsigned long n)
+{
+	unsigned int *a = malloc((n ? n : 1) * sizeof(*a));
+
+	if (!a)
+		abort();
+	return a;
+}
+
+/* }==================== Helpers ==================== */
+
+/* {==================== The workload ==================== */
+
+static void workload_init(struct workload *w, unsigned long n)
+{
+	unsigned int *order = uints(n), *half = uints(n / 2 + 1);
+	unsigned int *sparse = uints(n), t;
+	unsigned long i, j;
+
+	for (i = 0; i < n; i++) {
+		order[i] = (unsigned int)i;
+		sparse[i] = mix31((unsigned int)i);
+	}
+	for (i = n; i > 1; i--) {
+		j = rng() % i;
+		t = order[i - 1];
+		order[i - 1] = order[j];
+		order[j] = t;
+	}
+	memcpy(half, order, n / 2 * sizeof(*half));
+	qsort(half, n / 2, sizeof(*half), cmp_uint);
+	w->n = n;
+	w->order = order;
+	w->half = half;
+	w->sparse = sparse;
+	/* PID-like: a window of live IDs in a range 4 times as large. */
+	w->window = n / 4 < 32768 ? (n / 4 ? n / 4 : 1) : 32768;
+	w->range = 4 * w->window;
+}
+
+static void workload_fini(struct workload *w)
+{
+	free((void *)w->order);
+	free((void *)w->half);
+	free((void *)w->sparse);
+}
+
+/* }==================== The workload ==================== */
+
+/* {==================== Running ==================== */
+
+struct results {
+	int runs;
+	double map_ns[NIMPL][MAP_SCENS][RUNS_MAX];
+	double set_ns[NIMPL][SET_SCENS][RUNS_MAX];
+	struct mem map_mem[NIMPL][MAP_MEMS];
+	struct mem set_mem[NIMPL];
+};
+
+/*
+ * glibc's tcache keeps up to 7 freed chunks of each size, which
+ * mallinfo2() counts as in use: a structure built after another one was
+ * freed would look smaller than it is.  So the memory figures come from
+ * a child, this program again, run with the tcache off.
+ */
+#define MEM_ENV "GLIBC_TUNABLES=glibc.malloc.tcache_count=0"
+
+static int mem_child(const struct workload *w)
+{
+	struct mem m[MAP_MEMS];
+	int i, k;
+
+	for (i = 0; i < NIMPL; i++) {
+		maps[i]->mem(w, m);
+		for (k = 0; k < MAP_MEMS; k++)
+			printf("%d %d %.17g %.17g\n", i, k, m[k].reported,
+			       m[k].heap);
+		sets[i]->mem(w, m);
+		printf("%d %d %.17g %.17g\n", i, MAP_MEMS, m[0].reported,
+		       m[0].heap);
+	}
+	return fflush(stdout) ? 1 : 0;
+}
+
+static void mem_from_child(const char *self, unsigned long n,
+			   struct results *res)
+{
+	char cmd[4096];
+	struct mem m;
+	int i, k, got = 0;
+	FILE *p;
+
+	if (strchr(self, '\'') || snprintf(cmd, sizeof(cmd),
+	    "%s '%s' --mem %lu", MEM_ENV, self, n) >= (int)sizeof(cmd))
+		bench_fail("bench", "mem", 0, "odd program path");
+	p = popen(cmd, "r");
+	if (!p)
+		bench_fail("bench", "mem", 0, "cannot run the memory child");
+	while (fscanf(p, "%d %d %lg %lg", &i, &k, &m.reported, &m.heap) == 4
+	       && i >= 0 && i < NIMPL && k >= 0 && k <= MAP_MEMS) {
+		if (k == MAP_MEMS)
+			res->set_mem[i] = m;
+		else
+			res->map_mem[i][k] = m;
+		got++;
+	}
+	if (pclose(p) != 0 || got != NIMPL * (MAP_MEMS + 1))
+		bench_fail("bench", "mem", (unsigned long)got,
+			   "the memory child failed");
+}
+
+/* The implementations take turns, so drift hits them all alike. */
+static void run_all(const struct workload *w, struct results *res)
+{
+	double ns[MAP_SCENS];
+	int i, k, r;
+
+	for (r = 0; r < res->runs; r++)
+		for (i = 0; i < NIMPL; i++) {
+			maps[i]->run(w, ns);
+			for (k = 0; k < MAP_SCENS; k++)
+				res->map_ns[i][k][r] = ns[k];
+			sets[i]->run(w, ns);
+			for (k = 0; k < SET_SCENS; k++)
+				res->set_ns[i][k][r] = ns[k];
+		}
+}
+
+/* The figures as rows: [table][scenario][impl]. */
+static int to_rows(struct results *res, struct row *rows)
+{
+	int i, k, n = 0;
+
+	for (k = 0; k < MAP_SCENS; k++)
+		for (i = 0; i < NIMPL; i++)
+			rows[n++] = (struct row){ map_scen[k], maps[i]->name,
+				res->runs, median(res->map_ns[i][k], res->runs),
+				NAN, NAN };
+	for (k = 0; k < MAP_MEMS; k++)
+		for (i = 0; i < NIMPL; i++)
+			rows[n++] = (struct row){ map_mem[k], maps[i]->name, 1,
+				NAN, res->map_mem[i][k].reported,
+				res->map_mem[i][k].heap };
+	for (k = 0; k < SET_SCENS; k++)
+		for (i = 0; i < NIMPL; i++)
+			rows[n++] = (struct row){ set_scen[k], sets[i]->name,
+				res->runs, median(res->set_ns[i][k], res->runs),
+				NAN, NAN };
+	for (i = 0; i < NIMPL; i++)
+		rows[n++] = (struct row){ "ida-mem-100", sets[i]->name, 1, NAN,
+			res->set_mem[i].reported, res->set_mem[i].heap };
+	return n;
+}
+
+/* }==================== Running ==================== */
+
+/* {==================== Output ==================== */
+
+/* The figure a row stands for: time, or else bytes. */
+static double figure(const struct row *r)
+{
+	return isnan(r->ns) ? r->bytes : r->ns;
+}
+
+static double ratio(const struct row *r, const struct row *base)
+{
+	return figure(r) / figure(base);
+}
+
+static void put_num(FILE *out, const char *fmt, double x)
+{
+	if (isnan(x) || isinf(x))
+		fputs("-", out);
+	else
+		fprintf(out, fmt, x);
+}
+
+static void cell(double x, int width, const char *suffix)
+{
+	char buf[32];
+
+	if (isnan(x) || isinf(x))
+		snprintf(buf, sizeof(buf), "-");
+	else
+		snprintf(buf, sizeof(buf), "%.2f%s", x, suffix);
+	printf(" %*s", width, buf);
+}
+
+static void header(const char *title, const struct row *group)
+{
+	int i;
+
+	printf("\n%-12s", title);
+	for (i = 0; i < NIMPL; i++)
+		printf(" %10s", group[i].impl);
+	printf(" %9s/%-5s %s/%s\n", group[OURS].impl, group[FLAT].impl,
+	       group[OURS].impl, group[JUDY].impl);
+}
+
+/* One scenario: each implementation's figure, then ours as ratios. */
+static void line(const char *label, const struct row *group, int heap)
+{
+	int i;
+
+	printf("%-12s", label);
+	for (i = 0; i < NIMPL; i++)
+		cell(heap ? group[i].heap : figure(&group[i]), 10, "");
+	if (heap) {
+		printf("\n");
+		return;
+	}
+	cell(ratio(&group[OURS], &group[FLAT]), 15, "x");
+	cell(ratio(&group[OURS], &group[JUDY]), 15, "x");
+	printf("\n");
+}
+
+static void print_table(const struct row *rows, int nrows,
+			const struct workload *w, int runs)
+{
+	int g;
+
+	printf("make bench: N = %lu, medians of %d runs (ns per operation; "
+	       "memory: bytes per live ID, once)\n", w->n, runs);
+	printf("cyclic: %lu live IDs in [0, %lu), one op = alloc + remove; "
+	       "ratios < 1: ours is faster or smaller\n", w->window, w->range);
+	for (g = 0; g < nrows; g += NIMPL) {
+		const struct row *group = &rows[g];
+
+		if (g == 0)
+			header("map", group);
+		else if (!strcmp(group->scen, "mem-100"))
+			header("bytes/ID", group);
+		else if (!strcmp(group->scen, "ida-alloc"))
+			header("ida", group);
+		line(group->scen, group, 0);
+		if (!isnan(group->heap) || !isnan(group[1].heap))
+			line("  heap", group, 1);
+	}
+}
+
+static int write_tsv(const char *path, const struct row *rows, int nrows,
+		     unsigned long n)
+{
+	FILE *out = fopen(path, "w");
+	int g, i;
+
+	if (!out) {
+		perror(path);
+		return -1;
+	}
+	fputs("scenario\timpl\tn\truns\tns_per_op\tbytes_per_id\t"
+	      "heap_bytes_per_id\tratio_flat\tratio_judy\n", out);
+	for (g = 0; g < nrows; g += NIMPL)
+		for (i = 0; i < NIMPL; i++) {
+			const struct row *r = &rows[g + i];
+
+			fprintf(out, "%s\t%s\t%lu\t%d\t", r->scen, r->impl, n,
+				r->runs);
+			put_num(out, "%.3f", r->ns);
+			fputc('\t', out);
+			put_num(out, "%.4f", r->bytes);
+			fputc('\t', out);
+			put_num(out, "%.4f", r->heap);
+			fputc('\t', out);
+			put_num(out, "%.4f", ratio(r, &rows[g + FLAT]));
+			fputc('\t', out);
+			put_num(out, "%.4f", ratio(r, &rows[g + JUDY]));
+			fputc('\n', out);
+		}
+	return fclose(out) ? -1 : 0;
+}
+
+/* }==================== Output ==================== */
+
+int main(int argc, char **argv)
+{
+	static struct results res;
+	static struct row rows[(MAP_SCENS + MAP_MEMS + SET_SCENS + 1) * NIMPL];
+	struct workload w;
+	int child = argc > 2 && !strcmp(argv[1], "--mem");
+	long n = argc > 1 + child ? atol(argv[1 + child]) : 1000000;
+	int nrows;
+
+	res.runs = argc > 2 && !child ? atoi(argv[2]) : 5;
+	if (n < 2 || n > 100000000 || res.runs < 1 || res.runs > RUNS_MAX) {
+		fprintf(stderr, "usage: bench [N [RUNS [TSV]]], N >= 2, "
+			"1 <= RUNS <= %d\n", RUNS_MAX);
+		return 2;
+	}
+	workload_init(&w, (unsigned long)n);
+	if (child)
+		return mem_child(&w);
+	mem_from_child(argv[0], w.n, &res);
+	run_all(&w, &res);
+	nrows = to_rows(&res, rows);
+	print_table(rows, nrows, &w, res.runs);
+	if (argc > 3 && write_tsv(argv[3], rows, nrows, w.n))
+		return 1;
+	workload_fini(&w);
+	return 0;
+}

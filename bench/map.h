@@ -1,0 +1,213 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * map.h - the map scenarios, compiled for one implementation.
+ *
+ * Before including, define IMPL (a C name, e.g. judyl_hint), IMPL_NAME
+ * (its name in the tables, "judyl-hint"), IMPL_T (its state's
+ * type), IMPL_SPARSE (1 if it takes any ID below 2^31) and these, named
+ * bench_IMPL_x:
+ *
+ *	IMPL_T *new(unsigned long cap)	cap: the most IDs it will hold
+ *	void del(IMPL_T *)
+ *	long alloc(IMPL_T *, void *p)	the lowest free ID
+ *	void *find(IMPL_T *, unsigned long id)
+ *	bool remove(IMPL_T *, unsigned long id, void *p)  true if it was p
+ *	long cyclic(IMPL_T *, void *p, unsigned long range)
+ *	bool insert(IMPL_T *, unsigned long id, void *p)  (if IMPL_SPARSE)
+ *	unsigned long iterate(IMPL_T *)	entries seen, each checked
+ *	size_t bytes(IMPL_T *)		memory, as it counts it itself
+ *
+ * Every result is checked inside the timed loops: a wrong one ends the
+ * run with a message (bench_fail) instead of a fast, wrong figure.
+ */
+#include <math.h>
+
+#include "bench.h"
+
+#define F(x) CAT(CAT(bench, IMPL), x)
+
+static double F(per)(double t0, unsigned long ops)
+{
+	return (bench_now() - t0) / (double)(ops ? ops : 1);
+}
+
+static void F(fill)(IMPL_T *s, unsigned long n, const char *scen)
+{
+	unsigned long i;
+
+	for (i = 0; i < n; i++)
+		if (F(alloc)(s, val(i)) != (long)i)
+			bench_fail(IMPL_NAME, scen, i, "not the lowest free ID");
+}
+
+static void F(remove_some)(IMPL_T *s, const unsigned int *ids,
+			   unsigned long k, const char *scen)
+{
+	unsigned long i;
+
+	for (i = 0; i < k; i++)
+		if (!F(remove)(s, ids[i], val(ids[i])))
+			bench_fail(IMPL_NAME, scen, ids[i], "remove failed");
+}
+
+static void F(find_all)(IMPL_T *s, const unsigned int *order,
+			const unsigned int *ids, unsigned long n,
+			const char *scen)
+{
+	unsigned long i, id;
+
+	for (i = 0; i < n; i++) {
+		id = ids ? ids[order[i]] : order[i];
+		if (F(find)(s, id) != val(id))
+			bench_fail(IMPL_NAME, scen, id, "wrong pointer");
+	}
+}
+
+/* alloc, find, iterate and remove, one after the other. */
+static void F(dense)(const struct workload *w, double *ns)
+{
+	IMPL_T *s = F(new)(w->n);
+	double t = bench_now();
+
+	F(fill)(s, w->n, "alloc");
+	ns[S_ALLOC] = F(per)(t, w->n);
+	t = bench_now();
+	F(find_all)(s, w->order, NULL, w->n, "find");
+	ns[S_FIND] = F(per)(t, w->n);
+	t = bench_now();
+	if (F(iterate)(s) != w->n)
+		bench_fail(IMPL_NAME, "iterate", w->n, "wrong count");
+	ns[S_ITER] = F(per)(t, w->n);
+	t = bench_now();
+	F(remove_some)(s, w->order, w->n, "remove");
+	ns[S_REMOVE] = F(per)(t, w->n);
+	F(del)(s);
+}
+
+/* The freed half comes back in ascending order: w->half. */
+static void F(refill)(const struct workload *w, double *ns)
+{
+	IMPL_T *s = F(new)(w->n);
+	unsigned long i, k = w->n / 2;
+	double t;
+
+	F(fill)(s, w->n, "refill");
+	F(remove_some)(s, w->order, k, "refill");
+	t = bench_now();
+	for (i = 0; i < k; i++)
+		if (F(alloc)(s, val(w->half[i])) != (long)w->half[i])
+			bench_fail(IMPL_NAME, "refill", i,
+				   "not the lowest free ID");
+	ns[S_REFILL] = F(per)(t, k);
+	F(del)(s);
+}
+
+/*
+ * PID-style: w->window IDs live; each step allocates the next ID after
+ * the last (wrapping at w->range) and frees the oldest.  With range >
+ * window the expected ID is always step % range.
+ */
+static void F(cyclic_run)(const struct workload *w, double *ns)
+{
+	IMPL_T *s = F(new)(w->range);
+	unsigned long i, r = w->range, end = w->window + w->n;
+	double t;
+
+	for (i = 0; i < w->window; i++)
+		if (F(cyclic)(s, val(i), r) != (long)i)
+			bench_fail(IMPL_NAME, "cyclic", i, "wrong ID");
+	t = bench_now();
+	for (; i < end; i++) {
+		if (F(cyclic)(s, val(i % r), r) != (long)(i % r))
+			bench_fail(IMPL_NAME, "cyclic", i, "wrong ID");
+		if (!F(remove)(s, (i - w->window) % r,
+			       val((i - w->window) % r)))
+			bench_fail(IMPL_NAME, "cyclic", i, "remove failed");
+	}
+	ns[S_CYCLIC] = F(per)(t, w->n);
+	F(del)(s);
+}
+
+#if IMPL_SPARSE
+static void F(insert_all)(IMPL_T *s, const unsigned int *ids,
+			  unsigned long n)
+{
+	unsigned long i;
+
+	for (i = 0; i < n; i++)
+		if (!F(insert)(s, ids[i], val(ids[i])))
+			bench_fail(IMPL_NAME, "sparse", ids[i],
+				   "insert failed");
+}
+
+static void F(sparse)(const struct workload *w, double *ns)
+{
+	IMPL_T *s = F(new)(w->n);
+	double t = bench_now();
+
+	F(insert_all)(s, w->sparse, w->n);
+	ns[S_SPARSE] = F(per)(t, w->n);
+	t = bench_now();
+	F(find_all)(s, w->order, w->sparse, w->n, "sparse-find");
+	ns[S_SPARSE_FIND] = F(per)(t, w->n);
+	F(del)(s);
+}
+#else
+static void F(sparse)(const struct workload *w, double *ns)
+{
+	(void)w;
+	ns[S_SPARSE] = ns[S_SPARSE_FIND] = NAN;
+}
+#endif
+
+static void F(run)(const struct workload *w, double ns[MAP_SCENS])
+{
+	F(dense)(w, ns);
+	F(refill)(w, ns);
+	F(cyclic_run)(w, ns);
+	F(sparse)(w, ns);
+}
+
+/* Bytes per live ID after filling N and removing the first @k of order. */
+static void F(mem_at)(const struct workload *w, unsigned long k,
+		      struct mem *m)
+{
+	size_t heap = bench_heap();
+	IMPL_T *s = F(new)(w->n);
+	double live = (double)(w->n - k);
+
+	F(fill)(s, w->n, "mem");
+	F(remove_some)(s, w->order, k, "mem");
+	m->reported = (double)F(bytes)(s) / live;
+	m->heap = (double)(bench_heap() - heap) / live;
+	F(del)(s);
+}
+
+static void F(mem)(const struct workload *w, struct mem m[MAP_MEMS])
+{
+	F(mem_at)(w, 0, &m[M_100]);
+	F(mem_at)(w, w->n / 2, &m[M_50]);
+	F(mem_at)(w, w->n - w->n / 10, &m[M_10]);
+#if IMPL_SPARSE
+	{
+		size_t heap = bench_heap();
+		IMPL_T *s = F(new)(w->n);
+
+		F(insert_all)(s, w->sparse, w->n);
+		m[M_SPARSE].reported = (double)F(bytes)(s) / (double)w->n;
+		m[M_SPARSE].heap = (double)(bench_heap() - heap) /
+				   (double)w->n;
+		F(del)(s);
+	}
+#else
+	m[M_SPARSE].reported = m[M_SPARSE].heap = NAN;
+#endif
+}
+
+const struct map_impl CAT(IMPL, impl) = { IMPL_NAME, F(run), F(mem) };
+
+#undef F
+#undef IMPL
+#undef IMPL_NAME
+#undef IMPL_T
+#undef IMPL_SPARSE
