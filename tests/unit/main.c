@@ -5,6 +5,9 @@
  * A case passes when none of its checks fail and the library's bytes in
  * use are back where they were when it started: every case is also a
  * leak test.
+ *
+ *   unit [FILTER]    only the cases whose name holds FILTER; the cases
+ *                    whose name holds $UNIT_SKIP do not run.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +16,7 @@
 
 unsigned long check_failures;
 static unsigned long passed, failed;
-static const char *filter;
+static const char *filter, *skip;
 
 bool check_at(bool ok, const char *what, const char *file, int line)
 {
@@ -43,7 +46,8 @@ void run_case(void (*fn)(void), const char *name)
 	unsigned long failures = check_failures;
 	struct idr_mem_stats before, after;
 
-	if (filter && !strstr(name, filter))
+	if ((filter && !strstr(name, filter)) ||
+	    (skip && *skip && strstr(name, skip)))
 		return;
 	idr_mem_stats(&before);
 	fn();
@@ -68,6 +72,7 @@ int main(int argc, char **argv)
 {
 	if (argc > 1)
 		filter = argv[1];
+	skip = getenv("UNIT_SKIP"); /* cases whose name holds it do not run */
 	suite_api();
 	suite_preload();
 	suite_fault();
