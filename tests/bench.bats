@@ -1,0 +1,183 @@
+# make bench's programs at a tiny N: what they report, not how fast.
+# Timings are never asserted; the figures checked here are exact or
+# bounded by construction (see each test).
+
+setup_file() {
+	load test_helper
+	make -s build/bench/bench build/bench/core build/bench/core-notrace \
+		build/idr.so >&2
+	# One run for the whole file: N=2000, one repetition.
+	./build/bench/bench 2000 1 "$BATS_FILE_TMPDIR/bench.tsv" \
+		> "$BATS_FILE_TMPDIR/table" 2> "$BATS_FILE_TMPDIR/err"
+	echo $? > "$BATS_FILE_TMPDIR/status"
+}
+
+setup() {
+	load test_helper
+	bats_load_library bats-support
+	bats_load_library bats-assert
+	TSV=$BATS_FILE_TMPDIR/bench.tsv
+}
+
+# The column of a TSV row: field SCENARIO IMPL COLUMN.
+field() {
+	awk -F '\t' -v s="$1" -v i="$2" -v c="$3" '
+		NR == 1 { for (k = 1; k <= NF; k++) col[$k] = k; next }
+		$1 == s && $2 == i { print $col[c] }' "$TSV"
+}
+
+@test "the bench runs at N=2000 with every result checked, exit 0" {
+	assert_equal "$(cat "$BATS_FILE_TMPDIR/status")" 0
+	assert_equal "$(cat "$BATS_FILE_TMPDIR/err")" ""
+}
+
+@test "the table shows every implementation and every scenario" {
+	run cat "$BATS_FILE_TMPDIR/table"
+	assert_line --regexp '^map +idr +judyl +judyl-hint +flat +idr/flat +idr/judyl-hint$'
+	assert_line --regexp '^ida +ida +judy1 +judy1-hint +bitmap +ida/bitmap +ida/judy1-hint$'
+	for s in alloc find iterate remove refill cyclic sparse sparse-find \
+		mem-100 mem-50 mem-10 mem-sparse ida-alloc ida-free \
+		ida-refill ida-mem-100; do
+		assert_line --regexp "^$s( +[-0-9.x]+){6}$"
+	done
+	assert_line --partial 'N = 2000, medians of 1 runs'
+}
+
+@test "the TSV has its columns and one row per scenario and implementation" {
+	run head -n 1 "$TSV"
+	assert_output "$(printf 'scenario\timpl\tn\truns\tns_per_op\tbytes_per_id\theap_bytes_per_id\tratio_flat\tratio_judy')"
+	for s in alloc find iterate remove refill cyclic sparse sparse-find \
+		mem-100 mem-50 mem-10 mem-sparse; do
+		for i in idr judyl judyl-hint flat; do
+			assert_equal "$(awk -F '\t' -v s=$s -v i=$i \
+				'$1 == s && $2 == i' "$TSV" | wc -l)" 1
+		done
+	done
+	for s in ida-alloc ida-free ida-refill ida-mem-100; do
+		for i in ida judy1 judy1-hint bitmap; do
+			assert_equal "$(awk -F '\t' -v s=$s -v i=$i \
+				'$1 == s && $2 == i' "$TSV" | wc -l)" 1
+		done
+	done
+	assert_equal "$(sed 1d "$TSV" | wc -l)" 64
+	run awk -F '\t' 'NR > 1 && (NF != 9 || $3 != 2000)' "$TSV"
+	assert_output ""
+}
+
+@test "every timing is a positive number; flat alone has no sparse figure" {
+	run awk -F '\t' 'NR > 1 && $1 !~ /mem/ && !($5 > 0) { print $1, $2 }' "$TSV"
+	assert_output "$(printf 'sparse flat\nsparse-find flat')"
+	assert_equal "$(field mem-sparse flat bytes_per_id)" -
+}
+
+@test "flat's bytes per ID are exactly its arrays: 8 + 1/8 + 1/512 per slot" {
+	# 2000 slots: 2000 pointers, 32 bitmap words, 1 summary word.
+	assert_equal "$(field mem-100 flat bytes_per_id)" 8.1320
+	assert_equal "$(field mem-50 flat bytes_per_id)" 16.2640
+	assert_equal "$(field mem-10 flat bytes_per_id)" 81.3200
+	assert_equal "$(field ida-mem-100 bitmap bytes_per_id)" 0.1320
+}
+
+# heap - seam, in bytes: at least 0, at most 5 % of the seam's bytes plus
+# 256 (the bench's own box around the idr and malloc's chunk headers).
+agree() {
+	awk -v seam="$1" -v heap="$2" -v live="$3" 'BEGIN {
+		d = (heap - seam) * live
+		exit !(d >= 0 && d <= 0.05 * seam * live + 256) }'
+}
+
+@test "the idr's seam and heap figures agree within 5 % + 256 bytes" {
+	for m in mem-100:2000 mem-50:1000 mem-10:200 mem-sparse:2000; do
+		s=${m%:*} live=${m#*:}
+		seam=$(field "$s" idr bytes_per_id)
+		heap=$(field "$s" idr heap_bytes_per_id)
+		agree "$seam" "$heap" "$live" ||
+			fail "$s: seam $seam, heap $heap bytes/ID"
+	done
+	agree "$(field ida-mem-100 ida bytes_per_id)" \
+		"$(field ida-mem-100 ida heap_bytes_per_id)" 2000 ||
+		fail "ida-mem-100 disagrees"
+}
+
+@test "memory figures are plausible: Judy's heap covers its own count" {
+	for s in mem-100 mem-50 mem-10 mem-sparse; do
+		judy=$(field "$s" judyl-hint bytes_per_id)
+		heap=$(field "$s" judyl-hint heap_bytes_per_id)
+		awk -v j="$judy" -v h="$heap" 'BEGIN { exit !(j > 0 && h >= j) }' ||
+			fail "$s: JudyLMemUsed $judy, heap $heap"
+	done
+	# A pointer per live ID at the least, for every map.
+	run awk -F '\t' '$1 ~ /^mem/ && $5 == "-" && $6 != "-" && $6 < 8' "$TSV"
+	assert_output ""
+}
+
+@test "ratios are each figure over flat's and over Judy's with a hint" {
+	a=$(field alloc idr ns_per_op) f=$(field alloc flat ns_per_op)
+	j=$(field alloc judyl-hint ns_per_op) r=$(field alloc idr ratio_flat)
+	rj=$(field alloc idr ratio_judy)
+	awk -v a="$a" -v f="$f" -v j="$j" -v r="$r" -v rj="$rj" 'BEGIN {
+		exit !((a / f - r) ^ 2 < 1e-4 * r * r &&
+		       (a / j - rj) ^ 2 < 1e-4 * rj * rj) }' ||
+		fail "alloc: $a / $f is not $r, or $a / $j is not $rj"
+	assert_equal "$(field mem-10 flat ratio_flat)" 1.0000
+	assert_equal "$(field ida-alloc judy1-hint ratio_judy)" 1.0000
+}
+
+@test "a wrong result from any implementation stops the run, exit 1" {
+	# flat's find answers NULL for ID 7 in this build.
+	run cc -std=c11 -D_POSIX_C_SOURCE=200809L -DBENCH_BREAK=7 -Isrc \
+		-o "$BATS_TEST_TMPDIR/broken" bench/main.c bench/impl_idr.c \
+		bench/impl_judy.c bench/impl_flat.c build/libidr.a -lJudy -lm
+	assert_success
+	run "$BATS_TEST_TMPDIR/broken" 2000 1
+	assert_failure 1
+	assert_output 'bench: flat: find: at 7: wrong pointer'
+}
+
+@test "bad arguments print the usage and exit 2" {
+	run ./build/bench/bench 1
+	assert_failure 2
+	assert_output --partial 'usage: bench'
+	run ./build/bench/bench 2000 0
+	assert_failure 2
+}
+
+@test "the Lua bench runs at N=2000 and checks itself" {
+	LUA_CPATH_5_4='build/?.so;;' run lua5.4 bench/lua.lua 2000 1 \
+		"$BATS_TEST_TMPDIR/lua.tsv"
+	assert_success
+	assert_line --regexp '^lua +idr +idiom +idr/idiom$'
+	for s in alloc find iterate remove; do
+		assert_line --regexp "^$s +[0-9.]+ +[0-9.]+ +[0-9.]+x$"
+		assert_equal "$(awk -F '\t' -v s=$s '$1 == s' \
+			"$BATS_TEST_TMPDIR/lua.tsv" | cut -f 2 | tr '\n' ' ')" \
+			"idr idiom "
+	done
+}
+
+@test "the targets table marks each row, and never fails" {
+	printf 'scenario\timpl\tn\truns\tns_per_op\tratio_idiom\n' \
+		> "$BATS_TEST_TMPDIR/lua.tsv"
+	printf 'alloc\tidr\t2000\t1\t10\t9\nfind\tidr\t2000\t1\t10\t1.5\n' \
+		>> "$BATS_TEST_TMPDIR/lua.tsv"
+	run lua5.4 bench/targets.lua "$TSV" "$BATS_TEST_TMPDIR/lua.tsv"
+	assert_success
+	assert_line --regexp '^Lua t:alloc +<= 2x idiom +9.00x +MISSED$'
+	assert_line --regexp '^Lua t:find +<= 2x idiom +1.50x +ok$'
+	# Every row has its figures here, so each says ok or MISSED ...
+	assert_equal "$(echo "$output" | grep -cE ' (ok|MISSED)$')" 15
+	assert_line --regexp '^[0-9]+ of 15 targets met$'
+	# ... and with no figures at all each row says "-".
+	run lua5.4 bench/targets.lua /nonexistent /nonexistent
+	assert_success
+	assert_equal "$(echo "$output" | grep -cE ' -$')" 15
+}
+
+@test "core: the traced and untraced builds time the same four scenarios" {
+	for b in core core-notrace; do
+		run ./build/bench/$b 2000 1
+		assert_success
+		assert_equal "$(echo "$output" | cut -f 1 | tr '\n' ' ')" \
+			"alloc find iterate remove "
+	done
+}
