@@ -169,16 +169,36 @@ static bool call(struct shell *s, int nargs, const char *where)
 	return ok;
 }
 
+struct line_arg {
+	const char *line;
+	size_t len;
+	const char *where;
+};
+
+/* Under lua_pcall: copying a long line into Lua may run out of memory,
+ * and outside a protected call that would abort. */
+static int line_call(lua_State *L)
+{
+	const struct line_arg *a = lua_touserdata(L, 1);
+
+	push_fn(sh, "run_line");
+	lua_pushlstring(L, a->line, a->len);
+	if (a->where)
+		lua_pushstring(L, a->where);
+	else
+		lua_pushnil(L);
+	lua_call(L, 2, 1);
+	return 1;
+}
+
 static bool run_line(struct shell *s, const char *line, size_t len,
 		     const char *where)
 {
-	push_fn(s, "run_line");
-	lua_pushlstring(s->L, line, len);
-	if (where)
-		lua_pushstring(s->L, where);
-	else
-		lua_pushnil(s->L);
-	return call(s, 2, where);
+	struct line_arg a = { line, len, where };
+
+	lua_pushcfunction(s->L, line_call);
+	lua_pushlightuserdata(s->L, &a);
+	return call(s, 1, where);
 }
 
 static void push_args(struct shell *s, char **argv, int argc)
@@ -449,15 +469,24 @@ static void batch(struct shell *s)
 {
 	char *line = NULL, where[48];
 	size_t cap = 0;
-	ssize_t len;
+	ssize_t len = 0;
 	long lineno = 0;
 
-	while (!s->quit && (len = getline(&line, &cap, stdin)) >= 0) {
+	while (!s->quit &&
+	       (errno = 0, len = getline(&line, &cap, stdin)) >= 0) {
 		if (len > 0 && line[len - 1] == '\n')
 			len--;
 		snprintf(where, sizeof(where), "<stdin>:%ld", ++lineno);
 		if (!run_line(s, line, (size_t)len, where) && s->bail)
 			break;
+	}
+	/* A line too long for the memory left is no end of input. */
+	if (!s->quit && len < 0 && !feof(stdin)) {
+		snprintf(where, sizeof(where), "<stdin>:%ld", ++lineno);
+		fflush(stdout);
+		fprintf(stderr, "idrsh: %s: cannot read the line: %s\n", where,
+			strerror(errno ? errno : EIO));
+		s->failed = true;
 	}
 	free(line);
 }
