@@ -1024,7 +1024,11 @@ function run_line(line, where)
 		return true
 	end
 	local ok, name, r, err = pcall(dispatch, line)
-	if not ok then
+	if not ok and name == "not enough memory" then
+		-- No bug: the command ran out of memory.  Say which one.
+		r, err = nil, name
+		name = line:match("^%s*=") and "=" or line:match("^%s*(%S+)")
+	elseif not ok then
 		if name == "interrupted!" then error(name, 0) end
 		r, err = nil, tostring(name):gsub("^idrsh%.lua:%d+: ", "")
 		name = "internal error"
