@@ -67,12 +67,14 @@ static struct shell *sh;
 /* ======================== Signals ======================== */
 
 static volatile sig_atomic_t lua_running;
+static volatile sig_atomic_t lua_stopping; /* the hook is set, not run */
 static volatile sig_atomic_t got_sigint;
 
 /* lua.c's way: a hook, not a longjmp from the handler. */
 static void lua_stop(lua_State *L, lua_Debug *ar)
 {
 	(void)ar;
+	lua_stopping = 0;
 	lua_sethook(L, NULL, 0, 0);
 	lua_pushliteral(L, "interrupted!");
 	lua_error(L);
@@ -81,12 +83,16 @@ static void lua_stop(lua_State *L, lua_Debug *ar)
 static void on_sigint(int sig)
 {
 	(void)sig;
-	if (lua_running) {
+	if (lua_running && !lua_stopping) {
+		lua_stopping = 1;
 		lua_sethook(sh->L, lua_stop,
 			    LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
-	} else if (sh->interactive) {
+	} else if (sh->interactive && !lua_running) {
 		got_sigint = 1;
 	} else {
+		/* Batch, or a second Ctrl-C while a C function (a pattern
+		 * match, say) keeps Lua from reaching the hook: leave, as
+		 * lua.c does. */
 		signal(SIGINT, SIG_DFL);
 		raise(SIGINT);
 	}
@@ -149,6 +155,7 @@ static bool call(struct shell *s, int nargs, const char *where)
 	rc = lua_pcall(s->L, nargs, 1, 0);
 	lua_running = 0;
 	lua_sethook(s->L, NULL, 0, 0);
+	lua_stopping = 0;
 	if (rc != LUA_OK) {
 		const char *msg = lua_tostring(s->L, -1);
 
@@ -317,10 +324,28 @@ static char *history_path(void)
 	return path;
 }
 
+/*
+ * Only a regular file (or none yet) is history: reading a FIFO would
+ * block, and the chmod below would change a device such as /dev/null.
+ * A file that cannot be read or written is reported by history_save().
+ */
+static bool history_regular(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) != 0 || S_ISREG(st.st_mode);
+}
+
 static void history_load(struct shell *s)
 {
 	s->history = history_path();
 	stifle_history(HISTORY_MAX);
+	if (s->history && !history_regular(s->history)) {
+		fprintf(stderr, "idrsh: %s is not a regular file; no history\n",
+			s->history);
+		free(s->history);
+		s->history = NULL;
+	}
 	if (s->history)
 		read_history(s->history);
 }
@@ -331,7 +356,8 @@ static void history_save(struct shell *s)
 
 	if (!s->history)
 		return;
-	fd = open(s->history, O_WRONLY | O_CREAT, 0600);
+	/* O_NONBLOCK: should it have become a FIFO since, fail, not hang. */
+	fd = open(s->history, O_WRONLY | O_CREAT | O_NONBLOCK, 0600);
 	if (fd < 0 || close(fd) != 0 || write_history(s->history) != 0) {
 		fprintf(stderr, "idrsh: cannot write history to %s: %s\n",
 			s->history, strerror(errno));
