@@ -1,1 +1,67 @@
 # fuzz/fuzz.mk - libFuzzer targets (included by the Makefile).
+#
+#   make fuzz        build each target, run each FUZZ_TIME seconds (60)
+#   make fuzz-merge  minimise what the runs found, for a look at it
+#   make test        replays every committed corpus file (fuzz-replay)
+#
+# Targets: ops (the C API against the model), shell (idrsh's command
+# language), lua (the binding's argument handling); see each file's head.
+# The committed seeds in fuzz/corpus/TARGET are copied into
+# build/fuzz/corpus/TARGET, which the runs grow; crashes land in
+# build/fuzz/artifacts/TARGET.
+
+FUZZ_TIME ?= 60
+FUZZ_TARGETS := ops shell lua
+FUZZ_BIN := $(FUZZ_TARGETS:%=$(B)/fuzz/%)
+FUZZ_CFLAGS := -std=c11 -g -O1 $(WARN) -fno-omit-frame-pointer \
+	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+# Per target: longest input, and the shell's dictionary.
+FUZZ_OPTS_ops := -max_len=2048
+FUZZ_OPTS_shell := -max_len=4096 -dict=fuzz/shell.dict
+FUZZ_OPTS_lua := -max_len=2048
+
+$(B)/fuzz/ops: fuzz/ops.c tests/unit/model.c tests/unit/model.h \
+		$(LIB_SRC) $(LIB_HDR)
+	@mkdir -p $(@D)
+	clang $(CPPFLAGS) $(FUZZ_CFLAGS) -Isrc -Itests/unit -o $@ \
+		fuzz/ops.c tests/unit/model.c $(LIB_SRC)
+
+# idrsh.c is compiled inside fuzz/shell.c, its main() renamed.
+$(B)/fuzz/shell: fuzz/shell.c src/idrsh.c lua/lidr.c $(B)/idrsh_lua.h \
+		$(LIB_SRC) $(LIB_HDR)
+	@mkdir -p $(@D)
+	clang $(CPPFLAGS) $(FUZZ_CFLAGS) $(LUA_CFLAGS) -Isrc -I$(B) \
+		-Dmain=idrsh_main -o $@ fuzz/shell.c lua/lidr.c $(LIB_SRC) \
+		$(LUA_LIBS) $(READLINE_LIBS)
+
+$(B)/fuzz/lua: fuzz/lua.c lua/lidr.c $(LIB_SRC) $(LIB_HDR)
+	@mkdir -p $(@D)
+	clang $(CPPFLAGS) $(FUZZ_CFLAGS) $(LUA_CFLAGS) -Isrc -o $@ \
+		fuzz/lua.c lua/lidr.c $(LIB_SRC) $(LUA_LIBS) -lm
+
+.PHONY: fuzz fuzz-merge fuzz-build
+fuzz-build: $(FUZZ_BIN)
+
+# One target after another; the last lines say how many inputs each ran.
+fuzz: $(FUZZ_BIN)
+	@rm -f $(B)/fuzz/executions
+	@status=0; \
+	$(foreach t,$(FUZZ_TARGETS),sh fuzz/run $(B)/fuzz $(t) $(FUZZ_TIME) \
+		$(FUZZ_OPTS_$(t)) || status=1;) \
+	echo "== executions"; cat $(B)/fuzz/executions; exit $$status
+
+# The runs' corpora, minimised into build/fuzz/merged/TARGET: seeds worth
+# committing are picked from there by hand.
+fuzz-merge: $(FUZZ_BIN)
+	@$(foreach t,$(FUZZ_TARGETS),rm -rf $(B)/fuzz/merged/$(t) && \
+		mkdir -p $(B)/fuzz/merged/$(t) $(B)/fuzz/corpus/$(t) && \
+		./$(B)/fuzz/$(t) -merge=1 $(FUZZ_OPTS_$(t)) \
+			$(B)/fuzz/merged/$(t) fuzz/corpus/$(t) \
+			$(B)/fuzz/corpus/$(t) > $(B)/fuzz/$(t)-merge.log 2>&1 && \
+		echo "$(t): $$(ls $(B)/fuzz/merged/$(t) | wc -l) inputs in \
+			$(B)/fuzz/merged/$(t)" &&) true
+
+# make test: every committed corpus file through its target.
+EXTRA_SUITES += fuzz-replay
+SUITE_fuzz-replay := sh fuzz/replay $(B)/fuzz $(FUZZ_TARGETS)
+TEST_DEPS += $(FUZZ_BIN)
