@@ -49,11 +49,16 @@ local function outln(s)
 	io.stdout:write(s, s:sub(-1) == "\n" and "" or "\n")
 end
 
--- "idrsh: WHERE: message" on stderr, after whatever stdout holds.
+-- "idrsh: WHERE: message" on stderr, after whatever stdout holds.  Control
+-- characters other than newline and tab, which a bad line may hold and
+-- the message quote, are shown as \ddd: they never reach the terminal.
 function M.report(where, msg)
 	io.stdout:flush()
 	local text = where and ("idrsh: " .. where .. ": " .. msg)
 		or ("idrsh: " .. msg)
+	text = text:gsub("[%z\1-\8\11-\31\127]", function(c)
+		return string.format("\\%03d", c:byte())
+	end)
 	if sh.config.color_err then
 		text = "\27[31m" .. text .. "\27[0m"
 	end
@@ -156,9 +161,11 @@ local function number(s, what, max)
 	max = max or INT_MAX
 	local n
 	if s:find("^%d+$") then
-		n = #s <= 15 and tonumber(s) or math.huge
+		local d = s:gsub("^0+(%d)", "%1") -- leading zeros change nothing
+		n = #d <= 15 and tonumber(d) or math.huge
 	elseif s:find("^0[xX]%x+$") then
-		n = #s <= 14 and tonumber(s:sub(3), 16) or math.huge
+		local x = s:sub(3):gsub("^0+(%x)", "%1")
+		n = #x <= 12 and tonumber(x, 16) or math.huge
 	elseif s:find("^[-+]%d+$") or s:find("^[-+]0[xX]%x+$") then
 		n = s:sub(1, 1) == "-" and -1 or math.huge
 	else
@@ -749,7 +756,10 @@ end
 
 local function lua_error(err)
 	if err == "interrupted!" then error(err, 0) end
-	return nil, tostring(err)
+	-- An error object's __tostring may itself fail.
+	local ok, msg = pcall(tostring, err)
+	return nil, ok and type(msg) == "string" and msg
+		or "(error object is a " .. type(err) .. " value)"
 end
 
 local function print_values(r)
