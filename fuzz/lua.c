@@ -64,6 +64,8 @@ static const char prelude[] =
 	"  function() for i = 1, 10 do any():alloc(i, 60) end end,\n"
 	"  function() any():for_each(F[3]) end, function() return 1 end,\n"
 	"  error, print, idr.new }\n"
+	/* The generic for's step functions, to call with any state and key. */
+	"STEP = { step_idr = (O[1]:pairs()), step_ida = (O[3]:pairs()) }\n"
 	/* The C tree and the Lua values of @o agree. */
 	"function CHECK(o)\n"
 	"  local vals = debug.getuservalue(o, 1)\n"
@@ -85,10 +87,11 @@ static const char *const names[] = {
 	"check", "untag", "trace", "dump", "dot", "path", "path_text",
 	"stats", "stats_text", "validate", "free", "exists", "find_first",
 	"__gc", "__close", "__len", "__tostring", "__pairs", "__index",
-	"new", "ida", "fault", "mem",
+	"new", "ida", "fault", "mem", "step_idr", "step_ida",
 };
 #define NAMES (sizeof(names) / sizeof(names[0]))
 #define MODULE_FIRST 39	/* names from here on are the module's */
+#define STEP_FIRST 43	/* and from here on, STEP's */
 
 /* {==================== Input ==================== */
 
@@ -243,7 +246,7 @@ static void push_function(lua_State *L, uint8_t which, uint8_t mt)
 	const char *name = names[which % NAMES];
 
 	if (which % NAMES >= MODULE_FIRST) {
-		lua_getglobal(L, "idr");
+		lua_getglobal(L, which % NAMES >= STEP_FIRST ? "STEP" : "idr");
 		lua_getfield(L, -1, name);
 		lua_remove(L, -2);
 		return;
@@ -284,7 +287,7 @@ static void call_one(lua_State *L, struct input *in, const struct faults *f)
 	int base = lua_gettop(L), nargs = 0, rc;
 
 	push_function(L, which, mt);
-	if (which % NAMES < MODULE_FIRST) {
+	if (which % NAMES < MODULE_FIRST || which % NAMES >= STEP_FIRST) {
 		push_from(L, "O", self);
 		nargs++;
 	}

@@ -1246,12 +1246,13 @@ static int lida_find_first(lua_State *L)
 static int ida_step(lua_State *L)
 {
 	struct lida *a = checkida(L);
-	lua_Integer min = lua_isnil(L, 2) ? 0 : luaL_checkinteger(L, 2) + 1;
+	lua_Integer last = lua_isnil(L, 2) ? -1 : luaL_checkinteger(L, 2);
 	int id;
 
-	if (min < 0 || min > INT_MAX)
+	/* Compare before adding one: last + 1 overflows at maxinteger. */
+	if (last < -1 || last >= INT_MAX)
 		return 0;
-	id = ida_find_first_range(&a->ida, (unsigned int)min, INT_MAX);
+	id = ida_find_first_range(&a->ida, (unsigned int)(last + 1), INT_MAX);
 	if (id < 0)
 		return 0;
 	lua_pushinteger(L, id);
