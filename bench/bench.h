@@ -6,7 +6,8 @@
  * under a prefix and includes map.h or set.h, which turn them into the
  * timed scenarios.  The loops are compiled once per implementation, so
  * every call in them is direct: the flat array is inlined, as the
- * physical limit should be, and the idr and Judy cost one call each.
+ * physical limit should be, and the idr and Judy are plain calls into
+ * their own code, as a user's program would make them.
  */
 #ifndef BENCH_H
 #define BENCH_H

@@ -58,8 +58,10 @@ bench: deps-bench $(BENCH_BIN) $(B)/idr.so
 		"ratio"
 	@printf '%-12s %10s %10s\n' "(idr only)" "" "out"
 	@join -t '	' $(B)/bench/traced.tsv $(B)/bench/untraced.tsv | \
-		awk -F '\t' '{ printf "%-12s %10.2f %10.2f %9.3fx\n", $$1, $$2, $$3, $$2 / $$3 }'
+		awk -F '\t' '{ printf "%-12s %10.2f %10.2f %9.3fx\n", \
+			$$1, $$2, $$3, $$2 / $$3 }'
 	@$(LUA) bench/targets.lua $(B)/bench/bench.tsv $(B)/bench/lua.tsv
+	@echo "figures for tools: $(B)/bench/bench.tsv $(B)/bench/lua.tsv"
 
 bench-plot: deps-bench $(B)/bench/bench
 	@sh .ci/deps gnuplot-nox

@@ -221,14 +221,15 @@ static void mem_from_child(const char *self, unsigned long n,
 	int i, k, got = 0;
 	FILE *p;
 
-	if (strchr(self, '\'') || snprintf(cmd, sizeof(cmd),
-	    "%s '%s' --mem %lu", MEM_ENV, self, n) >= (int)sizeof(cmd))
+	if (strchr(self, '\'') ||
+	    snprintf(cmd, sizeof(cmd), "%s '%s' --mem %lu", MEM_ENV, self,
+		     n) >= (int)sizeof(cmd))
 		bench_fail("bench", "mem", 0, "odd program path");
 	p = popen(cmd, "r");
 	if (!p)
 		bench_fail("bench", "mem", 0, "cannot run the memory child");
-	while (fscanf(p, "%d %d %lg %lg", &i, &k, &m.reported, &m.heap) == 4
-	       && i >= 0 && i < NIMPL && k >= 0 && k <= MAP_MEMS) {
+	while (fscanf(p, "%d %d %lg %lg", &i, &k, &m.reported, &m.heap) == 4 &&
+	       i >= 0 && i < NIMPL && k >= 0 && k <= MAP_MEMS) {
 		if (k == MAP_MEMS)
 			res->set_mem[i] = m;
 		else
@@ -257,29 +258,42 @@ static void run_all(const struct workload *w, struct results *res)
 		}
 }
 
-/* The figures as rows: [table][scenario][impl]. */
+static struct row timing(const char *scen, const char *impl, double *ns,
+			 int runs)
+{
+	return (struct row){ .scen = scen, .impl = impl, .runs = runs,
+			     .ns = median(ns, runs), .bytes = NAN,
+			     .heap = NAN };
+}
+
+static struct row memory(const char *scen, const char *impl,
+			 const struct mem *m)
+{
+	return (struct row){ .scen = scen, .impl = impl, .runs = 1,
+			     .ns = NAN, .bytes = m->reported,
+			     .heap = m->heap };
+}
+
+/* The figures as rows, by table, then scenario, then implementation. */
 static int to_rows(struct results *res, struct row *rows)
 {
-	int i, k, n = 0;
+	int i, k, n = 0, runs = res->runs;
 
 	for (k = 0; k < MAP_SCENS; k++)
 		for (i = 0; i < NIMPL; i++)
-			rows[n++] = (struct row){ map_scen[k], maps[i]->name,
-				res->runs, median(res->map_ns[i][k], res->runs),
-				NAN, NAN };
+			rows[n++] = timing(map_scen[k], maps[i]->name,
+					   res->map_ns[i][k], runs);
 	for (k = 0; k < MAP_MEMS; k++)
 		for (i = 0; i < NIMPL; i++)
-			rows[n++] = (struct row){ map_mem[k], maps[i]->name, 1,
-				NAN, res->map_mem[i][k].reported,
-				res->map_mem[i][k].heap };
+			rows[n++] = memory(map_mem[k], maps[i]->name,
+					   &res->map_mem[i][k]);
 	for (k = 0; k < SET_SCENS; k++)
 		for (i = 0; i < NIMPL; i++)
-			rows[n++] = (struct row){ set_scen[k], sets[i]->name,
-				res->runs, median(res->set_ns[i][k], res->runs),
-				NAN, NAN };
+			rows[n++] = timing(set_scen[k], sets[i]->name,
+					   res->set_ns[i][k], runs);
 	for (i = 0; i < NIMPL; i++)
-		rows[n++] = (struct row){ "ida-mem-100", sets[i]->name, 1, NAN,
-			res->set_mem[i].reported, res->set_mem[i].heap };
+		rows[n++] = memory("ida-mem-100", sets[i]->name,
+				   &res->set_mem[i]);
 	return n;
 }
 

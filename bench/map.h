@@ -37,7 +37,8 @@ static void F(fill)(IMPL_T *s, unsigned long n, const char *scen)
 
 	for (i = 0; i < n; i++)
 		if (F(alloc)(s, val(i)) != (long)i)
-			bench_fail(IMPL_NAME, scen, i, "not the lowest free ID");
+			bench_fail(IMPL_NAME, scen, i,
+				   "not the lowest free ID");
 }
 
 static void F(remove_some)(IMPL_T *s, const unsigned int *ids,

@@ -13,7 +13,9 @@ set xlabel "N (IDs)"
 impls = "idr judyl-hint flat"
 
 # One series: column col of the rows of scenario s and implementation i.
-series(s, i, col) = sprintf("< awk -F '\t' -v s=%s -v i=%s '$1 == s && $2 == i && $%d != \"-\" { print $3, $%d }' %s", s, i, col, col, data)
+series(s, i, col) = sprintf("< awk -F '\t' -v s=%s -v i=%s " . \
+	"'$1 == s && $2 == i && $%d != \"-\" { print $3, $%d }' %s", \
+	s, i, col, col, data)
 
 set multiplot layout 1,2 title "make bench: medians, the same run for each N"
 

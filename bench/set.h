@@ -27,7 +27,8 @@ static void F(fill)(IMPL_T *s, unsigned long n, const char *scen)
 
 	for (i = 0; i < n; i++)
 		if (F(get)(s) != (long)i)
-			bench_fail(IMPL_NAME, scen, i, "not the lowest free ID");
+			bench_fail(IMPL_NAME, scen, i,
+				   "not the lowest free ID");
 }
 
 static void F(put_some)(IMPL_T *s, const unsigned int *ids, unsigned long k,
