@@ -735,16 +735,39 @@ static int print_entry(FILE *out, unsigned long id, void *entry, void *data)
 	return fprintf(out, "%lu=%p", id, entry);
 }
 
-static int count_node(const struct idr_view *v, void *data)
+/* What a walk counts: nodes, and an IDA's bits one by one. */
+struct census {
+	const struct idr *idr;
+	unsigned long nodes, bits;
+};
+
+static void census_leaf(struct census *c, const struct idr_view *v)
 {
-	unsigned long *n = data;
+	for (unsigned int slot = 0; slot < v->slots; slot++) {
+		unsigned int n = 0;
+
+		if (!(v->present >> slot & 1))
+			continue;
+		(void)idr_view_entry(v, slot);
+		(void)idr_view_gen(c->idr, v, slot);
+		if (!(c->idr->idr_flags & IDR__IDA))
+			continue;
+		for (unsigned int bit = 0; bit < IDA_BITMAP_BITS; bit++)
+			n += idr_view_bit(v, slot, bit);
+		ASSERT_EQ(n, idr_view_bits(v, slot));
+		c->bits += n;
+	}
+}
+
+static int census_node(const struct idr_view *v, void *data)
+{
+	struct census *c = data;
 
 	ASSERT(v->first <= v->last);
 	ASSERT((v->full & ~v->present) == 0);
-	if (v->level == 0 && v->present)
-		(void)idr_view_entry(v, (unsigned int)__builtin_ctzll(
-						v->present));
-	++*n;
+	if (v->level == 0)
+		census_leaf(c, v);
+	c->nodes++;
 	return 0;
 }
 
@@ -773,12 +796,14 @@ static void stats_match(const struct idr *t, const struct model *m,
 			bool exact)
 {
 	struct idr_stats st;
-	unsigned long nodes = 0;
+	struct census c = { t, 0, 0 };
 
 	ASSERT_EQ(idr_stats(t, &st), 0);
-	ASSERT_EQ(idr_walk(t, count_node, &nodes), 0);
-	ASSERT_EQ(st.nodes, nodes);
+	ASSERT_EQ(idr_walk(t, census_node, &c), 0);
+	ASSERT_EQ(st.nodes, c.nodes);
 	ASSERT_EQ(st.ids, m->n);
+	if (t->idr_flags & IDR__IDA)
+		ASSERT_EQ(c.bits, m->n);
 	if (!exact)
 		return;
 	ASSERT_EQ(st.lowest, m->n ? (long)m->ids[0] : -1);
