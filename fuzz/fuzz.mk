@@ -4,19 +4,22 @@
 #   make fuzz-merge  minimise what the runs found, for a look at it
 #   make test        replays every committed corpus file (fuzz-replay)
 #
-# Targets: ops (the C API against the model), shell (idrsh's command
-# language), lua (the binding's argument handling); see each file's head.
+# Targets: ops (the C API against the model), ops-b3 (the same with 3
+# bits per level, so that deep trees come from small IDs; it shares ops's
+# corpus), shell (idrsh's command language), lua (the binding's argument
+# handling); see each file's head.
 # The committed seeds in fuzz/corpus/TARGET are copied into
 # build/fuzz/corpus/TARGET, which the runs grow; crashes land in
 # build/fuzz/artifacts/TARGET.
 
 FUZZ_TIME ?= 60
-FUZZ_TARGETS := ops shell lua
+FUZZ_TARGETS := ops ops-b3 shell lua
 FUZZ_BIN := $(FUZZ_TARGETS:%=$(B)/fuzz/%)
 FUZZ_CFLAGS := -std=c11 -g -O1 $(WARN) -fno-omit-frame-pointer \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 # Per target: longest input, and the shell's dictionary.
 FUZZ_OPTS_ops := -max_len=2048
+FUZZ_OPTS_ops-b3 := -max_len=2048
 FUZZ_OPTS_shell := -max_len=4096 -dict=fuzz/shell.dict
 FUZZ_OPTS_lua := -max_len=2048
 
@@ -25,6 +28,12 @@ $(B)/fuzz/ops: fuzz/ops.c tests/unit/model.c tests/unit/model.h \
 	@mkdir -p $(@D)
 	clang $(CPPFLAGS) $(FUZZ_CFLAGS) -Isrc -Itests/unit -o $@ \
 		fuzz/ops.c tests/unit/model.c $(LIB_SRC)
+
+$(B)/fuzz/ops-b3: fuzz/ops.c tests/unit/model.c tests/unit/model.h \
+		$(LIB_SRC) $(LIB_HDR)
+	@mkdir -p $(@D)
+	clang $(CPPFLAGS) -DIDR_BITS=3 $(FUZZ_CFLAGS) -Isrc -Itests/unit \
+		-o $@ fuzz/ops.c tests/unit/model.c $(LIB_SRC)
 
 # idrsh.c is compiled inside fuzz/shell.c, its main() renamed.
 $(B)/fuzz/shell: fuzz/shell.c src/idrsh.c lua/lidr.c $(B)/idrsh_lua.h \
@@ -56,7 +65,7 @@ fuzz-merge: $(FUZZ_BIN)
 	@$(foreach t,$(FUZZ_TARGETS),rm -rf $(B)/fuzz/merged/$(t) && \
 		mkdir -p $(B)/fuzz/merged/$(t) $(B)/fuzz/corpus/$(t) && \
 		./$(B)/fuzz/$(t) -merge=1 $(FUZZ_OPTS_$(t)) \
-			$(B)/fuzz/merged/$(t) fuzz/corpus/$(t) \
+			$(B)/fuzz/merged/$(t) fuzz/corpus/$(t:-b3=) \
 			$(B)/fuzz/corpus/$(t) > $(B)/fuzz/$(t)-merge.log 2>&1 && \
 		echo "$(t): $$(ls $(B)/fuzz/merged/$(t) | wc -l) inputs in \
 			$(B)/fuzz/merged/$(t)" &&) true
