@@ -14,8 +14,8 @@
  *     the loadfile the shell captured, which no table edit can reach;
  *   - io and os lose every function that opens, runs, renames, removes or
  *     reads a file or a process (io.open, io.popen, io.lines, io.read,
- *     io.input, io.output, os.execute, os.remove, os.exit, ...), so
- *     'dot FILE' and 'dot --svg FILE' fail inside the shell instead;
+ *     io.input, io.output, io.stdin, os.execute, os.remove, os.exit,
+ *     ...), so 'dot FILE' and 'dot --svg FILE' fail inside the shell;
  *     loadfile, dofile, debug, string.dump, package.loadlib and the file
  *     searchers go, and load() accepts text only (bytecode is unchecked);
  *   - stdout goes to /dev/null and io.stderr with it; C's stderr stays,
@@ -40,7 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 /* {==================== The sandbox ==================== */
 
 static const char sandbox[] =
-	"io.stderr = io.stdout\n"
+	"io.stderr, io.stdin = io.stdout, nil\n"
 	"for _, k in ipairs { 'open', 'popen', 'lines', 'input', 'output',\n"
 	"    'read', 'close', 'tmpfile' } do io[k] = nil end\n"
 	"for _, k in ipairs { 'execute', 'exit', 'remove', 'rename',\n"
