@@ -42,19 +42,24 @@ static const char prelude[] =
 	"local idr = require 'idr'\n"
 	"local dead = idr.new(); dead:destroy()\n"
 	"local deada = idr.ida(); deada:destroy()\n"
-	"O = { idr.new(), idr.new { tagged = { id_bits = 4, retire = true } },\n"
+	"O = { idr.new(),\n"
+	"  idr.new { tagged = { id_bits = 4, retire = true } },\n"
 	"  idr.ida(), idr.new { base = 5, tagged = true }, {}, 'idr', dead,\n"
 	"  deada }\n"
 	"T = { {}, { base = 3 }, { tagged = true }, { base = -1 },\n"
-	"  { tagged = { id_bits = 30, retire = true } }, { tagged = { id_bits = 0 } },\n"
+	"  { tagged = { id_bits = 30, retire = true } },\n"
+	"  { tagged = { id_bits = 0 } },\n"
 	"  { tagged = { id_bits = 31 } }, { base = 2^31 }, { base = 1.5 },\n"
 	"  { max_entries = 2, max_nodes = 1 }, { max_entries = -1 },\n"
-	"  { unknown = 1 }, { tagged = 'x' }, { [1] = 2 }, { base = 0x7fffffff },\n"
+	"  { unknown = 1 }, { tagged = 'x' }, { [1] = 2 },\n"
+	"  { base = 0x7fffffff },\n"
 	"  setmetatable({}, { __index = function() error('index') end }),\n"
 	"  { max_nodes = 2^40 }, { tagged = { id_bits = 1.5 } } }\n"
 	"local function any() return O[1] end\n"
 	"F = { function() return true end, function() error('boom') end,\n"
-	"  function(id) if type(id) == 'number' then any():remove(id) end end,\n"
+	"  function(id)\n"
+	"    if type(id) == 'number' then any():remove(id) end\n"
+	"  end,\n"
 	"  function() any():alloc('in callback') end,\n"
 	"  function() any():destroy() end, function() collectgarbage() end,\n"
 	"  function() idr.fault(0, 2) end, function(...) return ... end,\n"
@@ -76,7 +81,9 @@ static const char prelude[] =
 	"    assert(o:path(id)['end'] == 'found', 'a value without its id')\n"
 	"  end\n"
 	"  assert(n <= #o, 'more values than ids')\n"
-	"  for id, v in o:pairs() do assert(v ~= nil, 'an id without its value') end\n"
+	"  for id, v in o:pairs() do\n"
+	"    assert(v ~= nil, 'an id without its value')\n"
+	"  end\n"
 	"end\n";
 
 static const char *const names[] = {
@@ -220,7 +227,8 @@ static bool push_arg(lua_State *L, struct input *in)
 	case 6:
 		k %= sizeof(strings) / sizeof(strings[0]);
 		/* strings[10] holds a NUL: its length is not strlen's. */
-		lua_pushlstring(L, strings[k], k == 10 ? 3 : strlen(strings[k]));
+		lua_pushlstring(L, strings[k],
+				k == 10 ? 3 : strlen(strings[k]));
 		break;
 	case 7:
 		len = k % 32 < in->n ? k % 32 : in->n;

@@ -949,7 +949,8 @@ static void step(struct state *s, struct input *in)
 		op = byte(in);
 	}
 	if (verbose)
-		fprintf(stderr, "op %d%s\n", op % 28, s->armed ? " (fault)" : "");
+		fprintf(stderr, "op %d%s\n", op % 28,
+			s->armed ? " (fault)" : "");
 	run_op(s, in, op);
 	idr_fault_inject(0, 0);
 	s->armed = false;

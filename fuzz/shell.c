@@ -50,7 +50,9 @@ static const char sandbox[] =
 	"package.searchers = { package.searchers[1] }\n"
 	"package.path, package.cpath = '', ''\n"
 	"local load0 = load\n"
-	"load = function(s, name, _, env) return load0(s, name, 't', env) end\n";
+	"load = function(s, name, _, env)\n"
+	"  return load0(s, name, 't', env)\n"
+	"end\n";
 
 struct budget {
 	lua_Alloc alloc;
