@@ -320,6 +320,38 @@ EOF
 	assert_session "^idrsh: <stdin>:[0-9]+: source: not enough memory$"
 }
 
+@test "hostile: every corpus, garbage, NULs and 1 MB lines under ASan+UBSan" {
+	local asan=${IDRSH_ASAN:-./build/idrsh-asan} l
+	[ -x "$asan" ] || skip "no $asan (make build/idrsh-asan)"
+	begin
+	bad_corpus commands.txt
+	bad_corpus quotes.txt
+	bad_corpus lua.txt
+	while IFS= read -r l; do
+		bad "find $l" "alloc x $l" "alloc_u32 x 0 $l"
+	done < <(corpus numbers.txt)
+	while IFS= read -r l; do
+		bad "$(printf '%b' "$l")"
+	done < <(corpus bytes.txt)
+	printf 'alloc a\0b\n' >>"$IN"
+	N=$((N + 1))
+	BAD+=("$N")
+	bad 'source /dev/zero'
+	bad_big 'alloc "' x ''
+	bad_big '=' '(' ''
+	lua5.4 "$HOSTILE/garbage.lua" 4 500 $((N + 1)) >>"$IN" 2>"$BATS_TEST_TMPDIR/bad"
+	mapfile -t -O "${#BAD[@]}" BAD <"$BATS_TEST_TMPDIR/bad"
+	N=$((N + 500))
+	good "${EPILOGUE[@]}"
+	# Memory runs out at 256 MB a block: NULL from malloc, not a report.
+	run --separate-stderr env \
+		ASAN_OPTIONS=allocator_may_return_null=1:max_allocation_size_mb=256 \
+		"$asan" <"$IN"
+	stderr=$(printf '%s\n' "$stderr" | grep -av '^==[0-9]*==WARNING: AddressSanitizer failed to allocate')
+	refute_regex "$stderr" 'ERROR: AddressSanitizer|ERROR: LeakSanitizer|runtime error'
+	assert_session
+}
+
 # {==================== Interrupts ====================
 
 # Runs idrsh on the lines given; once it has reported the error of a

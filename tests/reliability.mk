@@ -32,3 +32,11 @@ SUITE_valgrind-unit = env UNIT_SKIP=model_base valgrind -q \
 TEST_DEPS += $(B)/soak/soak $(B)/unit/unit
 
 .PHONY: soak
+
+# idrsh under ASan+UBSan, for tests/hostile.bats (skipped when absent).
+$(B)/idrsh-asan: src/idrsh.c lua/lidr.c $(B)/idrsh_lua.h $(LIB_SRC) $(LIB_HDR)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(SANITIZE) $(LUA_CFLAGS) -Isrc -I$(B) \
+		-o $@ src/idrsh.c lua/lidr.c $(LIB_SRC) $(LUA_LIBS) \
+		$(READLINE_LIBS) $(LDFLAGS)
+
+TEST_DEPS += $(B)/idrsh-asan
