@@ -87,6 +87,8 @@ IDR__HIDDEN void idr__trace_nodes(const struct idr *idr,
 				  enum idr_trace_event event, unsigned int n);
 IDR__HIDDEN unsigned int idr__preloaded(void);
 IDR__HIDDEN size_t idr__node_size(void);
+/* The bytes the node behind @view takes. */
+IDR__HIDDEN size_t idr__view_size(const struct idr_view *view);
 
 /* }==================== Looking inside ==================== */
 
@@ -106,5 +108,8 @@ IDR__HIDDEN bool idr__tag_retired(const struct idr *idr, uint64_t index);
 
 IDR__HIDDEN void *idr__malloc(size_t size);
 IDR__HIDDEN void idr__free(void *ptr, size_t size);
+/* Shrink a block to @new_size; NULL (the block unchanged) on failure.
+ * Neither an allocation nor fault-injected: it only gives memory back. */
+IDR__HIDDEN void *idr__shrink(void *ptr, size_t size, size_t new_size);
 
 #endif /* IDR_TREE_H */
