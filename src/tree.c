@@ -127,9 +127,17 @@ static inline void **pack_slots(struct idr_node *leaf)
 	return (void **)((char *)leaf + PACK_HEAD);
 }
 
+/* Without -mpopcnt, GCC calls libgcc for popcount: this is quicker. */
 static inline unsigned int count_of(uint64_t bits)
 {
+#ifdef __POPCNT__
 	return (unsigned int)__builtin_popcountll(bits);
+#else
+	bits -= bits >> 1 & 0x5555555555555555u;
+	bits = (bits & 0x3333333333333333u) + (bits >> 2 & 0x3333333333333333u);
+	bits = (bits + (bits >> 4)) & 0x0f0f0f0f0f0f0f0fu;
+	return (unsigned int)((bits * 0x0101010101010101u) >> 56);
+#endif
 }
 
 /* Slots holding an entry or a child, whatever the layout. */
@@ -413,80 +421,147 @@ void idr__node_release(struct idr *idr, struct idr_node *node)
 
 /* {==================== Search ==================== */
 
-/*
- * The lowest index >= @start under @node whose leaf slot is not full.
- * At most one child per level is entered without success: after the
- * slot holding @start, any non-full slot has a free index in it.
- */
-static bool node_find_free(const struct idr *idr, const struct idr_node *node,
-			   unsigned int shift, uint64_t start, uint64_t *index)
+/* The slots a search for a free index (@free) or an entry may enter. */
+static inline uint64_t candidates(const struct idr_node *node, bool free,
+				  unsigned int off)
 {
-	unsigned int off = digit(start, shift);
-	uint64_t open = ~node->full & from(off);
+	if (off >= IDR_SLOTS)
+		return 0;
+	return (free ? ~node->full : present_of(node)) & from(off);
+}
 
-	for (; open; open &= open - 1) {
-		unsigned int i = lowest(open);
-		uint64_t first = i == off ? start : slot_start(start, shift, i);
+/*
+ * The lowest index >= *@start under @node (the top, at @shift) whose leaf
+ * slot is free (@free) or present, into *@start, with the nodes that lead
+ * there in @path.  Going down, the first candidate slot at or after the
+ * digit of *@start is entered; should that child have nothing at or after
+ * *@start (only the child holding it can fail so), the search goes back
+ * up and on to the next candidate.  Returns how many nodes of @path lead
+ * to the index (0: there is none): the tree's height when it is in a leaf
+ * that exists; a free index may also be under a missing child.
+ */
+static unsigned int descend_first(const struct idr *idr, struct idr_node *node,
+				  unsigned int shift, uint64_t *start,
+				  struct idr_node **path, bool free)
+{
+	unsigned int depth = 0, off = digit(*start, shift), i;
+	uint64_t at = *start, set;
 
-		trace(idr, IDR_TRACE_VISIT, first, shift, node);
-		if (shift == 0 || !node->slots[i]) {
-			*index = first;
-			return true;
+	for (;;) {
+		path[depth] = node;
+		set = candidates(node, free, off);
+		if (!set) {
+			/* Nothing here: on to the parent's next slot. */
+			if (depth-- == 0)
+				return 0;
+			node = path[depth];
+			shift += IDR_BITS;
+			off = digit(at, shift) + 1;
+			at = slot_start(at, shift, off & SLOT_MASK);
+			continue;
 		}
-		if (node_find_free(idr, node->slots[i], shift - IDR_BITS,
-				   first, index))
-			return true;
+		i = lowest(set);
+		if (i != digit(at, shift))
+			at = slot_start(at, shift, i);
+		if (free)
+			trace(idr, IDR_TRACE_VISIT, at, shift, node);
+		if (shift == 0 || !node->slots[i]) {
+			*start = at;
+			return depth + 1;
+		}
+		node = node->slots[i];
+		shift -= IDR_BITS;
+		depth++;
+		off = digit(at, shift);
 	}
-	return false;
+}
+
+/* idr__find_free(), also giving the path to the index (see above). */
+static int find_free_path(const struct idr *idr, uint64_t start,
+			  uint64_t max, uint64_t *index,
+			  struct idr_node **path, unsigned int *depth)
+{
+	unsigned int shift = idr->idr_shift;
+
+	*depth = 0;
+	if (start > max)
+		return -ENOSPC;
+	*index = start;
+	if (idr->idr_rt && start < capacity(shift)) {
+		*depth = descend_first(idr, idr->idr_rt, shift, index, path,
+				       true);
+		if (!*depth)
+			*index = capacity(shift);
+	}
+	return *index <= max ? 0 : -ENOSPC;
 }
 
 /* The lowest free index in [@start, @max]: 0, or -ENOSPC. */
 int idr__find_free(const struct idr *idr, uint64_t start, uint64_t max,
 		   uint64_t *index)
 {
-	const struct idr_node *top = idr->idr_rt;
-	unsigned int shift = idr->idr_shift;
+	struct idr_node *path[MAX_LEVELS];
+	unsigned int depth;
 
-	if (start > max)
-		return -ENOSPC;
-	*index = start;
-	if (top && start < capacity(shift) &&
-	    !node_find_free(idr, top, shift, start, index))
-		*index = capacity(shift);
-	return *index <= max ? 0 : -ENOSPC;
-}
-
-/* The lowest present slot at or above @start under @node. */
-static bool node_next_present(struct idr_node *node, unsigned int shift,
-			      uint64_t start, uint64_t *index, void **entry)
-{
-	unsigned int off = digit(start, shift);
-	uint64_t set = present_of(node) & from(off);
-
-	for (; set; set &= set - 1) {
-		unsigned int i = lowest(set);
-		uint64_t first = i == off ? start : slot_start(start, shift, i);
-
-		if (shift == 0) {
-			*index = first;
-			*entry = *leaf_slot(node, i);
-			return true;
-		}
-		if (node_next_present(node->slots[i], shift - IDR_BITS, first,
-				      index, entry))
-			return true;
-	}
-	return false;
+	return find_free_path(idr, start, max, index, path, &depth);
 }
 
 bool idr__next_present(const struct idr *idr, uint64_t start,
 		       uint64_t *index, void **entry)
 {
-	struct idr_node *top = idr->idr_rt;
+	struct idr_node *path[MAX_LEVELS];
+	unsigned int depth;
 
-	if (!top || start >= capacity(idr->idr_shift))
+	if (!idr->idr_rt || start >= capacity(idr->idr_shift))
 		return false;
-	return node_next_present(top, idr->idr_shift, start, index, entry);
+	depth = descend_first(idr, idr->idr_rt, idr->idr_shift, &start, path,
+			      false);
+	if (!depth)
+		return false;
+	*index = start;
+	*entry = *leaf_slot(path[depth - 1], digit(start, 0));
+	return true;
+}
+
+/* Go down to the first present index at or above *@start; false if none. */
+static bool iter_descend(struct idr__iter *it, uint64_t *start)
+{
+	const struct idr *idr = it->idr;
+	struct idr_node *path[MAX_LEVELS];
+	unsigned int depth;
+
+	if (!idr->idr_rt || *start >= capacity(idr->idr_shift))
+		return false;
+	depth = descend_first(idr, idr->idr_rt, idr->idr_shift, start, path,
+			      false);
+	if (!depth)
+		return false;
+	it->leaf = path[depth - 1];
+	it->first = *start & ~(uint64_t)SLOT_MASK;
+	it->mods = idr->idr_mods;
+	return true;
+}
+
+void *idr__iter_find(struct idr__iter *it, uint64_t start, uint64_t *index)
+{
+	uint64_t set;
+
+	for (;;) {
+		if ((!it->leaf || it->mods != it->idr->idr_mods ||
+		     start - it->first >= IDR_SLOTS) &&
+		    !iter_descend(it, &start))
+			return NULL;
+		set = present_of(it->leaf) & from(digit(start, 0));
+		for (; set; set &= set - 1) {
+			void *entry = *leaf_slot(it->leaf, lowest(set));
+
+			if (entry) {
+				*index = it->first + lowest(set);
+				return entry;
+			}
+		}
+		start = it->first + IDR_SLOTS;
+	}
 }
 
 /* The leaf that would hold @index, or NULL. */
@@ -618,29 +693,39 @@ static struct idr_node *unpack(struct idr *idr, struct idr_node *pack,
 	return node;
 }
 
-/* Store @entry at the free @index of the leaf at the end of @path. */
-static struct idr_node *leaf_store(struct idr *idr, struct idr_node **path,
-				   unsigned int depth, uint64_t index,
-				   void *entry, struct idr__nodes *spare)
+/* Store @entry at the free slot @off of @leaf, which has room. */
+static inline void leaf_put(struct idr *idr, struct idr_node *leaf,
+			    unsigned int off, void *entry)
 {
-	struct idr_node *leaf = path[depth - 1];
-	unsigned int off = digit(index, 0), n;
+	unsigned int n;
 	void **s;
 
-	if (is_packed(leaf) && count_of(leaf->full) == pack_cap(leaf)) {
-		leaf = unpack(idr, leaf, index, spare);
-		relink(idr, path, depth, index, leaf);
-	}
+	idr->idr_mods++;
 	if (!is_packed(leaf)) {
 		leaf->slots[off] = entry;
 		leaf->present |= bit(off);
-		return leaf;
+		return;
 	}
 	n = count_of(leaf->full);
 	s = leaf_slot(leaf, off);
 	memmove(s + 1, s, (size_t)(pack_slots(leaf) + n - s) * sizeof(*s));
 	*s = entry;
 	leaf->full |= bit(off);
+}
+
+/* Store @entry at the free @index of the leaf at the end of @path. */
+static struct idr_node *leaf_store(struct idr *idr, struct idr_node **path,
+				   unsigned int depth, uint64_t index,
+				   void *entry, struct idr__nodes *spare)
+{
+	struct idr_node *leaf = path[depth - 1];
+	unsigned int off = digit(index, 0);
+
+	if (is_packed(leaf) && count_of(leaf->full) == pack_cap(leaf)) {
+		leaf = unpack(idr, leaf, index, spare);
+		relink(idr, path, depth, index, leaf);
+	}
+	leaf_put(idr, leaf, off, entry);
 	return leaf;
 }
 
@@ -744,6 +829,70 @@ void idr__insert(struct idr *idr, uint64_t index, void *entry, bool full,
 	if (full)
 		mark_full(idr, path, depth, index);
 	idr->idr_count++;
+}
+
+/* idr__alloc_fast() for any tree and search: the general descent. */
+static int alloc_slow(struct idr *idr, void *entry, uint64_t start,
+		      uint64_t max, uint64_t *index)
+{
+	struct idr_node *path[MAX_LEVELS], *leaf;
+	unsigned int depth;
+	int err = find_free_path(idr, start, max, index, path, &depth);
+
+	if (err)
+		return err;
+	if (!depth || depth != idr__height(idr))
+		return 1;
+	leaf = path[depth - 1];
+	if (is_packed(leaf) && count_of(leaf->full) == pack_cap(leaf))
+		return 1;
+	leaf_put(idr, leaf, digit(*index, 0), entry);
+	trace(idr, IDR_TRACE_SLOT_SET, *index, 0, leaf);
+	mark_full(idr, path, depth, *index);
+	idr->idr_count++;
+	return 0;
+}
+
+/*
+ * The common allocation in one descent: find the lowest free index in
+ * [@start, @max] and, when it is in a leaf with room, store @entry
+ * there.  0 when stored; 1 when the index needs nodes first (idr__insert
+ * after a reservation); -ENOSPC.  The loop below is the usual case, with
+ * no trace and no going back up; anything else takes alloc_slow().
+ */
+int idr__alloc_fast(struct idr *idr, void *entry, uint64_t start,
+		    uint64_t max, uint64_t *index)
+{
+	struct idr_node *path[MAX_LEVELS], *node = idr->idr_rt;
+	unsigned int shift = idr->idr_shift, depth = 0, i;
+	uint64_t at = start, open;
+
+	if (tracing(idr) || !node || start >= capacity(shift))
+		return alloc_slow(idr, entry, start, max, index);
+	for (;;) {
+		path[depth++] = node;
+		open = ~node->full & from(digit(at, shift));
+		if (!open)
+			return alloc_slow(idr, entry, start, max, index);
+		i = lowest(open);
+		if (i != digit(at, shift))
+			at = slot_start(at, shift, i);
+		if (!shift)
+			break;
+		node = node->slots[i];
+		if (!node)
+			return alloc_slow(idr, entry, start, max, index);
+		shift -= IDR_BITS;
+	}
+	*index = at;
+	if (at > max)
+		return -ENOSPC;
+	if (is_packed(node) && count_of(node->full) == pack_cap(node))
+		return 1;
+	leaf_put(idr, node, i, entry);
+	mark_full(idr, path, depth, at);
+	idr->idr_count++;
+	return 0;
 }
 
 /* }==================== Insertion ==================== */
@@ -909,6 +1058,7 @@ bool idr__delete(struct idr *idr, uint64_t index, void **entry)
 
 	if (!depth || !(present_of(path[depth - 1]) & bit(off)))
 		return false;
+	idr->idr_mods++;
 	*entry = leaf_take(path[depth - 1], off);
 	trace(idr, IDR_TRACE_SLOT_CLEAR, index, 0, path[depth - 1]);
 	mark_open(idr, path, depth, index);
@@ -963,6 +1113,7 @@ void idr__free_all(struct idr *idr)
 	idr->idr_rt = NULL;
 	idr->idr_shift = 0;
 	idr->idr_count = 0;
+	idr->idr_mods++;
 	idr->idr_retired = 0;
 }
 

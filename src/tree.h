@@ -66,10 +66,15 @@ IDR__HIDDEN unsigned int idr__nodes_needed(const struct idr *idr,
 					   uint64_t index);
 IDR__HIDDEN void idr__insert(struct idr *idr, uint64_t index, void *entry,
 			     bool full, struct idr__nodes *spare);
+IDR__HIDDEN int idr__alloc_fast(struct idr *idr, void *entry, uint64_t start,
+				uint64_t max, uint64_t *index);
 IDR__HIDDEN void **idr__lookup(const struct idr *idr, uint64_t index);
 IDR__HIDDEN uint64_t *idr__gen(const struct idr *idr, uint64_t index);
 IDR__HIDDEN bool idr__next_present(const struct idr *idr, uint64_t start,
 				   uint64_t *index, void **entry);
+/* The first non-NULL entry at or above @start, from @it's leaf if it can. */
+IDR__HIDDEN void *idr__iter_find(struct idr__iter *it, uint64_t start,
+				 uint64_t *index);
 IDR__HIDDEN void idr__set_full(struct idr *idr, uint64_t index, bool full);
 IDR__HIDDEN bool idr__delete(struct idr *idr, uint64_t index, void **entry);
 IDR__HIDDEN void idr__free_all(struct idr *idr);

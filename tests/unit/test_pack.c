@@ -215,6 +215,69 @@ static void pack_random_against_model(void)
 	idr_destroy(&idr);
 }
 
+/* One random change the body of a loop makes at @id, to both. */
+static void mutate(struct idr *idr, struct model *m, int id, uint64_t *rng)
+{
+	uint32_t at = (uint32_t)rnd_below(rng, 4 * LEAVES * IDR_SLOTS);
+	void *old = NULL;
+
+	switch (rnd_below(rng, 5)) {
+	case 0:		/* remove the current entry */
+		model_remove(m, (unsigned long)id, &old);
+		CHECK(idr_remove(idr, (unsigned long)id) == old);
+		break;
+	case 1:		/* remove an entry anywhere */
+		model_remove(m, at, &old);
+		CHECK(idr_remove(idr, at) == old);
+		break;
+	case 2:		/* allocate anywhere, NULL (reserved) now and then */
+		old = rnd_below(rng, 4) ? val(at) : NULL;
+		CHECK_EQ(idr_alloc(idr, old, (int)at, 0, GFP_KERNEL),
+			 model_alloc(m, old, (int)at, 0));
+		break;
+	default:	/* nothing */
+		break;
+	}
+}
+
+/*
+ * idr_for_each_entry() steps through leaves without going down from the
+ * top each time; with the body changing the idr, it must still visit
+ * exactly what the kernel's loop of idr_get_next() calls would.
+ */
+static void iter_matches_get_next(void)
+{
+	uint64_t rng = 11, mrng;
+	unsigned long i, want;
+	DEFINE_IDR(idr);
+	struct model m;
+	void *entry, *w;
+	int id, round;
+
+	model_init(&m, 0);
+	for (i = 0; i < 4 * LEAVES * IDR_SLOTS; i++)
+		if (rnd_below(&rng, 3))
+			CHECK_EQ(idr_alloc(&idr, val(i), (int)i, 0, GFP_KERNEL),
+				 model_alloc(&m, val(i), (int)i, 0));
+	for (round = 0; round < 20; round++) {
+		mrng = rng;
+		want = 0;
+		idr_for_each_entry(&idr, entry, id) {
+			w = model_next(&m, &want);
+			if (!CHECK(w && (unsigned long)id == want && entry == w))
+				break;
+			want++;
+			mutate(&idr, &m, id, &mrng);
+		}
+		CHECK(model_next(&m, &want) == NULL);
+		rng = mrng;
+	}
+	CHECK(model_matches(&m, &idr));
+	CHECK_SOUND(&idr);
+	model_free(&m);
+	idr_destroy(&idr);
+}
+
 void suite_pack(void)
 {
 	RUN(pack_by_removal);
@@ -224,4 +287,5 @@ void suite_pack(void)
 	RUN(pack_unpack_fails_cleanly);
 	RUN(pack_only_plain_idrs);
 	RUN(pack_random_against_model);
+	RUN(iter_matches_get_next);
 }
