@@ -60,6 +60,16 @@ void idr__free(void *ptr, size_t size)
 	free(ptr);
 }
 
+void *idr__shrink(void *ptr, size_t size, size_t new_size)
+{
+	void *small = realloc(ptr, new_size);
+
+	if (small)
+		atomic_fetch_sub_explicit(&bytes_in_use, size - new_size,
+					  memory_order_relaxed);
+	return small;
+}
+
 void idr_mem_stats(struct idr_mem_stats *stats)
 {
 	stats->bytes = atomic_load(&bytes_in_use);

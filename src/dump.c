@@ -150,8 +150,11 @@ static int dump_node(const struct idr_view *v, void *data)
 	char map[IDR_SLOTS + 1];
 
 	slot_map(d, v, map);
-	fprintf(d->out, "%*sL%u %lu..%lu  %d/%u\n", indent, "", v->level,
+	fprintf(d->out, "%*sL%u %lu..%lu  %d/%u", indent, "", v->level,
 		v->first, v->last, __builtin_popcountll(v->present), v->slots);
+	if (v->packed)
+		fprintf(d->out, ", packed in %u", v->packed);
+	fputc('\n', d->out);
 	fprintf(d->out, "%*s%s\n", indent + 2, "", map);
 	if (v->level == 0)
 		leaf_entries(d, v, indent + 2);
@@ -373,6 +376,8 @@ int idr_stats_print(const struct idr *idr, FILE *out)
 	for (level = st.height; level-- > 0;)
 		fprintf(out, "level %u nodes: %lu\n", level,
 			st.level_nodes[level]);
+	if (st.packed)
+		fprintf(out, "packed leaves: %lu\n", st.packed);
 	if (st.aux_nodes)
 		fprintf(out, "%s: %lu\n",
 			idr->idr_flags & IDR__IDA ? "bitmaps" : "generation nodes",

@@ -105,10 +105,13 @@ int idr__alloc_id(struct idr *idr, void *ptr, uint64_t start, uint64_t max,
 		max = idr__id_max(idr);
 	if (max < base)
 		return -ENOSPC;
-	err = idr__find_free(idr, start < base ? 0 : start - base, max - base,
-			     &index);
-	if (err)
+	err = idr__alloc_fast(idr, ptr, start < base ? 0 : start - base,
+			      max - base, &index);
+	if (err <= 0) {
+		if (!err)
+			*id = index + base;
 		return err;
+	}
 	need = idr__nodes_needed(idr, index);
 	if (cache_only)
 		err = take_cached(idr, &spare, need);
@@ -262,6 +265,25 @@ void *idr_get_next(const struct idr *idr, int *nextid)
 	if (!entry || id > INT_MAX)
 		return NULL;
 	*nextid = (int)id;
+	return entry;
+}
+
+void *idr__iter_next(struct idr__iter *it, int *id)
+{
+	const struct idr *idr = it->idr;
+	uint64_t index;
+	void *entry;
+
+	*id = it->started ? (int)((unsigned int)*id + 1U) : 0;
+	it->started = 1;
+	if (*id < 0)
+		return NULL;
+	index = (unsigned int)*id < idr->idr_base ? 0
+						   : (unsigned int)*id - idr->idr_base;
+	entry = idr__iter_find(it, index, &index);
+	if (!entry || index + idr->idr_base > INT_MAX)
+		return NULL;
+	*id = (int)(index + idr->idr_base);
 	return entry;
 }
 

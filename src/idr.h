@@ -106,6 +106,7 @@ struct idr {
 	void *idr_trace_data;
 	unsigned long idr_count;	/* IDs allocated, NULL entries too */
 	unsigned long idr_retired;	/* tagged: slots used up for good */
+	unsigned long idr_mods;		/* insertions and removals so far */
 	uint64_t idr_gen_seed;		/* tagged: a new leaf's generation */
 	unsigned int idr_base;		/* the lowest ID handed out */
 	unsigned int idr_next;		/* idr_alloc_cyclic's cursor */
@@ -304,6 +305,25 @@ IDR_API void idr_destroy(struct idr *idr);
  */
 IDR_API void idr_preload(gfp_t gfp);
 
+/*
+ * private: idr_for_each_entry()'s place in the tree.  It behaves as the
+ * kernel's loop of idr_get_next() calls, but steps through a leaf without
+ * going down from the top each time, for as long as the idr has had no
+ * insertion or removal (the body may make them: the next step then goes
+ * down again, from the ID after @id).
+ */
+struct idr__iter {
+	const struct idr *idr;
+	const struct idr_node *leaf;	/* the leaf of the last ID, or NULL */
+	uint64_t first;			/* its first index */
+	unsigned long mods;		/* idr->idr_mods then */
+	int started;
+};
+IDR_API void *idr__iter_next(struct idr__iter *it, int *id);
+#define IDR__CAT2(a, b) a##b
+#define IDR__CAT(a, b) IDR__CAT2(a, b)
+#define IDR__IT IDR__CAT(idr__it_, __LINE__)
+
 /**
  * idr_preload_end() - End a preload section.
  *
@@ -313,8 +333,8 @@ IDR_API void idr_preload(gfp_t gfp);
 IDR_API void idr_preload_end(void);
 
 #define idr_for_each_entry(idr, entry, id)                                   \
-	for ((id) = 0; ((entry) = idr_get_next((idr), &(id))) != NULL;        \
-	     (id) = (int)((unsigned int)(id) + 1U))
+	for (struct idr__iter IDR__IT = { (idr), NULL, 0, 0, 0 };            \
+	     ((entry) = idr__iter_next(&IDR__IT, &(id))) != NULL;)
 
 #define idr_for_each_entry_continue(idr, entry, id)                          \
 	for ((entry) = idr_get_next((idr), &(id)); (entry) != NULL;           \
@@ -678,6 +698,7 @@ struct idr_view {
 	unsigned int level;		/* 0 for a leaf; height - 1 at the top */
 	unsigned int shift;		/* index bits below this node's digit */
 	unsigned int slots;		/* slots per node (64 by default) */
+	unsigned int packed;		/* a packed leaf: room for this many */
 	unsigned long first, last;	/* the IDs it covers */
 	uint64_t full;			/* slots with no free ID below */
 	uint64_t present;		/* slots holding an entry or a child */
@@ -782,6 +803,7 @@ struct idr_stats {
 	unsigned long nodes;		/* tree nodes */
 	unsigned long level_nodes[IDR_LEVELS_MAX]; /* [0]: leaves */
 	unsigned long aux_nodes;	/* IDA bitmaps, tagged generations */
+	unsigned long packed;		/* leaves packed to fit their entries */
 	unsigned int cached;		/* nodes in the idr's own cache */
 	unsigned int preloaded;		/* nodes in this thread's preload */
 	size_t node_bytes;		/* the size of one node */
@@ -795,7 +817,8 @@ struct idr_stats {
  * @idr: idr handle (or ida_tree()).
  * @stats: filled in.
  *
- * Bytes are counted as the allocator seam counts them: whole nodes.
+ * Bytes are counted as the allocator seam counts them: whole nodes, and
+ * packed leaves at their size.
  * Return: 0.
  */
 IDR_API int idr_stats(const struct idr *idr, struct idr_stats *stats);

@@ -14,10 +14,19 @@
  *           is full); interior, the child has no free index left.
  *   present bit @off set: the slot holds an entry (leaf) or a child.
  *
+ * A leaf of a plain idr (not an IDA's, not a tagged one) that has lost
+ * many entries is *packed*: its entries sit side by side, in slot order,
+ * in a block just big enough (cap), and slot @off is entry number
+ * popcount(full below @off).  Its full bitmap is then its present bitmap
+ * too.  Removal packs and shrinks leaves with realloc (which gives memory
+ * back, never takes it); an insertion into a packed leaf with no room
+ * left unpacks it into a whole node, counted like any new node.
+ *
  * Every operation that adds nodes is told beforehand how many it needs
  * (idr__nodes_needed) and is handed exactly that many, so the tree is
  * never left half changed by a failed allocation.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "tree.h"
@@ -29,13 +38,21 @@
 
 struct idr_node {
 	uint64_t full;
-	uint64_t present;
-	struct idr_node *aux;	/* tagged leaf: its generations */
+	union {
+		struct idr_node *aux;	/* tagged leaf: its generations */
+		uintptr_t pack;		/* packed leaf: cap << 1 | 1 */
+	};
+	uint64_t present;		/* a packed leaf's entries start here */
 	union {
 		void *slots[IDR_SLOTS];
 		uint64_t bits[IDR_SLOTS];	/* IDA bitmap, generations */
 	};
 };
+
+/* A packed leaf holds entries from where a node's present bitmap is. */
+#define PACK_HEAD offsetof(struct idr_node, present)
+/* Leaves at or below this many entries are packed by removals. */
+#define PACK_MAX (IDR_SLOTS * 3 / 4)
 
 static inline unsigned int digit(uint64_t index, unsigned int shift)
 {
@@ -87,6 +104,64 @@ static bool tagged(const struct idr *idr)
 {
 	return idr->idr_id_bits != 0;
 }
+
+/* {==================== Packed leaves ==================== */
+
+static inline bool is_packed(const struct idr_node *leaf)
+{
+	return leaf->pack & 1;
+}
+
+static inline unsigned int pack_cap(const struct idr_node *leaf)
+{
+	return (unsigned int)(leaf->pack >> 1);
+}
+
+static inline size_t pack_size(unsigned int cap)
+{
+	return PACK_HEAD + cap * sizeof(void *);
+}
+
+static inline void **pack_slots(struct idr_node *leaf)
+{
+	return (void **)((char *)leaf + PACK_HEAD);
+}
+
+/* Without -mpopcnt, GCC calls libgcc for popcount: this is quicker. */
+static inline unsigned int count_of(uint64_t bits)
+{
+#ifdef __POPCNT__
+	return (unsigned int)__builtin_popcountll(bits);
+#else
+	bits -= bits >> 1 & 0x5555555555555555u;
+	bits = (bits & 0x3333333333333333u) + (bits >> 2 & 0x3333333333333333u);
+	bits = (bits + (bits >> 4)) & 0x0f0f0f0f0f0f0f0fu;
+	return (unsigned int)((bits * 0x0101010101010101u) >> 56);
+#endif
+}
+
+/* Slots holding an entry or a child, whatever the layout. */
+static inline uint64_t present_of(const struct idr_node *node)
+{
+	return is_packed(node) ? node->full : node->present;
+}
+
+/* Where the entry at @off (present, if @leaf is packed) is kept. */
+static inline void **leaf_slot(const struct idr_node *leaf, unsigned int off)
+{
+	struct idr_node *l = (struct idr_node *)leaf;
+
+	if (is_packed(l))
+		return pack_slots(l) + count_of(l->full & (bit(off) - 1));
+	return &l->slots[off];
+}
+
+static bool packable(const struct idr *idr)
+{
+	return !(idr->idr_flags & IDR__IDA) && !tagged(idr);
+}
+
+/* }==================== Packed leaves ==================== */
 
 unsigned int idr__max_levels(void)
 {
@@ -163,6 +238,11 @@ void idr__trace_nodes(const struct idr *idr, enum idr_trace_event event,
 size_t idr__node_size(void)
 {
 	return sizeof(struct idr_node);
+}
+
+size_t idr__view_size(const struct idr_view *view)
+{
+	return view->packed ? pack_size(view->packed) : sizeof(struct idr_node);
 }
 
 /* }==================== Tracing ==================== */
@@ -341,80 +421,147 @@ void idr__node_release(struct idr *idr, struct idr_node *node)
 
 /* {==================== Search ==================== */
 
-/*
- * The lowest index >= @start under @node whose leaf slot is not full.
- * At most one child per level is entered without success: after the
- * slot holding @start, any non-full slot has a free index in it.
- */
-static bool node_find_free(const struct idr *idr, const struct idr_node *node,
-			   unsigned int shift, uint64_t start, uint64_t *index)
+/* The slots a search for a free index (@free) or an entry may enter. */
+static inline uint64_t candidates(const struct idr_node *node, bool free,
+				  unsigned int off)
 {
-	unsigned int off = digit(start, shift);
-	uint64_t open = ~node->full & from(off);
+	if (off >= IDR_SLOTS)
+		return 0;
+	return (free ? ~node->full : present_of(node)) & from(off);
+}
 
-	for (; open; open &= open - 1) {
-		unsigned int i = lowest(open);
-		uint64_t first = i == off ? start : slot_start(start, shift, i);
-		const struct idr_node *child = node->slots[i];
+/*
+ * The lowest index >= *@start under @node (the top, at @shift) whose leaf
+ * slot is free (@free) or present, into *@start, with the nodes that lead
+ * there in @path.  Going down, the first candidate slot at or after the
+ * digit of *@start is entered; should that child have nothing at or after
+ * *@start (only the child holding it can fail so), the search goes back
+ * up and on to the next candidate.  Returns how many nodes of @path lead
+ * to the index (0: there is none): the tree's height when it is in a leaf
+ * that exists; a free index may also be under a missing child.
+ */
+static unsigned int descend_first(const struct idr *idr, struct idr_node *node,
+				  unsigned int shift, uint64_t *start,
+				  struct idr_node **path, bool free)
+{
+	unsigned int depth = 0, off = digit(*start, shift), i;
+	uint64_t at = *start, set;
 
-		trace(idr, IDR_TRACE_VISIT, first, shift, node);
-		if (shift == 0 || !child) {
-			*index = first;
-			return true;
+	for (;;) {
+		path[depth] = node;
+		set = candidates(node, free, off);
+		if (!set) {
+			/* Nothing here: on to the parent's next slot. */
+			if (depth-- == 0)
+				return 0;
+			node = path[depth];
+			shift += IDR_BITS;
+			off = digit(at, shift) + 1;
+			at = slot_start(at, shift, off & SLOT_MASK);
+			continue;
 		}
-		if (node_find_free(idr, child, shift - IDR_BITS, first, index))
-			return true;
+		i = lowest(set);
+		if (i != digit(at, shift))
+			at = slot_start(at, shift, i);
+		if (free)
+			trace(idr, IDR_TRACE_VISIT, at, shift, node);
+		if (shift == 0 || !node->slots[i]) {
+			*start = at;
+			return depth + 1;
+		}
+		node = node->slots[i];
+		shift -= IDR_BITS;
+		depth++;
+		off = digit(at, shift);
 	}
-	return false;
+}
+
+/* idr__find_free(), also giving the path to the index (see above). */
+static int find_free_path(const struct idr *idr, uint64_t start,
+			  uint64_t max, uint64_t *index,
+			  struct idr_node **path, unsigned int *depth)
+{
+	unsigned int shift = idr->idr_shift;
+
+	*depth = 0;
+	if (start > max)
+		return -ENOSPC;
+	*index = start;
+	if (idr->idr_rt && start < capacity(shift)) {
+		*depth = descend_first(idr, idr->idr_rt, shift, index, path,
+				       true);
+		if (!*depth)
+			*index = capacity(shift);
+	}
+	return *index <= max ? 0 : -ENOSPC;
 }
 
 /* The lowest free index in [@start, @max]: 0, or -ENOSPC. */
 int idr__find_free(const struct idr *idr, uint64_t start, uint64_t max,
 		   uint64_t *index)
 {
-	const struct idr_node *top = idr->idr_rt;
-	unsigned int shift = idr->idr_shift;
+	struct idr_node *path[MAX_LEVELS];
+	unsigned int depth;
 
-	if (start > max)
-		return -ENOSPC;
-	*index = start;
-	if (top && start < capacity(shift) &&
-	    !node_find_free(idr, top, shift, start, index))
-		*index = capacity(shift);
-	return *index <= max ? 0 : -ENOSPC;
-}
-
-/* The lowest present slot at or above @start under @node. */
-static bool node_next_present(const struct idr_node *node, unsigned int shift,
-			      uint64_t start, uint64_t *index, void **entry)
-{
-	unsigned int off = digit(start, shift);
-	uint64_t set = node->present & from(off);
-
-	for (; set; set &= set - 1) {
-		unsigned int i = lowest(set);
-		uint64_t first = i == off ? start : slot_start(start, shift, i);
-
-		if (shift == 0) {
-			*index = first;
-			*entry = node->slots[i];
-			return true;
-		}
-		if (node_next_present(node->slots[i], shift - IDR_BITS, first,
-				      index, entry))
-			return true;
-	}
-	return false;
+	return find_free_path(idr, start, max, index, path, &depth);
 }
 
 bool idr__next_present(const struct idr *idr, uint64_t start,
 		       uint64_t *index, void **entry)
 {
-	const struct idr_node *top = idr->idr_rt;
+	struct idr_node *path[MAX_LEVELS];
+	unsigned int depth;
 
-	if (!top || start >= capacity(idr->idr_shift))
+	if (!idr->idr_rt || start >= capacity(idr->idr_shift))
 		return false;
-	return node_next_present(top, idr->idr_shift, start, index, entry);
+	depth = descend_first(idr, idr->idr_rt, idr->idr_shift, &start, path,
+			      false);
+	if (!depth)
+		return false;
+	*index = start;
+	*entry = *leaf_slot(path[depth - 1], digit(start, 0));
+	return true;
+}
+
+/* Go down to the first present index at or above *@start; false if none. */
+static bool iter_descend(struct idr__iter *it, uint64_t *start)
+{
+	const struct idr *idr = it->idr;
+	struct idr_node *path[MAX_LEVELS];
+	unsigned int depth;
+
+	if (!idr->idr_rt || *start >= capacity(idr->idr_shift))
+		return false;
+	depth = descend_first(idr, idr->idr_rt, idr->idr_shift, start, path,
+			      false);
+	if (!depth)
+		return false;
+	it->leaf = path[depth - 1];
+	it->first = *start & ~(uint64_t)SLOT_MASK;
+	it->mods = idr->idr_mods;
+	return true;
+}
+
+void *idr__iter_find(struct idr__iter *it, uint64_t start, uint64_t *index)
+{
+	uint64_t set;
+
+	for (;;) {
+		if ((!it->leaf || it->mods != it->idr->idr_mods ||
+		     start - it->first >= IDR_SLOTS) &&
+		    !iter_descend(it, &start))
+			return NULL;
+		set = present_of(it->leaf) & from(digit(start, 0));
+		for (; set; set &= set - 1) {
+			void *entry = *leaf_slot(it->leaf, lowest(set));
+
+			if (entry) {
+				*index = it->first + lowest(set);
+				return entry;
+			}
+		}
+		start = it->first + IDR_SLOTS;
+	}
 }
 
 /* The leaf that would hold @index, or NULL. */
@@ -448,11 +595,9 @@ void **idr__lookup(const struct idr *idr, uint64_t index)
 	if (__builtin_expect(idr->idr_trace != NULL, 0))
 		trace_path(idr, index);
 	leaf = leaf_of(idr, index);
-	unsigned int off = digit(index, 0);
-
-	if (!leaf || !(leaf->present & bit(off)))
+	if (!leaf || !(present_of(leaf) & bit(digit(index, 0))))
 		return NULL;
-	return &leaf->slots[off];
+	return leaf_slot(leaf, digit(index, 0));
 }
 
 /* A tagged idr's generation counter for @index, or NULL if no leaf. */
@@ -489,7 +634,8 @@ static unsigned int path_needed(const struct idr *idr, uint64_t index)
 		if (!node)
 			return shift / IDR_BITS;
 	}
-	return 0;
+	/* A packed leaf with no room left is unpacked into a new node. */
+	return is_packed(node) && count_of(node->full) == pack_cap(node);
 }
 
 /* A new leaf of a tagged idr also takes a node for its generations. */
@@ -517,6 +663,70 @@ static struct idr_node *node_new_at(struct idr *idr, unsigned int shift,
 				    struct idr__nodes *spare)
 {
 	return shift ? idr__node_take(spare) : leaf_new(idr, spare);
+}
+
+/* Point @leaf's parent (or the idr) at @leaf, which moved. */
+static void relink(struct idr *idr, struct idr_node **path,
+		   unsigned int depth, uint64_t index, struct idr_node *leaf)
+{
+	if (depth == 1)
+		idr->idr_rt = leaf;
+	else
+		path[depth - 2]->slots[digit(index, IDR_BITS)] = leaf;
+	path[depth - 1] = leaf;
+}
+
+/* Copy a packed leaf into a whole node from @spare, and free it. */
+static struct idr_node *unpack(struct idr *idr, struct idr_node *pack,
+			       uint64_t index, struct idr__nodes *spare)
+{
+	struct idr_node *node = idr__node_take(spare);
+	void **entry = pack_slots(pack);
+	uint64_t set;
+
+	for (set = pack->full; set; set &= set - 1)
+		node->slots[lowest(set)] = *entry++;
+	node->full = node->present = pack->full;
+	trace(idr, IDR_TRACE_NODE_FREE, index, 0, pack);
+	idr__free(pack, pack_size(pack_cap(pack)));
+	trace(idr, IDR_TRACE_NODE_NEW, index, 0, node);
+	return node;
+}
+
+/* Store @entry at the free slot @off of @leaf, which has room. */
+static inline void leaf_put(struct idr *idr, struct idr_node *leaf,
+			    unsigned int off, void *entry)
+{
+	unsigned int n;
+	void **s;
+
+	idr->idr_mods++;
+	if (!is_packed(leaf)) {
+		leaf->slots[off] = entry;
+		leaf->present |= bit(off);
+		return;
+	}
+	n = count_of(leaf->full);
+	s = leaf_slot(leaf, off);
+	memmove(s + 1, s, (size_t)(pack_slots(leaf) + n - s) * sizeof(*s));
+	*s = entry;
+	leaf->full |= bit(off);
+}
+
+/* Store @entry at the free @index of the leaf at the end of @path. */
+static struct idr_node *leaf_store(struct idr *idr, struct idr_node **path,
+				   unsigned int depth, uint64_t index,
+				   void *entry, struct idr__nodes *spare)
+{
+	struct idr_node *leaf = path[depth - 1];
+	unsigned int off = digit(index, 0);
+
+	if (is_packed(leaf) && count_of(leaf->full) == pack_cap(leaf)) {
+		leaf = unpack(idr, leaf, index, spare);
+		relink(idr, path, depth, index, leaf);
+	}
+	leaf_put(idr, leaf, off, entry);
+	return leaf;
 }
 
 /* Add levels on top until the tree covers @index. */
@@ -614,13 +824,75 @@ void idr__insert(struct idr *idr, uint64_t index, void *entry, bool full,
 		node = node->slots[off];
 	}
 	path[depth++] = node;
-	off = digit(index, 0);
-	node->slots[off] = entry;
-	node->present |= bit(off);
+	node = leaf_store(idr, path, depth, index, entry, spare);
 	trace(idr, IDR_TRACE_SLOT_SET, index, 0, node);
 	if (full)
 		mark_full(idr, path, depth, index);
 	idr->idr_count++;
+}
+
+/* idr__alloc_fast() for any tree and search: the general descent. */
+static int alloc_slow(struct idr *idr, void *entry, uint64_t start,
+		      uint64_t max, uint64_t *index)
+{
+	struct idr_node *path[MAX_LEVELS], *leaf;
+	unsigned int depth;
+	int err = find_free_path(idr, start, max, index, path, &depth);
+
+	if (err)
+		return err;
+	if (!depth || depth != idr__height(idr))
+		return 1;
+	leaf = path[depth - 1];
+	if (is_packed(leaf) && count_of(leaf->full) == pack_cap(leaf))
+		return 1;
+	leaf_put(idr, leaf, digit(*index, 0), entry);
+	trace(idr, IDR_TRACE_SLOT_SET, *index, 0, leaf);
+	mark_full(idr, path, depth, *index);
+	idr->idr_count++;
+	return 0;
+}
+
+/*
+ * The common allocation in one descent: find the lowest free index in
+ * [@start, @max] and, when it is in a leaf with room, store @entry
+ * there.  0 when stored; 1 when the index needs nodes first (idr__insert
+ * after a reservation); -ENOSPC.  The loop below is the usual case, with
+ * no trace and no going back up; anything else takes alloc_slow().
+ */
+int idr__alloc_fast(struct idr *idr, void *entry, uint64_t start,
+		    uint64_t max, uint64_t *index)
+{
+	struct idr_node *path[MAX_LEVELS], *node = idr->idr_rt;
+	unsigned int shift = idr->idr_shift, depth = 0, i;
+	uint64_t at = start, open;
+
+	if (tracing(idr) || !node || start >= capacity(shift))
+		return alloc_slow(idr, entry, start, max, index);
+	for (;;) {
+		path[depth++] = node;
+		open = ~node->full & from(digit(at, shift));
+		if (!open)
+			return alloc_slow(idr, entry, start, max, index);
+		i = lowest(open);
+		if (i != digit(at, shift))
+			at = slot_start(at, shift, i);
+		if (!shift)
+			break;
+		node = node->slots[i];
+		if (!node)
+			return alloc_slow(idr, entry, start, max, index);
+		shift -= IDR_BITS;
+	}
+	*index = at;
+	if (at > max)
+		return -ENOSPC;
+	if (is_packed(node) && count_of(node->full) == pack_cap(node))
+		return 1;
+	leaf_put(idr, node, i, entry);
+	mark_full(idr, path, depth, at);
+	idr->idr_count++;
+	return 0;
 }
 
 /* }==================== Insertion ==================== */
@@ -684,6 +956,10 @@ static void absorb_gens(struct idr *idr, const struct idr_node *leaf)
 
 static void leaf_release(struct idr *idr, struct idr_node *leaf)
 {
+	if (is_packed(leaf)) {
+		idr__free(leaf, pack_size(pack_cap(leaf)));
+		return;
+	}
 	if (leaf->aux) {
 		absorb_gens(idr, leaf);
 		idr__node_release(idr, leaf->aux);
@@ -724,6 +1000,55 @@ static void clear_slot(struct idr_node *node, unsigned int off)
 	node->full &= ~bit(off);
 }
 
+/* Take the entry at @off out of @leaf; mark_open() then clears its bit. */
+static void *leaf_take(struct idr_node *leaf, unsigned int off)
+{
+	void **s = leaf_slot(leaf, off), *entry = *s;
+
+	if (is_packed(leaf)) {
+		void **end = pack_slots(leaf) + count_of(leaf->full);
+
+		memmove(s, s + 1, (size_t)(end - s - 1) * sizeof(*s));
+	} else {
+		*s = NULL;
+		leaf->present &= ~bit(off);
+	}
+	return entry;
+}
+
+/*
+ * Pack a leaf that has become sparse, or shrink a packed one that has
+ * more than an eighth of room to spare.  realloc only gives memory back
+ * here; should it fail, the leaf stays as it was.
+ */
+static void leaf_compact(struct idr *idr, struct idr_node **path,
+			 unsigned int depth, uint64_t index)
+{
+	struct idr_node *leaf = path[depth - 1], *small;
+	unsigned int n = count_of(present_of(leaf)), k = 0;
+	void *entries[IDR_SLOTS];
+	uint64_t set;
+
+	if (is_packed(leaf)) {
+		if (pack_cap(leaf) - n <= n / 8)
+			return;
+		small = idr__shrink(leaf, pack_size(pack_cap(leaf)),
+				    pack_size(n));
+	} else {
+		if (n > PACK_MAX)
+			return;
+		for (set = leaf->present; set; set &= set - 1)
+			entries[k++] = leaf->slots[lowest(set)];
+		small = idr__shrink(leaf, sizeof(*leaf), pack_size(n));
+		if (small)
+			memcpy(pack_slots(small), entries, n * sizeof(void *));
+	}
+	if (!small)
+		return;
+	small->pack = (uintptr_t)n << 1 | 1;
+	relink(idr, path, depth, index, small);
+}
+
 /* Free @index; false (and nothing changed) if it is not present. */
 bool idr__delete(struct idr *idr, uint64_t index, void **entry)
 {
@@ -731,20 +1056,21 @@ bool idr__delete(struct idr *idr, uint64_t index, void **entry)
 	unsigned int depth = descend(idr, index, path);
 	unsigned int off = digit(index, 0), shift = 0;
 
-	if (!depth || !(path[depth - 1]->present & bit(off)))
+	if (!depth || !(present_of(path[depth - 1]) & bit(off)))
 		return false;
-	*entry = path[depth - 1]->slots[off];
-	path[depth - 1]->slots[off] = NULL;
-	path[depth - 1]->present &= ~bit(off);
+	idr->idr_mods++;
+	*entry = leaf_take(path[depth - 1], off);
 	trace(idr, IDR_TRACE_SLOT_CLEAR, index, 0, path[depth - 1]);
 	mark_open(idr, path, depth, index);
+	if (present_of(path[depth - 1]) && packable(idr))
+		leaf_compact(idr, path, depth, index);
 	/* A node left empty goes, and its slot in the parent with it. */
-	for (; depth > 1 && !path[depth - 1]->present; depth--) {
+	for (; depth > 1 && !present_of(path[depth - 1]); depth--) {
 		node_release_at(idr, path[depth - 1], index, shift);
 		shift += IDR_BITS;
 		clear_slot(path[depth - 2], digit(index, shift));
 	}
-	if (!path[0]->present) {
+	if (!present_of(path[0])) {
 		node_release_at(idr, path[0], index, idr->idr_shift);
 		idr->idr_rt = NULL;
 		idr->idr_shift = 0;
@@ -759,6 +1085,10 @@ static void free_subtree(struct idr *idr, struct idr_node *node,
 {
 	uint64_t set;
 
+	if (shift == 0 && is_packed(node)) {
+		idr__free(node, pack_size(pack_cap(node)));
+		return;
+	}
 	for (set = node->present; set; set &= set - 1) {
 		void *child = node->slots[lowest(set)];
 
@@ -783,6 +1113,7 @@ void idr__free_all(struct idr *idr)
 	idr->idr_rt = NULL;
 	idr->idr_shift = 0;
 	idr->idr_count = 0;
+	idr->idr_mods++;
 	idr->idr_retired = 0;
 }
 
@@ -801,7 +1132,8 @@ static void view_of(const struct idr *idr, const struct idr_node *node,
 	view->shift = shift;
 	view->slots = IDR_SLOTS;
 	view->full = node->full;
-	view->present = node->present;
+	view->present = present_of(node);
+	view->packed = is_packed(node) ? pack_cap(node) : 0;
 	view->node = node;
 	idr__range(idr, index / span * span, span, &view->first, &view->last);
 }
@@ -859,9 +1191,9 @@ unsigned int idr__path_views(const struct idr *idr, uint64_t index,
 
 void *idr_view_entry(const struct idr_view *view, unsigned int slot)
 {
-	if (view->level || slot >= IDR_SLOTS)
+	if (view->level || slot >= IDR_SLOTS || !(view->present & bit(slot)))
 		return NULL;
-	return view->node->slots[slot];
+	return *leaf_slot(view->node, slot);
 }
 
 uint64_t idr_view_gen(const struct idr *idr, const struct idr_view *view,
@@ -921,6 +1253,12 @@ static bool leaf_sound(const struct idr *idr, const struct idr_node *leaf)
 	bool ida = idr->idr_flags & IDR__IDA;
 	unsigned int off;
 
+	if (is_packed(leaf)) {
+		unsigned int cap = pack_cap(leaf);
+
+		return packable(idr) && cap >= count_of(leaf->full) &&
+		       cap <= IDR_SLOTS;
+	}
 	if (tagged(idr) != (leaf->aux != NULL))
 		return false;
 	if (!ida && leaf->full != leaf->present)
@@ -941,15 +1279,14 @@ static bool leaf_sound(const struct idr *idr, const struct idr_node *leaf)
 static long check_node(const struct idr *idr, const struct idr_node *node,
 		       unsigned int shift)
 {
+	uint64_t present = present_of(node);
 	long entries = 0;
 	unsigned int off;
 
-	if (!node->present || (node->present & ~ALL_SLOTS) ||
-	    (node->full & ~node->present))
+	if (!present || (present & ~ALL_SLOTS) || (node->full & ~present))
 		return -1;
 	if (shift == 0)
-		return leaf_sound(idr, node) ? __builtin_popcountll(node->present)
-					     : -1;
+		return leaf_sound(idr, node) ? (long)count_of(present) : -1;
 	if (node->aux)
 		return -1;
 	for (off = 0; off < IDR_SLOTS; off++) {

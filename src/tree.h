@@ -66,10 +66,15 @@ IDR__HIDDEN unsigned int idr__nodes_needed(const struct idr *idr,
 					   uint64_t index);
 IDR__HIDDEN void idr__insert(struct idr *idr, uint64_t index, void *entry,
 			     bool full, struct idr__nodes *spare);
+IDR__HIDDEN int idr__alloc_fast(struct idr *idr, void *entry, uint64_t start,
+				uint64_t max, uint64_t *index);
 IDR__HIDDEN void **idr__lookup(const struct idr *idr, uint64_t index);
 IDR__HIDDEN uint64_t *idr__gen(const struct idr *idr, uint64_t index);
 IDR__HIDDEN bool idr__next_present(const struct idr *idr, uint64_t start,
 				   uint64_t *index, void **entry);
+/* The first non-NULL entry at or above @start, from @it's leaf if it can. */
+IDR__HIDDEN void *idr__iter_find(struct idr__iter *it, uint64_t start,
+				 uint64_t *index);
 IDR__HIDDEN void idr__set_full(struct idr *idr, uint64_t index, bool full);
 IDR__HIDDEN bool idr__delete(struct idr *idr, uint64_t index, void **entry);
 IDR__HIDDEN void idr__free_all(struct idr *idr);
@@ -87,6 +92,8 @@ IDR__HIDDEN void idr__trace_nodes(const struct idr *idr,
 				  enum idr_trace_event event, unsigned int n);
 IDR__HIDDEN unsigned int idr__preloaded(void);
 IDR__HIDDEN size_t idr__node_size(void);
+/* The bytes the node behind @view takes. */
+IDR__HIDDEN size_t idr__view_size(const struct idr_view *view);
 
 /* }==================== Looking inside ==================== */
 
@@ -106,5 +113,8 @@ IDR__HIDDEN bool idr__tag_retired(const struct idr *idr, uint64_t index);
 
 IDR__HIDDEN void *idr__malloc(size_t size);
 IDR__HIDDEN void idr__free(void *ptr, size_t size);
+/* Shrink a block to @new_size; NULL (the block unchanged) on failure.
+ * Neither an allocation nor fault-injected: it only gives memory back. */
+IDR__HIDDEN void *idr__shrink(void *ptr, size_t size, size_t new_size);
 
 #endif /* IDR_TREE_H */

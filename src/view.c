@@ -176,6 +176,8 @@ static int count_node(const struct idr_view *view, void *data)
 
 	c->stats->nodes++;
 	c->stats->level_nodes[view->level]++;
+	c->stats->packed += view->packed != 0;
+	c->stats->bytes += idr__view_size(view);
 	if (view->level == 0)
 		count_leaf(c, view);
 	return 0;
@@ -195,8 +197,7 @@ int idr_stats(const struct idr *idr, struct idr_stats *stats)
 	stats->cached = idr_cache_count(idr);
 	stats->preloaded = idr__preloaded();
 	stats->node_bytes = idr__node_size();
-	stats->bytes = stats->node_bytes *
-		       (stats->nodes + stats->aux_nodes + stats->cached);
+	stats->bytes += stats->node_bytes * (stats->aux_nodes + stats->cached);
 	if (stats->ids)
 		stats->bytes_per_id = (double)stats->bytes / (double)stats->ids;
 	return 0;

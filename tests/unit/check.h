@@ -37,5 +37,6 @@ void suite_legacy(void);
 void suite_ida(void);
 void suite_tag(void);
 void suite_view(void);
+void suite_pack(void);
 
 #endif

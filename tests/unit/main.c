@@ -80,6 +80,7 @@ int main(int argc, char **argv)
 	suite_ida();
 	suite_tag();
 	suite_view();
+	suite_pack();
 	suite_model();
 	printf("%lu passed, %lu failed\n", passed, failed);
 	return failed ? EXIT_FAILURE : EXIT_SUCCESS;

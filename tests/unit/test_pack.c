@@ -1,0 +1,291 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_pack.c - packed leaves: removals pack a plain idr's sparse leaves
+ * and shrink them; an insertion into a packed leaf with no room unpacks
+ * it into a whole node, which costs one node like any other (-ENOMEM,
+ * -EAGAIN), and nothing else about the idr may tell the difference.
+ */
+#include <string.h>
+
+#include "check.h"
+#include "model.h"
+#include "tree.h"
+
+#define LEAVES 40u
+
+static void *val(unsigned long id)
+{
+	return (void *)(id * 8 + 8);
+}
+
+static void fill(struct idr *idr, unsigned long n)
+{
+	unsigned long id;
+
+	for (id = 0; id < n; id++)
+		CHECK_EQ(idr_alloc(idr, val(id), 0, 0, GFP_KERNEL), id);
+}
+
+/* Of @n IDs, keep @keep in each leaf: slots 0, 64 / keep, ... */
+static void thin(struct idr *idr, unsigned long n, unsigned int keep)
+{
+	unsigned long id;
+
+	for (id = 0; id < n; id++)
+		if ((id % IDR_SLOTS) % (IDR_SLOTS / keep) ||
+		    id % IDR_SLOTS >= keep * (IDR_SLOTS / keep))
+			CHECK(idr_remove(idr, id) == val(id));
+}
+
+/* Every ID below LEAVES * 64 is there exactly when @live says. */
+static void check_contents(const struct idr *idr, bool (*live)(unsigned long))
+{
+	unsigned long id, next = 0, count = 0;
+	void *entry;
+	int got;
+
+	for (id = 0; id < LEAVES * IDR_SLOTS; id++)
+		CHECK(idr_find(idr, id) == (live(id) ? val(id) : NULL));
+	idr_for_each_entry(idr, entry, got) {
+		while (!live(next))
+			next++;
+		CHECK_EQ(got, next);
+		CHECK(entry == val(next));
+		next++;
+		count++;
+	}
+	CHECK_EQ(count, idr->idr_count);
+	CHECK_SOUND(idr);
+}
+
+static bool live_quarter(unsigned long id)
+{
+	return (id % IDR_SLOTS) % (IDR_SLOTS / (IDR_SLOTS / 4)) == 0;
+}
+
+/* Removals pack the leaves; lookups, iteration and stats do not change. */
+static void pack_by_removal(void)
+{
+	DEFINE_IDR(idr);
+	struct idr_stats st;
+	size_t whole;
+
+	fill(&idr, LEAVES * IDR_SLOTS);
+	idr_stats(&idr, &st);
+	whole = st.bytes;
+	CHECK_EQ(st.packed, 0);
+	thin(&idr, LEAVES * IDR_SLOTS, IDR_SLOTS / 4);
+	idr_stats(&idr, &st);
+	CHECK_EQ(st.packed, LEAVES);
+	CHECK_EQ(st.level_nodes[0], LEAVES);
+	/* Interior nodes as they were; leaves with at most 1/8 room spare. */
+	CHECK(st.bytes <= whole - LEAVES * st.node_bytes +
+			  LEAVES * (16 + 8 * (IDR_SLOTS / 4 + IDR_SLOTS / 32)));
+	check_contents(&idr, live_quarter);
+	idr_destroy(&idr);
+}
+
+/* A full packed leaf is unpacked by the next insertion, and it shows. */
+static void pack_unpacked_by_insertion(void)
+{
+	DEFINE_IDR(idr);
+	struct idr_stats st;
+	char text[4096];
+	FILE *out;
+
+	fill(&idr, IDR_SLOTS);
+	thin(&idr, IDR_SLOTS, 2);		/* one leaf, with 2 entries, packed */
+	out = fmemopen(text, sizeof(text), "w");
+	CHECK_EQ(idr_dump(&idr, out, 0), 0);
+	fclose(out);
+	CHECK(strstr(text, "2/") && strstr(text, ", packed in 2"));
+	CHECK_EQ(idr_alloc(&idr, val(1), 0, 0, GFP_KERNEL), 1);
+	idr_stats(&idr, &st);
+	CHECK_EQ(st.packed, 0);
+	CHECK(idr_find(&idr, 0) == val(0));
+	CHECK(idr_find(&idr, 1) == val(1));
+	CHECK(idr_find(&idr, IDR_SLOTS / 2) == val(IDR_SLOTS / 2));
+	CHECK_SOUND(&idr);
+	idr_destroy(&idr);
+}
+
+/*
+ * A packed leaf with room takes an entry in place, in slot order; a
+ * removal that leaves little room to spare does not shrink it.
+ */
+static void pack_insert_in_place(void)
+{
+	DEFINE_IDR(idr);
+	struct idr_stats st;
+	unsigned long id;
+
+	fill(&idr, IDR_SLOTS);
+	for (id = IDR_SLOTS / 2; id < IDR_SLOTS; id++)
+		CHECK(idr_remove(&idr, id) == val(id));
+	CHECK(idr_remove(&idr, 3) == val(3));	/* room for one, kept */
+	idr_stats(&idr, &st);
+	CHECK_EQ(st.packed, 1);
+	CHECK_EQ(idr_alloc(&idr, val(3), 0, 0, GFP_KERNEL), 3);
+	idr_stats(&idr, &st);
+	CHECK_EQ(st.packed, 1);
+	for (id = 0; id < IDR_SLOTS / 2; id++)
+		CHECK(idr_find(&idr, id) == val(id));
+	CHECK_SOUND(&idr);
+	idr_destroy(&idr);
+}
+
+/* Unpacking takes a node: with none to be had, nothing changes. */
+static void pack_unpack_fails_cleanly(void)
+{
+	DEFINE_IDR(idr);
+	struct idr_snap was;
+	int id;
+
+	fill(&idr, IDR_SLOTS);
+	thin(&idr, IDR_SLOTS, 2);
+	was = idr_snap_of(&idr);
+	idr_fault_inject(0, 1);
+	CHECK_EQ(idr_alloc(&idr, val(1), 0, 0, GFP_KERNEL), -ENOMEM);
+	idr_fault_inject(0, 0);
+	CHECK_UNCHANGED(&idr, was);
+	/* The 2004 API: the cache is empty, so -EAGAIN, and then it works. */
+	CHECK_EQ(idr_get_new(&idr, val(1), &id), -EAGAIN);
+	CHECK_UNCHANGED(&idr, was);
+	CHECK(idr_pre_get(&idr, GFP_KERNEL));
+	CHECK_EQ(idr_get_new(&idr, val(1), &id), 0);
+	CHECK_EQ(id, 1);
+	CHECK_SOUND(&idr);
+	idr_destroy(&idr);
+}
+
+/* IDA and tagged leaves keep their layout: they hold more than entries. */
+static void pack_only_plain_idrs(void)
+{
+	struct idr tagged;
+	struct idr_stats st;
+	unsigned long id;
+
+	idr_init(&tagged);
+	CHECK_EQ(idr_tag_init(&tagged, 16, 0), 0);
+	for (id = 0; id < IDR_SLOTS; id++)
+		CHECK(idr_alloc_tagged(&tagged, val(id), 0, 0, GFP_KERNEL) >= 0);
+	for (id = 1; id < IDR_SLOTS; id++)
+		CHECK(idr_remove(&tagged, id) == val(id));
+	idr_stats(&tagged, &st);
+	CHECK_EQ(st.packed, 0);
+	CHECK_SOUND(&tagged);
+	idr_destroy(&tagged);
+}
+
+/* Random removals and refills against the model, bytes as stats say. */
+static void pack_random_against_model(void)
+{
+	struct idr_mem_stats before, after;
+	struct idr_stats st;
+	struct model m;
+	uint64_t rng = 7;
+	DEFINE_IDR(idr);
+	unsigned long i, n = LEAVES * IDR_SLOTS;
+	void *old;
+
+	idr_mem_stats(&before);
+	model_init(&m, 0);
+	fill(&idr, n);
+	for (i = 0; i < n; i++)
+		model_alloc(&m, val(i), 0, 0);
+	for (i = 0; i < 20 * n; i++) {
+		uint32_t id = (uint32_t)rnd_below(&rng, n);
+
+		if (rnd_below(&rng, 3)) {
+			old = NULL;
+			model_remove(&m, id, &old);
+			CHECK(idr_remove(&idr, id) == old);
+		} else {
+			CHECK_EQ(idr_alloc(&idr, val(id), (int)id, 0, 0),
+				 model_alloc(&m, val(id), (int)id, 0));
+		}
+	}
+	CHECK(model_matches(&m, &idr));
+	CHECK_SOUND(&idr);
+	idr_mem_stats(&after);
+	idr_stats(&idr, &st);
+	CHECK(st.packed > 0);
+	CHECK_EQ(st.bytes, after.bytes - before.bytes);
+	model_free(&m);
+	idr_destroy(&idr);
+}
+
+/* One random change the body of a loop makes at @id, to both. */
+static void mutate(struct idr *idr, struct model *m, int id, uint64_t *rng)
+{
+	uint32_t at = (uint32_t)rnd_below(rng, 4 * LEAVES * IDR_SLOTS);
+	void *old = NULL;
+
+	switch (rnd_below(rng, 5)) {
+	case 0:		/* remove the current entry */
+		model_remove(m, (unsigned long)id, &old);
+		CHECK(idr_remove(idr, (unsigned long)id) == old);
+		break;
+	case 1:		/* remove an entry anywhere */
+		model_remove(m, at, &old);
+		CHECK(idr_remove(idr, at) == old);
+		break;
+	case 2:		/* allocate anywhere, NULL (reserved) now and then */
+		old = rnd_below(rng, 4) ? val(at) : NULL;
+		CHECK_EQ(idr_alloc(idr, old, (int)at, 0, GFP_KERNEL),
+			 model_alloc(m, old, (int)at, 0));
+		break;
+	default:	/* nothing */
+		break;
+	}
+}
+
+/*
+ * idr_for_each_entry() steps through leaves without going down from the
+ * top each time; with the body changing the idr, it must still visit
+ * exactly what the kernel's loop of idr_get_next() calls would.
+ */
+static void iter_matches_get_next(void)
+{
+	uint64_t rng = 11, mrng;
+	unsigned long i, want;
+	DEFINE_IDR(idr);
+	struct model m;
+	void *entry, *w;
+	int id, round;
+
+	model_init(&m, 0);
+	for (i = 0; i < 4 * LEAVES * IDR_SLOTS; i++)
+		if (rnd_below(&rng, 3))
+			CHECK_EQ(idr_alloc(&idr, val(i), (int)i, 0, GFP_KERNEL),
+				 model_alloc(&m, val(i), (int)i, 0));
+	for (round = 0; round < 20; round++) {
+		mrng = rng;
+		want = 0;
+		idr_for_each_entry(&idr, entry, id) {
+			w = model_next(&m, &want);
+			if (!CHECK(w && (unsigned long)id == want && entry == w))
+				break;
+			want++;
+			mutate(&idr, &m, id, &mrng);
+		}
+		CHECK(model_next(&m, &want) == NULL);
+		rng = mrng;
+	}
+	CHECK(model_matches(&m, &idr));
+	CHECK_SOUND(&idr);
+	model_free(&m);
+	idr_destroy(&idr);
+}
+
+void suite_pack(void)
+{
+	RUN(pack_by_removal);
+	RUN(pack_unpacked_by_insertion);
+	if (IDR_BITS == 6)	/* smaller leaves are packed with no room */
+		RUN(pack_insert_in_place);
+	RUN(pack_unpack_fails_cleanly);
+	RUN(pack_only_plain_idrs);
+	RUN(pack_random_against_model);
+	RUN(iter_matches_get_next);
+}
