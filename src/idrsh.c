@@ -713,5 +713,12 @@ int main(int argc, char **argv)
 	if (s.L)
 		lua_close(s.L);
 	free(s.actions);
+	/* Output lost (a full disk, say) is a failure too. */
+	errno = 0;
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "idrsh: write error%s%s\n", errno ? ": " : "",
+			errno ? strerror(errno) : "");
+		s.failed = true;
+	}
 	return s.failed ? 1 : 0;
 }

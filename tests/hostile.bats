@@ -405,6 +405,24 @@ idrsh: <stdin>:3: interrupted!"
 	assert_failure 130
 }
 
+@test "hostile: a second SIGINT ends idrsh when Lua loops in a coroutine" {
+	# Lua's hooks are per coroutine: the one the first SIGINT sets on the
+	# main one never runs, as with lua5.4.
+	interrupt 2 'alloc a' 'find 99' \
+		'lua coroutine.wrap(function() while true do end end)()' count
+	assert_failure 130
+}
+
+@test "hostile: output lost to a full disk is an error, exit 1" {
+	[ -w /dev/full ] || skip "no /dev/full"
+	run --separate-stderr bash -c '"$1" -c "alloc a" -c list > /dev/full' sh "$IDRSH"
+	assert_failure 1
+	assert_equal "$stderr" "idrsh: write error: No space left on device"
+	run --separate-stderr bash -c '"$1" -c "lua for i = 1, 1e5 do print(i) end" > /dev/full' sh "$IDRSH"
+	assert_failure 1
+	assert_regex "$stderr" "^idrsh: write error"
+}
+
 # }==================================================
 
 # {==================== History files ====================
