@@ -7,7 +7,9 @@
  * Each thread takes its nodes outside the lock, with idr_preload() or
  * idr_pre_get(), as the kernel's callers do, then mixes idr_alloc,
  * idr_alloc_cyclic, idr_get_new_above (with the -EAGAIN retry),
- * idr_replace, idr_remove, idr_find and iteration under the lock.
+ * idr_replace, idr_remove, idr_find and iteration under the lock.  A few
+ * idr_alloc calls go without a preload, as kernel code under a mutex
+ * may do: they malloc under the lock, and drain the idr's node cache.
  *
  * What is stored is the address of a record in the storing thread's
  * own pool, which says which ID it was stored at.  Records change only
@@ -18,8 +20,8 @@
  *   - a full iteration meets exactly as many entries as there are live
  *     records, and idr_count() agrees;
  *   - a removal returns the record the owner stored, nothing else;
- *   - the allocator seam's per-thread count does not move while the
- *     lock is held: the preload did all the malloc.
+ *   - after a preload, the allocator seam's count of this thread's
+ *     mallocs does not move while the lock is held.
  *
  * At the end every ID is freed: the tree must be sound and empty, and
  * once destroyed, hold no byte.  The last line is "N passed, N failed",
