@@ -418,18 +418,35 @@ static void matches_take(lua_State *L)
 	}
 }
 
+struct complete_arg {
+	const char *text;
+	int start;
+};
+
+/* Under lua_pcall, as run_line's line_call. */
+static int complete_call(lua_State *L)
+{
+	const struct complete_arg *a = lua_touserdata(L, 1);
+
+	push_fn(sh, "complete");
+	lua_pushstring(L, a->text);
+	lua_pushstring(L, rl_line_buffer);
+	lua_pushinteger(L, a->start);
+	lua_call(L, 3, 1);
+	return 1;
+}
+
 static char **complete(const char *text, int start, int end)
 {
+	struct complete_arg a = { text, start };
 	lua_State *L = sh->L;
 	char **result = NULL;
 
 	(void)end;
 	rl_attempted_completion_over = 1;
-	push_fn(sh, "complete");
-	lua_pushstring(L, text);
-	lua_pushstring(L, rl_line_buffer);
-	lua_pushinteger(L, start);
-	if (lua_pcall(L, 3, 1, 0) != LUA_OK) {
+	lua_pushcfunction(L, complete_call);
+	lua_pushlightuserdata(L, &a);
+	if (lua_pcall(L, 1, 1, 0) != LUA_OK) {
 		lua_pop(L, 1);
 		return NULL;
 	}
