@@ -22,6 +22,7 @@
  *     for the sanitizers and this file;
  *   - each line may run BUDGET Lua instructions and the state may grow
  *     by MEM_CAP bytes, so loops and string.rep bombs end in an error.
+ * A line hook turns the lines idrsh.lua runs into coverage for libFuzzer.
  * No history, readline or signal handler is set up.
  */
 #include "lua.h"
@@ -78,9 +79,24 @@ static void *capped_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 	return p;
 }
 
-static void budget_hook(lua_State *L, lua_Debug *ar)
+/*
+ * libFuzzer sees only C coverage; idrsh.lua's own branches it sees through
+ * these counters, bumped by a line hook for each (previous line, line).
+ */
+#define LUA_COV 8192
+__attribute__((section("__libfuzzer_extra_counters"), used))
+static uint8_t lua_cov[LUA_COV];
+static unsigned int prev_line;
+
+static void hook(lua_State *L, lua_Debug *ar)
 {
-	(void)ar;
+	if (ar->event == LUA_HOOKLINE) {
+		unsigned int line = (unsigned int)ar->currentline;
+
+		lua_cov[(prev_line * 1031u + line) % LUA_COV]++;
+		prev_line = line;
+		return;
+	}
 	ticks += 1000;
 	if (ticks > BUDGET)
 		luaL_error(L, "fuzz: instruction budget spent");
@@ -193,7 +209,8 @@ static void run_one(struct shell *s, int trees, const char *line,
 	if (is_source(line, len))
 		return;
 	ticks = 0;
-	lua_sethook(s->L, budget_hook, LUA_MASKCOUNT, 1000);
+	prev_line = 0;
+	lua_sethook(s->L, hook, LUA_MASKCOUNT | LUA_MASKLINE, 1000);
 	run_line(s, line, len, "fuzz");
 	lua_sethook(s->L, NULL, 0, 0);
 	validate_all(s->L, trees);
