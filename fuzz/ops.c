@@ -458,12 +458,15 @@ static uint64_t tag_max(const struct state *s)
 	return ((uint64_t)1 << s->bits) - 1;
 }
 
-static bool retired(const struct idr *idr, uint64_t id)
+/* Used up for good: retired, or free with its generations spent (a
+ * missing leaf's slots show the seed, and may be born spent). */
+static bool retired(const struct state *s, uint64_t id)
 {
 	struct idr_path p;
 
-	idr_path(idr, id, &p);
-	return p.end == IDR_PATH_RETIRED;
+	idr_path(&s->tg, id, &p);
+	return p.end == IDR_PATH_RETIRED ||
+	       (p.end != IDR_PATH_FOUND && p.gen >> (31 - s->bits));
 }
 
 /* IDR_TAG_RETIRE: the free IDs of the model in [@from, @to) are retired. */
@@ -477,7 +480,7 @@ static void all_retired(const struct state *s, uint64_t from, uint64_t to)
 		if (model_find(&s->tm, id, &v))
 			continue;
 		ASSERT(s->retire);
-		ASSERT(retired(&s->tg, id));
+		ASSERT(retired(s, id));
 		checked++;
 	}
 }
