@@ -47,19 +47,18 @@ int idr_tag_init(struct idr *idr, unsigned int id_bits, unsigned int flags)
 	return 0;
 }
 
-bool idr__tag_retired(const struct idr *idr, uint64_t index)
-{
-	const uint64_t *gen = idr__gen(idr, index);
-
-	return retiring(idr) && gen && *gen >= gen_limit(idr);
-}
-
 /* The generation @index's slot shows now: a missing leaf's is the seed. */
 static uint64_t current_gen(const struct idr *idr, uint64_t index)
 {
 	const uint64_t *gen = idr__gen(idr, index);
 
 	return gen ? *gen : idr->idr_gen_seed;
+}
+
+/* A seed at the limit (see absorb_gens()) retires the IDs of new leaves. */
+bool idr__tag_retired(const struct idr *idr, uint64_t index)
+{
+	return retiring(idr) && current_gen(idr, index) >= gen_limit(idr);
 }
 
 void *idr__tag_remove(struct idr *idr, uint64_t index)

@@ -989,9 +989,47 @@ static void tag_stale_after_destroy(void)
 	idr_destroy(&idr);
 }
 
+/*
+ * With IDR_TAG_RETIRE, an ID that showed its last generation stays used
+ * up after idr_destroy(), which forgets which IDs those were: every ID a
+ * new leaf would hold counts as retired.  (Found by fuzz/ops.c.)
+ */
+static void tag_retired_after_destroy(void)
+{
+	int a, b, c;
+	DEFINE_IDR(idr);
+
+	CHECK_EQ(idr_tag_init(&idr, 30, IDR_TAG_RETIRE), 0);	/* 2 gens */
+	a = idr_alloc_tagged(&idr, val(1), 0, 0, GFP);
+	CHECK(idr_remove_tagged(&idr, a) == val(1));
+	b = idr_alloc_tagged(&idr, val(2), 0, 0, GFP);
+	CHECK_EQ(b, 1 << 30);
+	idr_destroy(&idr);
+	CHECK_SOUND(&idr);
+	c = idr_alloc_tagged(&idr, val(3), 0, 0, GFP);
+	CHECK_EQ(c, -ENOSPC);
+	is_stale(&idr, a);
+	is_stale(&idr, b);
+	CHECK(idr_is_empty(&idr));
+	/* Retired slots freed by idr_destroy() count too. */
+	idr_init(&idr);
+	CHECK_EQ(idr_tag_init(&idr, 30, IDR_TAG_RETIRE), 0);
+	a = idr_alloc_tagged(&idr, val(1), 0, 0, GFP);
+	b = idr_alloc_tagged(&idr, val(2), 0, 0, GFP);
+	CHECK(idr_remove_tagged(&idr, a) == val(1));
+	a = idr_alloc_tagged(&idr, val(1), 0, 0, GFP);	/* 0's last gen */
+	CHECK(idr_remove_tagged(&idr, a) == val(1));	/* retired */
+	/* Leaves that exist still hand out their free IDs. */
+	CHECK_EQ(idr_alloc_tagged(&idr, val(3), 0, 0, GFP), 2);
+	idr_destroy(&idr);
+	CHECK_EQ(idr_alloc_tagged(&idr, val(3), 0, 0, GFP), -ENOSPC);
+	idr_destroy(&idr);
+}
+
 void suite_tag(void)
 {
 	RUN(tag_stale_after_destroy);
+	RUN(tag_retired_after_destroy);
 	RUN(tag_init_arguments);
 	RUN(tag_errors);
 	RUN(tag_id_bits_limit);
