@@ -268,9 +268,10 @@ void *idr_get_next(const struct idr *idr, int *nextid)
 	return entry;
 }
 
-void *idr__iter_next(struct idr__iter *it, int *id)
+/* idr_for_each_entry()'s step when idr__iter_next() cannot take it. */
+void *idr__iter_slow(struct idr__iter *it, int *id)
 {
-	const struct idr *idr = it->idr;
+	unsigned long base = it->idr->idr_base, room;
 	uint64_t index;
 	void *entry;
 
@@ -278,12 +279,16 @@ void *idr__iter_next(struct idr__iter *it, int *id)
 	it->started = 1;
 	if (*id < 0)
 		return NULL;
-	index = (unsigned int)*id < idr->idr_base ? 0
-						   : (unsigned int)*id - idr->idr_base;
+	index = (unsigned int)*id < base ? 0 : (unsigned int)*id - base;
 	entry = idr__iter_find(it, index, &index);
-	if (!entry || index + idr->idr_base > INT_MAX)
+	if (!entry || index + base > INT_MAX)
 		return NULL;
-	*id = (int)(index + idr->idr_base);
+	/* The rest of the leaf, as far as IDs go (INT_MAX). */
+	it->first += base;
+	room = (unsigned long)INT_MAX - it->first + 1;
+	if (room < 64)
+		it->rest &= ((uint64_t)1 << room) - 1;
+	*id = it->last = (int)(index + base);
 	return entry;
 }
 

@@ -314,12 +314,35 @@ IDR_API void idr_preload(gfp_t gfp);
  */
 struct idr__iter {
 	const struct idr *idr;
-	const struct idr_node *leaf;	/* the leaf of the last ID, or NULL */
-	uint64_t first;			/* its first index */
+	void *const *slots;		/* the last ID's leaf's entries */
+	uint64_t rest;			/* its present slots after that ID */
+	unsigned long first;		/* the ID of its slot 0 */
 	unsigned long mods;		/* idr->idr_mods then */
+	unsigned int rank;		/* packed: where the next entry is */
+	int packed;			/* slots holds present entries only */
+	int last;			/* the ID returned last */
 	int started;
 };
-IDR_API void *idr__iter_next(struct idr__iter *it, int *id);
+IDR_API void *idr__iter_slow(struct idr__iter *it, int *id);
+
+/* The next entry of the leaf, if nothing has changed; else look again. */
+static inline void *idr__iter_next(struct idr__iter *it, int *id)
+{
+	if (it->started && *id == it->last && it->mods == it->idr->idr_mods) {
+		while (it->rest) {
+			unsigned int i = (unsigned int)__builtin_ctzll(it->rest);
+			void *entry = it->packed ? it->slots[it->rank++]
+						 : it->slots[i];
+
+			it->rest &= it->rest - 1;
+			if (entry) {
+				*id = it->last = (int)(it->first + i);
+				return entry;
+			}
+		}
+	}
+	return idr__iter_slow(it, id);
+}
 #define IDR__CAT2(a, b) a##b
 #define IDR__CAT(a, b) IDR__CAT2(a, b)
 #define IDR__IT IDR__CAT(idr__it_, __LINE__)
@@ -332,8 +355,8 @@ IDR_API void *idr__iter_next(struct idr__iter *it, int *id);
  */
 IDR_API void idr_preload_end(void);
 
-#define idr_for_each_entry(idr, entry, id)                                   \
-	for (struct idr__iter IDR__IT = { (idr), NULL, 0, 0, 0 };            \
+#define idr_for_each_entry(idrp, entry, id)                                  \
+	for (struct idr__iter IDR__IT = { .idr = (idrp) };                   \
 	     ((entry) = idr__iter_next(&IDR__IT, &(id))) != NULL;)
 
 #define idr_for_each_entry_continue(idr, entry, id)                          \

@@ -105,6 +105,22 @@ static bool tagged(const struct idr *idr)
 	return idr->idr_id_bits != 0;
 }
 
+/* One past the last generation a tagged ID can show. */
+static uint64_t gen_limit(const struct idr *idr)
+{
+	return (uint64_t)1 << (31 - idr->idr_id_bits);
+}
+
+/*
+ * A tagged idr with IDR_TAG_RETIRE whose new leaves would be born
+ * retired (absorb_gens()): only slots of the leaves it has are free.
+ */
+static bool worn_out(const struct idr *idr)
+{
+	return tagged(idr) && idr->idr_flags & IDR_TAG_RETIRE &&
+	       idr->idr_gen_seed >= gen_limit(idr);
+}
+
 /* {==================== Packed leaves ==================== */
 
 static inline bool is_packed(const struct idr_node *leaf)
@@ -422,12 +438,20 @@ void idr__node_release(struct idr *idr, struct idr_node *node)
 /* {==================== Search ==================== */
 
 /* The slots a search for a free index (@free) or an entry may enter. */
-static inline uint64_t candidates(const struct idr_node *node, bool free,
+static inline uint64_t candidates(const struct idr *idr,
+				  const struct idr_node *node,
+				  unsigned int shift, bool free,
 				  unsigned int off)
 {
+	uint64_t set;
+
 	if (off >= IDR_SLOTS)
 		return 0;
-	return (free ? ~node->full : present_of(node)) & from(off);
+	set = free ? ~node->full : present_of(node);
+	/* Worn out, a missing child holds no free ID. */
+	if (free && shift && worn_out(idr))
+		set &= node->present;
+	return set & from(off);
 }
 
 /*
@@ -449,7 +473,7 @@ static unsigned int descend_first(const struct idr *idr, struct idr_node *node,
 
 	for (;;) {
 		path[depth] = node;
-		set = candidates(node, free, off);
+		set = candidates(idr, node, shift, free, off);
 		if (!set) {
 			/* Nothing here: on to the parent's next slot. */
 			if (depth-- == 0)
@@ -493,6 +517,8 @@ static int find_free_path(const struct idr *idr, uint64_t start,
 		if (!*depth)
 			*index = capacity(shift);
 	}
+	if (!*depth && worn_out(idr))
+		return -ENOSPC;
 	return *index <= max ? 0 : -ENOSPC;
 }
 
@@ -523,45 +549,39 @@ bool idr__next_present(const struct idr *idr, uint64_t start,
 	return true;
 }
 
-/* Go down to the first present index at or above *@start; false if none. */
-static bool iter_descend(struct idr__iter *it, uint64_t *start)
-{
-	const struct idr *idr = it->idr;
-	struct idr_node *path[MAX_LEVELS];
-	unsigned int depth;
-
-	if (!idr->idr_rt || *start >= capacity(idr->idr_shift))
-		return false;
-	depth = descend_first(idr, idr->idr_rt, idr->idr_shift, start, path,
-			      false);
-	if (!depth)
-		return false;
-	it->leaf = path[depth - 1];
-	it->first = *start & ~(uint64_t)SLOT_MASK;
-	it->mods = idr->idr_mods;
-	return true;
-}
-
 void *idr__iter_find(struct idr__iter *it, uint64_t start, uint64_t *index)
 {
+	const struct idr *idr = it->idr;
+	struct idr_node *path[MAX_LEVELS], *leaf;
+	unsigned int depth, off;
 	uint64_t set;
+	void *entry;
 
-	for (;;) {
-		if ((!it->leaf || it->mods != it->idr->idr_mods ||
-		     start - it->first >= IDR_SLOTS) &&
-		    !iter_descend(it, &start))
-			return NULL;
-		set = present_of(it->leaf) & from(digit(start, 0));
+	while (idr->idr_rt && start < capacity(idr->idr_shift)) {
+		depth = descend_first(idr, idr->idr_rt, idr->idr_shift, &start,
+				      path, false);
+		if (!depth)
+			break;
+		leaf = path[depth - 1];
+		set = present_of(leaf) & from(digit(start, 0));
+		/* NULL entries are reserved IDs: iteration steps over them. */
 		for (; set; set &= set - 1) {
-			void *entry = *leaf_slot(it->leaf, lowest(set));
-
-			if (entry) {
-				*index = it->first + lowest(set);
-				return entry;
-			}
+			off = lowest(set);
+			entry = *leaf_slot(leaf, off);
+			if (!entry)
+				continue;
+			it->packed = is_packed(leaf);
+			it->slots = it->packed ? pack_slots(leaf) : leaf->slots;
+			it->rank = count_of(present_of(leaf) & (bit(off) - 1)) + 1;
+			it->rest = set & (set - 1);
+			it->first = (unsigned long)(start & ~(uint64_t)SLOT_MASK);
+			it->mods = idr->idr_mods;
+			*index = it->first + off;
+			return entry;
 		}
-		start = it->first + IDR_SLOTS;
+		start = (start | SLOT_MASK) + 1;
 	}
+	return NULL;
 }
 
 /* The leaf that would hold @index, or NULL. */
@@ -867,7 +887,7 @@ int idr__alloc_fast(struct idr *idr, void *entry, uint64_t start,
 	unsigned int shift = idr->idr_shift, depth = 0, i;
 	uint64_t at = start, open;
 
-	if (tracing(idr) || !node || start >= capacity(shift))
+	if (tracing(idr) || tagged(idr) || !node || start >= capacity(shift))
 		return alloc_slow(idr, entry, start, max, index);
 	for (;;) {
 		path[depth++] = node;
@@ -934,14 +954,14 @@ void idr__set_full(struct idr *idr, uint64_t index, bool full)
 
 /*
  * A freed tagged leaf hands its generations on to the leaves to come, so
- * that a stale tag stays stale.  A retired slot's counter is passed over:
- * it would retire every new slot at birth.  (leaf_release() sees only free
- * slots; idr_destroy() frees live ones too.)
+ * that a stale tag stays stale.  With IDR_TAG_RETIRE, a slot that has
+ * shown its last generation (only idr_destroy() frees such a leaf: a
+ * retired slot stays present) raises the seed to the limit: which IDs
+ * are used up is forgotten with the leaf, so from then on every ID a new
+ * leaf would hold counts as retired (see worn_out()).
  */
 static void absorb_gens(struct idr *idr, const struct idr_node *leaf)
 {
-	uint64_t limit = (uint64_t)1 << (31 - idr->idr_id_bits);
-	bool retire = idr->idr_flags & IDR_TAG_RETIRE;
 	unsigned int off;
 
 	for (off = 0; off < IDR_SLOTS; off++) {
@@ -949,7 +969,9 @@ static void absorb_gens(struct idr *idr, const struct idr_node *leaf)
 		uint64_t gen = leaf->aux->bits[off] +
 			       (leaf->present >> off & 1);
 
-		if (gen > idr->idr_gen_seed && !(retire && gen >= limit))
+		if (idr->idr_flags & IDR_TAG_RETIRE && gen > gen_limit(idr))
+			gen = gen_limit(idr);
+		if (gen > idr->idr_gen_seed)
 			idr->idr_gen_seed = gen;
 	}
 }

@@ -72,7 +72,7 @@ IDR__HIDDEN void **idr__lookup(const struct idr *idr, uint64_t index);
 IDR__HIDDEN uint64_t *idr__gen(const struct idr *idr, uint64_t index);
 IDR__HIDDEN bool idr__next_present(const struct idr *idr, uint64_t start,
 				   uint64_t *index, void **entry);
-/* The first non-NULL entry at or above @start, from @it's leaf if it can. */
+/* The first non-NULL entry at or above @start; @it keeps its leaf. */
 IDR__HIDDEN void *idr__iter_find(struct idr__iter *it, uint64_t start,
 				 uint64_t *index);
 IDR__HIDDEN void idr__set_full(struct idr *idr, uint64_t index, bool full);

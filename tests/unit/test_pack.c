@@ -278,6 +278,27 @@ static void iter_matches_get_next(void)
 	idr_destroy(&idr);
 }
 
+/* A body that moves @id on skips what the kernel's loop would skip. */
+static void iter_honours_id_changes(void)
+{
+	DEFINE_IDR(idr);
+	void *entry, *w;
+	int id, ref = 0, seen = 0;
+
+	fill(&idr, 3 * IDR_SLOTS);
+	CHECK(idr_remove(&idr, 5) == val(5));
+	idr_for_each_entry(&idr, entry, id) {
+		w = idr_get_next(&idr, &ref);
+		CHECK(entry == w && id == ref);
+		seen++;
+		id += 2;
+		ref = id + 1;
+	}
+	CHECK(idr_get_next(&idr, &ref) == NULL);
+	CHECK(seen > (int)IDR_SLOTS / 2 && seen < (int)IDR_SLOTS * 3 / 2);
+	idr_destroy(&idr);
+}
+
 void suite_pack(void)
 {
 	RUN(pack_by_removal);
@@ -288,4 +309,5 @@ void suite_pack(void)
 	RUN(pack_only_plain_idrs);
 	RUN(pack_random_against_model);
 	RUN(iter_matches_get_next);
+	RUN(iter_honours_id_changes);
 }
