@@ -8,6 +8,8 @@
  * search finds the first bitmap with room in O(height); a bitmap that
  * empties is freed.  Bitmaps are nodes, so they come from the same
  * preload and cache as the tree's own nodes, and fail the same way.
+ * Two words of each bitmap's node say which of its words are all ones and
+ * which are not zero, so that finding a bit takes two ctz, not a scan.
  */
 #include <limits.h>
 
@@ -15,43 +17,80 @@
 
 #define CHUNK (IDR_SLOTS * 64u)
 #define WORDS IDR_SLOTS
+#define ALL_WORDS                                                            \
+	(WORDS == 64 ? ~(uint64_t)0 : ((uint64_t)1 << (WORDS & 63)) - 1)
 
 const unsigned int IDA_BITMAP_BITS = CHUNK;
 
-static uint64_t *bitmap_of(const struct ida *ida, uint64_t chunk)
+/* A bitmap: its words, and which of them are all ones, which not zero. */
+struct bitmap {
+	uint64_t *word, *ones, *used;
+};
+
+static bool bitmap_of(const struct ida *ida, uint64_t chunk,
+		      struct bitmap *map)
 {
 	void **slot = idr__lookup(&ida->ida_rt, chunk);
 
-	return slot ? idr__node_bits(*slot) : NULL;
+	if (!slot)
+		return false;
+	map->word = idr__node_bits(*slot);
+	map->ones = idr__node_words_full(*slot);
+	map->used = idr__node_words_used(*slot);
+	return true;
 }
 
-static bool test_bit(const uint64_t *map, unsigned int n)
+static bool test_bit(const struct bitmap *map, unsigned int n)
 {
-	return map[n / 64] >> (n % 64) & 1;
+	return map->word[n / 64] >> (n % 64) & 1;
+}
+
+static void set_bit(const struct bitmap *map, unsigned int n)
+{
+	unsigned int w = n / 64;
+
+	map->word[w] |= (uint64_t)1 << (n % 64);
+	*map->used |= (uint64_t)1 << w;
+	if (map->word[w] == ~(uint64_t)0)
+		*map->ones |= (uint64_t)1 << w;
+}
+
+static void clear_bit(const struct bitmap *map, unsigned int n)
+{
+	unsigned int w = n / 64;
+
+	map->word[w] &= ~((uint64_t)1 << (n % 64));
+	*map->ones &= ~((uint64_t)1 << w);
+	if (!map->word[w])
+		*map->used &= ~((uint64_t)1 << w);
 }
 
 /* The first bit at or above @n that is @value, or CHUNK. */
-static unsigned int find_bit(const uint64_t *map, unsigned int n, bool value)
+static unsigned int find_bit(const struct bitmap *map, unsigned int n,
+			     bool value)
 {
 	unsigned int w = n / 64;
-	uint64_t word;
+	uint64_t word, words;
 
 	if (n >= CHUNK)
 		return CHUNK;
-	word = (value ? map[w] : ~map[w]) & (~(uint64_t)0 << (n % 64));
-	while (!word) {
-		if (++w == WORDS)
+	word = value ? map->word[w] : ~map->word[w];
+	word &= ~(uint64_t)0 << (n % 64);
+	if (!word) {
+		/* The next word with such a bit, from the summary. */
+		words = value ? *map->used : ~*map->ones;
+		words &= ~(uint64_t)0 << w << 1;
+		if (w + 1 == WORDS || !(words & ALL_WORDS))
 			return CHUNK;
-		word = value ? map[w] : ~map[w];
+		w = (unsigned int)__builtin_ctzll(words);
+		word = value ? map->word[w] : ~map->word[w];
 	}
 	return w * 64 + (unsigned int)__builtin_ctzll(word);
 }
 
-static bool bitmap_full(const uint64_t *map, unsigned int last_set)
+static bool bitmap_full(const struct bitmap *map)
 {
-	/* Most calls stop here: the word just changed still has room. */
-	return map[last_set / 64] == ~(uint64_t)0 &&
-	       find_bit(map, 0, false) == CHUNK;
+	return *map->ones == ALL_WORDS;
 }
 
 void ida_init(struct ida *ida)
@@ -65,23 +104,26 @@ static int bitmap_new(struct ida *ida, uint64_t chunk, uint64_t id)
 	struct idr *tree = &ida->ida_rt;
 	struct idr__nodes spare = { NULL, 0 };
 	struct idr_node *node;
+	struct bitmap map;
 	int err;
 
 	err = idr__reserve(tree, &spare, idr__nodes_needed(tree, chunk) + 1);
 	if (err)
 		return err;
 	node = idr__node_take(&spare);
-	idr__node_bits(node)[id % CHUNK / 64] = (uint64_t)1 << (id % 64);
+	map = (struct bitmap){ idr__node_bits(node), idr__node_words_full(node),
+			       idr__node_words_used(node) };
+	set_bit(&map, (unsigned int)(id % CHUNK));
 	idr__insert(tree, chunk, node, false, &spare);
 	return (int)id;
 }
 
 /* Take bit @n of the bitmap at @chunk. */
-static int bitmap_take(struct ida *ida, uint64_t chunk, uint64_t *map,
-		       unsigned int n)
+static int bitmap_take(struct ida *ida, uint64_t chunk,
+		       const struct bitmap *map, unsigned int n)
 {
-	map[n / 64] |= (uint64_t)1 << (n % 64);
-	if (bitmap_full(map, n))
+	set_bit(map, n);
+	if (bitmap_full(map))
 		idr__set_full(&ida->ida_rt, chunk, true);
 	return (int)(chunk * CHUNK + n);
 }
@@ -97,7 +139,7 @@ int ida_alloc_range(struct ida *ida, unsigned int min, unsigned int max,
 	if (min > max)
 		return -ENOSPC;
 	for (;;) {
-		uint64_t *map;
+		struct bitmap map;
 		unsigned int n;
 
 		if (idr__find_free(&ida->ida_rt, id / CHUNK, max / CHUNK,
@@ -105,14 +147,13 @@ int ida_alloc_range(struct ida *ida, unsigned int min, unsigned int max,
 			return -ENOSPC;
 		if (chunk != id / CHUNK)
 			id = chunk * CHUNK;
-		map = bitmap_of(ida, chunk);
-		if (!map)
+		if (!bitmap_of(ida, chunk, &map))
 			return bitmap_new(ida, chunk, id);
-		n = find_bit(map, (unsigned int)(id % CHUNK), false);
+		n = find_bit(&map, (unsigned int)(id % CHUNK), false);
 		if (n < CHUNK)
 			return chunk * CHUNK + n > max
 				       ? -ENOSPC
-				       : bitmap_take(ida, chunk, map, n);
+				       : bitmap_take(ida, chunk, &map, n);
 		/* Only the first bitmap can be full above @min: go on. */
 		id = (chunk + 1) * CHUNK;
 	}
@@ -135,16 +176,17 @@ int ida_alloc_max(struct ida *ida, unsigned int max, gfp_t gfp)
 
 int ida_free(struct ida *ida, unsigned int id)
 {
-	uint64_t chunk = id / CHUNK, *map = bitmap_of(ida, chunk);
+	uint64_t chunk = id / CHUNK;
 	unsigned int n = id % CHUNK;
+	struct bitmap map;
 	void *node;
 
-	if (id > INT_MAX || !map || !test_bit(map, n))
+	if (id > INT_MAX || !bitmap_of(ida, chunk, &map) || !test_bit(&map, n))
 		return -ENOENT;
-	if (bitmap_full(map, n))
+	if (bitmap_full(&map))
 		idr__set_full(&ida->ida_rt, chunk, false);
-	map[n / 64] &= ~((uint64_t)1 << (n % 64));
-	if (find_bit(map, 0, true) == CHUNK) {
+	clear_bit(&map, n);
+	if (!*map.used) {
 		idr__delete(&ida->ida_rt, chunk, &node);
 		idr__node_release(&ida->ida_rt, node);
 	}
@@ -153,9 +195,10 @@ int ida_free(struct ida *ida, unsigned int id)
 
 bool ida_exists(const struct ida *ida, unsigned int id)
 {
-	const uint64_t *map = bitmap_of(ida, id / CHUNK);
+	struct bitmap map;
 
-	return id <= INT_MAX && map && test_bit(map, id % CHUNK);
+	return id <= INT_MAX && bitmap_of(ida, id / CHUNK, &map) &&
+	       test_bit(&map, id % CHUNK);
 }
 
 int ida_find_first_range(const struct ida *ida, unsigned int min,
@@ -171,7 +214,10 @@ int ida_find_first_range(const struct ida *ida, unsigned int min,
 	while (id <= max &&
 	       idr__next_present(&ida->ida_rt, id / CHUNK, &chunk, &node)) {
 		unsigned int start = chunk == id / CHUNK ? id % CHUNK : 0;
-		unsigned int n = find_bit(idr__node_bits(node), start, true);
+		struct bitmap map = { idr__node_bits(node),
+				      idr__node_words_full(node),
+				      idr__node_words_used(node) };
+		unsigned int n = find_bit(&map, start, true);
 
 		if (n < CHUNK)
 			return chunk * CHUNK + n > max ? -ENOENT

@@ -330,6 +330,17 @@ uint64_t *idr__node_bits(struct idr_node *node)
 	return node->bits;
 }
 
+/* A bitmap's header words are free: they summarise its words. */
+uint64_t *idr__node_words_full(struct idr_node *node)
+{
+	return &node->full;
+}
+
+uint64_t *idr__node_words_used(struct idr_node *node)
+{
+	return &node->present;
+}
+
 /* }==================== Spare nodes ==================== */
 
 /* {==================== The idr's cache ==================== */
@@ -1257,17 +1268,21 @@ bool idr_view_bit(const struct idr_view *view, unsigned int slot,
 
 /* {==================== Invariants ==================== */
 
-/* An IDA bitmap is never empty, and full exactly when its bit says. */
+/*
+ * An IDA bitmap is never empty, full exactly when its bit says, and its
+ * summaries (full: words all ones; present: words not zero) are right.
+ */
 static bool bitmap_sound(const struct idr_node *map, bool full)
 {
-	bool any = false, all = true;
+	uint64_t ones = 0, used = 0;
 	unsigned int w;
 
 	for (w = 0; w < IDR_SLOTS; w++) {
-		any |= map->bits[w] != 0;
-		all &= map->bits[w] == ~(uint64_t)0;
+		ones |= (uint64_t)(map->bits[w] == ~(uint64_t)0) << w;
+		used |= (uint64_t)(map->bits[w] != 0) << w;
 	}
-	return any && all == full;
+	return used && (ones == ALL_SLOTS) == full && ones == map->full &&
+	       used == map->present;
 }
 
 static bool leaf_sound(const struct idr *idr, const struct idr_node *leaf)

@@ -39,6 +39,9 @@ IDR__HIDDEN void idr__nodes_drain(struct idr__nodes *list, unsigned int keep);
 /* A zeroed node from @spare, used as a bitmap of IDR_SLOTS words. */
 IDR__HIDDEN struct idr_node *idr__node_take(struct idr__nodes *spare);
 IDR__HIDDEN uint64_t *idr__node_bits(struct idr_node *node);
+/* Bit w set: word w of the bitmap is all ones (full), or not zero (used). */
+IDR__HIDDEN uint64_t *idr__node_words_full(struct idr_node *node);
+IDR__HIDDEN uint64_t *idr__node_words_used(struct idr_node *node);
 IDR__HIDDEN void idr__node_release(struct idr *idr, struct idr_node *node);
 
 /* The idr's own cache, which idr_pre_get() fills outside the lock. */
