@@ -151,9 +151,9 @@ static FILE *devnull;
 static bool verbose;	/* $OPS_VERBOSE: name each op, to read a crash */
 /*
  * $OPS_LAX_DESTROY: forget the tags handed out when the tagged idr is
- * destroyed, so that a long run looks past a known bug: with
- * IDR_TAG_RETIRE, idr_destroy() lets a live slot's last generation be
- * handed out again (fuzz/README).
+ * destroyed, so that a long run looks past a bug of the library before
+ * its rewrite: with IDR_TAG_RETIRE, idr_destroy() let a live slot's last
+ * generation be handed out again (fuzz/README).
  */
 static bool lax_destroy;
 
