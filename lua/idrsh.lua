@@ -349,8 +349,9 @@ local function on_id(want, what, fn)
 	end
 end
 
+-- A raised error (a destroyed tree) comes as a message without an errno.
 local function absent(id, msg, errno)
-	if errno == nil or errno == "ENOENT" then
+	if errno == "ENOENT" or (errno == nil and msg == nil) then
 		return nil, "no id " .. id .. " (ENOENT)"
 	end
 	return nil, failure(msg, errno)
@@ -379,6 +380,7 @@ end)
 
 H.next = on_id("idr", "ID", function(t, id)
 	local nid, v = call(t, "get_next", id)
+	if nid == nil and v ~= nil then return nil, v end
 	if type(nid) ~= "number" then
 		return nil, failure("no entry at or above " .. id, "ENOENT")
 	end
@@ -389,7 +391,9 @@ end)
 function H.list()
 	local t, err = tree("idr")
 	if not t then return nil, err end
-	for id, v in t:pairs() do
+	local step, state, key = call(t, "pairs")
+	if not step then return nil, state end
+	for id, v in step, state, key do
 		print_entry(id, v)
 	end
 	return true
