@@ -41,7 +41,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 /* {==================== The sandbox ==================== */
 
 static const char sandbox[] =
-	"io.stderr, io.stdin = io.stdout, nil\n"
+	"io.stderr, io.stdin = { write = fuzz_write }, nil\n"
+	"fuzz_write = nil\n"
 	"for _, k in ipairs { 'open', 'popen', 'lines', 'input', 'output',\n"
 	"    'read', 'close', 'tmpfile' } do io[k] = nil end\n"
 	"for _, k in ipairs { 'execute', 'exit', 'remove', 'rename',\n"
@@ -102,8 +103,51 @@ static void hook(lua_State *L, lua_Debug *ar)
 		luaL_error(L, "fuzz: instruction budget spent");
 }
 
+/*
+ * The shell's io.stderr: its messages go nowhere ($SHELL_FUZZ_STDERR: to
+ * stderr), and with $SHELL_FUZZ_STRICT an "internal error" (a handler of
+ * idrsh.lua raised) is a bug unless the sandbox or a limit caused it.
+ * Not by default: a 'lua' line may break the library tables the shell
+ * uses (string.format = nil), and the errors that follow are no bug.
+ */
+static bool show_stderr, strict;
+static const char *internal;	/* the first internal error of a line */
+
+static const char *const excused[] = {
+	"field 'open'", "field 'execute'", "field 'popen'", "budget spent",
+	"not enough memory",
+};
+
+static void note_internal(const char *text)
+{
+	if (internal || !strstr(text, "internal error"))
+		return;
+	for (size_t i = 0; i < sizeof(excused) / sizeof(excused[0]); i++)
+		if (strstr(text, excused[i]))
+			return;
+	internal = strdup(text);
+}
+
+static int stderr_write(lua_State *L)
+{
+	for (int i = 2; i <= lua_gettop(L); i++) {
+		size_t len;
+		const char *text = lua_tolstring(L, i, &len);
+
+		if (!text)
+			continue;
+		if (show_stderr)
+			fwrite(text, 1, len, stderr);
+		note_internal(text);
+	}
+	lua_settop(L, 1);
+	return 1;
+}
+
 static void sandbox_apply(lua_State *L)
 {
+	lua_pushcfunction(L, stderr_write);
+	lua_setglobal(L, "fuzz_write");
 	if (luaL_dostring(L, sandbox) != LUA_OK) {
 		fprintf(stderr, "sandbox: %s\n", lua_tostring(L, -1));
 		abort();
@@ -214,6 +258,12 @@ static void run_one(struct shell *s, int trees, const char *line,
 	run_line(s, line, len, "fuzz");
 	lua_sethook(s->L, NULL, 0, 0);
 	validate_all(s->L, trees);
+	if (internal && strict) {
+		fprintf(stderr, "%s\n", internal);
+		abort();
+	}
+	free((void *)internal);
+	internal = NULL;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -228,6 +278,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!quiet && !freopen("/dev/null", "w", stdout))
 		abort();
 	quiet = true;
+	show_stderr = getenv("SHELL_FUZZ_STDERR") != NULL;
+	strict = getenv("SHELL_FUZZ_STRICT") != NULL;
 	shell_open(&s, &trees);
 	while (p < end && n++ < LINES_MAX && !s.quit) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
