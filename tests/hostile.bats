@@ -311,6 +311,7 @@ EOF
 	run bash -c 'grep -avc "^idrsh: $1:[0-9]*: " <<<"$2"' sh "$f" "$stderr"
 	assert_output "0"
 	[ "$(grep -ac '' <<<"$stderr")" -gt 200 ]
+	echo "# $(grep -ac '' <<<"$stderr") bad lines" >&3
 }
 
 @test "hostile: source of an endless file runs out of memory, and the session goes on" {
