@@ -564,8 +564,9 @@ local function write_file(file, text)
 	local f, err = io.open(file, "w")
 	if not f then return nil, err end
 	local ok, werr = f:write(text)
-	f:close()
-	if not ok then return nil, werr end
+	-- Buffered: a full disk may only show when closing.
+	local closed, cerr = f:close()
+	if not (ok and closed) then return nil, file .. ": " .. (werr or cerr) end
 	return true
 end
 

@@ -422,6 +422,11 @@ idrsh: <stdin>:3: interrupted!"
 	run --separate-stderr bash -c '"$1" -c "lua for i = 1, 1e5 do print(i) end" > /dev/full' sh "$IDRSH"
 	assert_failure 1
 	assert_regex "$stderr" "^idrsh: write error"
+	run --separate-stderr "$IDRSH" -c 'alloc a' -c 'dot /dev/full' -c count
+	assert_failure 1
+	assert_output "0
+1"
+	assert_equal "$stderr" "idrsh: -c:1: dot: /dev/full: No space left on device"
 }
 
 # }==================================================
