@@ -219,6 +219,11 @@ local function current()
 		return nil, "no current tree ('" .. sh.current ..
 			"' was dropped); try 'trees' and 'use NAME'"
 	end
+	-- 'lua trees.NAME = 2' may have put anything there.
+	if type(obj) ~= "userdata" then
+		return nil, "trees." .. sh.current .. " is a " .. type(obj) ..
+			", not an idr or an IDA"
+	end
 	return obj, kind_of(obj)
 end
 
