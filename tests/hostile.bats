@@ -365,7 +365,7 @@ interrupt() {
 		: > "$3"
 		"$1" < "$2" 2> "$3" & pid=$!
 		for i in $(seq 100); do grep -qs "no id 99" "$3" && break; sleep 0.1; done
-		for i in $(seq "$4"); do sleep 0.3; kill -INT $pid; done
+		for i in $(seq "$4"); do sleep 0.5; kill -INT $pid; done
 		wait $pid; status=$?; cat "$3" >&2; exit $status' \
 		sh "$IDRSH" "$BATS_TEST_TMPDIR/in" "$BATS_TEST_TMPDIR/err" "$times"
 }
