@@ -269,27 +269,29 @@ void *idr_get_next(const struct idr *idr, int *nextid)
 }
 
 /* idr_for_each_entry()'s step when idr__iter_next() cannot take it. */
-void *idr__iter_slow(struct idr__iter *it, int *id)
+struct idr__iter idr__iter_slow(struct idr__iter it, int *id)
 {
-	unsigned long base = it->idr->idr_base, room;
+	unsigned long base = it.idr->idr_base, room;
 	uint64_t index;
-	void *entry;
 
-	*id = it->started ? (int)((unsigned int)*id + 1U) : 0;
-	it->started = 1;
+	it.entry = NULL;
+	*id = (int)((unsigned int)*id + 1U);
 	if (*id < 0)
-		return NULL;
+		return it;
 	index = (unsigned int)*id < base ? 0 : (unsigned int)*id - base;
-	entry = idr__iter_find(it, index, &index);
-	if (!entry || index + base > INT_MAX)
-		return NULL;
+	it.entry = idr__iter_find(&it, index, &index);
+	if (!it.entry || index + base > INT_MAX) {
+		it.entry = NULL;
+		return it;
+	}
 	/* The rest of the leaf, as far as IDs go (INT_MAX). */
-	it->first += base;
-	room = (unsigned long)INT_MAX - it->first + 1;
+	it.first += base;
+	room = (unsigned long)INT_MAX - it.first + 1;
 	if (room < 64)
-		it->rest &= ((uint64_t)1 << room) - 1;
-	*id = it->last = (int)(index + base);
-	return entry;
+		it.rest &= ((uint64_t)1 << room) - 1;
+	*id = (int)(index + base);
+	it.last = *id;
+	return it;
 }
 
 int idr_for_each(const struct idr *idr,

@@ -318,30 +318,42 @@ struct idr__iter {
 	uint64_t rest;			/* its present slots after that ID */
 	unsigned long first;		/* the ID of its slot 0 */
 	unsigned long mods;		/* idr->idr_mods then */
-	unsigned int rank;		/* packed: where the next entry is */
-	int packed;			/* slots holds present entries only */
-	int last;			/* the ID returned last */
-	int started;
+	unsigned long rank;		/* packed: where the next entry is */
+	long last;			/* the ID returned last */
+	void *entry;			/* what the slow step found */
+	_Bool packed;			/* slots holds present entries only */
 };
-IDR_API void *idr__iter_slow(struct idr__iter *it, int *id);
+/* By value, so that the iterator's address never escapes the loop and
+ * the compiler may keep it in registers. */
+IDR_API struct idr__iter idr__iter_slow(struct idr__iter it, int *id);
 
-/* The next entry of the leaf, if nothing has changed; else look again. */
+/* Before the first step: *@id + 1 is where the search starts. */
+static inline struct idr__iter idr__iter_start(const struct idr *idr, int *id)
+{
+	struct idr__iter it = { .idr = idr, .last = -2 };
+
+	*id = -1;
+	return it;
+}
+
+/* The next entry of the leaf, if the body left @id and the idr alone. */
 static inline void *idr__iter_next(struct idr__iter *it, int *id)
 {
-	if (it->started && *id == it->last && it->mods == it->idr->idr_mods) {
+	if (*id == it->last && it->mods == it->idr->idr_mods) {
 		while (it->rest) {
 			unsigned int i = (unsigned int)__builtin_ctzll(it->rest);
-			void *entry = it->packed ? it->slots[it->rank++]
-						 : it->slots[i];
+			void *entry = it->slots[it->packed ? it->rank++ : i];
 
 			it->rest &= it->rest - 1;
 			if (entry) {
-				*id = it->last = (int)(it->first + i);
+				it->last = (long)(it->first + i);
+				*id = (int)it->last;
 				return entry;
 			}
 		}
 	}
-	return idr__iter_slow(it, id);
+	*it = idr__iter_slow(*it, id);
+	return it->entry;
 }
 #define IDR__CAT2(a, b) a##b
 #define IDR__CAT(a, b) IDR__CAT2(a, b)
@@ -356,7 +368,7 @@ static inline void *idr__iter_next(struct idr__iter *it, int *id)
 IDR_API void idr_preload_end(void);
 
 #define idr_for_each_entry(idrp, entry, id)                                  \
-	for (struct idr__iter IDR__IT = { .idr = (idrp) };                   \
+	for (struct idr__iter IDR__IT = idr__iter_start((idrp), &(id));      \
 	     ((entry) = idr__iter_next(&IDR__IT, &(id))) != NULL;)
 
 #define idr_for_each_entry_continue(idr, entry, id)                          \
