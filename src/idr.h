@@ -305,6 +305,14 @@ IDR_API void idr_destroy(struct idr *idr);
  */
 IDR_API void idr_preload(gfp_t gfp);
 
+/**
+ * idr_preload_end() - End a preload section.
+ *
+ * Frees the nodes the section did not use, so nothing stays cached
+ * behind a thread that exits.
+ */
+IDR_API void idr_preload_end(void);
+
 /*
  * private: idr_for_each_entry()'s place in the tree.  It behaves as the
  * kernel's loop of idr_get_next() calls, but steps through a leaf without
@@ -358,14 +366,6 @@ static inline void *idr__iter_next(struct idr__iter *it, int *id)
 #define IDR__CAT2(a, b) a##b
 #define IDR__CAT(a, b) IDR__CAT2(a, b)
 #define IDR__IT IDR__CAT(idr__it_, __LINE__)
-
-/**
- * idr_preload_end() - End a preload section.
- *
- * Frees the nodes the section did not use, so nothing stays cached
- * behind a thread that exits.
- */
-IDR_API void idr_preload_end(void);
 
 #define idr_for_each_entry(idrp, entry, id)                                  \
 	for (struct idr__iter IDR__IT = idr__iter_start((idrp), &(id));      \
