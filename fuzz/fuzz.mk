@@ -23,14 +23,14 @@ FUZZ_OPTS_ops-b3 := -max_len=2048
 FUZZ_OPTS_shell := -max_len=4096 -dict=fuzz/shell.dict
 FUZZ_OPTS_lua := -max_len=2048
 
-$(B)/fuzz/ops: fuzz/ops.c tests/unit/model.c tests/unit/model.h \
-		$(LIB_SRC) $(LIB_HDR)
+$(B)/fuzz/ops: fuzz/ops.c fuzz/input.h tests/unit/model.c \
+		tests/unit/model.h $(LIB_SRC) $(LIB_HDR)
 	@mkdir -p $(@D)
 	clang $(CPPFLAGS) $(FUZZ_CFLAGS) -Isrc -Itests/unit -o $@ \
 		fuzz/ops.c tests/unit/model.c $(LIB_SRC)
 
-$(B)/fuzz/ops-b3: fuzz/ops.c tests/unit/model.c tests/unit/model.h \
-		$(LIB_SRC) $(LIB_HDR)
+$(B)/fuzz/ops-b3: fuzz/ops.c fuzz/input.h tests/unit/model.c \
+		tests/unit/model.h $(LIB_SRC) $(LIB_HDR)
 	@mkdir -p $(@D)
 	clang $(CPPFLAGS) -DIDR_BITS=3 $(FUZZ_CFLAGS) -Isrc -Itests/unit \
 		-o $@ fuzz/ops.c tests/unit/model.c $(LIB_SRC)
@@ -43,7 +43,7 @@ $(B)/fuzz/shell: fuzz/shell.c src/idrsh.c lua/lidr.c $(B)/idrsh_lua.h \
 		-Dmain=idrsh_main -o $@ fuzz/shell.c lua/lidr.c $(LIB_SRC) \
 		$(LUA_LIBS) $(READLINE_LIBS)
 
-$(B)/fuzz/lua: fuzz/lua.c lua/lidr.c $(LIB_SRC) $(LIB_HDR)
+$(B)/fuzz/lua: fuzz/lua.c fuzz/input.h lua/lidr.c $(LIB_SRC) $(LIB_HDR)
 	@mkdir -p $(@D)
 	clang $(CPPFLAGS) $(FUZZ_CFLAGS) $(LUA_CFLAGS) -Isrc -o $@ \
 		fuzz/lua.c lua/lidr.c $(LIB_SRC) $(LUA_LIBS) -lm

@@ -24,6 +24,7 @@
 #include "lualib.h"
 
 #include "idr.h"
+#include "input.h"
 
 int luaopen_idr(lua_State *L);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -101,19 +102,6 @@ static const char *const names[] = {
 #define STEP_FIRST 43	/* and from here on, STEP's */
 
 /* {==================== Input ==================== */
-
-struct input {
-	const uint8_t *p;
-	size_t n;
-};
-
-static uint8_t byte(struct input *in)
-{
-	if (!in->n)
-		return 0;
-	in->n--;
-	return *in->p++;
-}
 
 static uint64_t u64(struct input *in)
 {

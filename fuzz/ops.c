@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "input.h"
 #include "model.h"
 #include "tree.h"
 
@@ -48,19 +49,6 @@ bool check_long_at(long got, long want, const char *what, const char *file,
 #define ASSERT_EQ(got, want) CHECK_EQ(got, want)
 
 /* {==================== Input ==================== */
-
-struct input {
-	const uint8_t *p;
-	size_t n;
-};
-
-static uint8_t byte(struct input *in)
-{
-	if (!in->n)
-		return 0;
-	in->n--;
-	return *in->p++;
-}
 
 static uint32_t u32(struct input *in)
 {
