@@ -1096,13 +1096,14 @@ static int lidr_stats(lua_State *L)
 	struct idr_stats st;
 
 	idr_stats(tree, &st);
-	lua_createtable(L, 0, 13);
+	lua_createtable(L, 0, 14);
 	set_int(L, "ids", (lua_Integer)st.ids);
 	set_int(L, "retired", (lua_Integer)st.retired);
 	set_int(L, "height", st.height);
 	set_int(L, "nodes", (lua_Integer)st.nodes);
 	stats_levels(L, &st);
 	set_int(L, "aux_nodes", (lua_Integer)st.aux_nodes);
+	set_int(L, "packed", (lua_Integer)st.packed);
 	set_int(L, "cached", st.cached);
 	set_int(L, "preloaded", st.preloaded);
 	set_int(L, "node_bytes", (lua_Integer)st.node_bytes);

@@ -124,7 +124,15 @@ assert(st.node_bytes > 0 and st.bytes == st.node_bytes * 15)
 assert(st.bytes_per_id == st.bytes / 5)
 assert(st.lowest == 5 and st.highest == 1073741824)
 assert(st.cached == 0 and st.preloaded == 0 and st.retired == 0)
-assert(st.aux_nodes == 0)
+assert(st.aux_nodes == 0 and st.packed == 0)
+-- Removals pack a leaf: fewer bytes, the same IDs.
+local thin = idr.new()
+for i = 0, 63 do thin:alloc(i) end
+for i = 1, 63, 2 do thin:remove(i) end
+local ts = thin:stats()
+assert(ts.packed == 1 and ts.ids == 32 and ts.bytes < ts.node_bytes)
+assert(thin:find(62) == 62 and thin:find(63) == nil)
+assert(thin:dump():find(", packed in 32"))
 local es = idr.new():stats()
 assert(es.ids == 0 and es.lowest == -1 and es.highest == -1)
 assert(es.bytes_per_id == 0 and #es.level_nodes == 0)
