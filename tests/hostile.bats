@@ -356,7 +356,10 @@ EOF
 # {==================== Interrupts ====================
 
 # Runs idrsh on the lines given; once it has reported the error of a
-# "find 99" line put before the endless one, sends SIGINT $1 times.
+# "find 99" line put before the endless one, sends SIGINT $1 times, a
+# second apart.  idrsh must still be running at each signal (exit 99 if
+# not), and a watchdog kills it after 30 s (exit 137), so that a lost
+# signal fails the test instead of hanging it.
 interrupt() {
 	local times=$1
 	shift
@@ -364,9 +367,15 @@ interrupt() {
 	run --separate-stderr bash -c '
 		: > "$3"
 		"$1" < "$2" 2> "$3" & pid=$!
+		(sleep 30; kill -KILL $pid) >/dev/null 2>&1 </dev/null 3>&- & dog=$!
 		for i in $(seq 100); do grep -qs "no id 99" "$3" && break; sleep 0.1; done
-		for i in $(seq "$4"); do sleep 0.5; kill -INT $pid; done
-		wait $pid; status=$?; cat "$3" >&2; exit $status' \
+		for i in $(seq "$4"); do
+			sleep 1
+			kill -0 $pid 2>/dev/null || { cat "$3" >&2; kill $dog; exit 99; }
+			kill -INT $pid
+		done
+		wait $pid; status=$?; kill $dog 2>/dev/null
+		cat "$3" >&2; exit $status' \
 		sh "$IDRSH" "$BATS_TEST_TMPDIR/in" "$BATS_TEST_TMPDIR/err" "$times"
 }
 
