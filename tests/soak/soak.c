@@ -448,11 +448,13 @@ static void report(double seconds)
 {
 	struct worker sum;
 	struct idr_mem_stats m;
+	bool all_worked = true;
 
 	memset(&sum, 0, sizeof(sum));
 	for (unsigned int i = 0; i < nthreads; i++) {
 		struct worker *w = &workers[i];
 
+		all_worked &= w->ops > 0 && w->allocs > 0 && w->removes > 0;
 		sum.ops += w->ops;
 		sum.allocs += w->allocs;
 		sum.removes += w->removes;
@@ -475,8 +477,7 @@ static void report(double seconds)
 	printf("# %lu -EAGAIN, %lu get_new retried, %lu -ENOSPC, %lu allocs "
 	       "without preload\n",
 	       sum.eagain, sum.retried, sum.enospc, sum.unpreloaded);
-	check(sum.ops > 0 && sum.allocs > 0 && sum.removes > 0,
-	      "every thread got work done");
+	check(all_worked, "every thread got work done");
 	check(sum.wrong == 0, "live IDs unique; finds and walks meet owners");
 	check(sum.malloc_locked == 0, "no malloc with the lock held");
 	check(sum.enomem == 0, "no -ENOMEM");
