@@ -16,7 +16,8 @@
 #include "check.h"
 
 unsigned long check_failures;
-static unsigned long passed, failed;
+static unsigned long passed, failed, nskipped;
+static unsigned long skip_used;	/* bit i: skip word i matched a case */
 static const char *filter, *skip;
 
 bool check_at(bool ok, const char *what, const char *file, int line)
@@ -46,15 +47,39 @@ bool check_long_at(long got, long want, const char *what, const char *file,
 static bool skipped(const char *name)
 {
 	const char *w = skip ? skip : "";
+	unsigned int i = 0;
 
-	for (w += strspn(w, " "); *w; w += strspn(w, " ")) {
+	for (w += strspn(w, " "); *w; w += strspn(w, " "), i++) {
 		size_t n = strcspn(w, " ");
 
-		if (strncmp(name, w, n) == 0)
+		if (strncmp(name, w, n) == 0) {
+			skip_used |= 1ul << (i % 64);
+			nskipped++;
 			return true;
+		}
 		w += n;
 	}
 	return false;
+}
+
+/* Say what $UNIT_SKIP left out; a word that matched nothing fails. */
+static void report_skips(void)
+{
+	const char *w = skip ? skip : "";
+	unsigned int i = 0;
+
+	if (nskipped)
+		printf("# skipped %lu cases ($UNIT_SKIP=%s)\n", nskipped, skip);
+	for (w += strspn(w, " "); *w; w += strspn(w, " "), i++) {
+		size_t n = strcspn(w, " ");
+
+		if (!(skip_used >> (i % 64) & 1)) {
+			printf("not ok $UNIT_SKIP: %.*s matches no case\n",
+			       (int)n, w);
+			failed++;
+		}
+		w += n;
+	}
 }
 
 void run_case(void (*fn)(void), const char *name)
@@ -97,6 +122,8 @@ int main(int argc, char **argv)
 	suite_view();
 	suite_pack();
 	suite_model();
+	if (!filter)
+		report_skips();
 	printf("%lu passed, %lu failed\n", passed, failed);
 	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }
