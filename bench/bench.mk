@@ -23,7 +23,7 @@ DEPS_BENCH := $(DEPS_BUILD) libjudy-dev lua5.4
 
 BENCH_SRC := bench/main.c bench/impl_idr.c bench/impl_judy.c \
 	bench/impl_flat.c
-BENCH_HDR := bench/bench.h bench/bitmap.h bench/map.h bench/set.h
+BENCH_HDR := bench/args.h bench/bench.h bench/bitmap.h bench/map.h bench/set.h
 
 # The library is compiled in from its sources, like core below, so that a
 # build without the trace branches stays possible.
@@ -32,11 +32,11 @@ $(B)/bench/bench: $(BENCH_SRC) $(BENCH_HDR) $(LIB_SRC) $(LIB_HDR)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc -o $@ $(BENCH_SRC) $(LIB_SRC) \
 		-lJudy -lm
 
-$(B)/bench/core: bench/core.c $(LIB_SRC) $(LIB_HDR)
+$(B)/bench/core: bench/core.c bench/args.h $(LIB_SRC) $(LIB_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc -o $@ bench/core.c $(LIB_SRC)
 
-$(B)/bench/core-notrace: bench/core.c $(LIB_SRC) $(LIB_HDR)
+$(B)/bench/core-notrace: bench/core.c bench/args.h $(LIB_SRC) $(LIB_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -DIDR_NO_TRACE $(CFLAGS) -Isrc -o $@ bench/core.c \
 		$(LIB_SRC)

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "args.h"
 #include "idr.h"
 
 #define RUNS_MAX 99
@@ -81,15 +82,15 @@ int main(int argc, char **argv)
 {
 	static const char *const names[] = { "alloc", "find", "iterate",
 					     "remove" };
-	unsigned int n = argc > 1 ? (unsigned int)atoi(argv[1]) : 1000000, i;
-	int runs = argc > 2 ? atoi(argv[2]) : 7;
-	unsigned int *order;
+	unsigned long n = 1000000, runs = 7;
+	unsigned int *order, i;
 	double ns[4][RUNS_MAX];
 	int r, k;
 
-	if (n < 2 || runs < 1 || runs > RUNS_MAX) {
-		fprintf(stderr, "usage: core [N [RUNS]], 1 <= RUNS <= %d\n",
-			RUNS_MAX);
+	if ((argc > 1 && !bench_num(argv[1], 2, 100000000, &n)) ||
+	    (argc > 2 && !bench_num(argv[2], 1, RUNS_MAX, &runs))) {
+		fprintf(stderr, "usage: core [N [RUNS]], 2 <= N <= 10^8, "
+			"1 <= RUNS <= %d\n", RUNS_MAX);
 		return 2;
 	}
 	order = malloc(n * sizeof(*order));
@@ -99,7 +100,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < n; i++)
 		order[i] = i;
 	shuffle(order, n);
-	for (r = 0; r < runs; r++) {
+	for (r = 0; r < (int)runs; r++) {
 		double one[4];
 
 		run(n, order, one);

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "args.h"
 #include "bench.h"
 
 #define RUNS_MAX 99
@@ -423,16 +424,18 @@ int main(int argc, char **argv)
 	static struct row rows[(MAP_SCENS + MAP_MEMS + SET_SCENS + 1) * NIMPL];
 	struct workload w;
 	int child = argc > 2 && !strcmp(argv[1], "--mem");
-	long n = argc > 1 + child ? atol(argv[1 + child]) : 1000000;
+	unsigned long n = 1000000, runs = 5;
 	int nrows;
 
-	res.runs = argc > 2 && !child ? atoi(argv[2]) : 5;
-	if (n < 2 || n > 100000000 || res.runs < 1 || res.runs > RUNS_MAX) {
+	if ((argc > 1 + child &&
+	     !bench_num(argv[1 + child], 2, 100000000, &n)) ||
+	    (argc > 2 && !child && !bench_num(argv[2], 1, RUNS_MAX, &runs))) {
 		fprintf(stderr, "usage: bench [N [RUNS [TSV]]], N >= 2, "
 			"1 <= RUNS <= %d\n", RUNS_MAX);
 		return 2;
 	}
-	workload_init(&w, (unsigned long)n);
+	res.runs = (int)runs;
+	workload_init(&w, n);
 	if (child)
 		return mem_child(&w);
 	mem_from_child(argv[0], w.n, &res);

@@ -18,7 +18,10 @@
  *	size_t bytes(IMPL_T *)		memory, as it counts it itself
  *
  * Every result is checked inside the timed loops: a wrong one ends the
- * run with a message (bench_fail) instead of a fast, wrong figure.
+ * run with a message (bench_fail) instead of a fast, wrong figure.  One
+ * exception favours JudyL: JudyLDel does not return the value, so its
+ * remove checks only that the ID was there (a caller needing the value
+ * would pay a JudyLGet too).
  */
 #include <math.h>
 

@@ -126,9 +126,10 @@ agree() {
 	assert_equal "$(field ida-alloc judy1-hint ratio_judy)" 1.0000
 }
 
-@test "a wrong result from any implementation stops the run, exit 1" {
+@test "a wrong result stops the run, exit 1 (flat's find, broken on purpose)" {
 	# flat's find answers NULL for ID 7 in this build.
-	run cc -std=c11 -D_POSIX_C_SOURCE=200809L -DBENCH_BREAK=7 -Isrc \
+	run cc -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror \
+		-DBENCH_BREAK=7 -Isrc \
 		-o "$BATS_TEST_TMPDIR/broken" bench/main.c bench/impl_idr.c \
 		bench/impl_judy.c bench/impl_flat.c build/libidr.a -lJudy -lm
 	assert_success
@@ -142,6 +143,15 @@ agree() {
 	assert_failure 2
 	assert_output --partial 'usage: bench'
 	run ./build/bench/bench 2000 0
+	assert_failure 2
+	for a in -1 2000abc 1e6 ''; do
+		run ./build/bench/bench "$a" 1
+		assert_failure 2
+		run ./build/bench/core "$a" 1
+		assert_failure 2
+		assert_output --partial 'usage: core'
+	done
+	run ./build/bench/core 2000 0
 	assert_failure 2
 }
 
