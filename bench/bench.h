@@ -68,6 +68,12 @@ static inline void *val(unsigned long id)
 }
 
 double bench_now(void);
+
+/* Nanoseconds per operation since @t0 (bench_now()). */
+static inline double bench_per(double t0, unsigned long ops)
+{
+	return (bench_now() - t0) / (double)(ops ? ops : 1);
+}
 size_t bench_heap(void);
 _Noreturn void bench_fail(const char *impl, const char *scen,
 			  unsigned long i, const char *what);

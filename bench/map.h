@@ -29,11 +29,6 @@
 
 #define F(x) CAT(CAT(bench, IMPL), x)
 
-static double F(per)(double t0, unsigned long ops)
-{
-	return (bench_now() - t0) / (double)(ops ? ops : 1);
-}
-
 static void F(fill)(IMPL_T *s, unsigned long n, const char *scen)
 {
 	unsigned long i;
@@ -74,17 +69,17 @@ static void F(dense)(const struct workload *w, double *ns)
 	double t = bench_now();
 
 	F(fill)(s, w->n, "alloc");
-	ns[S_ALLOC] = F(per)(t, w->n);
+	ns[S_ALLOC] = bench_per(t, w->n);
 	t = bench_now();
 	F(find_all)(s, w->order, NULL, w->n, "find");
-	ns[S_FIND] = F(per)(t, w->n);
+	ns[S_FIND] = bench_per(t, w->n);
 	t = bench_now();
 	if (F(iterate)(s) != w->n)
 		bench_fail(IMPL_NAME, "iterate", w->n, "wrong count");
-	ns[S_ITER] = F(per)(t, w->n);
+	ns[S_ITER] = bench_per(t, w->n);
 	t = bench_now();
 	F(remove_some)(s, w->order, w->n, "remove");
-	ns[S_REMOVE] = F(per)(t, w->n);
+	ns[S_REMOVE] = bench_per(t, w->n);
 	F(del)(s);
 }
 
@@ -102,7 +97,7 @@ static void F(refill)(const struct workload *w, double *ns)
 		if (F(alloc)(s, val(w->half[i])) != (long)w->half[i])
 			bench_fail(IMPL_NAME, "refill", i,
 				   "not the lowest free ID");
-	ns[S_REFILL] = F(per)(t, k);
+	ns[S_REFILL] = bench_per(t, k);
 	F(del)(s);
 }
 
@@ -128,7 +123,7 @@ static void F(cyclic_run)(const struct workload *w, double *ns)
 			       val((i - w->window) % r)))
 			bench_fail(IMPL_NAME, "cyclic", i, "remove failed");
 	}
-	ns[S_CYCLIC] = F(per)(t, w->n);
+	ns[S_CYCLIC] = bench_per(t, w->n);
 	F(del)(s);
 }
 
@@ -150,10 +145,10 @@ static void F(sparse)(const struct workload *w, double *ns)
 	double t = bench_now();
 
 	F(insert_all)(s, w->sparse, w->n);
-	ns[S_SPARSE] = F(per)(t, w->n);
+	ns[S_SPARSE] = bench_per(t, w->n);
 	t = bench_now();
 	F(find_all)(s, w->order, w->sparse, w->n, "sparse-find");
-	ns[S_SPARSE_FIND] = F(per)(t, w->n);
+	ns[S_SPARSE_FIND] = bench_per(t, w->n);
 	F(del)(s);
 }
 #else

@@ -16,11 +16,6 @@
 
 #define F(x) CAT(CAT(bench, IMPL), x)
 
-static double F(per)(double t0, unsigned long ops)
-{
-	return (bench_now() - t0) / (double)(ops ? ops : 1);
-}
-
 static void F(fill)(IMPL_T *s, unsigned long n, const char *scen)
 {
 	unsigned long i;
@@ -48,10 +43,10 @@ static void F(run)(const struct workload *w, double ns[SET_SCENS])
 	double t = bench_now();
 
 	F(fill)(s, w->n, "ida-alloc");
-	ns[T_ALLOC] = F(per)(t, w->n);
+	ns[T_ALLOC] = bench_per(t, w->n);
 	t = bench_now();
 	F(put_some)(s, w->order, w->n, "ida-free");
-	ns[T_FREE] = F(per)(t, w->n);
+	ns[T_FREE] = bench_per(t, w->n);
 	F(fill)(s, w->n, "ida-refill");
 	F(put_some)(s, w->order, k, "ida-refill");
 	t = bench_now();
@@ -59,7 +54,7 @@ static void F(run)(const struct workload *w, double ns[SET_SCENS])
 		if (F(get)(s) != (long)w->half[i])
 			bench_fail(IMPL_NAME, "ida-refill", i,
 				   "not the lowest free ID");
-	ns[T_REFILL] = F(per)(t, k);
+	ns[T_REFILL] = bench_per(t, k);
 	F(del)(s);
 }
 
