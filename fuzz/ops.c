@@ -403,7 +403,7 @@ static void op_pre_get(struct state *s)
 	ASSERT(ok || s->armed);
 	ASSERT(idr_cache_count(&s->idr) >= before);
 	if (ok)
-		ASSERT_EQ(idr_cache_count(&s->idr), idr__cache_capacity());
+		ASSERT_EQ(idr_cache_count(&s->idr), IDR__CACHE_NODES);
 }
 
 static void op_get_new(struct state *s, struct input *in)

@@ -12,9 +12,26 @@
 /* Nodes idr_preload() set aside for this thread's next allocation. */
 static _Thread_local struct idr__nodes preloaded;
 
+/* Each idr_init() starts its count of changes this far from the last. */
+#define MODS_APART ((ULONG_MAX >> 16) + 1)
+
+/*
+ * idr_mods of a new idr, far from every other idr_init()'s: an
+ * idr_for_each_entry() whose body destroys and re-initialises the idr
+ * then never takes the new tree's count of changes for the old one's
+ * (and so never steps through the old, freed leaf).
+ */
+static unsigned long fresh_mods(void)
+{
+	static unsigned long inits;
+
+	return __atomic_add_fetch(&inits, MODS_APART, __ATOMIC_RELAXED);
+}
+
 void idr_init_base(struct idr *idr, int base)
 {
 	*idr = (struct idr)IDR_INIT_BASE(*idr, base < 0 ? 0 : base);
+	idr->idr_mods = fresh_mods();
 }
 
 void idr_init(struct idr *idr)
@@ -26,7 +43,7 @@ void idr_preload(gfp_t gfp)
 {
 	(void)gfp;
 	/* A short preload is not an error: idr_alloc() mallocs the rest. */
-	(void)idr__nodes_fill(&preloaded, idr__max_levels());
+	(void)idr__nodes_fill(&preloaded, IDR__INSERT_NODES_MAX);
 }
 
 void idr_preload_end(void)

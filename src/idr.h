@@ -289,6 +289,9 @@ IDR_API unsigned long idr_count(const struct idr *idr);
  * empty and may be used again; calling this twice is harmless.  The base,
  * the cyclic cursor and a tagged idr's generations are kept, so tags
  * handed out before stay stale.
+ *
+ * Context: under the caller's lock; idr_pre_get() may run in another
+ * thread meanwhile (the idr's cache is emptied under its own lock).
  */
 IDR_API void idr_destroy(struct idr *idr);
 
@@ -318,7 +321,9 @@ IDR_API void idr_preload_end(void);
  * kernel's loop of idr_get_next() calls, but steps through a leaf without
  * going down from the top each time, for as long as the idr has had no
  * insertion or removal (the body may make them: the next step then goes
- * down again, from the ID after @id).
+ * down again, from the ID after @id).  idr_init() starts each idr's count
+ * of changes far from any other's, so a body that destroys and
+ * re-initialises the idr is seen too.
  */
 struct idr__iter {
 	const struct idr *idr;

@@ -34,7 +34,6 @@
 #define ALL_SLOTS                                                            \
 	(IDR_SLOTS == 64 ? ~(uint64_t)0 : ((uint64_t)1 << (IDR_SLOTS & 63)) - 1)
 #define SLOT_MASK (IDR_SLOTS - 1)
-#define MAX_LEVELS ((32 + IDR_BITS - 1) / IDR_BITS)
 
 struct idr_node {
 	uint64_t full;
@@ -178,11 +177,6 @@ static bool packable(const struct idr *idr)
 }
 
 /* }==================== Packed leaves ==================== */
-
-unsigned int idr__max_levels(void)
-{
-	return MAX_LEVELS + 1;
-}
 
 unsigned int idr__height(const struct idr *idr)
 {
@@ -361,18 +355,13 @@ static void cache_unlock(struct idr *idr)
 	__atomic_clear(&idr->idr_lock, __ATOMIC_RELEASE);
 }
 
-unsigned int idr__cache_capacity(void)
-{
-	return 2 * idr__max_levels();
-}
-
 /* Push @node if the cache has room; false if it is full. */
 static bool cache_put(struct idr *idr, struct idr_node *node)
 {
 	bool room;
 
 	cache_lock(idr);
-	room = idr->idr_cache.nr < idr__cache_capacity();
+	room = idr->idr_cache.nr < IDR__CACHE_NODES;
 	if (room)
 		push(&idr->idr_cache, node);
 	cache_unlock(idr);
@@ -383,7 +372,7 @@ static bool cache_put(struct idr *idr, struct idr_node *node)
 int idr__cache_fill(struct idr *idr)
 {
 	while (__atomic_load_n(&idr->idr_cache.nr, __ATOMIC_RELAXED) <
-	       idr__cache_capacity()) {
+	       IDR__CACHE_NODES) {
 		struct idr_node *node = node_new();
 
 		if (!node)
@@ -421,6 +410,23 @@ unsigned int idr__cache_take_some(struct idr *idr, struct idr__nodes *spare,
 	idr__nodes_move(spare, &idr->idr_cache, got);
 	cache_unlock(idr);
 	return got;
+}
+
+/*
+ * Empty the cache: the list is taken whole under the spinlock, since an
+ * idr_pre_get() in another thread may be pushing onto it, and freed
+ * outside it.
+ */
+static void cache_drain(struct idr *idr)
+{
+	struct idr__nodes all;
+
+	cache_lock(idr);
+	all = idr->idr_cache;
+	idr->idr_cache.head = NULL;
+	__atomic_store_n(&idr->idr_cache.nr, 0, __ATOMIC_RELAXED);
+	cache_unlock(idr);
+	idr__nodes_drain(&all, 0);
 }
 
 unsigned int idr_cache_count(const struct idr *idr)
@@ -537,7 +543,7 @@ static int find_free_path(const struct idr *idr, uint64_t start,
 int idr__find_free(const struct idr *idr, uint64_t start, uint64_t max,
 		   uint64_t *index)
 {
-	struct idr_node *path[MAX_LEVELS];
+	struct idr_node *path[IDR__LEVELS];
 	unsigned int depth;
 
 	return find_free_path(idr, start, max, index, path, &depth);
@@ -546,7 +552,7 @@ int idr__find_free(const struct idr *idr, uint64_t start, uint64_t max,
 bool idr__next_present(const struct idr *idr, uint64_t start,
 		       uint64_t *index, void **entry)
 {
-	struct idr_node *path[MAX_LEVELS];
+	struct idr_node *path[IDR__LEVELS];
 	unsigned int depth;
 
 	if (!idr->idr_rt || start >= capacity(idr->idr_shift))
@@ -563,7 +569,7 @@ bool idr__next_present(const struct idr *idr, uint64_t start,
 void *idr__iter_find(struct idr__iter *it, uint64_t start, uint64_t *index)
 {
 	const struct idr *idr = it->idr;
-	struct idr_node *path[MAX_LEVELS], *leaf;
+	struct idr_node *path[IDR__LEVELS], *leaf;
 	unsigned int depth, off;
 	uint64_t set;
 	void *entry;
@@ -836,7 +842,7 @@ static inline void mark_open(const struct idr *idr,
 void idr__insert(struct idr *idr, uint64_t index, void *entry, bool full,
 		 struct idr__nodes *spare)
 {
-	struct idr_node *path[MAX_LEVELS];
+	struct idr_node *path[IDR__LEVELS];
 	struct idr_node *node;
 	unsigned int depth = 0, shift, off;
 
@@ -866,7 +872,7 @@ void idr__insert(struct idr *idr, uint64_t index, void *entry, bool full,
 static int alloc_slow(struct idr *idr, void *entry, uint64_t start,
 		      uint64_t max, uint64_t *index)
 {
-	struct idr_node *path[MAX_LEVELS], *leaf;
+	struct idr_node *path[IDR__LEVELS], *leaf;
 	unsigned int depth;
 	int err = find_free_path(idr, start, max, index, path, &depth);
 
@@ -894,7 +900,7 @@ static int alloc_slow(struct idr *idr, void *entry, uint64_t start,
 int idr__alloc_fast(struct idr *idr, void *entry, uint64_t start,
 		    uint64_t max, uint64_t *index)
 {
-	struct idr_node *path[MAX_LEVELS], *node = idr->idr_rt;
+	struct idr_node *path[IDR__LEVELS], *node = idr->idr_rt;
 	unsigned int shift = idr->idr_shift, depth = 0, i;
 	uint64_t at = start, open;
 
@@ -954,7 +960,7 @@ static unsigned int descend(const struct idr *idr, uint64_t index,
 
 void idr__set_full(struct idr *idr, uint64_t index, bool full)
 {
-	struct idr_node *path[MAX_LEVELS];
+	struct idr_node *path[IDR__LEVELS];
 	unsigned int depth = descend(idr, index, path);
 
 	if (full)
@@ -1085,7 +1091,7 @@ static void leaf_compact(struct idr *idr, struct idr_node **path,
 /* Free @index; false (and nothing changed) if it is not present. */
 bool idr__delete(struct idr *idr, uint64_t index, void **entry)
 {
-	struct idr_node *path[MAX_LEVELS];
+	struct idr_node *path[IDR__LEVELS];
 	unsigned int depth = descend(idr, index, path);
 	unsigned int off = digit(index, 0), shift = 0;
 
@@ -1142,7 +1148,7 @@ void idr__free_all(struct idr *idr)
 {
 	if (idr->idr_rt)
 		free_subtree(idr, idr->idr_rt, idr->idr_shift);
-	idr__nodes_drain(&idr->idr_cache, 0);
+	cache_drain(idr);
 	idr->idr_rt = NULL;
 	idr->idr_shift = 0;
 	idr->idr_count = 0;
@@ -1352,7 +1358,7 @@ int idr_check(const struct idr *idr)
 	if (!top)
 		return idr->idr_count || idr->idr_retired || shift ? -EUCLEAN
 								   : 0;
-	if (shift % IDR_BITS || shift / IDR_BITS >= MAX_LEVELS)
+	if (shift % IDR_BITS || shift / IDR_BITS >= IDR__LEVELS)
 		return -EUCLEAN;
 	/* The tree is no taller than it must be. */
 	if (shift && !(top->present & ~bit(0)))
@@ -1361,7 +1367,7 @@ int idr_check(const struct idr *idr)
 	if (entries < 0 ||
 	    (unsigned long)entries != idr->idr_count + idr->idr_retired)
 		return -EUCLEAN;
-	if (idr_cache_count(idr) > idr__cache_capacity())
+	if (idr_cache_count(idr) > IDR__CACHE_NODES)
 		return -EUCLEAN;
 	return 0;
 }

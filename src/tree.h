@@ -26,11 +26,32 @@
 
 #define IDR__HIDDEN __attribute__((visibility("hidden")))
 
-/* {==================== Nodes ==================== */
+/* Levels of a tree whose indices have @bits bits. */
+#define IDR__LEVELS_FOR(bits) (((bits) + IDR_BITS - 1) / IDR_BITS)
+/* Levels of the tallest tree: its indices have 32 bits. */
+#define IDR__LEVELS IDR__LEVELS_FOR(32)
+#define IDR__MAX(a, b) ((a) > (b) ? (a) : (b))
 
-/* The most nodes one insertion can need: a whole path, plus one. */
-IDR__HIDDEN unsigned int idr__max_levels(void);
-IDR__HIDDEN unsigned int idr__cache_capacity(void);
+/*
+ * The most nodes one insertion can take, which idr_preload() sets aside.
+ * The worst case is an index of @bits bits outside slot 0 of the top,
+ * into a tree of one leaf: it adds every level above the leaf (height - 1
+ * nodes) and then a branch of its own from the new top down to a new leaf
+ * (height - 1 more).  A tagged leaf also takes a node for its generations
+ * (tagged IDs have at most 30 bits); an IDA's ID, a bitmap (an IDA's index
+ * is an ID of 31 bits divided by IDR__CHUNK).
+ */
+#define IDR__GROW_NODES(bits) (2 * (IDR__LEVELS_FOR(bits) - 1))
+#define IDR__INSERT_NODES_MAX                                              \
+	IDR__MAX(IDR__GROW_NODES(32),                                      \
+		 IDR__MAX(IDR__GROW_NODES(30) + 1,                         \
+			  IDR__GROW_NODES(31 - IDR_BITS - 6) + 1))
+/* What idr_pre_get() keeps in an idr's cache: two worst cases' worth. */
+#define IDR__CACHE_NODES (2 * (IDR__LEVELS + 1))
+_Static_assert(IDR__CACHE_NODES >= IDR__INSERT_NODES_MAX,
+	       "after idr_pre_get(), idr_get_new() must never need more");
+
+/* {==================== Nodes ==================== */
 
 IDR__HIDDEN int idr__nodes_fill(struct idr__nodes *list, unsigned int want);
 IDR__HIDDEN void idr__nodes_move(struct idr__nodes *to,

@@ -10,6 +10,8 @@
  * idr_replace, idr_remove, idr_find and iteration under the lock.  A few
  * idr_alloc calls go without a preload, as kernel code under a mutex
  * may do: they malloc under the lock, and drain the idr's node cache.
+ * Now and then a thread destroys the whole idr under the lock while the
+ * others go on, idr_pre_get() included, outside it.
  *
  * What is stored is the address of a record in the storing thread's
  * own pool, which says which ID it was stored at.  Records change only
@@ -60,9 +62,10 @@ struct worker {
 	struct rec recs[KEEP];
 	int owned[KEEP]; /* indexes into recs[] of the live records */
 	int nowned;
+	unsigned long epoch; /* the destroys this thread has caught up with */
 	/* What happened, read by main once the thread is joined. */
 	unsigned long ops, allocs, removes, finds, walks, full_walks;
-	unsigned long eagain, retried, enospc;
+	unsigned long eagain, retried, enospc, destroyed;
 	unsigned long unpreloaded;   /* allocations without a preload */
 	unsigned long wrong;	     /* a result that breaks the rules above */
 	unsigned long malloc_locked; /* a malloc with the lock held */
@@ -75,6 +78,7 @@ static struct idr shared = IDR_INIT(shared);
 static struct worker workers[MAX_THREADS];
 static unsigned int nthreads;
 static atomic_bool stop;
+static unsigned long destroys; /* changes under the lock */
 
 /* {==================== Helpers ==================== */
 
@@ -170,6 +174,20 @@ static void lock_drop(struct worker *w, unsigned long allocs)
 	pthread_mutex_unlock(&lock);
 }
 
+/*
+ * Under the lock: if the idr was destroyed since @w last looked, its IDs
+ * are gone, and so are its records.  Only @w writes its own records.
+ */
+static void catch_up(struct worker *w)
+{
+	if (w->epoch == destroys)
+		return;
+	for (int k = 0; k < KEEP; k++)
+		w->recs[k].live = false;
+	w->nowned = 0;
+	w->epoch = destroys;
+}
+
 /* Record that @w now owns ID @id, through record @k.  Lock held. */
 static void own(struct worker *w, int k, int id)
 {
@@ -211,6 +229,7 @@ static void op_alloc(struct worker *w, bool cyclic, bool preload)
 	if (preload)
 		idr_preload(GFP_KERNEL);
 	a = lock_take();
+	catch_up(w);
 	id = cyclic ? idr_alloc_cyclic(&shared, &w->recs[k], start, end,
 				       GFP_KERNEL)
 		    : idr_alloc(&shared, &w->recs[k], start, end, GFP_KERNEL);
@@ -248,6 +267,7 @@ static void op_get_new(struct worker *w)
 		if (rnd_below(&w->rng, 4) == 0)
 			sched_yield();
 		a = lock_take();
+		catch_up(w);
 		err = start ? idr_get_new_above(&shared, &w->recs[k], start,
 						&id)
 			    : idr_get_new(&shared, &w->recs[k], &id);
@@ -268,10 +288,16 @@ static void op_get_new(struct worker *w)
 /* Free one of @w's IDs, picked at random: the tree shrinks too. */
 static void op_remove(struct worker *w)
 {
-	int i = (int)rnd_below(&w->rng, (unsigned int)w->nowned);
-	int k = w->owned[i];
 	unsigned long a = lock_take();
+	int i, k;
 
+	catch_up(w);
+	if (w->nowned == 0) {
+		lock_drop(w, a);
+		return;
+	}
+	i = (int)rnd_below(&w->rng, (unsigned int)w->nowned);
+	k = w->owned[i];
 	if (idr_remove(&shared, (unsigned long)w->recs[k].id) != &w->recs[k])
 		w->wrong++;
 	if (idr_find(&shared, (unsigned long)w->recs[k].id) != NULL)
@@ -285,11 +311,18 @@ static void op_remove(struct worker *w)
 /* Move one of @w's IDs to another record with idr_replace(). */
 static void op_replace(struct worker *w)
 {
-	int i = (int)rnd_below(&w->rng, (unsigned int)w->nowned);
-	int k = w->owned[i], k2 = free_rec(w);
 	unsigned long a = lock_take();
-	int id = w->recs[k].id;
+	int i, k, k2, id;
 
+	catch_up(w);
+	if (w->nowned == 0) {
+		lock_drop(w, a);
+		return;
+	}
+	i = (int)rnd_below(&w->rng, (unsigned int)w->nowned);
+	k = w->owned[i];
+	k2 = free_rec(w);
+	id = w->recs[k].id;
 	if (idr_replace(&shared, &w->recs[k2], (unsigned long)id) !=
 	    &w->recs[k])
 		w->wrong++;
@@ -346,8 +379,10 @@ static void op_full_walk(struct worker *w)
 {
 	unsigned long a = lock_take(), n = 0, live = 0;
 
+	/* A thread that has not caught up with a destroy owns nothing. */
 	for (unsigned int i = 0; i < nthreads; i++)
-		live += (unsigned long)workers[i].nowned;
+		if (workers[i].epoch == destroys)
+			live += (unsigned long)workers[i].nowned;
 	if (idr_for_each(&shared, visit, &n) != 0 || n != live ||
 	    idr_count(&shared) != live)
 		w->wrong++;
@@ -357,9 +392,30 @@ static void op_full_walk(struct worker *w)
 	lock_drop(w, a);
 }
 
+/* idr_destroy() under the lock, while others may be in idr_pre_get(). */
+static void op_destroy(struct worker *w)
+{
+	unsigned long a = lock_take();
+
+	idr_destroy(&shared);
+	destroys++;
+	catch_up(w);
+	if (idr_check(&shared) != 0 || !idr_is_empty(&shared))
+		w->unsound++;
+	w->destroyed++;
+	lock_drop(w, a);
+}
+
 static void step(struct worker *w)
 {
-	unsigned int r = rnd_below(&w->rng, 100);
+	unsigned int r = rnd_below(&w->rng, 1000);
+
+	if (r == 0) {
+		op_destroy(w);
+		w->ops++;
+		return;
+	}
+	r /= 10;
 
 	if (w->nowned == KEEP || (w->nowned > 0 && r < 30))
 		op_remove(w);
@@ -465,6 +521,7 @@ static void report(double seconds)
 		sum.retried += w->retried;
 		sum.unpreloaded += w->unpreloaded;
 		sum.enospc += w->enospc;
+		sum.destroyed += w->destroyed;
 		sum.wrong += w->wrong;
 		sum.malloc_locked += w->malloc_locked;
 		sum.enomem += w->enomem;
@@ -475,9 +532,11 @@ static void report(double seconds)
 	       nthreads, sum.ops, seconds, sum.allocs, sum.removes, sum.finds,
 	       sum.walks, sum.full_walks);
 	printf("# %lu -EAGAIN, %lu get_new retried, %lu -ENOSPC, %lu allocs "
-	       "without preload\n",
-	       sum.eagain, sum.retried, sum.enospc, sum.unpreloaded);
+	       "without preload, %lu destroys\n",
+	       sum.eagain, sum.retried, sum.enospc, sum.unpreloaded,
+	       sum.destroyed);
 	check(all_worked, "every thread got work done");
+	check(sum.destroyed > 0, "the idr was destroyed under contention");
 	check(sum.wrong == 0, "live IDs unique; finds and walks meet owners");
 	check(sum.malloc_locked == 0, "no malloc with the lock held");
 	check(sum.enomem == 0, "no -ENOMEM");

@@ -1286,8 +1286,46 @@ static void api_dense(void)
 	idr_destroy(&idr);
 }
 
+static void *iter_val(int k)
+{
+	return (void *)(uintptr_t)(8 * k + 8);
+}
+
+/*
+ * A body that destroys the idr, initialises it again and then changes it
+ * as often as it had been changed: the loop goes on in the new tree from
+ * the next ID, as the kernel's loop of idr_get_next() calls does, and
+ * never reads the freed leaf (ASan and valgrind see it if it does).
+ */
+static void iter_survives_destroy_and_init(void)
+{
+	DEFINE_IDR(idr);
+	void *entry;
+	int id, k, seen = 0, want = 2;
+
+	for (k = 0; k < 10; k++)
+		CHECK_EQ(idr_alloc(&idr, iter_val(k), 0, 0, GFP), k);
+	idr_for_each_entry(&idr, entry, id) {
+		if (id == 0) {
+			idr_destroy(&idr);
+			idr_init(&idr);
+			for (k = 2; k < 12; k++)
+				CHECK_EQ(idr_alloc(&idr, iter_val(100 + k), k,
+						   0, GFP), k);
+			continue;
+		}
+		CHECK_EQ(id, want);
+		CHECK(entry == iter_val(100 + id));
+		want++;
+		seen++;
+	}
+	CHECK_EQ(seen, 10);
+	idr_destroy(&idr);
+}
+
 void suite_api(void)
 {
+	RUN(iter_survives_destroy_and_init);
 	RUN(api_err_ptr);
 	RUN(api_init);
 	RUN(api_empty);

@@ -14,7 +14,7 @@
 #include "model.h"
 #include "tree.h"
 
-#define CAPACITY (2 * idr__max_levels())
+#define CAPACITY IDR__CACHE_NODES
 
 /* A distinct value for each ID: never NULL, never an ERR_PTR. */
 static void *val(unsigned long id)
