@@ -57,32 +57,63 @@ extern "C" {
 
 #define IDR_VERSION "0.1.0"
 
-/*
- * Allocation flags.  Userspace cannot sleep or reclaim, so idr accepts
- * these for source compatibility with kernel code and ignores them.
- */
-typedef unsigned int gfp_t;
-#define GFP_KERNEL 0x0cc0u
-#define GFP_ATOMIC 0x0820u
-#define GFP_NOWAIT 0x0800u
+/* Allocation flags: userspace cannot sleep or reclaim, so they are ignored. */
+typedef unsigned int idr_gfp_t;
 
 /* Errors folded into pointers, as the kernel's <linux/err.h> does. */
-#define MAX_ERRNO 4095
+#define IDR_MAX_ERRNO 4095
 
-static inline void *ERR_PTR(long error)
+static inline void *idr_err_ptr(long error)
 {
 	return (void *)(intptr_t)error;
 }
 
-static inline long PTR_ERR(const void *ptr)
+static inline long idr_ptr_err(const void *ptr)
 {
 	return (long)(intptr_t)ptr;
 }
 
+static inline bool idr_is_err(const void *ptr)
+{
+	return (uintptr_t)ptr >= (uintptr_t)-IDR_MAX_ERRNO;
+}
+
+/*
+ * The kernel's own names for the above, so that kernel code builds as it
+ * is.  A program that has them from elsewhere defines IDR_NO_KERNEL_NAMES
+ * before including this header and uses the idr_ names; a GFP_ flag or
+ * MAX_ERRNO defined already is left alone.
+ */
+#ifndef IDR_NO_KERNEL_NAMES
+typedef idr_gfp_t gfp_t;
+#ifndef GFP_KERNEL
+#define GFP_KERNEL 0x0cc0u
+#endif
+#ifndef GFP_ATOMIC
+#define GFP_ATOMIC 0x0820u
+#endif
+#ifndef GFP_NOWAIT
+#define GFP_NOWAIT 0x0800u
+#endif
+#ifndef MAX_ERRNO
+#define MAX_ERRNO IDR_MAX_ERRNO
+#endif
+
+static inline void *ERR_PTR(long error)
+{
+	return idr_err_ptr(error);
+}
+
+static inline long PTR_ERR(const void *ptr)
+{
+	return idr_ptr_err(ptr);
+}
+
 static inline bool IS_ERR(const void *ptr)
 {
-	return (uintptr_t)ptr >= (uintptr_t)-MAX_ERRNO;
+	return idr_is_err(ptr);
 }
+#endif /* IDR_NO_KERNEL_NAMES */
 
 struct idr_node;
 struct idr;
@@ -119,7 +150,11 @@ struct idr {
 /* private: idr_flags of an IDA's tree: its leaves hold bitmaps */
 #define IDR__IDA 0x80u
 
-#define IDR_INIT_BASE(name, base) { .idr_base = (base) }
+/* Every field in order, so that C++ (before C++20) takes it too. */
+#define IDR__INIT(base, flags)                                               \
+	{ NULL, { NULL, 0 }, NULL, NULL, 0, 0, 0, 0, (base), 0, 0, 0,        \
+	  (flags), 0 }
+#define IDR_INIT_BASE(name, base) IDR__INIT(base, 0)
 #define IDR_INIT(name) IDR_INIT_BASE(name, 0)
 #define DEFINE_IDR(name) struct idr name = IDR_INIT(name)
 
@@ -152,7 +187,7 @@ IDR_API void idr_init(struct idr *idr);
  * is unchanged.
  */
 IDR_API int idr_alloc(struct idr *idr, void *ptr, int start, int end,
-		      gfp_t gfp);
+		      idr_gfp_t gfp);
 
 /**
  * idr_alloc_u32() - Allocate the lowest free ID at or above *@nextid.
@@ -167,7 +202,7 @@ IDR_API int idr_alloc(struct idr *idr, void *ptr, int start, int end,
  * -ENOMEM if memory ran out.  On error *@nextid and the idr are unchanged.
  */
 IDR_API int idr_alloc_u32(struct idr *idr, void *ptr, uint32_t *nextid,
-			  unsigned long max, gfp_t gfp);
+			  unsigned long max, idr_gfp_t gfp);
 
 /**
  * idr_alloc_cyclic() - Allocate an ID, searching from where the last ended.
@@ -187,7 +222,7 @@ IDR_API int idr_alloc_u32(struct idr *idr, void *ptr, uint32_t *nextid,
  * and its cursor are unchanged.
  */
 IDR_API int idr_alloc_cyclic(struct idr *idr, void *ptr, int start, int end,
-			     gfp_t gfp);
+			     idr_gfp_t gfp);
 
 /**
  * idr_get_cursor() - The ID idr_alloc_cyclic() will try first.
@@ -306,7 +341,7 @@ IDR_API void idr_destroy(struct idr *idr);
  *
  * Context: call outside the caller's lock; pair with idr_preload_end().
  */
-IDR_API void idr_preload(gfp_t gfp);
+IDR_API void idr_preload(idr_gfp_t gfp);
 
 /**
  * idr_preload_end() - End a preload section.
@@ -334,7 +369,7 @@ struct idr__iter {
 	unsigned long rank;		/* packed: where the next entry is */
 	long last;			/* the ID returned last */
 	void *entry;			/* what the slow step found */
-	_Bool packed;			/* slots holds present entries only */
+	bool packed;			/* slots holds present entries only */
 };
 /* By value, so that the iterator's address never escapes the loop and
  * the compiler may keep it in registers. */
@@ -343,8 +378,17 @@ IDR_API struct idr__iter idr__iter_slow(struct idr__iter it, int *id);
 /* Before the first step: *@id + 1 is where the search starts. */
 static inline struct idr__iter idr__iter_start(const struct idr *idr, int *id)
 {
-	struct idr__iter it = { .idr = idr, .last = -2 };
+	struct idr__iter it;
 
+	it.idr = idr;
+	it.slots = NULL;
+	it.rest = 0;
+	it.first = 0;
+	it.mods = 0;
+	it.rank = 0;
+	it.last = -2;
+	it.entry = NULL;
+	it.packed = false;
 	*id = -1;
 	return it;
 }
@@ -420,7 +464,7 @@ static inline void *idr__iter_next(struct idr__iter *it, int *id)
  * Return: nonzero on success; 0 if memory ran out (the nodes obtained
  * stay cached).
  */
-IDR_API int idr_pre_get(struct idr *idr, gfp_t gfp);
+IDR_API int idr_pre_get(struct idr *idr, idr_gfp_t gfp);
 
 /**
  * idr_get_new_above() - Store a pointer at the lowest free ID >= a start.
@@ -508,7 +552,7 @@ IDR_API int idr_tag_init(struct idr *idr, unsigned int id_bits,
  * is free (with IDR_TAG_RETIRE, retired IDs are never free); -ENOMEM.
  */
 IDR_API int idr_alloc_tagged(struct idr *idr, void *ptr, int start, int end,
-			     gfp_t gfp);
+			     idr_gfp_t gfp);
 
 /**
  * idr_find_tagged() - The pointer at a tagged ID, if it is still live.
@@ -574,7 +618,7 @@ struct ida {
 	struct idr ida_rt;	/* index: bitmap number; entry: the bitmap */
 };
 
-#define IDA_INIT(name) { .ida_rt = { .idr_flags = IDR__IDA } }
+#define IDA_INIT(name) { IDR__INIT(0, IDR__IDA) }
 #define DEFINE_IDA(name) struct ida name = IDA_INIT(name)
 
 /* How many IDs one bitmap holds. */
@@ -598,7 +642,7 @@ IDR_API void ida_init(struct ida *ida);
  * @min > @max; -ENOMEM.  On error the IDA is unchanged.
  */
 IDR_API int ida_alloc_range(struct ida *ida, unsigned int min,
-			    unsigned int max, gfp_t gfp);
+			    unsigned int max, idr_gfp_t gfp);
 
 /**
  * ida_alloc() - Allocate the lowest free ID.
@@ -607,7 +651,7 @@ IDR_API int ida_alloc_range(struct ida *ida, unsigned int min,
  *
  * Return: the ID; -ENOSPC if every ID up to INT_MAX is taken; -ENOMEM.
  */
-IDR_API int ida_alloc(struct ida *ida, gfp_t gfp);
+IDR_API int ida_alloc(struct ida *ida, idr_gfp_t gfp);
 
 /**
  * ida_alloc_min() - Allocate the lowest free ID at or above @min.
@@ -618,7 +662,7 @@ IDR_API int ida_alloc(struct ida *ida, gfp_t gfp);
  * Return: the ID; -ENOSPC if none is free there or @min > INT_MAX;
  * -ENOMEM.
  */
-IDR_API int ida_alloc_min(struct ida *ida, unsigned int min, gfp_t gfp);
+IDR_API int ida_alloc_min(struct ida *ida, unsigned int min, idr_gfp_t gfp);
 
 /**
  * ida_alloc_max() - Allocate the lowest free ID at or below @max.
@@ -628,7 +672,7 @@ IDR_API int ida_alloc_min(struct ida *ida, unsigned int min, gfp_t gfp);
  *
  * Return: the ID; -ENOSPC if none is free there; -ENOMEM.
  */
-IDR_API int ida_alloc_max(struct ida *ida, unsigned int max, gfp_t gfp);
+IDR_API int ida_alloc_max(struct ida *ida, unsigned int max, idr_gfp_t gfp);
 
 /**
  * ida_free() - Free an ID.

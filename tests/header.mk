@@ -1,0 +1,20 @@
+# tests/header.mk - the public header in other hands (included by the
+# Makefile): a C++17 program includes idr.h and uses its macros, and a C
+# program with kernel names of its own includes it with
+# IDR_NO_KERNEL_NAMES.  Both build with -Werror and run in make test.
+
+CXX ?= g++
+
+$(B)/header/cxx: tests/cxx/header.cc src/idr.h $(B)/libidr.a
+	@mkdir -p $(@D)
+	$(CXX) -std=c++17 -pedantic -Wall -Wextra -Werror -Isrc -o $@ $< \
+		$(B)/libidr.a
+
+$(B)/header/names: tests/cxx/names.c src/idr.h $(B)/libidr.a
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc -o $@ $< $(B)/libidr.a
+
+EXTRA_SUITES += header-cxx header-names
+SUITE_header-cxx = ./$(B)/header/cxx
+SUITE_header-names = ./$(B)/header/names
+TEST_DEPS += $(B)/header/cxx $(B)/header/names
