@@ -773,7 +773,10 @@ IDR_API void idr_fault_inject(unsigned long skip, unsigned long count);
  * and an IDA (through ida_tree()) alike; none changes the tree.
  */
 
-/* The most levels a tree can have, plus one: sizes arrays below. */
+/*
+ * Room for one digit of an unsigned long index per entry, at the fewest
+ * bits per level the library builds with (3): sizes the arrays below.
+ */
 #define IDR_LEVELS_MAX 34
 
 /* One node, as idr_walk() shows it. */

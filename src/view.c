@@ -18,6 +18,9 @@ static unsigned int levels_for(uint64_t index)
 	return n;
 }
 
+_Static_assert(IDR__LEVELS_FOR(sizeof(unsigned long) * 8) <= IDR_LEVELS_MAX,
+	       "an unsigned long index's digits fit idr_path's arrays");
+
 static void path_digits(struct idr_path *path)
 {
 	unsigned int n = levels_for(path->index), i;

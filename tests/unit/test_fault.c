@@ -161,15 +161,18 @@ static void fault_from_allocation_on(void)
 static void fault_keeps_preload(void)
 {
 	struct idr_mem_stats before, after;
+	unsigned int short_by_one = IDR__GROW_NODES(32) - 1;
 	DEFINE_IDR(idr);
 
-	idr_preload(GFP_KERNEL);
 	CHECK_EQ(idr_alloc(&idr, &idr, 0, 0, 0), 0);
+	/* A preload cut short by malloc, one node short of this path. */
+	idr_fault_inject(short_by_one, ULONG_MAX);
+	idr_preload(GFP_KERNEL);
+	CHECK_EQ(idr__preloaded(), short_by_one);
 	idr_mem_stats(&before);
-	idr_fault_inject(0, ULONG_MAX);
-	/* The preload is one node short of this path: the malloc fails. */
 	CHECK_EQ(idr_alloc(&idr, &idr, INT_MAX, 0, 0), -ENOMEM);
 	idr_fault_inject(0, 0);
+	CHECK_EQ(idr__preloaded(), short_by_one);
 	CHECK_SOUND(&idr);
 	CHECK_EQ(idr_count(&idr), 1);
 	idr_mem_stats(&after);

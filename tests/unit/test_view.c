@@ -8,6 +8,7 @@
  * Golden files describe the shipped 64-slot layout; the 3-bit build
  * runs the other cases only.  UPDATE_GOLDEN=1 rewrites the files.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -452,8 +453,26 @@ static void view_dot_summarises_large_trees(void)
 	idr_destroy(&idr);
 }
 
+/* The largest ID there is: every digit fits, and the walk says why it stops. */
+static void view_path_of_ulong_max(void)
+{
+	struct idr_path p;
+	unsigned int i;
+	DEFINE_IDR(idr);
+
+	CHECK_EQ(idr_alloc(&idr, &idr, 0, 0, GFP_KERNEL), 0);
+	CHECK_EQ(idr_path(&idr, ULONG_MAX, &p), 0);
+	CHECK_EQ(p.digits, (sizeof(unsigned long) * 8 + IDR_BITS - 1) / IDR_BITS);
+	CHECK(p.digits <= IDR_LEVELS_MAX);
+	for (i = 0; i < p.digits; i++)
+		CHECK(p.digit[i] < IDR_SLOTS);
+	CHECK_EQ(p.end, IDR_PATH_ABOVE_TOP);
+	idr_destroy(&idr);
+}
+
 void suite_view(void)
 {
+	RUN(view_path_of_ulong_max);
 #if IDR_BITS == 6
 	RUN(view_golden_empty);
 	RUN(view_golden_one);
