@@ -59,11 +59,7 @@ static char slot_char(const struct dumper *d, const struct idr_view *v,
 	if (!present)
 		return v->level || d->ida ? '-' : '.';
 	if (v->level == 0 && !d->ida) {
-		if (d->idr->idr_id_bits && !idr_view_entry(v, slot) &&
-		    idr__tag_retired(d->idr,
-				     v->first - d->idr->idr_base + slot))
-			return 'x';
-		return '#';
+		return idr__view_retired(d->idr, v, slot) ? 'x' : '#';
 	}
 	return full ? '#' : '+';
 }

@@ -122,6 +122,10 @@ IDR__HIDDEN void idr__trace_nodes(const struct idr *idr,
 				  enum idr_trace_event event, unsigned int n);
 IDR__HIDDEN unsigned int idr__preloaded(void);
 IDR__HIDDEN size_t idr__node_size(void);
+/* Whether @slot of @leaf (a tagged idr's) is retired for good. */
+IDR__HIDDEN bool idr__view_retired(const struct idr *idr,
+				   const struct idr_view *leaf,
+				   unsigned int slot);
 /* The bytes the node behind @view takes. */
 IDR__HIDDEN size_t idr__view_size(const struct idr_view *view);
 

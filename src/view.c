@@ -130,6 +130,14 @@ struct census {
 	struct idr_stats *stats;
 };
 
+/* Whether @slot of the leaf @leaf of a tagged idr is retired for good. */
+bool idr__view_retired(const struct idr *idr, const struct idr_view *leaf,
+		       unsigned int slot)
+{
+	return idr->idr_id_bits && !idr_view_entry(leaf, slot) &&
+	       idr__tag_retired(idr, leaf->first - idr->idr_base + slot);
+}
+
 /* The lowest and highest set bits of an IDA leaf slot's bitmap. */
 static void bitmap_ends(const struct idr_view *leaf, unsigned int slot,
 			struct idr_stats *stats)
@@ -163,9 +171,7 @@ static void count_leaf(const struct census *c, const struct idr_view *leaf)
 			bitmap_ends(leaf, slot, c->stats);
 			continue;
 		}
-		if (idr_view_entry(leaf, slot) == NULL && c->idr->idr_id_bits &&
-		    idr__tag_retired(c->idr, leaf->first - c->idr->idr_base +
-							slot))
+		if (idr__view_retired(c->idr, leaf, slot))
 			continue;
 		if (c->stats->lowest < 0)
 			c->stats->lowest = (long)(leaf->first + slot);
