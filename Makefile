@@ -31,9 +31,9 @@ SANITIZE := -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=all
 
 B := build
-LIB_SRC := src/tree.c src/idr.c src/legacy.c src/tag.c src/ida.c \
+LIB_SRC := src/nodes.c src/tree.c src/idr.c src/legacy.c src/tag.c src/ida.c \
 	src/view.c src/dump.c src/alloc.c
-LIB_HDR := src/idr.h src/tree.h
+LIB_HDR := $(wildcard src/*.h)
 LIB_OBJ := $(LIB_SRC:src/%.c=$(B)/obj/%.o)
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_HDR := $(wildcard tests/unit/*.h)

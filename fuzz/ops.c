@@ -20,6 +20,7 @@
 #include "check.h"
 #include "input.h"
 #include "model.h"
+#include "nodes.h"
 #include "tree.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -8,7 +8,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
-#include "tree.h"
+#include "alloc.h"
 
 static atomic_size_t bytes_in_use;
 static atomic_ulong allocs, frees, failed;

@@ -12,7 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gen.h"
 #include "tree.h"
+#include "view.h"
 
 #define WIDTH 80
 #define DEFAULT_ENTRIES 8

@@ -13,6 +13,7 @@
  */
 #include <limits.h>
 
+#include "nodes.h"
 #include "tree.h"
 
 #define CHUNK (IDR_SLOTS * 64u)
@@ -107,14 +108,15 @@ static int bitmap_new(struct ida *ida, uint64_t chunk, uint64_t id)
 	struct bitmap map;
 	int err;
 
-	err = idr__reserve(tree, &spare, idr__nodes_needed(tree, chunk) + 1);
+	err = idr__reserve(tree, &spare, idr__nodes_needed(tree, chunk) + 1,
+			   IDR__ANY_NODES);
 	if (err)
 		return err;
 	node = idr__node_take(&spare);
 	map = (struct bitmap){ idr__node_bits(node), idr__node_words_full(node),
 			       idr__node_words_used(node) };
 	set_bit(&map, (unsigned int)(id % CHUNK));
-	idr__insert(tree, chunk, node, false, &spare);
+	idr__insert(tree, chunk, node, IDR__SLOT_OPEN, &spare);
 	return (int)id;
 }
 
@@ -124,7 +126,7 @@ static int bitmap_take(struct ida *ida, uint64_t chunk,
 {
 	set_bit(map, n);
 	if (bitmap_full(map))
-		idr__set_full(&ida->ida_rt, chunk, true);
+		idr__set_full(&ida->ida_rt, chunk, IDR__SLOT_FULL);
 	return (int)(chunk * CHUNK + n);
 }
 
@@ -184,7 +186,7 @@ int ida_free(struct ida *ida, unsigned int id)
 	if (id > INT_MAX || !bitmap_of(ida, chunk, &map) || !test_bit(&map, n))
 		return -ENOENT;
 	if (bitmap_full(&map))
-		idr__set_full(&ida->ida_rt, chunk, false);
+		idr__set_full(&ida->ida_rt, chunk, IDR__SLOT_OPEN);
 	clear_bit(&map, n);
 	if (!*map.used) {
 		idr__delete(&ida->ida_rt, chunk, &node);
@@ -256,6 +258,7 @@ unsigned long ida_count(const struct ida *ida)
 void ida_destroy(struct ida *ida)
 {
 	idr__free_all(&ida->ida_rt);
+	idr__cache_drain(&ida->ida_rt);
 }
 
 const struct idr *ida_tree(const struct ida *ida)

@@ -7,10 +7,11 @@
  */
 #include <limits.h>
 
+#include "api.h"
+#include "gen.h"
+#include "nodes.h"
+#include "tag.h"
 #include "tree.h"
-
-/* Nodes idr_preload() set aside for this thread's next allocation. */
-static _Thread_local struct idr__nodes preloaded;
 
 /* Each idr_init() starts its count of changes this far from the last. */
 #define MODS_APART ((ULONG_MAX >> 16) + 1)
@@ -39,79 +40,14 @@ void idr_init(struct idr *idr)
 	idr_init_base(idr, 0);
 }
 
-void idr_preload(gfp_t gfp)
-{
-	(void)gfp;
-	/* A short preload is not an error: idr_alloc() mallocs the rest. */
-	(void)idr__nodes_fill(&preloaded, IDR__INSERT_NODES_MAX);
-}
-
-void idr_preload_end(void)
-{
-	idr__nodes_drain(&preloaded, 0);
-}
-
-unsigned int idr__preloaded(void)
-{
-	return preloaded.nr;
-}
-
 void idr_set_trace(struct idr *idr, idr_trace_fn *fn, void *data)
 {
 	idr->idr_trace = fn;
 	idr->idr_trace_data = data;
 }
 
-/*
- * Gather the @need nodes an insertion takes: preloaded ones first, then
- * the idr's cache, then malloc.  The preload is touched only once all
- * can be had, so a failure leaves everything as it was.
- */
-int idr__reserve(struct idr *idr, struct idr__nodes *spare,
-		 unsigned int need)
-{
-	unsigned int from_preload = need < preloaded.nr ? need : preloaded.nr;
-	unsigned int from_cache;
-
-	/* Most allocations land in an existing leaf: no lock, no trace. */
-	if (!need)
-		return 0;
-	from_cache = idr__cache_take_some(idr, spare, need - from_preload);
-	if (idr__nodes_fill(spare, need - from_preload) < 0) {
-		idr__unreserve(idr, spare, from_cache);
-		return -ENOMEM;
-	}
-	idr__nodes_move(spare, &preloaded, from_preload);
-	if (idr->idr_trace) {
-		idr__trace_nodes(idr, IDR_TRACE_PRELOAD_TAKE, from_preload);
-		idr__trace_nodes(idr, IDR_TRACE_CACHE_TAKE, from_cache);
-		idr__trace_nodes(idr, IDR_TRACE_MALLOC,
-				 need - from_preload - from_cache);
-	}
-	return 0;
-}
-
-/* The 2004 API's rule: nodes come from the idr's cache, or not at all. */
-static int take_cached(struct idr *idr, struct idr__nodes *spare,
-		       unsigned int need)
-{
-	if (!need)
-		return 0;
-	if (!idr__cache_take(idr, spare, need))
-		return -EAGAIN;
-	idr__trace_nodes(idr, IDR_TRACE_CACHE_TAKE, need);
-	return 0;
-}
-
-uint64_t idr__id_max(const struct idr *idr)
-{
-	if (idr->idr_id_bits)
-		return ((uint64_t)1 << idr->idr_id_bits) - 1;
-	return UINT32_MAX;
-}
-
 int idr__alloc_id(struct idr *idr, void *ptr, uint64_t start, uint64_t max,
-		  bool cache_only, uint64_t *id)
+		  enum idr__supply supply, uint64_t *id)
 {
 	struct idr__nodes spare = { NULL, 0 };
 	uint64_t base = idr->idr_base, index;
@@ -124,19 +60,15 @@ int idr__alloc_id(struct idr *idr, void *ptr, uint64_t start, uint64_t max,
 		return -ENOSPC;
 	err = idr__alloc_fast(idr, ptr, start < base ? 0 : start - base,
 			      max - base, &index);
-	if (err <= 0) {
-		if (!err)
-			*id = index + base;
+	if (err == IDR__STORED)
+		*id = index + base;
+	if (err != IDR__NEEDS_NODES)
 		return err;
-	}
 	need = idr__nodes_needed(idr, index);
-	if (cache_only)
-		err = take_cached(idr, &spare, need);
-	else
-		err = idr__reserve(idr, &spare, need);
+	err = idr__reserve(idr, &spare, need, supply);
 	if (err)
 		return err;
-	idr__insert(idr, index, ptr, true, &spare);
+	idr__insert(idr, index, ptr, IDR__SLOT_FULL, &spare);
 	*id = index + base;
 	return 0;
 }
@@ -148,7 +80,7 @@ int idr_alloc_u32(struct idr *idr, void *ptr, uint32_t *nextid,
 	int err;
 
 	(void)gfp;
-	err = idr__alloc_id(idr, ptr, *nextid, max, false, &id);
+	err = idr__alloc_id(idr, ptr, *nextid, max, IDR__ANY_NODES, &id);
 	if (err)
 		return err;
 	*nextid = (uint32_t)id;
@@ -169,6 +101,17 @@ int idr_alloc(struct idr *idr, void *ptr, int start, int end, gfp_t gfp)
 		return -EINVAL;
 	err = idr_alloc_u32(idr, ptr, &id, range_max(end), gfp);
 	return err ? err : (int)id;
+}
+
+int idr_alloc_tagged(struct idr *idr, void *ptr, int start, int end,
+		     gfp_t gfp)
+{
+	int id;
+
+	if (!idr__tagged(idr))
+		return -EINVAL;
+	id = idr_alloc(idr, ptr, start, end, gfp);
+	return id < 0 ? id : idr__tag_of(idr, (uint64_t)id - idr->idr_base);
 }
 
 int idr_alloc_cyclic(struct idr *idr, void *ptr, int start, int end,
@@ -209,7 +152,7 @@ void idr_set_cursor(struct idr *idr, unsigned int val)
 static bool to_index(const struct idr *idr, unsigned long id,
 		     uint64_t *index)
 {
-	if (idr->idr_id_bits)
+	if (idr__tagged(idr))
 		id &= idr__id_max(idr);
 	if (id < idr->idr_base)
 		return false;
@@ -235,7 +178,7 @@ void *idr_remove(struct idr *idr, unsigned long id)
 
 	if (!to_index(idr, id, &index))
 		return NULL;
-	if (idr->idr_id_bits)
+	if (idr__tagged(idr))
 		return idr__tag_remove(idr, index);
 	idr__delete(idr, index, &entry);
 	return entry;
@@ -249,7 +192,7 @@ void *idr_replace(struct idr *idr, void *ptr, unsigned long id)
 
 	if (to_index(idr, id, &index))
 		slot = idr__lookup(idr, index);
-	if (!slot || (idr->idr_id_bits && idr__tag_retired(idr, index)))
+	if (!slot || (idr__tagged(idr) && idr__tag_retired(idr, index)))
 		return ERR_PTR(-ENOENT);
 	old = *slot;
 	*slot = ptr;
@@ -338,4 +281,5 @@ unsigned long idr_count(const struct idr *idr)
 void idr_destroy(struct idr *idr)
 {
 	idr__free_all(idr);
+	idr__cache_drain(idr);
 }

@@ -3,7 +3,7 @@
  * legacy.c - the 2004 API: idr_pre_get(), idr_get_new(),
  * idr_get_new_above(), as the kernel had them in 2.6.8 - 2.6.10.
  *
- * Each idr keeps a cache of free nodes (tree.c).  idr_pre_get() fills it
+ * Each idr keeps a cache of free nodes (nodes.c).  idr_pre_get() fills it
  * outside the caller's lock; the get_new calls take from it alone and
  * never malloc, so a caller under a spinlock never sleeps.  When another
  * thread drained the cache between the two, get_new says -EAGAIN and
@@ -11,7 +11,7 @@
  */
 #include <limits.h>
 
-#include "tree.h"
+#include "api.h"
 
 int idr_pre_get(struct idr *idr, gfp_t gfp)
 {
@@ -26,8 +26,8 @@ int idr_get_new_above(struct idr *idr, void *ptr, int starting_id, int *id)
 
 	if (starting_id < 0)
 		return -EINVAL;
-	err = idr__alloc_id(idr, ptr, (uint64_t)starting_id, INT_MAX, true,
-			    &got);
+	err = idr__alloc_id(idr, ptr, (uint64_t)starting_id, INT_MAX,
+			    IDR__CACHED_NODES, &got);
 	if (err)
 		return err;
 	*id = (int)got;

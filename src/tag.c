@@ -2,38 +2,17 @@
 /*
  * tag.c - generation-tagged IDs: tagged = (generation << id_bits) | id.
  *
- * A tagged idr's leaves carry a generation counter per slot (tree.c
- * keeps them in a second node hung off the leaf, so untagged idrs pay
- * nothing).  The counter is the generation the slot's next occupant gets:
- * it advances when the ID is freed.  Counters are 64-bit and never wrap;
- * a tag shows them modulo 2^g, g = 31 - id_bits.  With IDR_TAG_RETIRE a
- * slot whose counter reaches 2^g stays in the tree, present and full with
- * a NULL entry, so that no search hands it out again.
+ * The rules are gen.h's; here they meet the tree: a removal advances the
+ * slot's counter or retires the slot (present and full with a NULL entry,
+ * so that no search hands it out again), and a tagged ID is checked
+ * against the counter its slot shows now.  idr_alloc_tagged() is in idr.c,
+ * beside idr_alloc(), so that this file needs nothing of idr.c's.
  */
 #include <limits.h>
 
+#include "gen.h"
+#include "tag.h"
 #include "tree.h"
-
-static bool tagged(const struct idr *idr)
-{
-	return idr->idr_id_bits != 0;
-}
-
-static unsigned int gen_bits(const struct idr *idr)
-{
-	return 31u - idr->idr_id_bits;
-}
-
-/* One past the last generation a tag can show. */
-static uint64_t gen_limit(const struct idr *idr)
-{
-	return (uint64_t)1 << gen_bits(idr);
-}
-
-static bool retiring(const struct idr *idr)
-{
-	return idr->idr_flags & IDR_TAG_RETIRE;
-}
 
 int idr_tag_init(struct idr *idr, unsigned int id_bits, unsigned int flags)
 {
@@ -58,7 +37,7 @@ static uint64_t current_gen(const struct idr *idr, uint64_t index)
 /* A seed at the limit (see absorb_gens()) retires the IDs of new leaves. */
 bool idr__tag_retired(const struct idr *idr, uint64_t index)
 {
-	return retiring(idr) && current_gen(idr, index) >= gen_limit(idr);
+	return idr__retiring(idr) && current_gen(idr, index) >= idr__gen_limit(idr);
 }
 
 void *idr__tag_remove(struct idr *idr, uint64_t index)
@@ -69,7 +48,7 @@ void *idr__tag_remove(struct idr *idr, uint64_t index)
 	if (!slot || idr__tag_retired(idr, index))
 		return NULL;
 	/* Advance first: a leaf freed below passes its counters on. */
-	if (++*idr__gen(idr, index) >= gen_limit(idr) && retiring(idr)) {
+	if (++*idr__gen(idr, index) >= idr__gen_limit(idr) && idr__retiring(idr)) {
 		entry = *slot;
 		*slot = NULL;
 		idr->idr_count--;
@@ -86,7 +65,7 @@ static bool untag(const struct idr *idr, int tagged_id, uint64_t *index,
 {
 	uint64_t id;
 
-	if (!tagged(idr) || tagged_id < 0)
+	if (!idr__tagged(idr) || tagged_id < 0)
 		return false;
 	id = (unsigned int)tagged_id & idr__id_max(idr);
 	if (id < idr->idr_base)
@@ -96,33 +75,25 @@ static bool untag(const struct idr *idr, int tagged_id, uint64_t *index,
 	return true;
 }
 
-int idr_alloc_tagged(struct idr *idr, void *ptr, int start, int end,
-		     gfp_t gfp)
+int idr__tag_of(const struct idr *idr, uint64_t index)
 {
-	uint64_t gen;
-	int id;
+	uint64_t gen = current_gen(idr, index) & (idr__gen_limit(idr) - 1);
 
-	if (!tagged(idr))
-		return -EINVAL;
-	id = idr_alloc(idr, ptr, start, end, gfp);
-	if (id < 0)
-		return id;
-	gen = current_gen(idr, (uint64_t)id - idr->idr_base);
-	return (int)((gen & (gen_limit(idr) - 1)) << idr->idr_id_bits) | id;
+	return (int)(gen << idr->idr_id_bits | (index + idr->idr_base));
 }
 
 /* Whether @gen is what @index's slot shows now (and it is not retired). */
 static bool gen_current(const struct idr *idr, uint64_t index, uint64_t gen)
 {
 	return !idr__tag_retired(idr, index) &&
-	       (current_gen(idr, index) & (gen_limit(idr) - 1)) == gen;
+	       (current_gen(idr, index) & (idr__gen_limit(idr) - 1)) == gen;
 }
 
 int idr_tag_check(const struct idr *idr, int tagged_id)
 {
 	uint64_t index, gen;
 
-	if (!tagged(idr) || tagged_id < 0)
+	if (!idr__tagged(idr) || tagged_id < 0)
 		return -EINVAL;
 	if (!untag(idr, tagged_id, &index, &gen))
 		return -ENOENT;
@@ -162,14 +133,14 @@ void *idr_remove_tagged(struct idr *idr, int tagged_id)
 
 int idr_tag_id(const struct idr *idr, int tagged_id)
 {
-	if (!tagged(idr) || tagged_id < 0)
+	if (!idr__tagged(idr) || tagged_id < 0)
 		return -EINVAL;
 	return (int)((unsigned int)tagged_id & idr__id_max(idr));
 }
 
 int idr_tag_gen(const struct idr *idr, int tagged_id)
 {
-	if (!tagged(idr) || tagged_id < 0)
+	if (!idr__tagged(idr) || tagged_id < 0)
 		return -EINVAL;
 	return (int)((unsigned int)tagged_id >> idr->idr_id_bits);
 }

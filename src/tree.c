@@ -29,6 +29,9 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "alloc.h"
+#include "gen.h"
+#include "nodes.h"
 #include "tree.h"
 
 #define ALL_SLOTS                                                            \
@@ -47,6 +50,7 @@ struct idr_node {
 		uint64_t bits[IDR_SLOTS];	/* IDA bitmap, generations */
 	};
 };
+_Static_assert(sizeof(struct idr_node) == IDR__NODE_SIZE, "geom.h's size");
 
 /* A packed leaf holds entries from where a node's present bitmap is. */
 #define PACK_HEAD offsetof(struct idr_node, present)
@@ -97,27 +101,6 @@ static unsigned int shift_for(uint64_t index)
 	while (index >= capacity(shift))
 		shift += IDR_BITS;
 	return shift;
-}
-
-static bool tagged(const struct idr *idr)
-{
-	return idr->idr_id_bits != 0;
-}
-
-/* One past the last generation a tagged ID can show. */
-static uint64_t gen_limit(const struct idr *idr)
-{
-	return (uint64_t)1 << (31 - idr->idr_id_bits);
-}
-
-/*
- * A tagged idr with IDR_TAG_RETIRE whose new leaves would be born
- * retired (absorb_gens()): only slots of the leaves it has are free.
- */
-static bool worn_out(const struct idr *idr)
-{
-	return tagged(idr) && idr->idr_flags & IDR_TAG_RETIRE &&
-	       idr->idr_gen_seed >= gen_limit(idr);
 }
 
 /* {==================== Packed leaves ==================== */
@@ -173,15 +156,10 @@ static inline void **leaf_slot(const struct idr_node *leaf, unsigned int off)
 
 static bool packable(const struct idr *idr)
 {
-	return !(idr->idr_flags & IDR__IDA) && !tagged(idr);
+	return !(idr->idr_flags & IDR__IDA) && !idr__tagged(idr);
 }
 
 /* }==================== Packed leaves ==================== */
-
-unsigned int idr__height(const struct idr *idr)
-{
-	return idr->idr_rt ? idr->idr_shift / IDR_BITS + 1u : 0;
-}
 
 /* {==================== Tracing ==================== */
 
@@ -213,11 +191,11 @@ static void emit(const struct idr *idr, enum idr_trace_event event,
 }
 
 /*
- * Report @event at the node at @shift that holds @index: one branch.
- * IDR_NO_TRACE compiles it out, so that make bench can show the branch
- * costs nothing measurable.
+ * Whether to report events: one branch, read once so that a loop tests a
+ * register.  IDR_NO_TRACE makes it false at compile time, and with it
+ * every check in this file, so that make bench can show what the
+ * branches cost.
  */
-/* Whether to report events: read once, so that a loop tests a register. */
 static inline bool tracing(const struct idr *idr)
 {
 #ifdef IDR_NO_TRACE
@@ -226,6 +204,7 @@ static inline bool tracing(const struct idr *idr)
 	return __builtin_expect(idr->idr_trace != NULL, 0);
 }
 
+/* Report @event at the node at @shift that holds @index. */
 static inline void trace(const struct idr *idr, enum idr_trace_event event,
 			 uint64_t index, unsigned int shift,
 			 const struct idr_node *node)
@@ -235,21 +214,6 @@ static inline void trace(const struct idr *idr, enum idr_trace_event event,
 		     node ? node->full : 0);
 }
 
-void idr__trace_nodes(const struct idr *idr, enum idr_trace_event event,
-		      unsigned int n)
-{
-	struct idr_trace ev = { .event = event, .nodes = n,
-				.height = idr__height(idr) };
-
-	if (idr->idr_trace && n)
-		idr->idr_trace(idr, &ev, idr->idr_trace_data);
-}
-
-size_t idr__node_size(void)
-{
-	return sizeof(struct idr_node);
-}
-
 size_t idr__view_size(const struct idr_view *view)
 {
 	return view->packed ? pack_size(view->packed) : sizeof(struct idr_node);
@@ -257,67 +221,7 @@ size_t idr__view_size(const struct idr_view *view)
 
 /* }==================== Tracing ==================== */
 
-/* {==================== Spare nodes ==================== */
-
-/*
- * Lists change only under a lock (or in one thread), but the idr cache's
- * count is also read without one (idr_pre_get, idr_cache_count): its
- * stores are atomic, so those reads are not data races.
- */
-static void push(struct idr__nodes *list, struct idr_node *node)
-{
-	node->aux = list->head;
-	list->head = node;
-	__atomic_store_n(&list->nr, list->nr + 1, __ATOMIC_RELAXED);
-}
-
-static struct idr_node *pop(struct idr__nodes *list)
-{
-	struct idr_node *node = list->head;
-
-	list->head = node->aux;
-	__atomic_store_n(&list->nr, list->nr - 1, __ATOMIC_RELAXED);
-	return node;
-}
-
-static struct idr_node *node_new(void)
-{
-	return idr__malloc(sizeof(struct idr_node));
-}
-
-/* Add malloc'd nodes until @list holds @want; on failure keep what it has. */
-int idr__nodes_fill(struct idr__nodes *list, unsigned int want)
-{
-	while (list->nr < want) {
-		struct idr_node *node = node_new();
-
-		if (!node)
-			return -ENOMEM;
-		push(list, node);
-	}
-	return 0;
-}
-
-void idr__nodes_move(struct idr__nodes *to, struct idr__nodes *from,
-		     unsigned int n)
-{
-	while (n-- > 0)
-		push(to, pop(from));
-}
-
-void idr__nodes_drain(struct idr__nodes *list, unsigned int keep)
-{
-	while (list->nr > keep)
-		idr__free(pop(list), sizeof(struct idr_node));
-}
-
-struct idr_node *idr__node_take(struct idr__nodes *spare)
-{
-	struct idr_node *node = pop(spare);
-
-	memset(node, 0, sizeof(*node));
-	return node;
-}
+/* {==================== Nodes as IDA bitmaps ==================== */
 
 uint64_t *idr__node_bits(struct idr_node *node)
 {
@@ -335,145 +239,37 @@ uint64_t *idr__node_words_used(struct idr_node *node)
 	return &node->present;
 }
 
-/* }==================== Spare nodes ==================== */
-
-/* {==================== The idr's cache ==================== */
-
-/*
- * idr_pre_get() fills the cache without the caller's lock while another
- * thread may take from it under that lock: a spinlock of the idr's own
- * guards the list, as the kernel's idr->lock did.
- */
-static void cache_lock(struct idr *idr)
-{
-	while (__atomic_test_and_set(&idr->idr_lock, __ATOMIC_ACQUIRE))
-		;
-}
-
-static void cache_unlock(struct idr *idr)
-{
-	__atomic_clear(&idr->idr_lock, __ATOMIC_RELEASE);
-}
-
-/* Push @node if the cache has room; false if it is full. */
-static bool cache_put(struct idr *idr, struct idr_node *node)
-{
-	bool room;
-
-	cache_lock(idr);
-	room = idr->idr_cache.nr < IDR__CACHE_NODES;
-	if (room)
-		push(&idr->idr_cache, node);
-	cache_unlock(idr);
-	return room;
-}
-
-/* Fill the cache to capacity; malloc runs outside the spinlock. */
-int idr__cache_fill(struct idr *idr)
-{
-	while (__atomic_load_n(&idr->idr_cache.nr, __ATOMIC_RELAXED) <
-	       IDR__CACHE_NODES) {
-		struct idr_node *node = node_new();
-
-		if (!node)
-			return -ENOMEM;
-		if (!cache_put(idr, node)) {
-			idr__free(node, sizeof(*node));
-			break;
-		}
-	}
-	return 0;
-}
-
-/* Take exactly @n nodes, or none (false) if the cache holds fewer. */
-bool idr__cache_take(struct idr *idr, struct idr__nodes *spare,
-		     unsigned int n)
-{
-	bool enough;
-
-	cache_lock(idr);
-	enough = idr->idr_cache.nr >= n;
-	if (enough)
-		idr__nodes_move(spare, &idr->idr_cache, n);
-	cache_unlock(idr);
-	return enough;
-}
-
-/* Take up to @n nodes; how many were taken. */
-unsigned int idr__cache_take_some(struct idr *idr, struct idr__nodes *spare,
-				  unsigned int n)
-{
-	unsigned int got;
-
-	cache_lock(idr);
-	got = n < idr->idr_cache.nr ? n : idr->idr_cache.nr;
-	idr__nodes_move(spare, &idr->idr_cache, got);
-	cache_unlock(idr);
-	return got;
-}
-
-/*
- * Empty the cache: the list is taken whole under the spinlock, since an
- * idr_pre_get() in another thread may be pushing onto it, and freed
- * outside it.
- */
-static void cache_drain(struct idr *idr)
-{
-	struct idr__nodes all;
-
-	cache_lock(idr);
-	all = idr->idr_cache;
-	idr->idr_cache.head = NULL;
-	__atomic_store_n(&idr->idr_cache.nr, 0, __ATOMIC_RELAXED);
-	cache_unlock(idr);
-	idr__nodes_drain(&all, 0);
-}
-
-unsigned int idr_cache_count(const struct idr *idr)
-{
-	return __atomic_load_n(&idr->idr_cache.nr, __ATOMIC_RELAXED);
-}
-
-/* The nodes on top came from malloc: free them; the rest go back. */
-void idr__unreserve(struct idr *idr, struct idr__nodes *spare,
-		    unsigned int from_cache)
-{
-	idr__nodes_drain(spare, from_cache);
-	while (spare->nr)
-		idr__node_release(idr, pop(spare));
-}
-
-/* A node no longer in the tree goes back to the cache, or is freed. */
-void idr__node_release(struct idr *idr, struct idr_node *node)
-{
-	if (!cache_put(idr, node))
-		idr__free(node, sizeof(*node));
-}
-
-/* }==================== The idr's cache ==================== */
+/* }==================== Nodes as IDA bitmaps ==================== */
 
 /* {==================== Search ==================== */
 
-/* The slots a search for a free index (@free) or an entry may enter. */
+/* What a descent looks for in the leaves. */
+enum seek {
+	SEEK_FREE,	/* a free slot */
+	SEEK_PRESENT,	/* an entry */
+};
+
+/* The slots a search for @seek may enter. */
 static inline uint64_t candidates(const struct idr *idr,
 				  const struct idr_node *node,
-				  unsigned int shift, bool free,
+				  unsigned int shift, enum seek seek,
 				  unsigned int off)
 {
+	bool free = seek == SEEK_FREE;
 	uint64_t set;
 
 	if (off >= IDR_SLOTS)
 		return 0;
 	set = free ? ~node->full : present_of(node);
 	/* Worn out, a missing child holds no free ID. */
-	if (free && shift && worn_out(idr))
+	if (free && shift && idr__worn_out(idr))
 		set &= node->present;
 	return set & from(off);
 }
 
 /*
  * The lowest index >= *@start under @node (the top, at @shift) whose leaf
- * slot is free (@free) or present, into *@start, with the nodes that lead
+ * slot is what @seek looks for, into *@start, with the nodes that lead
  * there in @path.  Going down, the first candidate slot at or after the
  * digit of *@start is entered; should that child have nothing at or after
  * *@start (only the child holding it can fail so), the search goes back
@@ -483,14 +279,14 @@ static inline uint64_t candidates(const struct idr *idr,
  */
 static unsigned int descend_first(const struct idr *idr, struct idr_node *node,
 				  unsigned int shift, uint64_t *start,
-				  struct idr_node **path, bool free)
+				  struct idr_node **path, enum seek seek)
 {
 	unsigned int depth = 0, off = digit(*start, shift), i;
 	uint64_t at = *start, set;
 
 	for (;;) {
 		path[depth] = node;
-		set = candidates(idr, node, shift, free, off);
+		set = candidates(idr, node, shift, seek, off);
 		if (!set) {
 			/* Nothing here: on to the parent's next slot. */
 			if (depth-- == 0)
@@ -504,7 +300,7 @@ static unsigned int descend_first(const struct idr *idr, struct idr_node *node,
 		i = lowest(set);
 		if (i != digit(at, shift))
 			at = slot_start(at, shift, i);
-		if (free)
+		if (seek == SEEK_FREE)
 			trace(idr, IDR_TRACE_VISIT, at, shift, node);
 		if (shift == 0 || !node->slots[i]) {
 			*start = at;
@@ -530,11 +326,11 @@ static int find_free_path(const struct idr *idr, uint64_t start,
 	*index = start;
 	if (idr->idr_rt && start < capacity(shift)) {
 		*depth = descend_first(idr, idr->idr_rt, shift, index, path,
-				       true);
+				       SEEK_FREE);
 		if (!*depth)
 			*index = capacity(shift);
 	}
-	if (!*depth && worn_out(idr))
+	if (!*depth && idr__worn_out(idr))
 		return -ENOSPC;
 	return *index <= max ? 0 : -ENOSPC;
 }
@@ -558,7 +354,7 @@ bool idr__next_present(const struct idr *idr, uint64_t start,
 	if (!idr->idr_rt || start >= capacity(idr->idr_shift))
 		return false;
 	depth = descend_first(idr, idr->idr_rt, idr->idr_shift, &start, path,
-			      false);
+			      SEEK_PRESENT);
 	if (!depth)
 		return false;
 	*index = start;
@@ -576,7 +372,7 @@ void *idr__iter_find(struct idr__iter *it, uint64_t start, uint64_t *index)
 
 	while (idr->idr_rt && start < capacity(idr->idr_shift)) {
 		depth = descend_first(idr, idr->idr_rt, idr->idr_shift, &start,
-				      path, false);
+				      path, SEEK_PRESENT);
 		if (!depth)
 			break;
 		leaf = path[depth - 1];
@@ -629,7 +425,7 @@ void **idr__lookup(const struct idr *idr, uint64_t index)
 {
 	struct idr_node *leaf;
 
-	if (__builtin_expect(idr->idr_trace != NULL, 0))
+	if (tracing(idr))
 		trace_path(idr, index);
 	leaf = leaf_of(idr, index);
 	if (!leaf || !(present_of(leaf) & bit(digit(index, 0))))
@@ -680,7 +476,7 @@ unsigned int idr__nodes_needed(const struct idr *idr, uint64_t index)
 {
 	unsigned int need = path_needed(idr, index);
 
-	return need && tagged(idr) ? need + 1 : need;
+	return need && idr__tagged(idr) ? need + 1 : need;
 }
 
 static struct idr_node *leaf_new(struct idr *idr, struct idr__nodes *spare)
@@ -688,7 +484,7 @@ static struct idr_node *leaf_new(struct idr *idr, struct idr__nodes *spare)
 	struct idr_node *leaf = idr__node_take(spare);
 	unsigned int off;
 
-	if (tagged(idr)) {
+	if (idr__tagged(idr)) {
 		leaf->aux = idr__node_take(spare);
 		for (off = 0; off < IDR_SLOTS; off++)
 			leaf->aux->bits[off] = idr->idr_gen_seed;
@@ -836,11 +632,11 @@ static inline void mark_open(const struct idr *idr,
 
 /*
  * Store @entry at the free index @index, taking the nodes it needs from
- * @spare, which holds exactly idr__nodes_needed() of them.  @full says
+ * @spare, which holds exactly idr__nodes_needed() of them.  @fill says
  * whether the leaf slot is full (an idr's always is).
  */
-void idr__insert(struct idr *idr, uint64_t index, void *entry, bool full,
-		 struct idr__nodes *spare)
+void idr__insert(struct idr *idr, uint64_t index, void *entry,
+		 enum idr__fill fill, struct idr__nodes *spare)
 {
 	struct idr_node *path[IDR__LEVELS];
 	struct idr_node *node;
@@ -863,7 +659,7 @@ void idr__insert(struct idr *idr, uint64_t index, void *entry, bool full,
 	path[depth++] = node;
 	node = leaf_store(idr, path, depth, index, entry, spare);
 	trace(idr, IDR_TRACE_SLOT_SET, index, 0, node);
-	if (full)
+	if (fill == IDR__SLOT_FULL)
 		mark_full(idr, path, depth, index);
 	idr->idr_count++;
 }
@@ -879,15 +675,15 @@ static int alloc_slow(struct idr *idr, void *entry, uint64_t start,
 	if (err)
 		return err;
 	if (!depth || depth != idr__height(idr))
-		return 1;
+		return IDR__NEEDS_NODES;
 	leaf = path[depth - 1];
 	if (is_packed(leaf) && count_of(leaf->full) == pack_cap(leaf))
-		return 1;
+		return IDR__NEEDS_NODES;
 	leaf_put(idr, leaf, digit(*index, 0), entry);
 	trace(idr, IDR_TRACE_SLOT_SET, *index, 0, leaf);
 	mark_full(idr, path, depth, *index);
 	idr->idr_count++;
-	return 0;
+	return IDR__STORED;
 }
 
 /*
@@ -904,7 +700,7 @@ int idr__alloc_fast(struct idr *idr, void *entry, uint64_t start,
 	unsigned int shift = idr->idr_shift, depth = 0, i;
 	uint64_t at = start, open;
 
-	if (tracing(idr) || tagged(idr) || !node || start >= capacity(shift))
+	if (tracing(idr) || idr__tagged(idr) || !node || start >= capacity(shift))
 		return alloc_slow(idr, entry, start, max, index);
 	for (;;) {
 		path[depth++] = node;
@@ -925,11 +721,11 @@ int idr__alloc_fast(struct idr *idr, void *entry, uint64_t start,
 	if (at > max)
 		return -ENOSPC;
 	if (is_packed(node) && count_of(node->full) == pack_cap(node))
-		return 1;
+		return IDR__NEEDS_NODES;
 	leaf_put(idr, node, i, entry);
 	mark_full(idr, path, depth, at);
 	idr->idr_count++;
-	return 0;
+	return IDR__STORED;
 }
 
 /* }==================== Insertion ==================== */
@@ -958,39 +754,26 @@ static unsigned int descend(const struct idr *idr, uint64_t index,
 	}
 }
 
-void idr__set_full(struct idr *idr, uint64_t index, bool full)
+void idr__set_full(struct idr *idr, uint64_t index, enum idr__fill fill)
 {
 	struct idr_node *path[IDR__LEVELS];
 	unsigned int depth = descend(idr, index, path);
 
-	if (full)
+	if (fill == IDR__SLOT_FULL)
 		mark_full(idr, path, depth, index);
 	else
 		mark_open(idr, path, depth, index);
 }
 
-/*
- * A freed tagged leaf hands its generations on to the leaves to come, so
- * that a stale tag stays stale.  With IDR_TAG_RETIRE, a slot that has
- * shown its last generation (only idr_destroy() frees such a leaf: a
- * retired slot stays present) raises the seed to the limit: which IDs
- * are used up is forgotten with the leaf, so from then on every ID a new
- * leaf would hold counts as retired (see worn_out()).
- */
+/* A freed tagged leaf hands its generations on: see idr__gen_pass_on(). */
 static void absorb_gens(struct idr *idr, const struct idr_node *leaf)
 {
 	unsigned int off;
 
-	for (off = 0; off < IDR_SLOTS; off++) {
-		/* A live slot (idr_destroy) is freed now: one more. */
-		uint64_t gen = leaf->aux->bits[off] +
-			       (leaf->present >> off & 1);
-
-		if (idr->idr_flags & IDR_TAG_RETIRE && gen > gen_limit(idr))
-			gen = gen_limit(idr);
-		if (gen > idr->idr_gen_seed)
-			idr->idr_gen_seed = gen;
-	}
+	/* A live slot (idr_destroy) is freed now: one more. */
+	for (off = 0; off < IDR_SLOTS; off++)
+		idr__gen_pass_on(idr, leaf->aux->bits[off] +
+					       (leaf->present >> off & 1));
 }
 
 static void leaf_release(struct idr *idr, struct idr_node *leaf)
@@ -1143,12 +926,11 @@ static void free_subtree(struct idr *idr, struct idr_node *node,
 	idr__free(node, sizeof(*node));
 }
 
-/* Free every node, the cache's too.  Generations keep moving forward. */
+/* Free every node of the tree.  Generations keep moving forward. */
 void idr__free_all(struct idr *idr)
 {
 	if (idr->idr_rt)
 		free_subtree(idr, idr->idr_rt, idr->idr_shift);
-	cache_drain(idr);
 	idr->idr_rt = NULL;
 	idr->idr_shift = 0;
 	idr->idr_count = 0;
@@ -1238,7 +1020,7 @@ void *idr_view_entry(const struct idr_view *view, unsigned int slot)
 uint64_t idr_view_gen(const struct idr *idr, const struct idr_view *view,
 		      unsigned int slot)
 {
-	if (!tagged(idr) || view->level || slot >= IDR_SLOTS)
+	if (!idr__tagged(idr) || view->level || slot >= IDR_SLOTS)
 		return 0;
 	return view->node->aux->bits[slot];
 }
@@ -1302,7 +1084,7 @@ static bool leaf_sound(const struct idr *idr, const struct idr_node *leaf)
 		return packable(idr) && cap >= count_of(leaf->full) &&
 		       cap <= IDR_SLOTS;
 	}
-	if (tagged(idr) != (leaf->aux != NULL))
+	if (idr__tagged(idr) != (leaf->aux != NULL))
 		return false;
 	if (!ida && leaf->full != leaf->present)
 		return false;

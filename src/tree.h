@@ -1,114 +1,78 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tree.h - the radix tree under struct idr and struct ida, private to
- * the library.
+ * tree.h - the radix tree under struct idr and struct ida (tree.c).
  *
- * The node layout lives in tree.c alone; the API files see indices,
- * slots, bitmaps and lists of spare nodes.  An index is an ID minus the
- * idr's base (an idr) or a bitmap number (an IDA).
+ * The node layout lives in tree.c alone; the other files see indices,
+ * slots and bitmaps.  An index is an ID minus the idr's base (an idr) or
+ * a bitmap number (an IDA).  Insertions take their nodes from a list that
+ * nodes.c filled beforehand with exactly idr__nodes_needed() of them.
  */
 #ifndef IDR_TREE_H
 #define IDR_TREE_H
 
-#include "idr.h"
+#include "geom.h"
 
-/*
- * Bits of the index per level; tests also build with 3 for deep trees.
- * At most 6: a node's bitmap is 64 bits.  At least 3: the smallest the
- * unit suite is built and passes with (make test's unit-b3); with 2, its
- * cases' own layouts (an ID of 4 in a later leaf than slot 4) no longer
- * hold.
- */
-#ifndef IDR_BITS
-#define IDR_BITS 6
-#endif
-#if IDR_BITS < 3 || IDR_BITS > 6
-#error "IDR_BITS must be 3..6"
-#endif
+/* Whether a leaf slot counts as full: an idr's always does; an IDA's
+ * when its bitmap has no free bit. */
+enum idr__fill {
+	IDR__SLOT_OPEN,
+	IDR__SLOT_FULL,
+};
 
-#define IDR_SLOTS (1u << IDR_BITS)
-#define IDR__CHUNK (IDR_SLOTS * 64u)	/* IDs in one IDA bitmap */
-#define IDR_INDEX_MAX UINT32_MAX	/* the largest index the tree holds */
+/* idr__alloc_fast(): stored, or the index needs new nodes first. */
+enum {
+	IDR__STORED = 0,
+	IDR__NEEDS_NODES = 1,
+};
 
-#define IDR__HIDDEN __attribute__((visibility("hidden")))
+/* {==================== Finding ==================== */
 
-/* Levels of a tree whose indices have @bits bits. */
-#define IDR__LEVELS_FOR(bits) (((bits) + IDR_BITS - 1) / IDR_BITS)
-/* Levels of the tallest tree: its indices have 32 bits. */
-#define IDR__LEVELS IDR__LEVELS_FOR(32)
-#define IDR__MAX(a, b) ((a) > (b) ? (a) : (b))
-
-/*
- * The most nodes one insertion can take, which idr_preload() sets aside.
- * The worst case is an index of @bits bits outside slot 0 of the top,
- * into a tree of one leaf: it adds every level above the leaf (height - 1
- * nodes) and then a branch of its own from the new top down to a new leaf
- * (height - 1 more).  A tagged leaf also takes a node for its generations
- * (tagged IDs have at most 30 bits); an IDA's ID, a bitmap (an IDA's index
- * is an ID of 31 bits divided by IDR__CHUNK).
- */
-#define IDR__GROW_NODES(bits) (2 * (IDR__LEVELS_FOR(bits) - 1))
-#define IDR__INSERT_NODES_MAX                                              \
-	IDR__MAX(IDR__GROW_NODES(32),                                      \
-		 IDR__MAX(IDR__GROW_NODES(30) + 1,                         \
-			  IDR__GROW_NODES(31 - IDR_BITS - 6) + 1))
-/* What idr_pre_get() keeps in an idr's cache: two worst cases' worth. */
-#define IDR__CACHE_NODES (2 * (IDR__LEVELS + 1))
-_Static_assert(IDR__CACHE_NODES >= IDR__INSERT_NODES_MAX,
-	       "after idr_pre_get(), idr_get_new() must never need more");
-
-/* {==================== Nodes ==================== */
-
-IDR__HIDDEN int idr__nodes_fill(struct idr__nodes *list, unsigned int want);
-IDR__HIDDEN void idr__nodes_move(struct idr__nodes *to,
-				 struct idr__nodes *from, unsigned int n);
-IDR__HIDDEN void idr__nodes_drain(struct idr__nodes *list, unsigned int keep);
-/* A zeroed node from @spare, used as a bitmap of IDR_SLOTS words. */
-IDR__HIDDEN struct idr_node *idr__node_take(struct idr__nodes *spare);
-IDR__HIDDEN uint64_t *idr__node_bits(struct idr_node *node);
-/* Bit w set: word w of the bitmap is all ones (full), or not zero (used). */
-IDR__HIDDEN uint64_t *idr__node_words_full(struct idr_node *node);
-IDR__HIDDEN uint64_t *idr__node_words_used(struct idr_node *node);
-IDR__HIDDEN void idr__node_release(struct idr *idr, struct idr_node *node);
-
-/* The idr's own cache, which idr_pre_get() fills outside the lock. */
-IDR__HIDDEN int idr__cache_fill(struct idr *idr);
-IDR__HIDDEN bool idr__cache_take(struct idr *idr, struct idr__nodes *spare,
-				 unsigned int n);
-IDR__HIDDEN unsigned int idr__cache_take_some(struct idr *idr,
-					      struct idr__nodes *spare,
-					      unsigned int n);
-
-/* Gather @need nodes: this thread's preload, the idr's cache, malloc. */
-IDR__HIDDEN int idr__reserve(struct idr *idr, struct idr__nodes *spare,
-			     unsigned int need);
-/* Give back nodes reserved but not used: @from_cache of them to the cache. */
-IDR__HIDDEN void idr__unreserve(struct idr *idr, struct idr__nodes *spare,
-				unsigned int from_cache);
-
-/* }==================== Nodes ==================== */
-
-/* {==================== The tree ==================== */
-
+/* The lowest free index in [@start, @max]: 0, or -ENOSPC. */
 IDR__HIDDEN int idr__find_free(const struct idr *idr, uint64_t start,
 			       uint64_t max, uint64_t *index);
-IDR__HIDDEN unsigned int idr__nodes_needed(const struct idr *idr,
-					   uint64_t index);
-IDR__HIDDEN void idr__insert(struct idr *idr, uint64_t index, void *entry,
-			     bool full, struct idr__nodes *spare);
-IDR__HIDDEN int idr__alloc_fast(struct idr *idr, void *entry, uint64_t start,
-				uint64_t max, uint64_t *index);
+/* The leaf slot of a present index, or NULL. */
 IDR__HIDDEN void **idr__lookup(const struct idr *idr, uint64_t index);
-IDR__HIDDEN uint64_t *idr__gen(const struct idr *idr, uint64_t index);
+/* The first present index at or above @start, and its entry. */
 IDR__HIDDEN bool idr__next_present(const struct idr *idr, uint64_t start,
 				   uint64_t *index, void **entry);
 /* The first non-NULL entry at or above @start; @it keeps its leaf. */
 IDR__HIDDEN void *idr__iter_find(struct idr__iter *it, uint64_t start,
 				 uint64_t *index);
-IDR__HIDDEN void idr__set_full(struct idr *idr, uint64_t index, bool full);
+/* A tagged idr's generation counter for @index, or NULL if no leaf. */
+IDR__HIDDEN uint64_t *idr__gen(const struct idr *idr, uint64_t index);
+
+/* }==================== Finding ==================== */
+
+/* {==================== Changing ==================== */
+
+/* How many nodes inserting @index takes. */
+IDR__HIDDEN unsigned int idr__nodes_needed(const struct idr *idr,
+					   uint64_t index);
+/* Store @entry at the free @index, with the nodes in @spare. */
+IDR__HIDDEN void idr__insert(struct idr *idr, uint64_t index, void *entry,
+			     enum idr__fill fill, struct idr__nodes *spare);
+/* The lowest free index in [@start, @max], and @entry stored there when
+ * that takes no node: IDR__STORED, IDR__NEEDS_NODES or -ENOSPC. */
+IDR__HIDDEN int idr__alloc_fast(struct idr *idr, void *entry, uint64_t start,
+				uint64_t max, uint64_t *index);
+IDR__HIDDEN void idr__set_full(struct idr *idr, uint64_t index,
+			       enum idr__fill fill);
+/* Free @index; false (and nothing changed) if it is not present. */
 IDR__HIDDEN bool idr__delete(struct idr *idr, uint64_t index, void **entry);
+/* Free every node of the tree (not the cache: see nodes.h). */
 IDR__HIDDEN void idr__free_all(struct idr *idr);
-IDR__HIDDEN unsigned int idr__height(const struct idr *idr);
+
+/* }==================== Changing ==================== */
+
+/* {==================== Nodes as IDA bitmaps ==================== */
+
+/* A node's words as one bitmap of IDR__CHUNK bits. */
+IDR__HIDDEN uint64_t *idr__node_bits(struct idr_node *node);
+/* Bit w set: word w of the bitmap is all ones (full), or not zero (used). */
+IDR__HIDDEN uint64_t *idr__node_words_full(struct idr_node *node);
+IDR__HIDDEN uint64_t *idr__node_words_used(struct idr_node *node);
+
+/* }==================== Nodes as IDA bitmaps ==================== */
 
 /* {==================== Looking inside ==================== */
 
@@ -118,37 +82,9 @@ IDR__HIDDEN void idr__range(const struct idr *idr, uint64_t first, uint64_t n,
 /* Fill @views with the nodes on @index's path, top first; how many. */
 IDR__HIDDEN unsigned int idr__path_views(const struct idr *idr, uint64_t index,
 					 struct idr_view *views);
-IDR__HIDDEN void idr__trace_nodes(const struct idr *idr,
-				  enum idr_trace_event event, unsigned int n);
-IDR__HIDDEN unsigned int idr__preloaded(void);
-IDR__HIDDEN size_t idr__node_size(void);
-/* Whether @slot of @leaf (a tagged idr's) is retired for good. */
-IDR__HIDDEN bool idr__view_retired(const struct idr *idr,
-				   const struct idr_view *leaf,
-				   unsigned int slot);
 /* The bytes the node behind @view takes. */
 IDR__HIDDEN size_t idr__view_size(const struct idr_view *view);
 
 /* }==================== Looking inside ==================== */
-
-/* {==================== Shared by the API files ==================== */
-
-/* The largest ID @idr may hand out: 2^id_bits - 1 when tagged. */
-IDR__HIDDEN uint64_t idr__id_max(const struct idr *idr);
-/* Allocate the lowest free ID in [@start, @max]; nodes from the cache only
- * (-EAGAIN when short) if @cache_only. */
-IDR__HIDDEN int idr__alloc_id(struct idr *idr, void *ptr, uint64_t start,
-			      uint64_t max, bool cache_only, uint64_t *id);
-/* A tagged idr's removal: the generation advances, or the slot retires. */
-IDR__HIDDEN void *idr__tag_remove(struct idr *idr, uint64_t index);
-IDR__HIDDEN bool idr__tag_retired(const struct idr *idr, uint64_t index);
-
-/* }==================== The tree ==================== */
-
-IDR__HIDDEN void *idr__malloc(size_t size);
-IDR__HIDDEN void idr__free(void *ptr, size_t size);
-/* Shrink a block to @new_size; NULL (the block unchanged) on failure.
- * Neither an allocation nor fault-injected: it only gives memory back. */
-IDR__HIDDEN void *idr__shrink(void *ptr, size_t size, size_t new_size);
 
 #endif /* IDR_TREE_H */

@@ -5,7 +5,11 @@
  */
 #include <string.h>
 
+#include "gen.h"
+#include "nodes.h"
+#include "tag.h"
 #include "tree.h"
+#include "view.h"
 
 /* {==================== The path of an ID ==================== */
 
@@ -205,7 +209,7 @@ int idr_stats(const struct idr *idr, struct idr_stats *stats)
 	stats->retired = idr->idr_retired;
 	stats->cached = idr_cache_count(idr);
 	stats->preloaded = idr__preloaded();
-	stats->node_bytes = idr__node_size();
+	stats->node_bytes = IDR__NODE_SIZE;
 	stats->bytes += stats->node_bytes * (stats->aux_nodes + stats->cached);
 	if (stats->ids)
 		stats->bytes_per_id = (double)stats->bytes / (double)stats->ids;

@@ -8,6 +8,7 @@
 
 #include "check.h"
 #include "model.h"
+#include "nodes.h"
 #include "tree.h"
 
 #define SCENARIO_STEPS 2000

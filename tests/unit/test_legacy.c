@@ -12,6 +12,7 @@
 
 #include "check.h"
 #include "model.h"
+#include "nodes.h"
 #include "tree.h"
 
 #define CAPACITY IDR__CACHE_NODES

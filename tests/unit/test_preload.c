@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "nodes.h"
 #include "tree.h"
 
 /* The deepest path there is, on an empty tree: no malloc under "lock". */

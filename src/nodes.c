@@ -1,0 +1,272 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * nodes.c - where the tree's nodes come from.
+ *
+ * An insertion is told beforehand how many nodes it needs (tree.c's
+ * idr__nodes_needed) and reserves them all here before it changes the
+ * tree, so a failure changes nothing.  Nodes come from three places:
+ *
+ *   this thread's preload  idr_preload() fills it outside the caller's
+ *                          lock; idr_preload_end() frees what is left;
+ *   the idr's cache        idr_pre_get() fills it, and nodes the tree
+ *                          lets go of return to it while it has room;
+ *   malloc                 through the allocator seam (alloc.c).
+ *
+ * The locking rule: every list changes under the caller's lock (or in
+ * one thread), except the idr's cache, which idr_pre_get() fills without
+ * that lock.  So the cache has a spinlock of its own, held by every
+ * change to it and never across a malloc or free; its count is stored
+ * atomically, so that idr_cache_count() and idr_pre_get() may read it
+ * without the lock.
+ *
+ * Here a spare node is a block of IDR__NODE_SIZE bytes whose first word
+ * links it into its list; tree.c alone knows a node's layout.
+ */
+#include <string.h>
+
+#include "alloc.h"
+#include "nodes.h"
+
+/* {==================== Lists of spare nodes ==================== */
+
+static struct idr_node **link_of(struct idr_node *node)
+{
+	return (struct idr_node **)(void *)node;
+}
+
+static void push(struct idr__nodes *list, struct idr_node *node)
+{
+	*link_of(node) = list->head;
+	list->head = node;
+	__atomic_store_n(&list->nr, list->nr + 1, __ATOMIC_RELAXED);
+}
+
+static struct idr_node *pop(struct idr__nodes *list)
+{
+	struct idr_node *node = list->head;
+
+	list->head = *link_of(node);
+	__atomic_store_n(&list->nr, list->nr - 1, __ATOMIC_RELAXED);
+	return node;
+}
+
+static struct idr_node *node_new(void)
+{
+	return idr__malloc(IDR__NODE_SIZE);
+}
+
+/* Add malloc'd nodes until @list holds @want; on failure keep what it has. */
+static int fill(struct idr__nodes *list, unsigned int want)
+{
+	while (list->nr < want) {
+		struct idr_node *node = node_new();
+
+		if (!node)
+			return -ENOMEM;
+		push(list, node);
+	}
+	return 0;
+}
+
+static void move(struct idr__nodes *to, struct idr__nodes *from,
+		 unsigned int n)
+{
+	while (n-- > 0)
+		push(to, pop(from));
+}
+
+static void drain(struct idr__nodes *list, unsigned int keep)
+{
+	while (list->nr > keep)
+		idr__free(pop(list), IDR__NODE_SIZE);
+}
+
+struct idr_node *idr__node_take(struct idr__nodes *spare)
+{
+	struct idr_node *node = pop(spare);
+
+	memset(node, 0, IDR__NODE_SIZE);
+	return node;
+}
+
+/* }==================== Lists of spare nodes ==================== */
+
+/* {==================== The idr's cache ==================== */
+
+static void cache_lock(struct idr *idr)
+{
+	while (__atomic_test_and_set(&idr->idr_lock, __ATOMIC_ACQUIRE))
+		;
+}
+
+static void cache_unlock(struct idr *idr)
+{
+	__atomic_clear(&idr->idr_lock, __ATOMIC_RELEASE);
+}
+
+/* Push @node if the cache has room; false if it is full. */
+static bool cache_put(struct idr *idr, struct idr_node *node)
+{
+	bool room;
+
+	cache_lock(idr);
+	room = idr->idr_cache.nr < IDR__CACHE_NODES;
+	if (room)
+		push(&idr->idr_cache, node);
+	cache_unlock(idr);
+	return room;
+}
+
+/* Fill the cache to capacity; malloc runs outside the spinlock. */
+int idr__cache_fill(struct idr *idr)
+{
+	while (idr_cache_count(idr) < IDR__CACHE_NODES) {
+		struct idr_node *node = node_new();
+
+		if (!node)
+			return -ENOMEM;
+		if (!cache_put(idr, node)) {
+			idr__free(node, IDR__NODE_SIZE);
+			break;
+		}
+	}
+	return 0;
+}
+
+/* Take exactly @n nodes, or none (false) if the cache holds fewer. */
+static bool cache_take(struct idr *idr, struct idr__nodes *spare,
+		       unsigned int n)
+{
+	bool enough;
+
+	cache_lock(idr);
+	enough = idr->idr_cache.nr >= n;
+	if (enough)
+		move(spare, &idr->idr_cache, n);
+	cache_unlock(idr);
+	return enough;
+}
+
+/* Take up to @n nodes; how many were taken. */
+static unsigned int cache_take_some(struct idr *idr, struct idr__nodes *spare,
+				    unsigned int n)
+{
+	unsigned int got;
+
+	cache_lock(idr);
+	got = n < idr->idr_cache.nr ? n : idr->idr_cache.nr;
+	move(spare, &idr->idr_cache, got);
+	cache_unlock(idr);
+	return got;
+}
+
+/* The list is taken whole under the spinlock and freed outside it. */
+void idr__cache_drain(struct idr *idr)
+{
+	struct idr__nodes all;
+
+	cache_lock(idr);
+	all = idr->idr_cache;
+	idr->idr_cache.head = NULL;
+	__atomic_store_n(&idr->idr_cache.nr, 0, __ATOMIC_RELAXED);
+	cache_unlock(idr);
+	drain(&all, 0);
+}
+
+unsigned int idr_cache_count(const struct idr *idr)
+{
+	return __atomic_load_n(&idr->idr_cache.nr, __ATOMIC_RELAXED);
+}
+
+void idr__node_release(struct idr *idr, struct idr_node *node)
+{
+	if (!cache_put(idr, node))
+		idr__free(node, IDR__NODE_SIZE);
+}
+
+/* }==================== The idr's cache ==================== */
+
+/* {==================== Preload and reservation ==================== */
+
+/* Nodes idr_preload() set aside for this thread's next allocation. */
+static _Thread_local struct idr__nodes preloaded;
+
+void idr_preload(idr_gfp_t gfp)
+{
+	(void)gfp;
+	/* A short preload is not an error: idr_alloc() mallocs the rest. */
+	(void)fill(&preloaded, IDR__INSERT_NODES_MAX);
+}
+
+void idr_preload_end(void)
+{
+	drain(&preloaded, 0);
+}
+
+unsigned int idr__preloaded(void)
+{
+	return preloaded.nr;
+}
+
+static void trace_supply(const struct idr *idr, enum idr_trace_event event,
+			 unsigned int n)
+{
+	struct idr_trace ev = { .event = event, .nodes = n,
+				.height = idr__height(idr) };
+
+	if (n)
+		idr->idr_trace(idr, &ev, idr->idr_trace_data);
+}
+
+/* Give back what a failed reservation took: malloc'd nodes on top. */
+static void unreserve(struct idr *idr, struct idr__nodes *spare,
+		      unsigned int from_cache)
+{
+	drain(spare, from_cache);
+	while (spare->nr)
+		idr__node_release(idr, pop(spare));
+}
+
+/* The 2004 API's rule: nodes come from the idr's cache, or not at all. */
+static int reserve_cached(struct idr *idr, struct idr__nodes *spare,
+			  unsigned int need)
+{
+	if (!cache_take(idr, spare, need))
+		return -EAGAIN;
+	if (idr->idr_trace)
+		trace_supply(idr, IDR_TRACE_CACHE_TAKE, need);
+	return 0;
+}
+
+/*
+ * Preloaded nodes first, then the idr's cache, then malloc.  The
+ * preload is touched only once all can be had, so a failure leaves
+ * everything as it was.
+ */
+int idr__reserve(struct idr *idr, struct idr__nodes *spare,
+		 unsigned int need, enum idr__supply supply)
+{
+	unsigned int from_preload = need < preloaded.nr ? need : preloaded.nr;
+	unsigned int from_cache;
+
+	/* Most allocations land in an existing leaf: no lock, no trace. */
+	if (!need)
+		return 0;
+	if (supply == IDR__CACHED_NODES)
+		return reserve_cached(idr, spare, need);
+	from_cache = cache_take_some(idr, spare, need - from_preload);
+	if (fill(spare, need - from_preload) < 0) {
+		unreserve(idr, spare, from_cache);
+		return -ENOMEM;
+	}
+	move(spare, &preloaded, from_preload);
+	if (idr->idr_trace) {
+		trace_supply(idr, IDR_TRACE_PRELOAD_TAKE, from_preload);
+		trace_supply(idr, IDR_TRACE_CACHE_TAKE, from_cache);
+		trace_supply(idr, IDR_TRACE_MALLOC,
+			     need - from_preload - from_cache);
+	}
+	return 0;
+}
+
+/* }==================== Preload and reservation ==================== */

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * nodes.h - where the tree's nodes come from (nodes.c): lists of spare
+ * nodes, each idr's cache (the 2004 API's), this thread's preload, and
+ * the reservation an insertion makes before it changes anything.
+ */
+#ifndef IDR_NODES_H
+#define IDR_NODES_H
+
+#include "geom.h"
+
+#define IDR__MAX(a, b) ((a) > (b) ? (a) : (b))
+
+/*
+ * The most nodes one insertion can take, which idr_preload() sets aside.
+ * The worst case is an index of @bits bits outside slot 0 of the top,
+ * into a tree of one leaf: it adds every level above the leaf (height - 1
+ * nodes) and then a branch of its own from the new top down to a new leaf
+ * (height - 1 more).  A tagged leaf also takes a node for its generations
+ * (tagged IDs have at most 30 bits); an IDA's ID, a bitmap (an IDA's index
+ * is an ID of 31 bits divided by IDR__CHUNK).  10 nodes with 6 bits per
+ * level, 20 with 3.
+ */
+#define IDR__GROW_NODES(bits) (2 * (IDR__LEVELS_FOR(bits) - 1))
+#define IDR__INSERT_NODES_MAX                                              \
+	IDR__MAX(IDR__GROW_NODES(32),                                      \
+		 IDR__MAX(IDR__GROW_NODES(30) + 1,                         \
+			  IDR__GROW_NODES(31 - IDR_BITS - 6) + 1))
+/* What idr_pre_get() keeps in an idr's cache: two worst cases' worth. */
+#define IDR__CACHE_NODES (2 * (IDR__LEVELS + 1))
+_Static_assert(IDR__CACHE_NODES >= IDR__INSERT_NODES_MAX,
+	       "after idr_pre_get(), idr_get_new() must never need more");
+
+/* Where an insertion may take its nodes from. */
+enum idr__supply {
+	IDR__ANY_NODES,		/* the preload, the idr's cache, then malloc */
+	IDR__CACHED_NODES,	/* the idr's cache alone (-EAGAIN if short) */
+};
+
+/* Gather @need nodes into @spare, from @supply; all of them or none. */
+IDR__HIDDEN int idr__reserve(struct idr *idr, struct idr__nodes *spare,
+			     unsigned int need, enum idr__supply supply);
+/* A zeroed node from @spare. */
+IDR__HIDDEN struct idr_node *idr__node_take(struct idr__nodes *spare);
+/* A node no longer in the tree: to the idr's cache, or freed. */
+IDR__HIDDEN void idr__node_release(struct idr *idr, struct idr_node *node);
+
+/* idr_pre_get(): fill @idr's cache, outside the caller's lock. */
+IDR__HIDDEN int idr__cache_fill(struct idr *idr);
+/* Free every node of @idr's cache (idr_destroy). */
+IDR__HIDDEN void idr__cache_drain(struct idr *idr);
+/* Nodes this thread's idr_preload() holds now. */
+IDR__HIDDEN unsigned int idr__preloaded(void);
+
+#endif /* IDR_NODES_H */
