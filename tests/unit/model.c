@@ -1,7 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * model.c - the reference the library is compared with.  Obviously
- * right before fast: linear scans, memmove, no cleverness.
+ * right before fast: a sorted array, linear scans, memmove.
+ *
+ * Written from the documented contract (src/idr.h's kernel-doc, idr(3)),
+ * never from src/: each allocation below is "the lowest free ID in an
+ * inclusive range [lo, hi]", and the comment above each function quotes
+ * the words that give its range.  Nothing here clamps, casts or retries
+ * the way src/idr.c does, so a mistake there is not made here too.
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -26,24 +32,25 @@ void model_free(struct model *m)
 	m->n = m->cap = 0;
 }
 
-/* The position of the first ID >= @id. */
-static size_t lower_bound(const struct model *m, uint64_t id)
+/* {==================== The set ==================== */
+
+/* Where @id is in the array, or m->n: a linear scan. */
+static size_t index_of(const struct model *m, uint64_t id)
 {
-	size_t lo = 0, hi = m->n;
+	size_t i;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (m->ids[mid] < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	for (i = 0; i < m->n && m->ids[i] <= id; i++)
+		if (m->ids[i] == id)
+			return i;
+	return m->n;
 }
 
-static void insert_at(struct model *m, size_t i, uint32_t id, void *ptr)
+static void insert(struct model *m, uint32_t id, void *ptr)
 {
+	size_t i = 0;
+
+	while (i < m->n && m->ids[i] < id)
+		i++;
 	if (m->n == m->cap) {
 		m->cap = m->cap ? 2 * m->cap : 64;
 		m->ids = realloc(m->ids, m->cap * sizeof(*m->ids));
@@ -58,64 +65,118 @@ static void insert_at(struct model *m, size_t i, uint32_t id, void *ptr)
 	m->n++;
 }
 
-int model_alloc_u32(struct model *m, void *ptr, uint32_t *nextid,
-		    unsigned long max)
+static void erase(struct model *m, size_t i)
 {
-	uint64_t id = *nextid < m->base ? m->base : *nextid;
+	memmove(m->ids + i, m->ids + i + 1, (m->n - i - 1) * sizeof(*m->ids));
+	memmove(m->vals + i, m->vals + i + 1,
+		(m->n - i - 1) * sizeof(*m->vals));
+	m->n--;
+}
+
+/*
+ * The lowest ID in [@lo, @hi] the model lacks, or -1 if there is none
+ * (an empty range, @lo > @hi, included).  The IDs are ascending, so one
+ * pass carries the candidate past each taken ID it meets, and stops at
+ * the first ID above it.
+ */
+int64_t model_lowest_free(const struct model *m, uint64_t lo, uint64_t hi)
+{
+	uint64_t id = lo;
 	size_t i;
 
-	if (max > UINT32_MAX)
-		max = UINT32_MAX;
-	for (i = lower_bound(m, id); i < m->n && m->ids[i] == id; i++)
-		id++;
-	if (id > max)
+	for (i = 0; i < m->n && m->ids[i] <= id; i++)
+		if (m->ids[i] == id)
+			id++;
+	return id <= hi ? (int64_t)id : -1;
+}
+
+/* Take @id, found free by model_lowest_free(), for @ptr. */
+static int take(struct model *m, int64_t id, void *ptr)
+{
+	if (id < 0)
 		return -ENOSPC;
-	insert_at(m, i, (uint32_t)id, ptr);
-	*nextid = (uint32_t)id;
+	insert(m, (uint32_t)id, ptr);
 	return 0;
 }
 
-static unsigned long range_max(int end)
+/* }==================== The set ==================== */
+
+/* {==================== The idr ==================== */
+
+/*
+ * The documented ranges.  idr_init_base(): "@base: the lowest ID
+ * idr_alloc() may hand out".  idr_alloc(): "@end: the first ID not
+ * wanted, or <= 0 for 'up to INT_MAX'".  idr_alloc_u32(): "@max: the
+ * highest ID wanted (inclusive); clamped to UINT32_MAX".
+ */
+static uint64_t at_least_base(const struct model *m, uint64_t lo)
 {
-	return end > 0 ? (unsigned long)end - 1 : INT_MAX;
+	return lo < m->base ? m->base : lo;
 }
 
+static uint64_t last_before(int end)
+{
+	if (end <= 0)
+		return INT_MAX;
+	return (uint64_t)end - 1;
+}
+
+/* idr_alloc_u32(): "no ID in [*@nextid, @max] is free" is -ENOSPC. */
+int model_alloc_u32(struct model *m, void *ptr, uint32_t *nextid,
+		    unsigned long max)
+{
+	uint64_t hi = max < UINT32_MAX ? max : UINT32_MAX;
+	int64_t id = model_lowest_free(m, at_least_base(m, *nextid), hi);
+	int err = take(m, id, ptr);
+
+	if (!err)
+		*nextid = (uint32_t)id;
+	return err;
+}
+
+/* idr_alloc(): "the lowest free ID in [@start, @end)". */
 int model_alloc(struct model *m, void *ptr, int start, int end)
 {
-	uint32_t id = (uint32_t)start;
+	int64_t id;
 	int err;
 
 	if (start < 0)
 		return -EINVAL;
-	err = model_alloc_u32(m, ptr, &id, range_max(end));
+	id = model_lowest_free(m, at_least_base(m, (uint64_t)start),
+			       last_before(end));
+	err = take(m, id, ptr);
 	return err ? err : (int)id;
 }
 
+/*
+ * idr_alloc_cyclic(): "Searches [max(cursor, @start), @end), then once
+ * more from @start.  On success the cursor becomes the new ID plus one";
+ * "On error the idr and its cursor are unchanged".  A cursor past the
+ * range makes the first search empty: only the second can find an ID.
+ */
 int model_alloc_cyclic(struct model *m, void *ptr, int start, int end)
 {
-	uint32_t id = m->next;
-	int err;
+	uint64_t from, hi = last_before(end);
+	int64_t id;
 
 	if (start < 0)
 		return -EINVAL;
-	if (id < (uint32_t)start || id > INT_MAX)
-		id = (uint32_t)start;
-	err = model_alloc_u32(m, ptr, &id, range_max(end));
-	if (err == -ENOSPC && id > (uint32_t)start) {
-		id = (uint32_t)start;
-		err = model_alloc_u32(m, ptr, &id, range_max(end));
-	}
-	if (err)
-		return err;
-	m->next = id + 1;
+	from = m->next > (uint64_t)start ? m->next : (uint64_t)start;
+	id = model_lowest_free(m, at_least_base(m, from), hi);
+	if (id < 0)
+		id = model_lowest_free(m, at_least_base(m, (uint64_t)start),
+				       hi);
+	if (take(m, id, ptr))
+		return -ENOSPC;
+	m->next = (uint32_t)id + 1;
 	return (int)id;
 }
 
 bool model_find(const struct model *m, unsigned long id, void **val)
 {
-	size_t i = lower_bound(m, id);
+	size_t i = index_of(m, id);
 
-	if (i == m->n || m->ids[i] != id)
+	if (i == m->n)
 		return false;
 	*val = m->vals[i];
 	return true;
@@ -123,15 +184,12 @@ bool model_find(const struct model *m, unsigned long id, void **val)
 
 bool model_remove(struct model *m, unsigned long id, void **val)
 {
-	size_t i = lower_bound(m, id);
+	size_t i = index_of(m, id);
 
-	if (i == m->n || m->ids[i] != id)
+	if (i == m->n)
 		return false;
 	*val = m->vals[i];
-	memmove(m->ids + i, m->ids + i + 1, (m->n - i - 1) * sizeof(*m->ids));
-	memmove(m->vals + i, m->vals + i + 1,
-		(m->n - i - 1) * sizeof(*m->vals));
-	m->n--;
+	erase(m, i);
 	return true;
 }
 
@@ -139,13 +197,84 @@ void *model_next(const struct model *m, unsigned long *id)
 {
 	size_t i;
 
-	for (i = lower_bound(m, *id); i < m->n; i++)
-		if (m->vals[i]) {
+	for (i = 0; i < m->n; i++)
+		if (m->ids[i] >= *id && m->vals[i]) {
 			*id = m->ids[i];
 			return m->vals[i];
 		}
 	return NULL;
 }
+
+/* }==================== The idr ==================== */
+
+/* {==================== The IDA ==================== */
+
+/*
+ * ida_alloc_range(): "the lowest free ID in [@min, @max]"; "@max: ...
+ * above INT_MAX means INT_MAX"; "-ENOSPC if none is free, or if @min >
+ * INT_MAX or @min > @max".  An IDA has no base: model_init(m, 0).
+ */
+int model_ida_alloc(struct model *m, unsigned int min, unsigned int max)
+{
+	int64_t id;
+
+	if (min > INT_MAX || min > max)
+		return -ENOSPC;
+	id = model_lowest_free(m, min, max < INT_MAX ? max : INT_MAX);
+	return take(m, id, NULL) ? -ENOSPC : (int)id;
+}
+
+/* ida_free(): "-ENOENT if @id is not allocated". */
+int model_ida_free(struct model *m, unsigned int id)
+{
+	void *val;
+
+	return model_remove(m, id, &val) ? 0 : -ENOENT;
+}
+
+/*
+ * ida_find_first_range(): "The lowest allocated ID in [@min, @max]";
+ * "@max: the highest (inclusive); above INT_MAX means INT_MAX"; "-EINVAL
+ * if @min is above INT_MAX"; "-ENOENT if none is allocated there".
+ */
+int model_ida_first(const struct model *m, unsigned int min, unsigned int max)
+{
+	uint64_t hi = max < INT_MAX ? max : INT_MAX;
+	size_t i;
+
+	if (min > INT_MAX)
+		return -EINVAL;
+	for (i = 0; i < m->n; i++)
+		if (m->ids[i] >= min && m->ids[i] <= hi)
+			return (int)m->ids[i];
+	return -ENOENT;
+}
+
+bool model_has(const struct model *m, unsigned long id)
+{
+	return index_of(m, id) < m->n;
+}
+
+/* Whether @ida holds exactly the IDs of @m. */
+bool model_ida_matches(const struct model *m, const struct ida *ida)
+{
+	unsigned int next = 0;
+	size_t i;
+
+	if (ida_count(ida) != m->n || ida_is_empty(ida) != (m->n == 0))
+		return false;
+	for (i = 0; i < m->n; i++) {
+		if (ida_find_first_range(ida, next, UINT_MAX) !=
+			    (int)m->ids[i] ||
+		    !ida_exists(ida, m->ids[i]))
+			return false;
+		next = m->ids[i] + 1u;
+	}
+	return m->n == 0 || m->ids[m->n - 1] == INT_MAX ||
+	       ida_find_first_range(ida, next, UINT_MAX) == -ENOENT;
+}
+
+/* }==================== The IDA ==================== */
 
 bool model_matches(const struct model *m, const struct idr *idr)
 {

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * model.h - a trivially correct idr: sorted arrays of IDs and values.
- * The differential and fault-injection tests hold the library to it.
+ * model.h - a trivially correct idr: sorted arrays of IDs and values,
+ * written from the documented contract and sharing no code with src/.
+ * The differential and fault-injection tests hold the library to it; an
+ * IDA is the same model with NULL values (model_ida_*).
  */
 #ifndef IDR_MODEL_H
 #define IDR_MODEL_H
@@ -31,6 +33,17 @@ bool model_remove(struct model *m, unsigned long id, void **val);
 void *model_next(const struct model *m, unsigned long *id);
 /* Whether @idr holds exactly what @m holds. */
 bool model_matches(const struct model *m, const struct idr *idr);
+/* The lowest ID in [@lo, @hi] that @m lacks, or -1. */
+int64_t model_lowest_free(const struct model *m, uint64_t lo, uint64_t hi);
+bool model_has(const struct model *m, unsigned long id);
+
+/* The IDA's calls, on a model of NULL values; as ida_alloc_range(),
+ * ida_free() and ida_find_first_range() return. */
+int model_ida_alloc(struct model *m, unsigned int min, unsigned int max);
+int model_ida_free(struct model *m, unsigned int id);
+int model_ida_first(const struct model *m, unsigned int min, unsigned int max);
+/* Whether @ida holds exactly the IDs of @m. */
+bool model_ida_matches(const struct model *m, const struct ida *ida);
 
 /* What "the idr is unchanged" compares: IDs, entries, shape and cache. */
 struct idr_snap {

@@ -3,7 +3,7 @@
  * test_ida.c - the IDA: IDs without pointers, a bit each when dense.
  * Edges at word, bitmap and leaf boundaries and at INT_MAX, errors that
  * change nothing, memory per ID, fault injection, and a long random
- * sequence held to a sorted-array model.
+ * sequence held to model.c's sorted array (NULL values).
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -16,122 +16,6 @@
 #define GFP GFP_KERNEL
 #define BITS IDA_BITMAP_BITS
 #define CHECK_IDA(ida) CHECK_EQ(ida_check(ida), 0)
-
-/* {==================== The model ==================== */
-
-/* A set of IDs, as a sorted array: obviously right, not fast. */
-struct idset {
-	uint32_t *v;
-	size_t n, cap;
-};
-
-static void set_free(struct idset *s)
-{
-	free(s->v);
-	memset(s, 0, sizeof(*s));
-}
-
-/* The position of the first ID >= @id. */
-static size_t set_lower(const struct idset *s, uint64_t id)
-{
-	size_t lo = 0, hi = s->n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (s->v[mid] < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-static bool set_has(const struct idset *s, uint64_t id)
-{
-	size_t i = set_lower(s, id);
-
-	return i < s->n && s->v[i] == id;
-}
-
-static void set_insert_at(struct idset *s, size_t i, uint32_t id)
-{
-	if (s->n == s->cap) {
-		s->cap = s->cap ? 2 * s->cap : 256;
-		s->v = realloc(s->v, s->cap * sizeof(*s->v));
-		if (!s->v)
-			abort();
-	}
-	memmove(s->v + i + 1, s->v + i, (s->n - i) * sizeof(*s->v));
-	s->v[i] = id;
-	s->n++;
-}
-
-/* ida_alloc_range(), on the model. */
-static int set_alloc(struct idset *s, unsigned int min, unsigned int max)
-{
-	uint64_t id = min;
-	size_t i;
-
-	if (max > INT_MAX)
-		max = INT_MAX;
-	if (min > max)
-		return -ENOSPC;
-	for (i = set_lower(s, id); i < s->n && s->v[i] == id; i++)
-		id++;
-	if (id > max)
-		return -ENOSPC;
-	set_insert_at(s, i, (uint32_t)id);
-	return (int)id;
-}
-
-/* ida_free(), on the model. */
-static int set_del(struct idset *s, unsigned int id)
-{
-	size_t i = set_lower(s, id);
-
-	if (i == s->n || s->v[i] != id)
-		return -ENOENT;
-	memmove(s->v + i, s->v + i + 1, (s->n - i - 1) * sizeof(*s->v));
-	s->n--;
-	return 0;
-}
-
-/* ida_find_first_range(), on the model. */
-static int set_first(const struct idset *s, unsigned int min, unsigned int max)
-{
-	size_t i;
-
-	if (min > INT_MAX)
-		return -EINVAL;
-	if (max > INT_MAX)
-		max = INT_MAX;
-	i = set_lower(s, min);
-	if (i == s->n || s->v[i] > max)
-		return -ENOENT;
-	return (int)s->v[i];
-}
-
-/* Whether @ida holds exactly the IDs of @s. */
-static bool set_matches(const struct idset *s, const struct ida *ida)
-{
-	unsigned int next = 0;
-	size_t i;
-	int id;
-
-	if (ida_count(ida) != s->n || ida_is_empty(ida) != (s->n == 0))
-		return false;
-	for (i = 0; i < s->n; i++) {
-		id = ida_find_first_range(ida, next, UINT_MAX);
-		if (id != (int)s->v[i] || !ida_exists(ida, s->v[i]))
-			return false;
-		next = s->v[i] + 1u;
-	}
-	return s->n == 0 || s->v[s->n - 1] == INT_MAX ||
-	       ida_find_first_range(ida, next, UINT_MAX) == -ENOENT;
-}
-
-/* }==================== The model ==================== */
 
 /* What "the IDA is unchanged" compares, cheaply. */
 struct ida_snap {
@@ -630,7 +514,7 @@ static void ida_preload(void)
 
 struct fscene {
 	struct ida ida;
-	struct idset set;
+	struct model model;
 	uint64_t rng;
 	unsigned long enomem;
 };
@@ -652,19 +536,20 @@ static bool fscene_step(struct fscene *s, unsigned long i)
 	unsigned int min, max;
 	int got;
 
-	if (i % 3 == 2 && s->set.n) {
-		unsigned int id = s->set.v[rnd_below(&s->rng, s->set.n)];
+	if (i % 3 == 2 && s->model.n) {
+		unsigned int id = s->model.ids[rnd_below(&s->rng, s->model.n)];
 
-		return CHECK_EQ(ida_free(&s->ida, id), set_del(&s->set, id));
+		return CHECK_EQ(ida_free(&s->ida, id),
+				model_ida_free(&s->model, id));
 	}
 	min = fscene_id(s);
 	max = rnd_below(&s->rng, 2) ? UINT_MAX : min + 50;
 	got = ida_alloc_range(&s->ida, min, max, GFP);
 	if (got == -ENOMEM) {
 		s->enomem++;
-		return CHECK(set_matches(&s->set, &s->ida));
+		return CHECK(model_ida_matches(&s->model, &s->ida));
 	}
-	return CHECK_EQ(got, set_alloc(&s->set, min, max));
+	return CHECK_EQ(got, model_ida_alloc(&s->model, min, max));
 }
 
 /*
@@ -686,9 +571,9 @@ static unsigned long fscene_run(unsigned long skip, unsigned long count)
 			break;
 		}
 	idr_fault_inject(0, 0);
-	CHECK(set_matches(&s.set, &s.ida));
+	CHECK(model_ida_matches(&s.model, &s.ida));
 	ida_destroy(&s.ida);
-	set_free(&s.set);
+	model_free(&s.model);
 	return s.enomem;
 }
 
@@ -706,7 +591,7 @@ static void ida_fault_each_allocation(void)
 
 struct drun {
 	struct ida ida;
-	struct idset set;
+	struct model model;
 	uint64_t rng;
 	unsigned long step;
 	size_t live_cap;
@@ -726,8 +611,8 @@ static unsigned int pick_id(struct drun *r)
 
 static unsigned int pick_live(struct drun *r)
 {
-	if (r->set.n && rnd_below(&r->rng, 4))
-		return r->set.v[rnd_below(&r->rng, r->set.n)];
+	if (r->model.n && rnd_below(&r->rng, 4))
+		return r->model.ids[rnd_below(&r->rng, r->model.n)];
 	return pick_id(r);
 }
 
@@ -754,16 +639,16 @@ static bool step_alloc(struct drun *r)
 	switch (rnd_below(&r->rng, 8)) {
 	case 0:
 		return CHECK_EQ(ida_alloc(&r->ida, GFP),
-				set_alloc(&r->set, 0, INT_MAX));
+				model_ida_alloc(&r->model, 0, INT_MAX));
 	case 1:
 		return CHECK_EQ(ida_alloc_min(&r->ida, min, GFP),
-				set_alloc(&r->set, min, INT_MAX));
+				model_ida_alloc(&r->model, min, INT_MAX));
 	case 2:
 		return CHECK_EQ(ida_alloc_max(&r->ida, max, GFP),
-				set_alloc(&r->set, 0, max));
+				model_ida_alloc(&r->model, 0, max));
 	default:
 		return CHECK_EQ(ida_alloc_range(&r->ida, min, max, GFP),
-				set_alloc(&r->set, min, max));
+				model_ida_alloc(&r->model, min, max));
 	}
 }
 
@@ -771,14 +656,14 @@ static bool step_free(struct drun *r)
 {
 	unsigned int id = pick_live(r);
 
-	return CHECK_EQ(ida_free(&r->ida, id), set_del(&r->set, id));
+	return CHECK_EQ(ida_free(&r->ida, id), model_ida_free(&r->model, id));
 }
 
 static bool step_exists(struct drun *r)
 {
 	unsigned int id = pick_live(r) + (unsigned int)rnd_below(&r->rng, 2);
 
-	return CHECK_EQ(ida_exists(&r->ida, id), set_has(&r->set, id));
+	return CHECK_EQ(ida_exists(&r->ida, id), model_has(&r->model, id));
 }
 
 static bool step_first(struct drun *r)
@@ -787,15 +672,15 @@ static bool step_first(struct drun *r)
 
 	if (rnd_below(&r->rng, 10) == 0)
 		return CHECK_EQ(ida_find_first(&r->ida),
-				set_first(&r->set, 0, INT_MAX));
+				model_ida_first(&r->model, 0, INT_MAX));
 	return CHECK_EQ(ida_find_first_range(&r->ida, min, max),
-			set_first(&r->set, min, max));
+			model_ida_first(&r->model, min, max));
 }
 
 static bool step_destroy(struct drun *r)
 {
 	ida_destroy(&r->ida);
-	r->set.n = 0;
+	r->model.n = 0;
 	return CHECK(ida_is_empty(&r->ida));
 }
 
@@ -820,9 +705,9 @@ static bool dstep(struct drun *r)
 		fn = step_alloc;
 	else if (!r->filling && fn == step_alloc && rnd_below(&r->rng, 2))
 		fn = step_free;
-	if (r->filling && r->set.n >= r->live_cap) {
+	if (r->filling && r->model.n >= r->live_cap) {
 		r->filling = false;
-	} else if (!r->filling && r->set.n <= r->live_cap / 4) {
+	} else if (!r->filling && r->model.n <= r->live_cap / 4) {
 		r->filling = true;
 		r->live_cap = 16u << rnd_below(&r->rng, 10);
 	}
@@ -831,7 +716,7 @@ static bool dstep(struct drun *r)
 	changes = fn == step_alloc || fn == step_free || fn == step_destroy;
 	if (!fn(r) || (changes && !CHECK_IDA(&r->ida)))
 		return false;
-	return r->step % 2048 || CHECK(set_matches(&r->set, &r->ida));
+	return r->step % 2048 || CHECK(model_ida_matches(&r->model, &r->ida));
 }
 
 static void ida_seed(uint64_t seed)
@@ -860,9 +745,9 @@ static void ida_seed(uint64_t seed)
 				(unsigned long long)seed, r.step);
 			break;
 		}
-	CHECK(set_matches(&r.set, &r.ida));
+	CHECK(model_ida_matches(&r.model, &r.ida));
 	ida_destroy(&r.ida);
-	set_free(&r.set);
+	model_free(&r.model);
 }
 
 static void ida_model_seed1(void)

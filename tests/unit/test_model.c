@@ -211,6 +211,109 @@ static void run_seed(uint64_t seed, int base)
 	model_free(&r.model);
 }
 
+/* {==================== The model's own answers ==================== */
+
+/*
+ * The model is the oracle, so it is held to answers worked out by hand
+ * from the documentation first: a model wrong the way the library is
+ * wrong would hide the bug.
+ */
+static void model_idr_answers(void)
+{
+	struct model m;
+	uint32_t id = UINT32_MAX;
+	void *v;
+
+	model_init(&m, 0);
+	CHECK_EQ(model_alloc(&m, &m, 0, 0), 0);
+	CHECK_EQ(model_alloc(&m, &m, 0, 0), 1);
+	CHECK_EQ(model_alloc(&m, &m, 5, 5), -ENOSPC);	/* [5, 5) is empty */
+	CHECK_EQ(model_alloc(&m, &m, 5, 6), 5);
+	CHECK_EQ(model_alloc(&m, &m, 5, 6), -ENOSPC);
+	CHECK_EQ(model_alloc(&m, &m, -1, 0), -EINVAL);
+	CHECK_EQ(model_alloc(&m, &m, INT_MAX, -3), INT_MAX); /* "<= 0" */
+	CHECK_EQ(model_alloc(&m, &m, INT_MAX, 0), -ENOSPC);
+	CHECK_EQ(model_alloc_u32(&m, NULL, &id, ULONG_MAX), 0);
+	CHECK_EQ(id, UINT32_MAX);
+	CHECK_EQ(model_alloc_u32(&m, NULL, &id, ULONG_MAX), -ENOSPC);
+	CHECK_EQ(id, UINT32_MAX);			/* unchanged */
+	CHECK(model_find(&m, UINT32_MAX, &v) && v == NULL);
+	CHECK_EQ(m.n, 5);
+	model_free(&m);
+
+	model_init(&m, 1000);				/* idr_init_base(1000) */
+	CHECK_EQ(model_alloc(&m, &m, 0, 1000), -ENOSPC);
+	CHECK_EQ(model_alloc(&m, &m, 0, 1002), 1000);
+	id = 7;
+	CHECK_EQ(model_alloc_u32(&m, &m, &id, 1001), 0);
+	CHECK_EQ(id, 1001);
+	model_free(&m);
+}
+
+static void model_cyclic_answers(void)
+{
+	struct model m;
+	int i;
+
+	model_init(&m, 0);
+	for (i = 0; i < 4; i++)
+		CHECK_EQ(model_alloc_cyclic(&m, &m, 0, 4), i);
+	CHECK_EQ(model_alloc_cyclic(&m, &m, 0, 4), -ENOSPC);
+	CHECK_EQ(m.next, 4);				/* unchanged */
+	CHECK(model_remove(&m, 1, &(void *){ NULL }));
+	CHECK(model_remove(&m, 3, &(void *){ NULL }));
+	CHECK_EQ(model_alloc_cyclic(&m, &m, 0, 4), 1);	/* wrapped */
+	CHECK_EQ(m.next, 2);
+	CHECK_EQ(model_alloc_cyclic(&m, &m, 0, 4), 3);	/* from the cursor */
+	m.next = 0;					/* below @start */
+	CHECK_EQ(model_alloc_cyclic(&m, &m, 10, 0), 10);
+	CHECK_EQ(m.next, 11);
+	m.next = INT_MAX;				/* INT_MAX is free */
+	CHECK_EQ(model_alloc_cyclic(&m, &m, 0, 0), INT_MAX);
+	CHECK_EQ(m.next, (uint32_t)INT_MAX + 1);	/* past the range */
+	CHECK_EQ(model_alloc_cyclic(&m, &m, 0, 0), 4);
+	m.next = UINT32_MAX;
+	CHECK_EQ(model_alloc_cyclic(&m, &m, 0, 0), 5);
+	CHECK_EQ(model_alloc_cyclic(&m, &m, -1, 0), -EINVAL);
+	CHECK_EQ(m.next, 6);
+	model_free(&m);
+}
+
+static void model_next_and_ida_answers(void)
+{
+	struct model m;
+	unsigned long id = 0;
+
+	model_init(&m, 0);
+	CHECK_EQ(model_alloc(&m, NULL, 0, 0), 0);	/* reserved */
+	CHECK_EQ(model_alloc(&m, &m, 0, 0), 1);
+	CHECK(model_next(&m, &id) == &m);		/* skips the NULL */
+	CHECK_EQ(id, 1);
+	id = 2;
+	CHECK(model_next(&m, &id) == NULL);
+	CHECK_EQ(id, 2);
+	model_free(&m);
+
+	model_init(&m, 0);
+	CHECK_EQ(model_ida_alloc(&m, 5, 3), -ENOSPC);	/* @min > @max */
+	CHECK_EQ(model_ida_alloc(&m, (unsigned int)INT_MAX + 1, UINT_MAX),
+		 -ENOSPC);
+	CHECK_EQ(model_ida_alloc(&m, INT_MAX, UINT_MAX), INT_MAX);
+	CHECK_EQ(model_ida_alloc(&m, INT_MAX, UINT_MAX), -ENOSPC);
+	CHECK_EQ(model_ida_alloc(&m, 3, 3), 3);
+	CHECK_EQ(model_ida_first(&m, 0, UINT_MAX), 3);
+	CHECK_EQ(model_ida_first(&m, 4, UINT_MAX), INT_MAX);
+	CHECK_EQ(model_ida_first(&m, 4, INT_MAX - 1), -ENOENT);
+	CHECK_EQ(model_ida_first(&m, (unsigned int)INT_MAX + 1, UINT_MAX),
+		 -EINVAL);
+	CHECK_EQ(model_ida_free(&m, 4), -ENOENT);
+	CHECK_EQ(model_ida_free(&m, 3), 0);
+	CHECK(!model_has(&m, 3));
+	model_free(&m);
+}
+
+/* }==================== The model's own answers ==================== */
+
 static void model_base0_seed1(void)
 {
 	run_seed(1, 0);
@@ -233,6 +336,9 @@ static void model_base1000_seed4(void)
 
 void suite_model(void)
 {
+	RUN(model_idr_answers);
+	RUN(model_cyclic_answers);
+	RUN(model_next_and_ida_answers);
 	RUN(model_base0_seed1);
 	RUN(model_base0_seed2);
 	RUN(model_base1_seed3);
