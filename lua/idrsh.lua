@@ -228,6 +228,7 @@ Makes command @c, one record:
   args      the argument synopsis, "" (the default) for none
   min, max  least and most arguments (defaults: 0, and min)
   raw       true: the handler gets the raw rest of the line, unsplit
+            (min and max then go unused)
   help      the one-line help of 'help' and the man page
   text      longer text of 'help NAME', or nil
   example   one example line
