@@ -238,7 +238,7 @@ static void shell_open(struct shell *s, int *trees)
 {
 	memset(s, 0, sizeof(*s));
 	sh = s;
-	if (!lua_init(s))
+	if (!shell_lua_open(s))
 		abort();
 	sandbox_apply(s->L);
 	validators_take(s->L);
@@ -288,7 +288,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		run_one(&s, trees, p, len);
 		p += len + 1;
 	}
-	lua_close(s.L);
+	shell_lua_close(&s);
 	idr_fault_inject(0, 0);	/* 'fail N' outlives the input */
 	return 0;
 }

@@ -2,13 +2,15 @@
 -- idrsh.lua - the command language of idrsh.
 --
 -- Compiled into the idrsh binary; src/idrsh.c loads this chunk, which
--- returns the module M below.  Every command is one entry of COMMANDS:
--- help, "help CMD" and completion all come from that table.
+-- returns the module M below.  Every command is one record, made by
+-- command { ... } beside its handler: dispatch, help, "help CMD",
+-- completion and the man page's test all read that record, and 'help'
+-- lists the commands in the order this file makes them.
 --
--- Conventions in this file: a handler gets (args, rest): the words after
--- the command, and the raw rest of the line.  It returns true, false (a
--- failure already reported), "quit", or nil and a message, printed as
--- "CMD: message".
+-- Conventions in this file: a handler (a record's 'run') gets (args,
+-- rest): the words after the command, and the raw rest of the line.  It
+-- returns true, false (a failure already reported), "quit", or nil and a
+-- message, printed as "CMD: message".
 -- Library failures (nil, msg, errno) end in " (ERRNO)".  Nothing is
 -- changed before every argument has been checked.
 
@@ -26,6 +28,8 @@ local M = {}
 local INT_MAX = 0x7fffffff
 local U32_MAX = 0xffffffff
 local SOURCE_DEPTH_MAX = 16
+-- What src/idrsh.c's hook raises on Ctrl-C: no command may swallow it.
+local INTERRUPTED = "interrupted!"
 
 -- The shell's state: the trees by name, which one is current, options.
 local sh = {
@@ -34,7 +38,7 @@ local sh = {
 	current = "default",
 	config = {},
 	depth = 0,		-- nesting of 'source'
-	tracing = setmetatable({}, { __mode = "k" }),
+	tracing = setmetatable({}, { __mode = "k" }), -- object -> true
 	opts = setmetatable({}, { __mode = "k" }), -- object -> options of 'new'
 }
 
@@ -102,6 +106,23 @@ local function format_table(t)
 		lines[#lines + 1] = tostring(k) .. ": " .. tostring(v)
 	end
 	return table.concat(lines, "\n")
+end
+
+local TRACE_FIELDS = { "level", "first", "last", "slot", "nodes" }
+local TRACE_HEIGHT = { grow = true, shrink = true }
+
+-- One trace event (the binding's table) as one line.
+local function trace_line(ev)
+	local parts = { "trace:", tostring(ev.event) }
+	for _, k in ipairs(TRACE_FIELDS) do
+		if ev[k] ~= nil then
+			parts[#parts + 1] = k .. "=" .. tostring(ev[k])
+		end
+	end
+	if TRACE_HEIGHT[ev.event] and ev.height then
+		parts[#parts + 1] = "height=" .. tostring(ev.height)
+	end
+	outln(table.concat(parts, " "))
 end
 
 -- }===============================================================
@@ -196,21 +217,83 @@ end
 
 -- }===============================================================
 
+-- {========================= The commands =========================
+
+-- Every command, in the order 'help' lists them; and by name.
+local COMMANDS, BY_NAME = {}, {}
+
+--[[
+Makes command @c, one record:
+  name      the word that runs it
+  args      the argument synopsis, "" (the default) for none
+  min, max  least and most arguments (defaults: 0, and min)
+  raw       true: the handler gets the raw rest of the line, unsplit
+            (min and max then go unused)
+  help      the one-line help of 'help' and the man page
+  text      longer text of 'help NAME', or nil
+  example   one example line
+  complete  completion of the arguments: nil, "files", a list of words,
+            or a function returning one
+  run       the handler, run(args, rest)
+]]
+local function command(c)
+	assert(type(c.name) == "string" and not BY_NAME[c.name], c.name)
+	assert(type(c.run) == "function" and c.help and c.example, c.name)
+	c.args = c.args or ""
+	c.min = c.min or 0
+	c.max = c.max or c.min
+	COMMANDS[#COMMANDS + 1] = c
+	BY_NAME[c.name] = c
+end
+
+local function usage(name)
+	local c = BY_NAME[name]
+	return "usage: " .. c.name .. (c.args ~= "" and " " .. c.args or "")
+end
+
+local function command_names()
+	local names = {}
+	for i, c in ipairs(COMMANDS) do names[i] = c.name end
+	return names
+end
+
+-- }===============================================================
+
 -- {=========================== Trees ==============================
 
-local function kind_of(obj)
-	local k = sh.kinds[obj]
-	if k then
-		return k
-	end
+-- The kind of a tree: "idr", "tagged" or "ida".  The binding does not
+-- say, so the methods are probed: only an IDA has 'exists', and 'untag'
+-- raises on an idr that is not tagged.
+local function tree_kind(obj)
 	local ok, exists = pcall(function() return obj.exists end)
 	if ok and exists then
-		k = "ida"
-	else
-		k = pcall(function() return obj:untag(0) end) and "tagged" or "idr"
+		return "ida"
 	end
-	sh.kinds[obj] = k
+	return pcall(function() return obj:untag(0) end) and "tagged" or "idr"
+end
+
+-- Trees the shell made are known; one a 'lua' chunk made is probed once.
+local function kind_of(obj)
+	local k = sh.kinds[obj]
+	if not k then
+		k = tree_kind(obj)
+		sh.kinds[obj] = k
+	end
 	return k
+end
+
+-- Stores @obj, made by make(@o) as a tree of @kind, under @name.
+local function keep(name, obj, kind, o)
+	sh.trees[name], sh.kinds[obj], sh.opts[obj] = obj, kind, o
+end
+
+-- Anything but a userdata under trees.NAME ('lua trees.x = 2' may put
+-- anything there) is no tree.
+local function not_a_tree(name, obj)
+	if type(obj) ~= "userdata" then
+		return "trees." .. name .. " is a " .. type(obj) ..
+			", not an idr or an IDA"
+	end
 end
 
 local function current()
@@ -219,11 +302,8 @@ local function current()
 		return nil, "no current tree ('" .. sh.current ..
 			"' was dropped); try 'trees' and 'use NAME'"
 	end
-	-- 'lua trees.NAME = 2' may have put anything there.
-	if type(obj) ~= "userdata" then
-		return nil, "trees." .. sh.current .. " is a " .. type(obj) ..
-			", not an idr or an IDA"
-	end
+	local err = not_a_tree(sh.current, obj)
+	if err then return nil, err end
 	return obj, kind_of(obj)
 end
 
@@ -249,6 +329,28 @@ local function tree(want)
 		return nil, "tree '" .. sh.current .. "' " .. HINT[want]
 	end
 	return obj
+end
+
+-- The tree named @name, whether current or not.
+local function named(name)
+	local obj = sh.trees[name]
+	if obj == nil then
+		return nil, "no tree named '" .. name .. "' (see 'trees')"
+	end
+	local err = not_a_tree(name, obj)
+	if err then return nil, err end
+	return obj
+end
+
+local function tree_names()
+	local names = {}
+	for name in pairs(sh.trees) do
+		if type(name) == "string" and type(sh.trees[name]) == "userdata" then
+			names[#names + 1] = name
+		end
+	end
+	table.sort(names)
+	return names
 end
 
 local function update_globals()
@@ -285,7 +387,7 @@ local function call(obj, m, ...)
 	end
 	local r = table.pack(pcall(obj[m], obj, ...))
 	if not r[1] then
-		if r[2] == "interrupted!" then
+		if r[2] == INTERRUPTED then
 			error(r[2], 0)
 		end
 		return nil, tostring(r[2])
@@ -314,35 +416,6 @@ local function print_entry(id, v)
 	outln(tostring(id) .. " " .. show(v))
 end
 
--- }===============================================================
-
--- {=========================== Handlers ===========================
-
-local H = {}
-
-local function alloc_with(method, args)
-	local t, err = tree(method == "alloc_tagged" and "tagged" or "idr")
-	if not t then return nil, err end
-	local n, e = numbers(args, { 2, "START" }, { 3, "END" })
-	if not n then return nil, e end
-	local id, msg, errno = call(t, method, args[1], n[1], n[2])
-	return allocated(id, msg, errno, range_text(n[1], n[2]))
-end
-
-function H.alloc(args) return alloc_with("alloc", args) end
-function H.alloc_cyclic(args) return alloc_with("alloc_cyclic", args) end
-function H.alloc_tagged(args) return alloc_with("alloc_tagged", args) end
-
-function H.alloc_u32(args)
-	local t, err = tree("idr")
-	if not t then return nil, err end
-	local n, e = numbers(args, { 2, "START", U32_MAX }, { 3, "MAX", U32_MAX })
-	if not n then return nil, e end
-	local id, msg, errno = call(t, "alloc_u32", args[1], n[1], n[2])
-	return allocated(id, msg, errno,
-		string.format("in [%d, %d]", n[1], n[2]))
-end
-
 -- A command on one ID: checks the tree and the ID, then calls @fn(t, id).
 local function on_id(want, what, fn)
 	return function(args)
@@ -362,295 +435,35 @@ local function absent(id, msg, errno)
 	return nil, failure(msg, errno)
 end
 
-H.find = on_id("idr", "ID", function(t, id)
-	local v, msg, errno = call(t, "find", id)
-	if v == nil then return absent(id, msg, errno) end
-	outln(show(v))
-	return true
-end)
-
-H.remove = on_id("idr", "ID", function(t, id)
-	local v, msg, errno = call(t, "remove", id)
-	if v == nil then return absent(id, msg, errno) end
-	outln(show(v))
-	return true
-end)
-
-H.replace = on_id("idr", "ID", function(t, id, args)
-	local old, msg, errno = call(t, "replace", id, args[2])
-	if old == nil and msg then return absent(id, msg, errno) end
-	outln(show(old))
-	return true
-end)
-
-H.next = on_id("idr", "ID", function(t, id)
-	local nid, v = call(t, "get_next", id)
-	if nid == nil and v ~= nil then return nil, v end
-	if type(nid) ~= "number" then
-		return nil, failure("no entry at or above " .. id, "ENOENT")
+-- A handler for on_id that prints the value method @m returns for the ID.
+local function print_value(m)
+	return function(t, id)
+		local v, msg, errno = call(t, m, id)
+		if v == nil then return absent(id, msg, errno) end
+		outln(show(v))
+		return true
 	end
-	print_entry(nid, v)
-	return true
-end)
+end
 
-function H.list()
-	local t, err = tree("idr")
-	if not t then return nil, err end
-	local step, state, key = call(t, "pairs")
-	if not step then return nil, state end
-	for id, v in step, state, key do
-		print_entry(id, v)
+-- A handler that prints what method @m of the current tree returns:
+-- text, or a table as "key: value" lines.  @text_m, when the tree has
+-- it, is asked instead.
+local function print_result(m, text_m)
+	return function()
+		local t, err = tree("any")
+		if not t then return nil, err end
+		local s, msg = call(t, text_m and t[text_m] and text_m or m)
+		if not s then return nil, msg end
+		outln(type(s) == "table" and format_table(s) or s)
+		return true
 	end
-	return true
-end
-
-function H.count()
-	local t, err = tree("any")
-	if not t then return nil, err end
-	local n, msg = call(t, "count")
-	if not n then return nil, msg end
-	outln(n)
-	return true
-end
-
-function H.empty()
-	local t, err = tree("any")
-	if not t then return nil, err end
-	local e, msg = call(t, "is_empty")
-	if e == nil then return nil, msg end
-	outln(e and "yes" or "no")
-	return true
-end
-
--- The binding's destroy() ends the object; the shell's keeps a usable,
--- empty tree of the same kind under the same name.
-local make
-
-function H.destroy()
-	local t, err = tree("any")
-	if not t then return nil, err end
-	local o = sh.opts[t] or { ida = kind_of(t) == "ida" }
-	local ok, fresh, kind = pcall(make, o)
-	if not ok then return nil, tostring(fresh) end
-	if sh.tracing[t] then fresh:trace(sh.trace_fn) sh.tracing[fresh] = true end
-	t:destroy()
-	sh.trees[sh.current], sh.kinds[fresh], sh.opts[fresh] = fresh, kind, o
-	return true
-end
-
-function H.pre_get()
-	local t, err = tree("idr")
-	if not t then return nil, err end
-	local ok, msg, errno = call(t, "pre_get")
-	if not ok then return nil, failure(msg, errno) end
-	return true
-end
-
-function H.get_new(args)
-	local t, err = tree("idr")
-	if not t then return nil, err end
-	local id, msg, errno = call(t, "get_new", args[1])
-	return allocated(id, msg, errno, "at all")
-end
-
-function H.get_new_above(args)
-	local t, err = tree("idr")
-	if not t then return nil, err end
-	local start, e = number(args[2], "START")
-	if not start then return nil, e end
-	local id, msg, errno = call(t, "get_new_above", args[1], start)
-	return allocated(id, msg, errno, range_text(start))
-end
-
-H.find_tagged = on_id("tagged", "TAGGED", function(t, id)
-	local v, msg, errno = call(t, "find_tagged", id)
-	if v == nil then return absent(id, msg, errno) end
-	outln(show(v))
-	return true
-end)
-
-H.remove_tagged = on_id("tagged", "TAGGED", function(t, id)
-	local v, msg, errno = call(t, "remove_tagged", id)
-	if v == nil then return absent(id, msg, errno) end
-	outln(show(v))
-	return true
-end)
-
--- Why a tagged ID is live or stale, from its slot's generation.
-local function tag_reason(t, tid)
-	local id, gen = call(t, "untag", tid)
-	local p = call(t, "path", tid)
-	if type(p) ~= "table" or not p.gen or not p.id_bits then
-		return string.format("id %d gen %d", id, gen)
-	end
-	local slot_gen = p.gen % (1 << (31 - p.id_bits))
-	local where = p["end"] == "found" and "the slot is at" or
-		"the slot is free, at"
-	return string.format("id %d gen %d; %s gen %d", id, gen, where, slot_gen)
-end
-
--- A question, not an action: "stale" is an answer, and succeeds.
-H.check = on_id("tagged", "TAGGED", function(t, id)
-	local ok, msg, errno = call(t, "check", id)
-	if ok then
-		outln("live: " .. tag_reason(t, id))
-	elseif errno == "ESTALE" then
-		outln("stale: " .. tag_reason(t, id) .. " (ESTALE)")
-	elseif errno == "ENOENT" then
-		outln("free: " .. tag_reason(t, id) .. " (ENOENT)")
-	else
-		return nil, failure(msg, errno)
-	end
-	return true
-end)
-
-H.untag = on_id("tagged", "TAGGED", function(t, id)
-	local plain, gen = call(t, "untag", id)
-	if plain == nil then return nil, failure(gen) end
-	outln(string.format("id %d gen %d", plain, gen))
-	return true
-end)
-
-function H.ida_alloc(args)
-	local a, err = tree("ida")
-	if not a then return nil, err end
-	local n, e = numbers(args, { 1, "MIN" }, { 2, "MAX" })
-	if not n then return nil, e end
-	local id, msg, errno = call(a, "alloc", n[1], n[2])
-	return allocated(id, msg, errno, string.format("in [%d, %d]",
-		n[1] or 0, n[2] or INT_MAX))
-end
-
-H.ida_free = on_id("ida", "ID", function(a, id)
-	local ok, msg, errno = call(a, "free", id)
-	if not ok then return absent(id, msg, errno) end
-	return true
-end)
-
-H.ida_exists = on_id("ida", "ID", function(a, id)
-	outln(call(a, "exists", id) and "yes" or "no")
-	return true
-end)
-
--- }===============================================================
-
--- {========================= Seeing inside ========================
-
-function H.dump()
-	local t, err = tree("any")
-	if not t then return nil, err end
-	local s, msg = call(t, "dump")
-	if not s then return nil, msg end
-	outln(s)
-	return true
-end
-
-H.path = on_id("any", "ID", function(t, id)
-	local s, msg = call(t, t.path_text and "path_text" or "path", id)
-	if not s then return nil, msg end
-	outln(type(s) == "table" and format_table(s) or s)
-	return true
-end)
-
-function H.stats()
-	local t, err = tree("any")
-	if not t then return nil, err end
-	local s, msg = call(t, t.stats_text and "stats_text" or "stats")
-	if not s then return nil, msg end
-	outln(type(s) == "table" and format_table(s) or s)
-	return true
-end
-
-local function shell_quote(s)
-	return "'" .. s:gsub("'", "'\\''") .. "'"
-end
-
-local function write_file(file, text)
-	local f, err = io.open(file, "w")
-	if not f then return nil, err end
-	local ok, werr = f:write(text)
-	-- Buffered: a full disk may only show when closing.
-	local closed, cerr = f:close()
-	if not (ok and closed) then return nil, file .. ": " .. (werr or cerr) end
-	return true
-end
-
-local function render(text, format, file)
-	if not os.execute("command -v dot >/dev/null 2>&1") then
-		return nil, "Graphviz 'dot' is not installed; write the DOT " ..
-			"text with 'dot FILE' and render it elsewhere"
-	end
-	local p = io.popen("dot -T" .. format .. " -o " .. shell_quote(file), "w")
-	p:write(text)
-	local ok = p:close()
-	if not ok then
-		return nil, "dot failed to render " .. file
-	end
-	return true
-end
-
-function H.dot(args)
-	local t, err = tree("any")
-	if not t then return nil, err end
-	local format, file = nil, args[1]
-	if args[1] == "--svg" or args[1] == "--png" then
-		format, file = args[1]:sub(3), args[2]
-		if not file then return nil, "usage: dot [FILE | --svg FILE | --png FILE]" end
-	elseif args[2] or (file and file:sub(1, 1) == "-") then
-		return nil, "usage: dot [FILE | --svg FILE | --png FILE]"
-	end
-	local text, msg = call(t, "dot")
-	if not text then return nil, msg end
-	if format then return render(text, format, file) end
-	if file then return write_file(file, text) end
-	outln(text)
-	return true
-end
-
-local TRACE_FIELDS = { "level", "first", "last", "slot", "nodes" }
-local TRACE_HEIGHT = { grow = true, shrink = true }
-
-local function trace_line(ev)
-	local parts = { "trace:", tostring(ev.event) }
-	for _, k in ipairs(TRACE_FIELDS) do
-		if ev[k] ~= nil then
-			parts[#parts + 1] = k .. "=" .. tostring(ev[k])
-		end
-	end
-	if TRACE_HEIGHT[ev.event] and ev.height then
-		parts[#parts + 1] = "height=" .. tostring(ev.height)
-	end
-	outln(table.concat(parts, " "))
-end
-sh.trace_fn = trace_line
-
-function H.trace(args)
-	local t, err = tree("any")
-	if not t then return nil, err end
-	if args[1] ~= "on" and args[1] ~= "off" then
-		return nil, "say 'trace on' or 'trace off'"
-	end
-	local ok, msg = call(t, "trace", args[1] == "on" and trace_line or nil)
-	if ok == nil and msg then return nil, msg end
-	sh.tracing[t] = args[1] == "on" or nil
-	return true
-end
-
-function H.fail(args)
-	local n, err = number(args[1], "N")
-	if not n then return nil, err end
-	idr.fault(0, n)
-	return true
-end
-
-function H.mem()
-	outln(format_table(idr.mem()))
-	return true
 end
 
 -- }===============================================================
 
 -- {======================== Managing trees ========================
+
+local NEW_OPTIONS = { "--base", "--tagged", "--retire", "--ida" }
 
 local function parse_new(args)
 	local o, i = { name = args[1] }, 2
@@ -682,7 +495,8 @@ local function parse_new(args)
 	return o
 end
 
-function make(o)
+-- A new tree from the options of parse_new.  Return: it, and its kind.
+local function make(o)
 	if o.ida then
 		return idr.ida(), "ida"
 	end
@@ -693,79 +507,541 @@ function make(o)
 	return idr.new(opts), o.tagged and "tagged" or "idr"
 end
 
-function H.new(args)
-	local o, err = parse_new(args)
-	if not o then return nil, err end
-	if not valid_name(o.name) then
-		return nil, "bad NAME '" .. o.name .. "': use letters, digits, _ . -"
-	end
-	if sh.trees[o.name] ~= nil then
-		return nil, "a tree named '" .. o.name .. "' exists"
-	end
-	local ok, obj, kind = pcall(make, o)
-	if not ok then return nil, tostring(obj) end
-	sh.trees[o.name], sh.kinds[obj], sh.current = obj, kind, o.name
-	sh.opts[obj] = o
-	return true
-end
-
-local function named(name)
-	local obj = sh.trees[name]
-	if obj == nil then
-		return nil, "no tree named '" .. name .. "' (see 'trees')"
-	end
-	if type(obj) ~= "userdata" then
-		return nil, "trees." .. name .. " is a " .. type(obj) ..
-			", not an idr or an IDA"
-	end
-	return obj
-end
-
-function H.use(args)
-	local obj, err = named(args[1])
-	if not obj then return nil, err end
-	sh.current = args[1]
-	return true
-end
-
-function H.drop(args)
-	local obj, err = named(args[1])
-	if not obj then return nil, err end
-	if args[1] == sh.current then
-		return nil, "'" .. args[1] .. "' is the current tree; 'use' another first"
-	end
-	sh.trees[args[1]] = nil
-	if obj.destroy then pcall(obj.destroy, obj) end
-	return true
-end
-
-local function tree_names()
-	local names = {}
-	for name in pairs(sh.trees) do
-		if type(name) == "string" and type(sh.trees[name]) == "userdata" then
-			names[#names + 1] = name
+command {
+	name = "new", args = "NAME [--base N] [--tagged BITS [--retire]] [--ida]",
+	min = 1, max = 6,
+	help = "make a tree (or an IDA) and switch to it",
+	text = "--base N: IDs start at N.  --tagged BITS: IDs have BITS bits and\n" ..
+		"the bits above hold a generation (see alloc_tagged); --retire\n" ..
+		"never reuses a slot whose generations ran out.  --ida: an IDA,\n" ..
+		"IDs without values (ida_alloc, ida_free, ida_exists).",
+	example = "new handles --base 1",
+	complete = NEW_OPTIONS,
+	run = function(args)
+		local o, err = parse_new(args)
+		if not o then return nil, err end
+		if not valid_name(o.name) then
+			return nil, "bad NAME '" .. o.name .. "': use letters, digits, _ . -"
 		end
-	end
-	table.sort(names)
-	return names
+		if sh.trees[o.name] ~= nil then
+			return nil, "a tree named '" .. o.name .. "' exists"
+		end
+		local ok, obj, kind = pcall(make, o)
+		if not ok then return nil, tostring(obj) end
+		keep(o.name, obj, kind, o)
+		sh.current = o.name
+		return true
+	end,
+}
+
+command {
+	name = "use", args = "NAME", min = 1,
+	help = "make NAME the current tree",
+	example = "use default",
+	complete = tree_names,
+	run = function(args)
+		local obj, err = named(args[1])
+		if not obj then return nil, err end
+		sh.current = args[1]
+		return true
+	end,
+}
+
+command {
+	name = "trees",
+	help = "list the trees; * marks the current one",
+	example = "trees",
+	run = function()
+		for _, name in ipairs(tree_names()) do
+			local obj = sh.trees[name]
+			local ok, n = pcall(function() return #obj end)
+			outln(string.format("%s %-12s %-6s %s ids",
+				name == sh.current and "*" or " ", name,
+				kind_of(obj), ok and tostring(n) or "?"))
+		end
+		return true
+	end,
+}
+
+command {
+	name = "drop", args = "NAME", min = 1,
+	help = "destroy and forget a tree (not the current one)",
+	example = "drop handles",
+	complete = tree_names,
+	run = function(args)
+		local obj, err = named(args[1])
+		if not obj then return nil, err end
+		if args[1] == sh.current then
+			return nil, "'" .. args[1] ..
+				"' is the current tree; 'use' another first"
+		end
+		sh.trees[args[1]] = nil
+		if obj.destroy then pcall(obj.destroy, obj) end
+		return true
+	end,
+}
+
+-- }===============================================================
+
+-- {=========================== The idr ============================
+
+-- alloc, alloc_cyclic and alloc_tagged: VALUE [START [END]].
+local function alloc_with(method, args)
+	local t, err = tree(method == "alloc_tagged" and "tagged" or "idr")
+	if not t then return nil, err end
+	local n, e = numbers(args, { 2, "START" }, { 3, "END" })
+	if not n then return nil, e end
+	local id, msg, errno = call(t, method, args[1], n[1], n[2])
+	return allocated(id, msg, errno, range_text(n[1], n[2]))
 end
 
-function H.trees()
-	for _, name in ipairs(tree_names()) do
-		local obj = sh.trees[name]
-		local ok, n = pcall(function() return #obj end)
-		outln(string.format("%s %-12s %-6s %s ids", name == sh.current and
-			"*" or " ", name, kind_of(obj), ok and tostring(n) or "?"))
+command {
+	name = "alloc", args = "VALUE [START [END]]", min = 1, max = 3,
+	help = "store VALUE at the lowest free ID in [START, END); print the ID",
+	text = "idr_alloc(): START defaults to 0 (or the tree's base), END <= 0 or\n" ..
+		"absent means no limit.  Fails with ENOSPC when the range is full.",
+	example = "alloc eth0 5 30",
+	run = function(args) return alloc_with("alloc", args) end,
+}
+
+command {
+	name = "alloc_cyclic", args = "VALUE [START [END]]", min = 1, max = 3,
+	help = "like alloc, but search on from the last ID handed out",
+	text = "idr_alloc_cyclic(): IDs are not reused at once after a remove,\n" ..
+		"as PIDs are not; the search wraps to START when it reaches END.",
+	example = "alloc_cyclic job 1 100",
+	run = function(args) return alloc_with("alloc_cyclic", args) end,
+}
+
+command {
+	name = "alloc_u32", args = "VALUE START MAX", min = 3,
+	help = "store VALUE at the lowest free ID in [START, MAX]; print the ID",
+	text = "idr_alloc_u32(): MAX is inclusive and may reach 4294967295.",
+	example = "alloc_u32 dev 10 20",
+	run = function(args)
+		local t, err = tree("idr")
+		if not t then return nil, err end
+		local n, e = numbers(args, { 2, "START", U32_MAX },
+			{ 3, "MAX", U32_MAX })
+		if not n then return nil, e end
+		local id, msg, errno = call(t, "alloc_u32", args[1], n[1], n[2])
+		return allocated(id, msg, errno,
+			string.format("in [%d, %d]", n[1], n[2]))
+	end,
+}
+
+command {
+	name = "find", args = "ID", min = 1,
+	help = "print the value stored at ID",
+	text = "idr_find(): fails with ENOENT when ID is not allocated.",
+	example = "find 5",
+	run = on_id("idr", "ID", print_value("find")),
+}
+
+command {
+	name = "remove", args = "ID", min = 1,
+	help = "free ID and print the value it held",
+	text = "idr_remove(): the nodes only ID kept alive are freed.",
+	example = "remove 5",
+	run = on_id("idr", "ID", print_value("remove")),
+}
+
+command {
+	name = "replace", args = "ID VALUE", min = 2,
+	help = "store VALUE at ID; print the old value",
+	text = "idr_replace(): ID must be allocated (else ENOENT).",
+	example = "replace 5 eth1",
+	run = on_id("idr", "ID", function(t, id, args)
+		local old, msg, errno = call(t, "replace", id, args[2])
+		if old == nil and msg then return absent(id, msg, errno) end
+		outln(show(old))
+		return true
+	end),
+}
+
+command {
+	name = "next", args = "ID", min = 1,
+	help = "print the first entry at or above ID",
+	text = "idr_get_next(): prints 'ID VALUE'; ENOENT when there is none.",
+	example = "next 0",
+	run = on_id("idr", "ID", function(t, id)
+		local nid, v = call(t, "get_next", id)
+		if nid == nil and v ~= nil then return nil, v end
+		if type(nid) ~= "number" then
+			return nil, failure("no entry at or above " .. id, "ENOENT")
+		end
+		print_entry(nid, v)
+		return true
+	end),
+}
+
+command {
+	name = "list",
+	help = "print every entry as 'ID VALUE', in ID order",
+	text = "idr_for_each().",
+	example = "list",
+	run = function()
+		local t, err = tree("idr")
+		if not t then return nil, err end
+		local step, state, key = call(t, "pairs")
+		if not step then return nil, state end
+		for id, v in step, state, key do
+			print_entry(id, v)
+		end
+		return true
+	end,
+}
+
+command {
+	name = "count",
+	help = "print how many IDs are allocated",
+	example = "count",
+	run = print_result("count"),
+}
+
+command {
+	name = "empty",
+	help = "print yes if no ID is allocated, else no",
+	text = "idr_is_empty().",
+	example = "empty",
+	run = function()
+		local t, err = tree("any")
+		if not t then return nil, err end
+		local e, msg = call(t, "is_empty")
+		if e == nil then return nil, msg end
+		outln(e and "yes" or "no")
+		return true
+	end,
+}
+
+-- The binding's destroy() ends the object; the shell's keeps a usable,
+-- empty tree of the same kind under the same name.
+command {
+	name = "destroy",
+	help = "free every ID and node of the current tree",
+	text = "idr_destroy(): the tree stays usable.",
+	example = "destroy",
+	run = function()
+		local t, err = tree("any")
+		if not t then return nil, err end
+		local o = sh.opts[t] or { ida = kind_of(t) == "ida" }
+		local ok, fresh, kind = pcall(make, o)
+		if not ok then return nil, tostring(fresh) end
+		if sh.tracing[t] then
+			fresh:trace(trace_line)
+			sh.tracing[fresh] = true
+		end
+		t:destroy()
+		keep(sh.current, fresh, kind, o)
+		return true
+	end,
+}
+
+-- }===============================================================
+
+-- {======================== The 2004 API ==========================
+
+command {
+	name = "pre_get",
+	help = "fill the tree's node cache (the 2004 API)",
+	text = "idr_pre_get(): get_new and get_new_above take nodes only from\n" ..
+		"this cache, and fail with EAGAIN when it runs short.",
+	example = "pre_get",
+	run = function()
+		local t, err = tree("idr")
+		if not t then return nil, err end
+		local ok, msg, errno = call(t, "pre_get")
+		if not ok then return nil, failure(msg, errno) end
+		return true
+	end,
+}
+
+command {
+	name = "get_new", args = "VALUE", min = 1,
+	help = "store VALUE at the lowest free ID (2004 API)",
+	text = "idr_get_new(): fails with EAGAIN when the node cache is short;\n" ..
+		"run pre_get and try again.",
+	example = "get_new eth0",
+	run = function(args)
+		local t, err = tree("idr")
+		if not t then return nil, err end
+		local id, msg, errno = call(t, "get_new", args[1])
+		return allocated(id, msg, errno, "at all")
+	end,
+}
+
+command {
+	name = "get_new_above", args = "VALUE START", min = 2,
+	help = "store VALUE at the lowest free ID >= START (2004 API)",
+	text = "idr_get_new_above(): as get_new.",
+	example = "get_new_above eth0 100",
+	run = function(args)
+		local t, err = tree("idr")
+		if not t then return nil, err end
+		local start, e = number(args[2], "START")
+		if not start then return nil, e end
+		local id, msg, errno = call(t, "get_new_above", args[1], start)
+		return allocated(id, msg, errno, range_text(start))
+	end,
+}
+
+-- }===============================================================
+
+-- {========================= Tagged IDs ===========================
+
+command {
+	name = "alloc_tagged", args = "VALUE [START [END]]", min = 1, max = 3,
+	help = "allocate on a tagged tree; print the tagged ID",
+	text = "idr_alloc_tagged(): the tagged ID is (generation << BITS) | ID; the\n" ..
+		"generation of a slot advances each time its ID is freed.",
+	example = "alloc_tagged conn",
+	run = function(args) return alloc_with("alloc_tagged", args) end,
+}
+
+command {
+	name = "find_tagged", args = "TAGGED", min = 1,
+	help = "print the value at a live tagged ID",
+	text = "idr_find_tagged(): a stale tagged ID finds nothing (ESTALE), nor\n" ..
+		"does one whose slot is free (ENOENT).",
+	example = "find_tagged 65536",
+	run = on_id("tagged", "TAGGED", print_value("find_tagged")),
+}
+
+command {
+	name = "remove_tagged", args = "TAGGED", min = 1,
+	help = "free a live tagged ID; print its value",
+	text = "idr_remove_tagged(): a stale tagged ID removes nothing (ESTALE).",
+	example = "remove_tagged 65536",
+	run = on_id("tagged", "TAGGED", print_value("remove_tagged")),
+}
+
+-- Why a tagged ID is live or stale, from its slot's generation.
+local function tag_reason(t, tid)
+	local id, gen = call(t, "untag", tid)
+	local p = call(t, "path", tid)
+	if type(p) ~= "table" or not p.gen or not p.id_bits then
+		return string.format("id %d gen %d", id, gen)
+	end
+	local slot_gen = p.gen % (1 << (31 - p.id_bits))
+	local where = p["end"] == "found" and "the slot is at" or
+		"the slot is free, at"
+	return string.format("id %d gen %d; %s gen %d", id, gen, where, slot_gen)
+end
+
+-- A question, not an action: "stale" is an answer, and succeeds.
+command {
+	name = "check", args = "TAGGED", min = 1,
+	help = "say whether a tagged ID is live or stale, and why",
+	text = "idr_tag_check(): prints 'live', 'stale' or 'free', the tag's ID and\n" ..
+		"generation, and the generation its slot is at now.",
+	example = "check 65536",
+	run = on_id("tagged", "TAGGED", function(t, id)
+		local ok, msg, errno = call(t, "check", id)
+		if ok then
+			outln("live: " .. tag_reason(t, id))
+		elseif errno == "ESTALE" then
+			outln("stale: " .. tag_reason(t, id) .. " (ESTALE)")
+		elseif errno == "ENOENT" then
+			outln("free: " .. tag_reason(t, id) .. " (ENOENT)")
+		else
+			return nil, failure(msg, errno)
+		end
+		return true
+	end),
+}
+
+command {
+	name = "untag", args = "TAGGED", min = 1,
+	help = "split a tagged ID into its ID and generation",
+	example = "untag 65541",
+	run = on_id("tagged", "TAGGED", function(t, id)
+		local plain, gen = call(t, "untag", id)
+		if plain == nil then return nil, failure(gen) end
+		outln(string.format("id %d gen %d", plain, gen))
+		return true
+	end),
+}
+
+-- }===============================================================
+
+-- {============================ IDA ===============================
+
+command {
+	name = "ida_alloc", args = "[MIN [MAX]]", max = 2,
+	help = "allocate the lowest free ID in [MIN, MAX] of an IDA",
+	text = "ida_alloc_range(): MAX is inclusive.",
+	example = "ida_alloc 1 255",
+	run = function(args)
+		local a, err = tree("ida")
+		if not a then return nil, err end
+		local n, e = numbers(args, { 1, "MIN" }, { 2, "MAX" })
+		if not n then return nil, e end
+		local id, msg, errno = call(a, "alloc", n[1], n[2])
+		return allocated(id, msg, errno, string.format("in [%d, %d]",
+			n[1] or 0, n[2] or INT_MAX))
+	end,
+}
+
+command {
+	name = "ida_free", args = "ID", min = 1,
+	help = "free an ID of an IDA",
+	text = "ida_free(): ENOENT if ID is not allocated.",
+	example = "ida_free 3",
+	run = on_id("ida", "ID", function(a, id)
+		local ok, msg, errno = call(a, "free", id)
+		if not ok then return absent(id, msg, errno) end
+		return true
+	end),
+}
+
+command {
+	name = "ida_exists", args = "ID", min = 1,
+	help = "print yes if ID is allocated in the IDA, else no",
+	example = "ida_exists 3",
+	run = on_id("ida", "ID", function(a, id)
+		outln(call(a, "exists", id) and "yes" or "no")
+		return true
+	end),
+}
+
+-- }===============================================================
+
+-- {========================= Seeing inside ========================
+
+command {
+	name = "dump",
+	help = "print the tree, one line per node",
+	text = "Each node's range and a map of its slots: '#' full, '+' in use\n" ..
+		"with room below, '.' free, '-' no child; then a leaf's entries.",
+	example = "dump",
+	run = print_result("dump"),
+}
+
+local function shell_quote(s)
+	return "'" .. s:gsub("'", "'\\''") .. "'"
+end
+
+local function write_file(file, text)
+	local f, err = io.open(file, "w")
+	if not f then return nil, err end
+	local ok, werr = f:write(text)
+	-- Buffered: a full disk may only show when closing.
+	local closed, cerr = f:close()
+	if not (ok and closed) then return nil, file .. ": " .. (werr or cerr) end
+	return true
+end
+
+local function render(text, format, file)
+	if not os.execute("command -v dot >/dev/null 2>&1") then
+		return nil, "Graphviz 'dot' is not installed; write the DOT " ..
+			"text with 'dot FILE' and render it elsewhere"
+	end
+	local p = io.popen("dot -T" .. format .. " -o " .. shell_quote(file), "w")
+	p:write(text)
+	local ok = p:close()
+	if not ok then
+		return nil, "dot failed to render " .. file
 	end
 	return true
 end
+
+command {
+	name = "dot", args = "[FILE | --svg FILE | --png FILE]", max = 2,
+	help = "write the tree as Graphviz DOT (or render it with dot)",
+	text = "With no FILE the DOT text goes to standard output.  --svg and\n" ..
+		"--png need Graphviz's 'dot' program.",
+	example = "dot --svg tree.svg",
+	complete = "files",
+	run = function(args)
+		local t, err = tree("any")
+		if not t then return nil, err end
+		local format, file = nil, args[1]
+		if args[1] == "--svg" or args[1] == "--png" then
+			format, file = args[1]:sub(3), args[2]
+			if not file then return nil, usage("dot") end
+		elseif args[2] or (file and file:sub(1, 1) == "-") then
+			return nil, usage("dot")
+		end
+		local text, msg = call(t, "dot")
+		if not text then return nil, msg end
+		if format then return render(text, format, file) end
+		if file then return write_file(file, text) end
+		outln(text)
+		return true
+	end,
+}
+
+command {
+	name = "path", args = "ID", min = 1,
+	help = "show the way down the tree to ID, level by level",
+	example = "path 8300",
+	run = on_id("any", "ID", function(t, id)
+		local s, msg = call(t, t.path_text and "path_text" or "path", id)
+		if not s then return nil, msg end
+		outln(type(s) == "table" and format_table(s) or s)
+		return true
+	end),
+}
+
+command {
+	name = "stats",
+	help = "print count, height, nodes, bytes, bytes per ID",
+	example = "stats",
+	run = print_result("stats", "stats_text"),
+}
+
+command {
+	name = "trace", args = "on|off", min = 1,
+	help = "print each step of later operations",
+	text = "Node visits, new and freed nodes, slots set and cleared, as the\n" ..
+		"commands run, on the current tree.",
+	example = "trace on",
+	complete = { "on", "off" },
+	run = function(args)
+		local t, err = tree("any")
+		if not t then return nil, err end
+		if args[1] ~= "on" and args[1] ~= "off" then
+			return nil, "say 'trace on' or 'trace off'"
+		end
+		local ok, msg = call(t, "trace",
+			args[1] == "on" and trace_line or nil)
+		if ok == nil and msg then return nil, msg end
+		sh.tracing[t] = args[1] == "on" or nil
+		return true
+	end,
+}
+
+command {
+	name = "fail", args = "N", min = 1,
+	help = "make the next N allocations fail (ENOMEM)",
+	text = "Fault injection, to watch a failed operation leave the tree as it\n" ..
+		"was.  'fail 0' turns it off.",
+	example = "fail 1",
+	run = function(args)
+		local n, err = number(args[1], "N")
+		if not n then return nil, err end
+		idr.fault(0, n)
+		return true
+	end,
+}
+
+command {
+	name = "mem",
+	help = "print the allocator's counters",
+	example = "mem",
+	run = function()
+		outln(format_table(idr.mem()))
+		return true
+	end,
+}
 
 -- }===============================================================
 
 -- {========================== Lua, files ==========================
 
+-- A Lua error as (nil, message); an interrupt goes on up.
 local function lua_error(err)
-	if err == "interrupted!" then error(err, 0) end
+	if err == INTERRUPTED then error(err, 0) end
 	-- An error object's __tostring may itself fail.
 	local ok, msg = pcall(tostring, err)
 	return nil, ok and type(msg) == "string" and msg
@@ -790,10 +1066,17 @@ local function run_chunk(chunk, name, show_results)
 	return true
 end
 
-function H.lua(_, rest)
-	if rest == "" then return nil, "usage: lua CHUNK" end
-	return run_chunk(rest, "=lua", false)
-end
+command {
+	name = "lua", args = "CHUNK", raw = true,
+	help = "run Lua; 'trees' holds the trees, 't' the current",
+	text = "The module is 'idr'; e.g. lua for i = 1, 3 do t:alloc('x' .. i) end.\n" ..
+		"=EXPR prints the value of a Lua expression.",
+	example = "lua print(#t)",
+	run = function(_, rest)
+		if rest == "" then return nil, usage("lua") end
+		return run_chunk(rest, "=lua", false)
+	end,
+}
 
 local run_line
 
@@ -846,167 +1129,59 @@ end
 
 -- 'source' fails without a message of its own when a line failed: that
 -- line said why.
-function H.source(args)
-	local r, err = source(args[1])
-	if r == nil and err == nil then return false end
-	return r, err
-end
+command {
+	name = "source", args = "FILE", min = 1,
+	help = "run a file of commands, or a Lua script (.lua)",
+	example = "source setup.idrsh",
+	complete = "files",
+	run = function(args)
+		local r, err = source(args[1])
+		if r == nil and err == nil then return false end
+		return r, err
+	end,
+}
 
 -- }===============================================================
 
 -- {============================ Help ==============================
 
-local COMMANDS, BY_NAME
+local function help_on(c)
+	outln(usage(c.name))
+	outln("")
+	outln(c.help)
+	if c.text then outln(""); outln(c.text) end
+	outln("")
+	outln("example:")
+	outln("  " .. c.example)
+end
 
-function H.help(args)
-	if args[1] then
-		local c = BY_NAME[args[1]]
-		if not c then return nil, "no command '" .. args[1] .. "'" end
-		outln("usage: " .. c.name .. (c.args ~= "" and " " .. c.args or ""))
-		outln("")
-		outln(c.help)
-		if c.text then outln(""); outln(c.text) end
-		outln("")
-		outln("example:")
-		outln("  " .. c.example)
+command {
+	name = "help", args = "[CMD]", max = 1,
+	help = "list the commands, or explain one",
+	example = "help alloc",
+	complete = command_names,
+	run = function(args)
+		if args[1] then
+			local c = BY_NAME[args[1]]
+			if not c then return nil, "no command '" .. args[1] .. "'" end
+			help_on(c)
+			return true
+		end
+		for _, c in ipairs(COMMANDS) do
+			outln(string.format("%s%s %s", bold(c.name),
+				string.rep(" ", math.max(1, 15 - #c.name)), c.help))
+		end
+		outln("Type 'help CMD' for more; =EXPR prints a Lua expression.")
 		return true
-	end
-	for _, c in ipairs(COMMANDS) do
-		outln(string.format("%s%s %s", bold(c.name),
-			string.rep(" ", math.max(1, 15 - #c.name)), c.help))
-	end
-	outln("Type 'help CMD' for more; =EXPR prints a Lua expression.")
-	return true
-end
-
-function H.quit()
-	return "quit"
-end
-
--- }===============================================================
-
--- {======================== The commands ==========================
-
--- name, argument synopsis, least and most arguments (-1: the raw rest of
--- the line), one-line help, longer text, example, completion of
--- arguments ("trees", "commands", "files", or a list).
-COMMANDS = {
-	{ "new", "NAME [--base N] [--tagged BITS [--retire]] [--ida]", 1, 6,
-		"make a tree (or an IDA) and switch to it",
-		"--base N: IDs start at N.  --tagged BITS: IDs have BITS bits and\n" ..
-		"the bits above hold a generation (see alloc_tagged); --retire\n" ..
-		"never reuses a slot whose generations ran out.  --ida: an IDA,\n" ..
-		"IDs without values (ida_alloc, ida_free, ida_exists).",
-		"new handles --base 1", "options" },
-	{ "use", "NAME", 1, 1, "make NAME the current tree", nil,
-		"use default", "trees" },
-	{ "trees", "", 0, 0, "list the trees; * marks the current one", nil,
-		"trees" },
-	{ "drop", "NAME", 1, 1, "destroy and forget a tree (not the current one)",
-		nil, "drop handles", "trees" },
-	{ "alloc", "VALUE [START [END]]", 1, 3,
-		"store VALUE at the lowest free ID in [START, END); print the ID",
-		"idr_alloc(): START defaults to 0 (or the tree's base), END <= 0 or\n" ..
-		"absent means no limit.  Fails with ENOSPC when the range is full.",
-		"alloc eth0 5 30" },
-	{ "alloc_cyclic", "VALUE [START [END]]", 1, 3,
-		"like alloc, but search on from the last ID handed out",
-		"idr_alloc_cyclic(): IDs are not reused at once after a remove,\n" ..
-		"as PIDs are not; the search wraps to START when it reaches END.",
-		"alloc_cyclic job 1 100" },
-	{ "alloc_u32", "VALUE START MAX", 3, 3,
-		"store VALUE at the lowest free ID in [START, MAX]; print the ID",
-		"idr_alloc_u32(): MAX is inclusive and may reach 4294967295.",
-		"alloc_u32 dev 10 20" },
-	{ "find", "ID", 1, 1, "print the value stored at ID",
-		"idr_find(): fails with ENOENT when ID is not allocated.", "find 5" },
-	{ "remove", "ID", 1, 1, "free ID and print the value it held",
-		"idr_remove(): the nodes only ID kept alive are freed.", "remove 5" },
-	{ "replace", "ID VALUE", 2, 2, "store VALUE at ID; print the old value",
-		"idr_replace(): ID must be allocated (else ENOENT).",
-		"replace 5 eth1" },
-	{ "next", "ID", 1, 1, "print the first entry at or above ID",
-		"idr_get_next(): prints 'ID VALUE'; ENOENT when there is none.",
-		"next 0" },
-	{ "list", "", 0, 0, "print every entry as 'ID VALUE', in ID order",
-		"idr_for_each().", "list" },
-	{ "count", "", 0, 0, "print how many IDs are allocated", nil, "count" },
-	{ "empty", "", 0, 0, "print yes if no ID is allocated, else no",
-		"idr_is_empty().", "empty" },
-	{ "destroy", "", 0, 0, "free every ID and node of the current tree",
-		"idr_destroy(): the tree stays usable.", "destroy" },
-	{ "pre_get", "", 0, 0, "fill the tree's node cache (the 2004 API)",
-		"idr_pre_get(): get_new and get_new_above take nodes only from\n" ..
-		"this cache, and fail with EAGAIN when it runs short.", "pre_get" },
-	{ "get_new", "VALUE", 1, 1, "store VALUE at the lowest free ID (2004 API)",
-		"idr_get_new(): fails with EAGAIN when the node cache is short;\n" ..
-		"run pre_get and try again.", "get_new eth0" },
-	{ "get_new_above", "VALUE START", 2, 2,
-		"store VALUE at the lowest free ID >= START (2004 API)",
-		"idr_get_new_above(): as get_new.", "get_new_above eth0 100" },
-	{ "alloc_tagged", "VALUE [START [END]]", 1, 3,
-		"allocate on a tagged tree; print the tagged ID",
-		"idr_alloc_tagged(): the tagged ID is (generation << BITS) | ID; the\n" ..
-		"generation of a slot advances each time its ID is freed.",
-		"alloc_tagged conn" },
-	{ "find_tagged", "TAGGED", 1, 1, "print the value at a live tagged ID",
-		"idr_find_tagged(): a stale tagged ID finds nothing (ESTALE), nor\n" ..
-		"does one whose slot is free (ENOENT).",
-		"find_tagged 65536" },
-	{ "remove_tagged", "TAGGED", 1, 1, "free a live tagged ID; print its value",
-		"idr_remove_tagged(): a stale tagged ID removes nothing (ESTALE).",
-		"remove_tagged 65536" },
-	{ "check", "TAGGED", 1, 1, "say whether a tagged ID is live or stale, and why",
-		"idr_tag_check(): prints 'live', 'stale' or 'free', the tag's ID and\n" ..
-		"generation, and the generation its slot is at now.",
-		"check 65536" },
-	{ "untag", "TAGGED", 1, 1, "split a tagged ID into its ID and generation",
-		nil, "untag 65541" },
-	{ "ida_alloc", "[MIN [MAX]]", 0, 2,
-		"allocate the lowest free ID in [MIN, MAX] of an IDA",
-		"ida_alloc_range(): MAX is inclusive.", "ida_alloc 1 255" },
-	{ "ida_free", "ID", 1, 1, "free an ID of an IDA",
-		"ida_free(): ENOENT if ID is not allocated.", "ida_free 3" },
-	{ "ida_exists", "ID", 1, 1, "print yes if ID is allocated in the IDA, else no",
-		nil, "ida_exists 3" },
-	{ "dump", "", 0, 0, "print the tree, one line per node",
-		"Each node's range and a map of its slots: '#' full, '+' in use\n" ..
-		"with room below, '.' free, '-' no child; then a leaf's entries.",
-		"dump" },
-	{ "dot", "[FILE | --svg FILE | --png FILE]", 0, 2,
-		"write the tree as Graphviz DOT (or render it with dot)",
-		"With no FILE the DOT text goes to standard output.  --svg and\n" ..
-		"--png need Graphviz's 'dot' program.", "dot --svg tree.svg", "files" },
-	{ "path", "ID", 1, 1, "show the way down the tree to ID, level by level",
-		nil, "path 8300" },
-	{ "stats", "", 0, 0, "print count, height, nodes, bytes, bytes per ID",
-		nil, "stats" },
-	{ "trace", "on|off", 1, 1, "print each step of later operations",
-		"Node visits, new and freed nodes, slots set and cleared, as the\n" ..
-		"commands run, on the current tree.", "trace on", { "on", "off" } },
-	{ "fail", "N", 1, 1, "make the next N allocations fail (ENOMEM)",
-		"Fault injection, to watch a failed operation leave the tree as it\n" ..
-		"was.  'fail 0' turns it off.", "fail 1" },
-	{ "mem", "", 0, 0, "print the allocator's counters", nil, "mem" },
-	{ "lua", "CHUNK", -1, -1, "run Lua; 'trees' holds the trees, 't' the current",
-		"The module is 'idr'; e.g. lua for i = 1, 3 do t:alloc('x' .. i) end.\n" ..
-		"=EXPR prints the value of a Lua expression.",
-		"lua print(#t)" },
-	{ "source", "FILE", 1, 1, "run a file of commands, or a Lua script (.lua)",
-		nil, "source setup.idrsh", "files" },
-	{ "help", "[CMD]", 0, 1, "list the commands, or explain one", nil,
-		"help alloc", "commands" },
-	{ "quit", "", 0, 0, "leave idrsh (so does Ctrl-D)", nil, "quit" },
+	end,
 }
 
-BY_NAME = {}
-for i, c in ipairs(COMMANDS) do
-	COMMANDS[i] = { name = c[1], args = c[2], min = c[3], max = c[4],
-		help = c[5], text = c[6], example = c[7], complete = c[8],
-		handler = H[c[1]] }
-	assert(COMMANDS[i].handler, c[1])
-	BY_NAME[c[1]] = COMMANDS[i]
-end
+command {
+	name = "quit",
+	help = "leave idrsh (so does Ctrl-D)",
+	example = "quit",
+	run = function() return "quit" end,
+}
 
 -- }===============================================================
 
@@ -1022,16 +1197,15 @@ local function dispatch(line)
 	if not c then
 		return "", nil, "unknown command '" .. name .. "'; try 'help'"
 	end
-	if c.min < 0 then
-		return name, c.handler({}, rest)
+	if c.raw then
+		return name, c.run({}, rest)
 	end
 	local args, err = split(rest)
 	if not args then return name, nil, err end
 	if #args < c.min or #args > c.max then
-		return name, nil, "usage: " .. c.name ..
-			(c.args ~= "" and " " .. c.args or "")
+		return name, nil, usage(name)
 	end
-	return name, c.handler(args, rest)
+	return name, c.run(args, rest)
 end
 
 -- Runs one line.  Return: true, false (the error is reported), or "quit".
@@ -1049,7 +1223,7 @@ function run_line(line, where)
 		r, err = nil, name
 		name = line:match("^%s*=") and "=" or line:match("^%s*(%S+)")
 	elseif not ok then
-		if name == "interrupted!" then error(name, 0) end
+		if name == INTERRUPTED then error(name, 0) end
 		r, err = nil, tostring(name):gsub("^idrsh%.lua:%d+: ", "")
 		name = "internal error"
 	end
@@ -1087,15 +1261,8 @@ local function prefixed(list, text)
 	return r
 end
 
-local function command_names()
-	local names = {}
-	for i, c in ipairs(COMMANDS) do names[i] = c.name end
-	return names
-end
-
-local NEW_OPTIONS = { "--base", "--tagged", "--retire", "--ida" }
-
--- Candidates for the word @text that starts at @start in @line.
+-- Candidates for the word @text that starts at @start in @line, from
+-- the command's 'complete'; "files" lets readline complete file names.
 function M.complete(text, line, start)
 	local before = line:sub(1, start)
 	local cmd = before:match("^%s*(%S+)%s")
@@ -1104,19 +1271,19 @@ function M.complete(text, line, start)
 	end
 	local c = BY_NAME[cmd]
 	local how = c and c.complete
-	if how == "trees" then return prefixed(tree_names(), text)
-	elseif how == "commands" then return prefixed(command_names(), text)
-	elseif how == "options" then return prefixed(NEW_OPTIONS, text)
-	elseif how == "files" then return "files"
-	elseif type(how) == "table" then return prefixed(how, text)
+	if how == "files" then
+		return "files"
+	elseif type(how) == "function" then
+		return prefixed(how(), text)
+	elseif type(how) == "table" then
+		return prefixed(how, text)
 	end
 	return {}
 end
 
 function M.setup(config)
 	sh.config = config
-	local t = idr.new {}
-	sh.trees.default, sh.kinds[t], sh.opts[t] = t, "idr", {}
+	keep("default", idr.new {}, "idr", {})
 	update_globals()
 end
 

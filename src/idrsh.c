@@ -66,15 +66,15 @@ static struct shell *sh;
 
 /* ======================== Signals ======================== */
 
-static volatile sig_atomic_t lua_running;
-static volatile sig_atomic_t lua_stopping; /* the hook is set, not run */
+static volatile sig_atomic_t in_lua;
+static volatile sig_atomic_t stopping; /* the hook is set, not run */
 static volatile sig_atomic_t got_sigint;
 
 /* lua.c's way: a hook, not a longjmp from the handler. */
-static void lua_stop(lua_State *L, lua_Debug *ar)
+static void interrupt_hook(lua_State *L, lua_Debug *ar)
 {
 	(void)ar;
-	lua_stopping = 0;
+	stopping = 0;
 	lua_sethook(L, NULL, 0, 0);
 	lua_pushliteral(L, "interrupted!");
 	lua_error(L);
@@ -83,11 +83,11 @@ static void lua_stop(lua_State *L, lua_Debug *ar)
 static void on_sigint(int sig)
 {
 	(void)sig;
-	if (lua_running && !lua_stopping) {
-		lua_stopping = 1;
-		lua_sethook(sh->L, lua_stop,
+	if (in_lua && !stopping) {
+		stopping = 1;
+		lua_sethook(sh->L, interrupt_hook,
 			    LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
-	} else if (sh->interactive && !lua_running) {
+	} else if (sh->interactive && !in_lua) {
 		got_sigint = 1;
 	} else {
 		/* Batch, or a second Ctrl-C while a C function (a pattern
@@ -151,11 +151,11 @@ static bool call(struct shell *s, int nargs, const char *where)
 	bool ok;
 	int rc;
 
-	lua_running = 1;
+	in_lua = 1;
 	rc = lua_pcall(s->L, nargs, 1, 0);
-	lua_running = 0;
+	in_lua = 0;
 	lua_sethook(s->L, NULL, 0, 0);
-	lua_stopping = 0;
+	stopping = 0;
 	if (rc != LUA_OK) {
 		const char *msg = lua_tostring(s->L, -1);
 
@@ -282,7 +282,9 @@ static int open_shell(lua_State *L)
 	return 0;
 }
 
-static bool lua_init(struct shell *s)
+/* The shell's names keep clear of Lua's lua_ and luaL_ prefixes.
+ * Return: false (reported) if the state or idrsh.lua cannot be set up. */
+static bool shell_lua_open(struct shell *s)
 {
 	s->L = luaL_newstate();
 	if (!s->L) {
@@ -296,6 +298,13 @@ static bool lua_init(struct shell *s)
 		return false;
 	}
 	return true;
+}
+
+static void shell_lua_close(struct shell *s)
+{
+	if (s->L)
+		lua_close(s->L);
+	s->L = NULL;
 }
 
 /* ======================== History ======================== */
@@ -723,12 +732,11 @@ int main(int argc, char **argv)
 	if (optind < argc && strcmp(argv[optind], "-") == 0 && s.mode != 'i')
 		s.interactive = false;
 	signals_init();
-	if (lua_init(&s))
+	if (shell_lua_open(&s))
 		run(&s, argc, argv);
 	else
 		s.failed = true;
-	if (s.L)
-		lua_close(s.L);
+	shell_lua_close(&s);
 	free(s.actions);
 	/* Output lost (a full disk, say) is a failure too. */
 	errno = 0;

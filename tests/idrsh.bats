@@ -466,6 +466,23 @@ idrsh: <stdin>:3: usage: find ID
 idrsh: <stdin>:4: usage: count"
 }
 
+@test "each command's help example fits its usage" {
+	# A record's example, synopsis and argument counts agree: the example
+	# runs without "usage:" (it may fail for want of a tree or a file).
+	idrsh=$(realpath "$IDRSH")
+	names=$("$idrsh" -c help | sed '$d' | awk '{ print $1 }')
+	[ "$(printf '%s\n' "$names" | wc -l)" -ge 30 ]
+	cd "$BATS_TEST_TMPDIR"
+	for n in $names; do
+		example=$("$idrsh" -c "help $n" | sed -n '$s/^  //p')
+		[ "${example%% *}" = "$n" ] ||
+			{ echo "help $n: example '$example'"; return 1; }
+		run --separate-stderr "$idrsh" -c "$example"
+		[[ "$stderr" != *"usage:"* ]] ||
+			{ echo "$example: $stderr"; return 1; }
+	done
+}
+
 @test "unterminated quotes are refused" {
 	idrsh_lines 'alloc "abc' "alloc 'abc" count
 	assert_failure 1

@@ -55,6 +55,13 @@ pty() {
 	assert_line "usage: alloc_u32 VALUE START MAX"
 }
 
+@test "pty: Tab completes new's options and trace's words" {
+	pty 'new x --tagged 4 --ret\t\n' 'trace of\t\n' 'trees\n' '\004'
+	assert_success
+	assert_line --regexp '^\* x +tagged +0 ids$'
+	refute_output --partial "idrsh:"
+}
+
 @test "pty: Ctrl-C discards the line being typed" {
 	pty 'alloc a' '\003' 'count\n' '\004'
 	assert_success
