@@ -26,7 +26,19 @@ enum map_scen {
 	S_CYCLIC,	/* cyclic alloc + remove oldest (one op = both) */
 	S_SPARSE,	/* insert at N random IDs in [0, 2^31) */
 	S_SPARSE_FIND,	/* find those, in random order */
+	S_CHURN,	/* alloc + remove at n live IDs: the slowest n */
 	MAP_SCENS
+};
+
+/*
+ * Churn: n IDs live (0 .. n-1), then pairs of alloc (ID n) and remove,
+ * at every n up to one idr leaf.  One op = one pair, after one to
+ * settle; mallocs per pair as the implementation counts them.
+ */
+#define CHURN_MAX 64
+struct churn {
+	double ns[CHURN_MAX + 1];	/* by n; [0] unused */
+	double mallocs[CHURN_MAX + 1];	/* NAN: it cannot tell */
 };
 
 /* Memory at some occupancy: bytes per live ID. */
@@ -51,7 +63,8 @@ struct mem {
 
 struct map_impl {
 	const char *name;
-	void (*run)(const struct workload *w, double ns[MAP_SCENS]);
+	void (*run)(const struct workload *w, double ns[MAP_SCENS],
+		    struct churn *churn);
 	void (*mem)(const struct workload *w, struct mem m[MAP_MEMS]);
 };
 

@@ -6,6 +6,9 @@
 #     array (the physical limit), the IDA beside Judy1 and a flat bitmap:
 #     ns/op, bytes per live ID, and ours as ratios (build/bench/bench.tsv);
 #   - the Lua binding beside the table idiom (build/bench/lua.tsv);
+#   - churn: alloc + remove at every count of one leaf (1 .. 64 live IDs),
+#     ns and the idr's mallocs per pair, by range of counts
+#     (build/bench/churn.tsv has every count);
 #   - the cost of the trace hooks (the idr built with them compiled out);
 #   - issue 8's targets, each marked ok or MISSED.
 # A slow figure never fails it; a wrong result from any implementation does.
@@ -49,7 +52,8 @@ deps-bench:
 	@sh .ci/deps $(DEPS_BENCH)
 
 bench: deps-bench $(BENCH_BIN) $(B)/idr.so
-	@./$(B)/bench/bench $(N) $(RUNS) $(B)/bench/bench.tsv
+	@./$(B)/bench/bench $(N) $(RUNS) $(B)/bench/bench.tsv \
+		$(B)/bench/churn.tsv
 	@LUA_CPATH_5_4='$(B)/?.so;;' $(LUA) bench/lua.lua $(N) $(RUNS) \
 		$(B)/bench/lua.tsv
 	@./$(B)/bench/core $(N) $(RUNS) > $(B)/bench/traced.tsv

@@ -3,14 +3,15 @@
  * main.c - make bench: the idr beside JudyL and a flat array, the IDA
  * beside Judy1 and a flat bitmap, in one run.
  *
- *	bench [N [RUNS [TSV]]]
+ *	bench [N [RUNS [TSV [CHURN_TSV]]]]
  *	bench --mem N		(the memory child, see mem_from_child)
  *
  * Prints a table of medians over RUNS repetitions (ns per operation;
  * memory as bytes per live ID, measured once since it does not vary),
  * each figure of ours also as a ratio to the flat limit and to Judy with
  * a hint, and writes the same figures to TSV for tools.  Exit 1 if any
- * implementation returned a wrong result.
+ * implementation returned a wrong result.  Churn (bench.h) has a table
+ * of its own, by live count, and its own TSV.
  */
 #include <malloc.h>
 #include <math.h>
@@ -39,7 +40,7 @@ static const struct set_impl *const sets[NIMPL] = {
 
 static const char *const map_scen[MAP_SCENS] = {
 	"alloc", "find", "iterate", "remove", "refill", "cyclic", "sparse",
-	"sparse-find"
+	"sparse-find", "churn"
 };
 
 static const char *const map_mem[MAP_MEMS] = {
@@ -187,6 +188,8 @@ struct results {
 	double set_ns[NIMPL][SET_SCENS][RUNS_MAX];
 	struct mem map_mem[NIMPL][MAP_MEMS];
 	struct mem set_mem[NIMPL];
+	double churn_ns[NIMPL][CHURN_MAX + 1][RUNS_MAX];
+	double churn_mallocs[NIMPL][CHURN_MAX + 1];	/* the most */
 };
 
 /*
@@ -243,16 +246,30 @@ static void mem_from_child(const char *self, unsigned long n,
 }
 
 /* The implementations take turns, so drift hits them all alike. */
+static void keep_churn(struct results *res, int i, int r,
+		       const struct churn *c)
+{
+	int n;
+
+	for (n = 1; n <= CHURN_MAX; n++) {
+		res->churn_ns[i][n][r] = c->ns[n];
+		if (r == 0 || !(c->mallocs[n] <= res->churn_mallocs[i][n]))
+			res->churn_mallocs[i][n] = c->mallocs[n];
+	}
+}
+
 static void run_all(const struct workload *w, struct results *res)
 {
 	double ns[MAP_SCENS];
+	struct churn c;
 	int i, k, r;
 
 	for (r = 0; r < res->runs; r++)
 		for (i = 0; i < NIMPL; i++) {
-			maps[i]->run(w, ns);
+			maps[i]->run(w, ns, &c);
 			for (k = 0; k < MAP_SCENS; k++)
 				res->map_ns[i][k][r] = ns[k];
+			keep_churn(res, i, r, &c);
 			sets[i]->run(w, ns);
 			for (k = 0; k < SET_SCENS; k++)
 				res->set_ns[i][k][r] = ns[k];
@@ -384,6 +401,63 @@ static void print_table(const struct row *rows, int nrows,
 	}
 }
 
+/* Churn by live count, in ranges of 8: the slowest figure of each. */
+static void print_churn(struct results *res)
+{
+	double ns[NIMPL], worst[NIMPL], ratio_max, mallocs;
+	int i, n, lo;
+
+	printf("\nchurn: n IDs live in one leaf, one op = alloc + remove; "
+	       "each n's median, the slowest n of each range\n");
+	printf("%-12s", "n live");
+	for (i = 0; i < NIMPL; i++)
+		printf(" %10s", maps[i]->name);
+	printf(" %9s/%-5s %s mallocs/op\n", maps[OURS]->name,
+	       maps[FLAT]->name, maps[OURS]->name);
+	for (lo = 1; lo <= CHURN_MAX; lo += 8) {
+		ratio_max = mallocs = 0;
+		for (i = 0; i < NIMPL; i++)
+			worst[i] = 0;
+		for (n = lo; n < lo + 8 && n <= CHURN_MAX; n++) {
+			for (i = 0; i < NIMPL; i++) {
+				ns[i] = median(res->churn_ns[i][n], res->runs);
+				worst[i] = fmax(worst[i], ns[i]);
+			}
+			ratio_max = fmax(ratio_max, ns[OURS] / ns[FLAT]);
+			mallocs = fmax(mallocs, res->churn_mallocs[OURS][n]);
+		}
+		printf("%3d .. %-5d", lo, n - 1);
+		for (i = 0; i < NIMPL; i++)
+			cell(worst[i], 10, "");
+		cell(ratio_max, 15, "x");
+		printf(" %17.4f\n", mallocs);
+	}
+}
+
+/* One row per live count and implementation: medians, mallocs. */
+static int write_churn_tsv(const char *path, struct results *res)
+{
+	FILE *out = fopen(path, "w");
+	int i, n;
+
+	if (!out) {
+		perror(path);
+		return -1;
+	}
+	fputs("live\timpl\truns\tns_per_op\tmallocs_per_op\n", out);
+	for (n = 1; n <= CHURN_MAX; n++)
+		for (i = 0; i < NIMPL; i++) {
+			fprintf(out, "%d\t%s\t%d\t", n, maps[i]->name,
+				res->runs);
+			put_num(out, "%.3f",
+				median(res->churn_ns[i][n], res->runs));
+			fputc('\t', out);
+			put_num(out, "%.4f", res->churn_mallocs[i][n]);
+			fputc('\n', out);
+		}
+	return fclose(out) ? -1 : 0;
+}
+
 static int write_tsv(const char *path, const struct row *rows, int nrows,
 		     unsigned long n)
 {
@@ -430,7 +504,8 @@ int main(int argc, char **argv)
 	if ((argc > 1 + child &&
 	     !bench_num(argv[1 + child], 2, 100000000, &n)) ||
 	    (argc > 2 && !child && !bench_num(argv[2], 1, RUNS_MAX, &runs))) {
-		fprintf(stderr, "usage: bench [N [RUNS [TSV]]], N >= 2, "
+		fprintf(stderr, "usage: bench [N [RUNS [TSV [CHURN_TSV]]]], "
+			"N >= 2, "
 			"1 <= RUNS <= %d\n", RUNS_MAX);
 		return 2;
 	}
@@ -442,7 +517,10 @@ int main(int argc, char **argv)
 	run_all(&w, &res);
 	nrows = to_rows(&res, rows);
 	print_table(rows, nrows, &w, res.runs);
+	print_churn(&res);
 	if (argc > 3 && write_tsv(argv[3], rows, nrows, w.n))
+		return 1;
+	if (argc > 4 && write_churn_tsv(argv[4], &res))
 		return 1;
 	workload_fini(&w);
 	return 0;

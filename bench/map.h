@@ -16,6 +16,7 @@
  *	bool insert(IMPL_T *, unsigned long id, void *p)  (if IMPL_SPARSE)
  *	unsigned long iterate(IMPL_T *)	entries seen, each checked
  *	size_t bytes(IMPL_T *)		memory, as it counts it itself
+ *	double mallocs(IMPL_T *)	allocations so far (NAN: unknown)
  *
  * Every result is checked inside the timed loops: a wrong one ends the
  * run with a message (bench_fail) instead of a fast, wrong figure.  One
@@ -159,12 +160,56 @@ static void F(sparse)(const struct workload *w, double *ns)
 }
 #endif
 
-static void F(run)(const struct workload *w, double ns[MAP_SCENS])
+/* One churn pair at @n live IDs: the lowest free ID is @n. */
+static void F(pair)(IMPL_T *s, unsigned int n, unsigned long i)
+{
+	if (F(alloc)(s, val(n)) != (long)n)
+		bench_fail(IMPL_NAME, "churn", i, "not the lowest free ID");
+	if (!F(remove)(s, n, val(n)))
+		bench_fail(IMPL_NAME, "churn", i, "remove failed");
+}
+
+/* Pairs at @n live IDs, built by allocation; N / CHURN_MAX of them. */
+static void F(churn_at)(const struct workload *w, unsigned int n,
+			struct churn *c)
+{
+	unsigned long i, pairs = w->n / CHURN_MAX + 1;
+	IMPL_T *s = F(new)(CHURN_MAX + 1);
+	double t, m;
+
+	F(fill)(s, n, "churn");
+	F(pair)(s, n, 0);
+	m = F(mallocs)(s);
+	t = bench_now();
+	for (i = 1; i <= pairs; i++)
+		F(pair)(s, n, i);
+	c->ns[n] = bench_per(t, pairs);
+	c->mallocs[n] = (F(mallocs)(s) - m) / (double)pairs;
+	F(del)(s);
+}
+
+/* Every n; the figure of the main table is the slowest n's. */
+static void F(churn_run)(const struct workload *w, double *ns,
+			 struct churn *c)
+{
+	unsigned int n;
+
+	ns[S_CHURN] = 0;
+	for (n = 1; n <= CHURN_MAX; n++) {
+		F(churn_at)(w, n, c);
+		if (c->ns[n] > ns[S_CHURN])
+			ns[S_CHURN] = c->ns[n];
+	}
+}
+
+static void F(run)(const struct workload *w, double ns[MAP_SCENS],
+		   struct churn *churn)
 {
 	F(dense)(w, ns);
 	F(refill)(w, ns);
 	F(cyclic_run)(w, ns);
 	F(sparse)(w, ns);
+	F(churn_run)(w, ns, churn);
 }
 
 /* Bytes per live ID after filling N and removing the first @k of order. */

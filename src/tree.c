@@ -20,7 +20,9 @@
  * popcount(full below @off).  Its full bitmap is then its present bitmap
  * too.  Removal packs and shrinks leaves with realloc (which gives memory
  * back, never takes it); an insertion into a packed leaf with no room
- * left unpacks it into a whole node, counted like any new node.
+ * left unpacks it into a whole node, counted like any new node.  Packing
+ * leaves room for PACK_ROOM more (see leaf_compact()), so that churn
+ * around one count does not unpack and pack again at every step.
  *
  * Every operation that adds nodes is told beforehand how many it needs
  * (idr__nodes_needed) and is handed exactly that many, so the tree is
@@ -42,7 +44,7 @@ struct idr_node {
 	uint64_t full;
 	union {
 		struct idr_node *aux;	/* tagged leaf: its generations */
-		uintptr_t pack;		/* packed leaf: cap << 1 | 1 */
+		uintptr_t pack;		/* packed: cap << 2 | loose << 1 | 1 */
 	};
 	uint64_t present;		/* a packed leaf's entries start here */
 	union {
@@ -56,6 +58,14 @@ _Static_assert(sizeof(struct idr_node) == IDR__NODE_SIZE, "geom.h's size");
 #define PACK_HEAD offsetof(struct idr_node, present)
 /* Leaves at or below this many entries are packed by removals. */
 #define PACK_MAX (IDR_SLOTS * 3 / 4)
+/* Room for more entries that packing a whole leaf leaves it. */
+#define PACK_ROOM 2u
+/*
+ * Whole leaves with fewer entries stay whole: a few removals from empty,
+ * a whole node goes back to the idr's cache, where the next new leaf
+ * finds it, but a packed block goes back to malloc.
+ */
+#define PACK_MIN (PACK_ROOM + 1)
 
 static inline unsigned int digit(uint64_t index, unsigned int shift)
 {
@@ -112,7 +122,18 @@ static inline bool is_packed(const struct idr_node *leaf)
 
 static inline unsigned int pack_cap(const struct idr_node *leaf)
 {
-	return (unsigned int)(leaf->pack >> 1);
+	return (unsigned int)(leaf->pack >> 2);
+}
+
+/* Loose: packed from a whole leaf, with room kept on purpose. */
+static inline bool is_loose(const struct idr_node *leaf)
+{
+	return leaf->pack & 2;
+}
+
+static inline uintptr_t pack_word(unsigned int cap, bool loose)
+{
+	return (uintptr_t)cap << 2 | (uintptr_t)loose << 1 | 1;
 }
 
 static inline size_t pack_size(unsigned int cap)
@@ -839,35 +860,67 @@ static void *leaf_take(struct idr_node *leaf, unsigned int off)
 }
 
 /*
+ * The most room a packed leaf of @n entries keeps.  A loose one keeps
+ * the room it was packed with, and as many removals again (plus an
+ * eighth): churn of up to PACK_ROOM + 1 IDs around a count shrinks it
+ * at most once.  A tight one (the first shrink makes it so) keeps an
+ * eighth, so leaves thinned by long runs of removals are as small as
+ * they can be.
+ */
+static unsigned int room_kept(const struct idr_node *leaf, unsigned int n)
+{
+	return is_loose(leaf) ? 2 * PACK_ROOM + n / 8 : n / 8;
+}
+
+/* Copy the @n entries of whole @leaf side by side into a block of @cap. */
+static struct idr_node *pack_whole(struct idr_node *leaf, unsigned int n,
+				   unsigned int cap)
+{
+	void *entries[IDR_SLOTS];
+	struct idr_node *small;
+	unsigned int k = 0;
+	uint64_t set;
+
+	for (set = leaf->present; set; set &= set - 1)
+		entries[k++] = leaf->slots[lowest(set)];
+	small = idr__shrink(leaf, sizeof(*leaf), pack_size(cap));
+	if (small)
+		memcpy(pack_slots(small), entries, n * sizeof(void *));
+	return small;
+}
+
+/*
  * Pack a leaf that has become sparse, or shrink a packed one that has
- * more than an eighth of room to spare.  realloc only gives memory back
- * here; should it fail, the leaf stays as it was.
+ * more room than it keeps.  Hysteresis: the insertion that finds a
+ * packed leaf full unpacks it, so a whole leaf is packed loose, with
+ * PACK_ROOM to spare, which it keeps through a few removals; only then
+ * does it shrink, tight, to no room.  So churn costs at most one unpack
+ * (one node) when it starts at a full packed leaf, and nothing after.
+ * realloc only gives memory back here; should it fail, the leaf stays
+ * as it was.
  */
 static void leaf_compact(struct idr *idr, struct idr_node **path,
 			 unsigned int depth, uint64_t index)
 {
 	struct idr_node *leaf = path[depth - 1], *small;
-	unsigned int n = count_of(present_of(leaf)), k = 0;
-	void *entries[IDR_SLOTS];
-	uint64_t set;
+	unsigned int n = count_of(present_of(leaf)), cap = n;
+	bool loose = false;
 
 	if (is_packed(leaf)) {
-		if (pack_cap(leaf) - n <= n / 8)
+		if (pack_cap(leaf) - n <= room_kept(leaf, n))
 			return;
 		small = idr__shrink(leaf, pack_size(pack_cap(leaf)),
 				    pack_size(n));
 	} else {
-		if (n > PACK_MAX)
+		if (n > PACK_MAX || n < PACK_MIN)
 			return;
-		for (set = leaf->present; set; set &= set - 1)
-			entries[k++] = leaf->slots[lowest(set)];
-		small = idr__shrink(leaf, sizeof(*leaf), pack_size(n));
-		if (small)
-			memcpy(pack_slots(small), entries, n * sizeof(void *));
+		cap = n + PACK_ROOM < IDR_SLOTS ? n + PACK_ROOM : IDR_SLOTS;
+		loose = true;
+		small = pack_whole(leaf, n, cap);
 	}
 	if (!small)
 		return;
-	small->pack = (uintptr_t)n << 1 | 1;
+	small->pack = pack_word(cap, loose);
 	relink(idr, path, depth, index, small);
 }
 

@@ -8,6 +8,7 @@ setup_file() {
 		build/idr.so >&2
 	# One run for the whole file: N=2000, one repetition.
 	./build/bench/bench 2000 1 "$BATS_FILE_TMPDIR/bench.tsv" \
+		"$BATS_FILE_TMPDIR/churn.tsv" \
 		> "$BATS_FILE_TMPDIR/table" 2> "$BATS_FILE_TMPDIR/err"
 	echo $? > "$BATS_FILE_TMPDIR/status"
 }
@@ -36,9 +37,13 @@ field() {
 	assert_line --regexp '^map +idr +judyl +judyl-hint +flat +idr/flat +idr/judyl-hint$'
 	assert_line --regexp '^ida +ida +judy1 +judy1-hint +bitmap +ida/bitmap +ida/judy1-hint$'
 	for s in alloc find iterate remove refill cyclic sparse sparse-find \
-		mem-100 mem-50 mem-10 mem-sparse ida-alloc ida-free \
+		churn mem-100 mem-50 mem-10 mem-sparse ida-alloc ida-free \
 		ida-refill ida-mem-100; do
 		assert_line --regexp "^$s( +[-0-9.x]+){6}$"
+	done
+	assert_line --regexp '^n live +idr +judyl +judyl-hint +flat +idr/flat +idr mallocs/op$'
+	for lo in 1 9 17 25 33 41 49 57; do
+		assert_line --regexp "^ *$lo \.\. $((lo + 7))( +[0-9.x]+){6}$"
 	done
 	assert_line --partial 'N = 2000, medians of 1 runs'
 }
@@ -47,7 +52,7 @@ field() {
 	run head -n 1 "$TSV"
 	assert_output "$(printf 'scenario\timpl\tn\truns\tns_per_op\tbytes_per_id\theap_bytes_per_id\tratio_flat\tratio_judy')"
 	for s in alloc find iterate remove refill cyclic sparse sparse-find \
-		mem-100 mem-50 mem-10 mem-sparse; do
+		churn mem-100 mem-50 mem-10 mem-sparse; do
 		for i in idr judyl judyl-hint flat; do
 			assert_equal "$(awk -F '\t' -v s=$s -v i=$i \
 				'$1 == s && $2 == i' "$TSV" | wc -l)" 1
@@ -59,7 +64,7 @@ field() {
 				'$1 == s && $2 == i' "$TSV" | wc -l)" 1
 		done
 	done
-	assert_equal "$(sed 1d "$TSV" | wc -l)" 64
+	assert_equal "$(sed 1d "$TSV" | wc -l)" 68
 	run awk -F '\t' 'NR > 1 && (NF != 9 || $3 != 2000)' "$TSV"
 	assert_output ""
 }
@@ -68,6 +73,24 @@ field() {
 	run awk -F '\t' 'NR > 1 && $1 !~ /mem/ && !($5 > 0) { print $1, $2 }' "$TSV"
 	assert_output "$(printf 'sparse flat\nsparse-find flat')"
 	assert_equal "$(field mem-sparse flat bytes_per_id)" -
+}
+
+# Exact by construction: after one pair to settle, churn at any count of
+# one leaf allocates nothing (the idr's packed leaves keep room), and the
+# flat array never does; Judy's mallocs are not counted.
+@test "churn: every count 1 .. 64, each implementation; no mallocs for the idr" {
+	C=$BATS_FILE_TMPDIR/churn.tsv
+	run head -n 1 "$C"
+	assert_output "$(printf 'live\timpl\truns\tns_per_op\tmallocs_per_op')"
+	assert_equal "$(sed 1d "$C" | wc -l)" 256
+	run awk -F '\t' 'NR > 1 && !($4 > 0) { print }' "$C"
+	assert_output ""
+	run awk -F '\t' 'NR > 1 && $2 ~ /^(idr|flat)$/ && $5 != "0.0000"' "$C"
+	assert_output ""
+	run awk -F '\t' 'NR > 1 && $2 ~ /^judyl/ && $5 != "-"' "$C"
+	assert_output ""
+	assert_equal "$(awk -F '\t' 'NR > 1 && $2 == "idr" { print $1 }' "$C" |
+		tr '\n' ' ')" "$(seq -s ' ' 1 64) "
 }
 
 @test "flat's bytes per ID are exactly its arrays: 8 + 1/8 + 1/512 per slot" {

@@ -37,6 +37,15 @@ static void thin(struct idr *idr, unsigned long n, unsigned int keep)
 			CHECK(idr_remove(idr, id) == val(id));
 }
 
+/* Room in the leaf holding ID 0 if it is packed, else 0. */
+static unsigned int leaf_cap(const struct idr *idr)
+{
+	struct idr_view views[IDR_LEVELS_MAX];
+	unsigned int n = idr__path_views(idr, 0, views);
+
+	return n ? views[n - 1].packed : 0;
+}
+
 /* Every ID below LEAVES * 64 is there exactly when @live says. */
 static void check_contents(const struct idr *idr, bool (*live)(unsigned long))
 {
@@ -119,12 +128,13 @@ static void pack_insert_in_place(void)
 	struct idr_stats st;
 	unsigned long id;
 
-	fill(&idr, IDR_SLOTS);
-	for (id = IDR_SLOTS / 2; id < IDR_SLOTS; id++)
-		CHECK(idr_remove(&idr, id) == val(id));
-	CHECK(idr_remove(&idr, 3) == val(3));	/* room for one, kept */
+	fill(&idr, IDR_SLOTS / 2 + 1);
+	for (id = IDR_SLOTS / 2; id < IDR_SLOTS / 2 + 1; id++)
+		CHECK(idr_remove(&idr, id) == val(id));	/* packed, with room */
+	CHECK(idr_remove(&idr, 3) == val(3));	/* more room, kept */
 	idr_stats(&idr, &st);
 	CHECK_EQ(st.packed, 1);
+	CHECK(leaf_cap(&idr) > IDR_SLOTS / 2);
 	CHECK_EQ(idr_alloc(&idr, val(3), 0, 0, GFP_KERNEL), 3);
 	idr_stats(&idr, &st);
 	CHECK_EQ(st.packed, 1);
@@ -215,6 +225,175 @@ static void pack_random_against_model(void)
 	idr_destroy(&idr);
 }
 
+/* {==================== Churn ==================== */
+
+/* What the allocator seam has done so far. */
+struct seam {
+	unsigned long allocs, frees;
+	size_t bytes;
+};
+
+static struct seam seam_now(void)
+{
+	struct idr_mem_stats st;
+
+	idr_mem_stats(&st);
+	return (struct seam){ st.allocs, st.frees, st.bytes };
+}
+
+/*
+ * No malloc, no free and no realloc since @was: with no malloc, bytes
+ * only go down, so equal bytes mean no shrink either.
+ */
+static bool seam_quiet(struct seam was)
+{
+	struct seam now = seam_now();
+
+	return now.allocs == was.allocs && now.frees == was.frees &&
+	       now.bytes == was.bytes;
+}
+
+/* Allocate @w IDs, remove from the top down to @k, allocate up to @n. */
+static void build_leaf(struct idr *idr, unsigned int w, unsigned int k,
+		       unsigned int n)
+{
+	unsigned int id;
+
+	fill(idr, w);
+	for (id = w; id-- > k;)
+		CHECK(idr_remove(idr, id) == val(id));
+	for (id = k; id < n; id++)
+		CHECK_EQ(idr_alloc(idr, val(id), 0, 0, GFP_KERNEL), id);
+}
+
+/* The ways to have @n IDs in one leaf that the churn tests start from. */
+enum build { BY_ALLOC, BY_REMOVAL, FULL_PACKED, BUILDS };
+
+static const char *const build_name[BUILDS] = {
+	"allocations only", "removals from a full leaf", "a full packed leaf"
+};
+
+/*
+ * Build @idr one of those ways; false if there is no full packed leaf
+ * of @n entries to be had (by allocations and removals at the top).
+ */
+static bool build(struct idr *idr, unsigned int n, enum build how)
+{
+	unsigned int w, k;
+
+	if (how == BY_ALLOC || how == BY_REMOVAL) {
+		build_leaf(idr, how == BY_ALLOC ? n : IDR_SLOTS, n, n);
+		return true;
+	}
+	for (w = 1; w <= IDR_SLOTS; w++)
+		for (k = 1; k <= n && k <= w; k++) {
+			build_leaf(idr, w, k, n);
+			if (leaf_cap(idr) == n)
+				return true;
+			idr_destroy(idr);
+		}
+	return false;
+}
+
+/* @rounds of @amp allocations then the @amp removals; false on error. */
+static bool churn(struct idr *idr, unsigned int amp, unsigned int rounds)
+{
+	int ids[2], i;
+
+	while (rounds-- > 0) {
+		for (i = 0; i < (int)amp; i++) {
+			ids[i] = idr_alloc(idr, val(0), 0, 0, GFP_KERNEL);
+			if (ids[i] < 0)
+				return false;
+		}
+		while (i-- > 0)
+			if (idr_remove(idr, ids[i]) != val(0))
+				return false;
+	}
+	return true;
+}
+
+/*
+ * After one round to settle, churn of amplitude @amp (@amp allocations,
+ * then @amp removals) at every occupancy of a leaf, however the leaf was
+ * built, allocates, frees and shrinks nothing: an almost full packed
+ * leaf must not be unpacked and packed again at every round.
+ */
+static void churn_quiet_at_every_count(unsigned int amp)
+{
+	unsigned int n, loud = 0, full = 0;
+	enum build how;
+	struct seam was;
+
+	for (n = 1; n <= IDR_SLOTS; n++)
+		for (how = 0; how < BUILDS; how++) {
+			DEFINE_IDR(idr);
+
+			if (!build(&idr, n, how))
+				continue;
+			full += how == FULL_PACKED;
+			CHECK(churn(&idr, amp, 1));
+			was = seam_now();
+			CHECK(churn(&idr, amp, 1000));
+			if (!seam_quiet(was) && loud++ < 8)
+				printf("# churn by %u at %u IDs (%s): %lu "
+				       "mallocs, %ld bytes\n", amp, n,
+				       build_name[how],
+				       seam_now().allocs - was.allocs,
+				       (long)(seam_now().bytes - was.bytes));
+			CHECK_EQ(idr.idr_count, n);
+			CHECK_SOUND(&idr);
+			idr_destroy(&idr);
+		}
+	CHECK_EQ(loud, 0);
+	/* Full packed leaves exist at every count up to half a leaf. */
+	CHECK(full >= IDR_SLOTS / 2);
+}
+
+static void pack_churn_pairs(void)
+{
+	churn_quiet_at_every_count(1);
+}
+
+static void pack_churn_by_two(void)
+{
+	churn_quiet_at_every_count(2);
+}
+
+/*
+ * The 2004 API takes nodes only from the cache: churn at a full packed
+ * leaf takes one there at most once, so one idr_pre_get() is enough.
+ */
+static void pack_churn_legacy_cache(void)
+{
+	unsigned int n, i, cached, full = 0;
+	int id;
+
+	for (n = 1; n <= IDR_SLOTS; n++) {
+		DEFINE_IDR(idr);
+
+		if (!build(&idr, n, FULL_PACKED))
+			continue;
+		full++;
+		CHECK(idr_pre_get(&idr, GFP_KERNEL));
+		CHECK_EQ(idr_get_new(&idr, val(n), &id), 0);
+		CHECK(idr_remove(&idr, id) == val(n));
+		cached = idr_cache_count(&idr);
+		for (i = 0; i < 1000; i++) {
+			id = -1;
+			if (!CHECK_EQ(idr_get_new(&idr, val(n), &id), 0))
+				break;
+			CHECK(idr_remove(&idr, id) == val(n));
+		}
+		CHECK_EQ(idr_cache_count(&idr), cached);
+		CHECK_SOUND(&idr);
+		idr_destroy(&idr);
+	}
+	CHECK(full >= IDR_SLOTS / 2);
+}
+
+/* }==================== Churn ==================== */
+
 /* One random change the body of a loop makes at @id, to both. */
 static void mutate(struct idr *idr, struct model *m, int id, uint64_t *rng)
 {
@@ -303,11 +482,13 @@ void suite_pack(void)
 {
 	RUN(pack_by_removal);
 	RUN(pack_unpacked_by_insertion);
-	if (IDR_BITS == 6)	/* smaller leaves are packed with no room */
-		RUN(pack_insert_in_place);
+	RUN(pack_insert_in_place);
 	RUN(pack_unpack_fails_cleanly);
 	RUN(pack_only_plain_idrs);
 	RUN(pack_random_against_model);
+	RUN(pack_churn_pairs);
+	RUN(pack_churn_by_two);
+	RUN(pack_churn_legacy_cache);
 	RUN(iter_matches_get_next);
 	RUN(iter_honours_id_changes);
 }
