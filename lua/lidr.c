@@ -28,6 +28,7 @@
 #include "lauxlib.h"
 
 #include "idr.h"
+#include "tree.h"	/* idr__tag_unalloc */
 
 #define LIDR_API __attribute__((visibility("default")))
 
@@ -339,14 +340,16 @@ static int store(lua_State *L, struct lidr *t, lua_Integer id, int arg)
 /*
  * Store the value at @arg for @id, just allocated in C.  If that fails,
  * the ID goes back (and the cyclic cursor to @cursor) before the error
- * goes on, so no ID is orphaned.
+ * goes on, so no ID is orphaned.  It goes back as it came: no one saw
+ * it, so a tagged slot's generation does not advance (idr_remove()
+ * would burn one).
  */
 static void publish(lua_State *L, struct lidr *t, lua_Integer id, int arg,
 		    unsigned int cursor)
 {
 	if (lua_isnoneornil(L, arg) || store(L, t, id, arg) == LUA_OK)
 		return;
-	idr_remove(&t->idr, (unsigned long)id);
+	idr__tag_unalloc(&t->idr, (unsigned long)id);
 	idr_set_cursor(&t->idr, cursor);
 	lua_error(L);
 }

@@ -110,6 +110,8 @@ IDR__HIDDEN int idr__alloc_id(struct idr *idr, void *ptr, uint64_t start,
 			      uint64_t max, bool cache_only, uint64_t *id);
 /* A tagged idr's removal: the generation advances, or the slot retires. */
 IDR__HIDDEN void *idr__tag_remove(struct idr *idr, uint64_t index);
+/* Undo an allocation not yet handed out: no generation advances. */
+IDR__HIDDEN void *idr__tag_unalloc(struct idr *idr, unsigned long id);
 IDR__HIDDEN bool idr__tag_retired(const struct idr *idr, uint64_t index);
 
 /* }==================== The tree ==================== */
