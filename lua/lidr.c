@@ -17,6 +17,20 @@
  * tree.c would leave it half changed.  Trace events are buffered in C and
  * delivered once the operation is over, and dump callbacks use only calls
  * that cannot raise.
+ *
+ * The rule of re-entry.  Any Lua allocation (lua_newtable, pushing a new
+ * string, lua_pushfstring, a luaL_Buffer, lua_setfield of a new key, a
+ * lua_pcall that grows the stack, ...) may run a collection step, and a
+ * step may run finalizers: Lua code that can destroy this idr, or run
+ * operations on it that change the tree and reallocate its buffers.  So:
+ *  - no C pointer into the idr's memory (a node, an entry, the event
+ *    buffer) is held across such a call: copy what is needed into C
+ *    locals or onto the Lua stack first (the userdata itself stays, at
+ *    index 1);
+ *  - after such a call, t->dead is checked again before the tree or the
+ *    user values are touched (checkidr() does it);
+ *  - between a change to the C tree and the matching change to the table
+ *    of values nothing may run: store() holds the collector meanwhile.
  */
 #include <limits.h>
 #include <stdarg.h>
@@ -292,7 +306,10 @@ static lua_Integer plain(const struct lidr *t, lua_Integer id)
 	return id;
 }
 
-/* Push the value of @id, whose C slot holds @entry. */
+/*
+ * Push the value of @id, whose C slot holds @entry.  Nothing allocates
+ * here; a destroyed idr (no table any more) has no values.
+ */
 static void push_value(lua_State *L, struct lidr *t, lua_Integer id,
 		       const void *entry)
 {
@@ -300,8 +317,10 @@ static void push_value(lua_State *L, struct lidr *t, lua_Integer id,
 		lua_pushnil(L);
 		return;
 	}
-	lua_getiuservalue(L, 1, UV_VALUES);
-	lua_rawgeti(L, -1, plain(t, id));
+	if (lua_getiuservalue(L, 1, UV_VALUES) == LUA_TTABLE)
+		lua_rawgeti(L, -1, plain(t, id));
+	else
+		lua_pushnil(L);
 	lua_remove(L, -2);
 }
 
@@ -310,10 +329,11 @@ static void take_value(lua_State *L, struct lidr *t, lua_Integer id,
 		       const void *entry)
 {
 	push_value(L, t, id, entry);
-	lua_getiuservalue(L, 1, UV_VALUES);
-	lua_pushnil(L);
-	/* Setting a key to nil never allocates, so this cannot raise. */
-	lua_rawseti(L, -2, plain(t, id));
+	if (lua_getiuservalue(L, 1, UV_VALUES) == LUA_TTABLE) {
+		lua_pushnil(L);
+		/* Setting a key to nil never allocates: this cannot raise. */
+		lua_rawseti(L, -2, plain(t, id));
+	}
 	lua_pop(L, 1);
 }
 
@@ -327,14 +347,26 @@ static int set_value(lua_State *L)
 /*
  * values[id] = the value at @arg, protected: growing the table may raise
  * a memory error after the C side changed, and the caller must undo that.
+ * The collector is held meanwhile, so that no finalizer sees (or
+ * changes) the tree while it and the table disagree; a collector the
+ * program stopped stays stopped.  An emergency collection runs no
+ * finalizer.
  */
 static int store(lua_State *L, struct lidr *t, lua_Integer id, int arg)
 {
+	bool running = lua_gc(L, LUA_GCISRUNNING) == 1;
+	int status;
+
+	if (running)
+		lua_gc(L, LUA_GCSTOP);
 	lua_pushcfunction(L, set_value);
 	lua_getiuservalue(L, 1, UV_VALUES);
 	lua_pushinteger(L, plain(t, id));
 	lua_pushvalue(L, arg);
-	return lua_pcall(L, 3, 0, 0);
+	status = lua_pcall(L, 3, 0, 0);
+	if (running)
+		lua_gc(L, LUA_GCRESTART);
+	return status;
 }
 
 /*
@@ -391,7 +423,10 @@ static void set_int(lua_State *L, const char *k, lua_Integer v)
 	lua_setfield(L, -2, k);
 }
 
-/* Node counts for *-take and malloc; a node and a slot for the rest. */
+/*
+ * Node counts for *-take and malloc; a node and a slot for the rest.
+ * @ev is in a buffer no finalizer can reach (see delivered()).
+ */
 static void push_event(lua_State *L, const struct idr_trace *ev)
 {
 	bool counts = ev->event == IDR_TRACE_CACHE_TAKE ||
@@ -434,24 +469,47 @@ static void call_trace(lua_State *L, struct lidr *t)
 	lua_pop(L, 1);
 }
 
+/* Run under lua_pcall: the list of the events at index 1. */
+static int push_events(lua_State *L)
+{
+	const struct events *tr = lua_touserdata(L, 1);
+	size_t i;
+
+	lua_createtable(L, (int)tr->n, 0);
+	for (i = 0; i < tr->n; i++) {
+		push_event(L, &tr->ev[i]);
+		lua_rawseti(L, -2, (lua_Integer)i + 1);
+	}
+	return 1;
+}
+
 /*
  * The operation is over and the tree sound: hand its events to the trace
  * function, and return @nres results (already pushed).  If the function
  * raises, the error goes on but the operation stands.
+ *
+ * The tables are made from a buffer taken from the idr first: a finalizer
+ * they run may destroy the idr (which frees its buffer) or trace an
+ * operation of its own into a new one.  The buffer is freed (or given
+ * back, for the next operation) whatever happens.
  */
 static int delivered(lua_State *L, struct lidr *t, int nres)
 {
-	size_t i;
+	struct events tr = t->tr;
+	int status;
 
-	if (!t->tr.n)
+	if (!tr.n)
 		return nres;
-	lua_createtable(L, (int)t->tr.n, 0);
-	/* A finalizer run by an allocation here may use this idr: re-read. */
-	for (i = 0; i < t->tr.n; i++) {
-		push_event(L, &t->tr.ev[i]);
-		lua_rawseti(L, -2, (lua_Integer)i + 1);
-	}
-	t->tr.n = 0;
+	t->tr = (struct events){ NULL, 0, 0 };
+	lua_pushcfunction(L, push_events);
+	lua_pushlightuserdata(L, &tr);
+	status = lua_pcall(L, 1, 1, 0);
+	if (!t->dead && !t->tr.ev)
+		t->tr = (struct events){ tr.ev, 0, tr.cap };
+	else
+		free(tr.ev);
+	if (status != LUA_OK)
+		lua_error(L);
 	call_trace(L, t);
 	return nres;
 }
@@ -583,9 +641,10 @@ static int lidr_remove(lua_State *L)
 	unsigned long before = idr_count(&t->idr);
 	void *entry = idr_remove(&t->idr, id);
 
+	/* Events first: the message allocates (see the rule at the top). */
 	if (idr_count(&t->idr) == before) {
-		fail(L, -ENOENT, "no such id %I", (LUAI_UACINT)id);
-		return delivered(L, t, 3);
+		delivered(L, t, 0);
+		return fail(L, -ENOENT, "no such id %I", (LUAI_UACINT)id);
 	}
 	take_value(L, t, id, entry);
 	return delivered(L, t, 1);
@@ -601,8 +660,8 @@ static int lidr_replace(lua_State *L)
 	lua_settop(L, 3);
 	old = idr_replace(&t->idr, marker(L, t, 3), id);
 	if (IS_ERR(old)) {
-		fail(L, -ENOENT, "no such id %I", (LUAI_UACINT)id);
-		return delivered(L, t, 3);
+		delivered(L, t, 0);
+		return fail(L, -ENOENT, "no such id %I", (LUAI_UACINT)id);
 	}
 	push_value(L, t, id, old);
 	if (store(L, t, id, 3) != LUA_OK) {
@@ -742,8 +801,10 @@ static int lidr_alloc_tagged(lua_State *L)
 	return alloc_with(L, idr_alloc_tagged);
 }
 
-static int tag_fail(lua_State *L, int err, int tid)
+/* Events first: the message allocates (see the rule at the top). */
+static int tag_fail(lua_State *L, struct lidr *t, int err, int tid)
 {
+	delivered(L, t, 0);
 	if (err == -ESTALE)
 		return fail(L, err, "stale tagged id %d", tid);
 	return fail(L, err, "no such tagged id %d", tid);
@@ -756,7 +817,7 @@ static int lidr_check(lua_State *L)
 	int err = idr_tag_check(&t->idr, tid);
 
 	if (err)
-		return delivered(L, t, tag_fail(L, err, tid));
+		return tag_fail(L, t, err, tid);
 	lua_pushboolean(L, 1);
 	return delivered(L, t, 1);
 }
@@ -769,7 +830,7 @@ static int lidr_find_tagged(lua_State *L)
 	int err = idr_tag_check(&t->idr, tid);
 
 	if (err)
-		return delivered(L, t, tag_fail(L, err, tid));
+		return tag_fail(L, t, err, tid);
 	push_value(L, t, tid, idr_find_tagged(&t->idr, tid));
 	return delivered(L, t, 1);
 }
@@ -781,7 +842,7 @@ static int lidr_remove_tagged(lua_State *L)
 	int err = idr_tag_check(&t->idr, tid);
 
 	if (err)
-		return delivered(L, t, tag_fail(L, err, tid));
+		return tag_fail(L, t, err, tid);
 	take_value(L, t, tid, idr_remove_tagged(&t->idr, tid));
 	return delivered(L, t, 1);
 }
@@ -970,6 +1031,8 @@ static int dump_with(lua_State *L, dump_fn *fn)
 	struct memtext m;
 
 	dump_opts(L, t, &o);
+	/* The options may run Lua (__index, a finalizer): alive still? */
+	checktree(L, &t);
 	mem_open(L, &m);
 	return mem_close(L, &m, fn(tree, m.out, &o));
 }
@@ -1058,6 +1121,11 @@ static int lidr_path(lua_State *L)
 	struct idr_path p;
 
 	idr_path(tree, ulong_arg(L, 2), &p);
+	/* The value first: the tables below may run a finalizer. */
+	if (!p.ida && p.end == IDR_PATH_FOUND)
+		push_value(L, t, (lua_Integer)p.id, p.entry);
+	else
+		lua_pushnil(L);
 	lua_createtable(L, 0, 12);
 	set_int(L, "id", (lua_Integer)p.id);
 	set_int(L, "index", (lua_Integer)p.index);
@@ -1073,8 +1141,8 @@ static int lidr_path(lua_State *L)
 	if (p.ida) {
 		set_bool(L, "ida", true);
 		set_int(L, "bit", p.bit);
-	} else if (p.end == IDR_PATH_FOUND) {
-		push_value(L, t, (lua_Integer)p.id, p.entry);
+	} else {
+		lua_pushvalue(L, -2);
 		lua_setfield(L, -2, "value");
 	}
 	return 1;
