@@ -7,7 +7,8 @@
 # Targets: ops (the C API against the model), ops-b3 (the same with 3
 # bits per level, so that deep trees come from small IDs; it shares ops's
 # corpus), shell (idrsh's command language), lua (the binding's argument
-# handling); see each file's head.
+# handling, and re-entry: finalizers, collector modes, coroutines); see
+# each file's head.
 # The committed seeds in fuzz/corpus/TARGET are copied into
 # build/fuzz/corpus/TARGET, which the runs grow; crashes land in
 # build/fuzz/artifacts/TARGET.

@@ -12,6 +12,14 @@
  * no ID without its value, no value without its ID.  An op can make the
  * Lua allocator fail from the next allocation on, or arm the library's
  * idr_fault_inject(), so that both kinds of -ENOMEM reach the binding.
+ *
+ * Re-entry (X in the prelude): garbage whose __gc destroys an object or
+ * runs an operation on it (alloc, remove, trace, ...), left either
+ * between calls or just before a method, so that finalizers run inside
+ * the binding's own allocations; the collector switched
+ * between generational and incremental modes with small steps; methods
+ * called inside coroutines, and pairs loops left suspended in coroutines
+ * while the tree changes, resumed later.
  */
 #include <math.h>
 #include <stdint.h>
@@ -87,19 +95,112 @@ static const char prelude[] =
 	"  end\n"
 	"end\n";
 
-static const char *const names[] = {
-	"alloc", "alloc_cyclic", "alloc_u32", "get_cursor", "set_cursor",
-	"find", "remove", "replace", "get_next", "pairs", "for_each",
-	"is_empty", "count", "destroy", "pre_get", "get_new",
-	"get_new_above", "alloc_tagged", "find_tagged", "remove_tagged",
-	"check", "untag", "trace", "dump", "dot", "path", "path_text",
-	"stats", "stats_text", "validate", "free", "exists", "find_first",
-	"__gc", "__close", "__len", "__tostring", "__pairs", "__index",
-	"new", "ida", "fault", "mem", "step_idr", "step_ida",
+/* Re-entry: finalizers, collector modes, coroutines (X). */
+static const char prelude_x[] =
+	"local function int(n) return math.tointeger(n) or 0 end\n"
+	"local GCOPS = { function(o) o:destroy() end,\n"
+	"  function(o, a) o:alloc(a, 1 << 30) end,\n"
+	"  function(o, a) o:remove(int(a)) end,\n"
+	"  function(o, a) o:alloc_tagged(a) end,\n"
+	"  function(o) o:trace(function() collectgarbage('step') end) end,\n"
+	"  function(o) o:trace(nil) end,\n"
+	"  function(o) for i = 1, 4 do o:alloc(i, i << 20) end end,\n"
+	"  function(o, a) o:free(int(a)) end,\n"
+	"  function(o, a) o:path(int(a)) end,\n"
+	"  function(o, a) o:replace(int(a), {}) end,\n"
+	"  function(o) o:alloc(nil) end }\n"
+	"local METHODS = { 'alloc', 'alloc_cyclic', 'alloc_u32', 'find',\n"
+	"  'remove', 'replace', 'get_next', 'for_each', 'pre_get', 'get_new',\n"
+	"  'alloc_tagged', 'find_tagged', 'remove_tagged', 'check', 'trace',\n"
+	"  'dump', 'path', 'stats', 'validate', 'free', 'info', 'destroy',\n"
+	"  'count' }\n"
+	"local CO = {}\n"
+	"local pcall, error = pcall, error\n"
+	"X = {\n"
+	/* n pieces of garbage whose __gc runs GCOPS[k] on o. */
+	"  x_gc = function(o, k, a, n)\n"
+	"    local op = GCOPS[int(k) % #GCOPS + 1]\n"
+	"    for _ = 0, int(n) % 8 do\n"
+	"      setmetatable({}, { __gc = function() pcall(op, o, a) end })\n"
+	"    end\n"
+	"  end,\n"
+	/* Garbage whose __gc runs GCOPS[k] on o, @pad tables more, then
+	 * METHODS[m] of o: with the right pad (and x_heap), a collection
+	 * starts inside the method's own allocations. */
+	"  x_in = function(o, k, m, pad, a, b)\n"
+	"    local op, busy = GCOPS[int(k) % #GCOPS + 1], false\n"
+	"    local f = o[METHODS[int(m) % #METHODS + 1]]\n"
+	"    local mt = { __gc = function() if busy then pcall(op, o, a) end end }\n"
+	"    for _ = 1, 8 do setmetatable({}, mt) end\n"
+	"    local mo = getmetatable(o)\n"
+	"    local is_path = f == o.path and mo and mo.__name == 'idr'\n"
+	"    local _, before = pcall(o.find, o, a)\n"
+	"    for _ = 1, int(pad) % 256 do local _ = {} end\n"
+	"    busy = true\n"
+	"    local ok, p = pcall(f, o, a, b)\n"
+	"    busy = false\n"
+	"    if not ok then error(p, 0) end\n"
+	/* Whatever the finalizers did, path found the value there was. */
+	"    if is_path and p['end'] == 'found' and p.value ~= before then\n"
+	"      FUZZ_FAIL('path: the value of a found id changed')\n"
+	"    end\n"
+	"  end,\n"
+	/* A heap of 0 to 7/8 MB more: a generational collector's minor
+	 * collections come that much further apart. */
+	"  x_heap = function(_, n) HEAP = ('.'):rep((int(n) % 8) << 17) end,\n"
+	"  x_gen = function(_, n) collectgarbage('generational', int(n) % 4 + 1)\n"
+	"  end,\n"
+	"  x_inc = function(_, n)\n"
+	"    collectgarbage('incremental', int(n) % 100 + 1, int(n) % 7 * 100 + 100,\n"
+	"      int(n) % 10)\n"
+	"  end,\n"
+	"  x_step = function(_, n) collectgarbage('step', int(n) % 64) end,\n"
+	/* METHODS[k] of o inside a coroutine. */
+	"  x_co = function(o, k, ...)\n"
+	"    local name = METHODS[int(k) % #METHODS + 1]\n"
+	"    return coroutine.wrap(function(...) return o[name](o, ...) end)(...)\n"
+	"  end,\n"
+	/* A pairs loop on o, suspended after each step. */
+	"  x_co_pairs = function(o, n)\n"
+	"    CO[int(n) % 4 + 1] = coroutine.create(function()\n"
+	"      for id in pairs(o) do coroutine.yield(id) end\n"
+	"    end)\n"
+	"  end,\n"
+	"  x_co_resume = function(_, n)\n"
+	"    local c = CO[int(n) % 4 + 1]\n"
+	"    return c and coroutine.resume(c)\n"
+	"  end }\n";
+
+/* Where a name's function is: an object's, or a global table's. */
+enum from { METHOD, MODULE, STEP, EXTRA };
+
+/* New names go at the end, so that the committed seeds keep decoding. */
+static const struct {
+	const char *name;
+	enum from from;
+} names[] = {
+	{ "alloc", METHOD }, { "alloc_cyclic", METHOD },
+	{ "alloc_u32", METHOD }, { "get_cursor", METHOD },
+	{ "set_cursor", METHOD }, { "find", METHOD }, { "remove", METHOD },
+	{ "replace", METHOD }, { "get_next", METHOD }, { "pairs", METHOD },
+	{ "for_each", METHOD }, { "is_empty", METHOD }, { "count", METHOD },
+	{ "destroy", METHOD }, { "pre_get", METHOD }, { "get_new", METHOD },
+	{ "get_new_above", METHOD }, { "alloc_tagged", METHOD },
+	{ "find_tagged", METHOD }, { "remove_tagged", METHOD },
+	{ "check", METHOD }, { "untag", METHOD }, { "trace", METHOD },
+	{ "dump", METHOD }, { "dot", METHOD }, { "path", METHOD },
+	{ "path_text", METHOD }, { "stats", METHOD },
+	{ "stats_text", METHOD }, { "validate", METHOD }, { "free", METHOD },
+	{ "exists", METHOD }, { "find_first", METHOD }, { "__gc", METHOD },
+	{ "__close", METHOD }, { "__len", METHOD }, { "__tostring", METHOD },
+	{ "__pairs", METHOD }, { "__index", METHOD }, { "new", MODULE },
+	{ "ida", MODULE }, { "fault", MODULE }, { "mem", MODULE },
+	{ "step_idr", STEP }, { "step_ida", STEP }, { "info", METHOD },
+	{ "x_gc", EXTRA }, { "x_gen", EXTRA }, { "x_inc", EXTRA },
+	{ "x_step", EXTRA }, { "x_co", EXTRA }, { "x_co_pairs", EXTRA },
+	{ "x_co_resume", EXTRA }, { "x_in", EXTRA }, { "x_heap", EXTRA },
 };
 #define NAMES (sizeof(names) / sizeof(names[0]))
-#define MODULE_FIRST 39	/* names from here on are the module's */
-#define STEP_FIRST 43	/* and from here on, STEP's */
 
 /* {==================== Input ==================== */
 
@@ -236,13 +337,15 @@ static bool push_arg(lua_State *L, struct input *in)
 
 /* {==================== Calls ==================== */
 
-/* The function called @name: a method, a metamethod or the module's. */
+/* The function called @name: a method, a metamethod, a global's. */
 static void push_function(lua_State *L, uint8_t which, uint8_t mt)
 {
-	const char *name = names[which % NAMES];
+	static const char *const tables[] = { NULL, "idr", "STEP", "X" };
+	const char *name = names[which % NAMES].name;
+	enum from from = names[which % NAMES].from;
 
-	if (which % NAMES >= MODULE_FIRST) {
-		lua_getglobal(L, which % NAMES >= STEP_FIRST ? "STEP" : "idr");
+	if (from != METHOD) {
+		lua_getglobal(L, tables[from]);
 		lua_getfield(L, -1, name);
 		lua_remove(L, -2);
 		return;
@@ -283,7 +386,7 @@ static void call_one(lua_State *L, struct input *in, const struct faults *f)
 	int base = lua_gettop(L), nargs = 0, rc;
 
 	push_function(L, which, mt);
-	if (which % NAMES < MODULE_FIRST || which % NAMES >= STEP_FIRST) {
+	if (names[which % NAMES].from != MODULE) {
 		push_from(L, "O", self);
 		nargs++;
 	}
@@ -313,6 +416,9 @@ static void check_one(lua_State *L)
 	int top = lua_gettop(L);
 	bool is_idr = luaL_testudata(L, top, "idr") != NULL;
 
+	/* No finalizer of X's may change the object while it is checked. */
+	lua_gc(L, LUA_GCSTOP);
+
 	lua_getfield(L, top, "validate");
 	lua_pushvalue(L, top);
 	/* A raise is a destroyed object; nil, msg is a broken tree. */
@@ -321,15 +427,16 @@ static void check_one(lua_State *L)
 		abort();
 	}
 	lua_settop(L, top);
-	if (!is_idr)
-		return;
-	lua_getglobal(L, "CHECK");
-	lua_pushvalue(L, top);
-	if (lua_pcall(L, 1, 0, 0) != LUA_OK) {
-		fprintf(stderr, "CHECK: %s\n", lua_tostring(L, -1));
-		abort();
+	if (is_idr) {
+		lua_getglobal(L, "CHECK");
+		lua_pushvalue(L, top);
+		if (lua_pcall(L, 1, 0, 0) != LUA_OK) {
+			fprintf(stderr, "CHECK: %s\n", lua_tostring(L, -1));
+			abort();
+		}
 	}
 	lua_settop(L, top);
+	lua_gc(L, LUA_GCRESTART);
 }
 
 static void check_objects(lua_State *L)
@@ -341,6 +448,13 @@ static void check_objects(lua_State *L)
 		lua_pop(L, 1);
 	}
 	lua_pop(L, 1);
+}
+
+/* FUZZ_FAIL(msg): a check in the prelude failed. */
+static int fuzz_fail(lua_State *L)
+{
+	fprintf(stderr, "CHECK: %s\n", luaL_optstring(L, 1, "?"));
+	abort();
 }
 
 static lua_State *open_state(void)
@@ -355,7 +469,9 @@ static lua_State *open_state(void)
 	luaL_openlibs(L);
 	luaL_requiref(L, "idr", luaopen_idr, 1);
 	lua_pop(L, 1);
-	if (luaL_dostring(L, prelude) != LUA_OK) {
+	lua_register(L, "FUZZ_FAIL", fuzz_fail);
+	if (luaL_dostring(L, prelude) != LUA_OK ||
+	    luaL_dostring(L, prelude_x) != LUA_OK) {
 		fprintf(stderr, "prelude: %s\n", lua_tostring(L, -1));
 		abort();
 	}

@@ -17,6 +17,20 @@
  * tree.c would leave it half changed.  Trace events are buffered in C and
  * delivered once the operation is over, and dump callbacks use only calls
  * that cannot raise.
+ *
+ * The rule of re-entry.  Any Lua allocation (lua_newtable, pushing a new
+ * string, lua_pushfstring, a luaL_Buffer, lua_setfield of a new key, a
+ * lua_pcall that grows the stack, ...) may run a collection step, and a
+ * step may run finalizers: Lua code that can destroy this idr, or run
+ * operations on it that change the tree and reallocate its buffers.  So:
+ *  - no C pointer into the idr's memory (a node, an entry, the event
+ *    buffer) is held across such a call: copy what is needed into C
+ *    locals or onto the Lua stack first (the userdata itself stays, at
+ *    index 1);
+ *  - after such a call, t->o.dead is checked again before the tree or the
+ *    user values are touched (checkidr() does it);
+ *  - between a change to the C tree and the matching change to the table
+ *    of values nothing may run: store() holds the collector meanwhile.
  */
 #include <limits.h>
 #include <stdarg.h>
@@ -28,6 +42,7 @@
 #include "lauxlib.h"
 
 #include "idr.h"
+#include "tag.h"	/* idr__tag_unalloc */
 
 #define LIDR_API __attribute__((visibility("default")))
 
@@ -46,17 +61,22 @@ struct events {
 	size_t n, cap;
 };
 
+/* What an idr and an IDA object share: each starts with it. */
+struct obj {
+	bool dead;		/* destroyed: every method raises */
+};
+
 struct lidr {
+	struct obj o;
 	struct idr idr;
 	struct events tr;
 	unsigned int id_bits;	/* tagged: as given to idr_tag_init */
-	bool dead;		/* destroyed: every method raises */
 	bool in_trace;		/* the trace function is running */
 };
 
 struct lida {
+	struct obj o;
 	struct ida ida;
-	bool dead;
 };
 
 /* {==================== Arguments and results ==================== */
@@ -92,26 +112,26 @@ static unsigned long ulong_arg(lua_State *L, int arg)
 	return (unsigned long)range_arg(L, arg, 0, UINT32_MAX);
 }
 
+/* The errnos a result may name; each is also a constant of the module. */
+static const struct {
+	int err;
+	const char *name;
+} errnos[] = {
+	{ ENOSPC, "ENOSPC" }, { EAGAIN, "EAGAIN" }, { ENOMEM, "ENOMEM" },
+	{ ENOENT, "ENOENT" }, { ESTALE, "ESTALE" }, { EINVAL, "EINVAL" },
+	{ EUCLEAN, "EUCLEAN" },
+};
+
+#define ERRNOS (sizeof(errnos) / sizeof(errnos[0]))
+
 static const char *errname(int err)
 {
-	switch (-err) {
-	case ENOSPC:
-		return "ENOSPC";
-	case EAGAIN:
-		return "EAGAIN";
-	case ENOMEM:
-		return "ENOMEM";
-	case ENOENT:
-		return "ENOENT";
-	case ESTALE:
-		return "ESTALE";
-	case EINVAL:
-		return "EINVAL";
-	case EUCLEAN:
-		return "EUCLEAN";
-	default:
-		return "EIO";
-	}
+	size_t i;
+
+	for (i = 0; i < ERRNOS; i++)
+		if (errnos[i].err == -err)
+			return errnos[i].name;
+	return "EIO";
 }
 
 /* Return nil, a message and @err's name: an expected failure. */
@@ -149,7 +169,7 @@ static struct lidr *checkidr(lua_State *L)
 {
 	struct lidr *t = toidr(L);
 
-	if (t->dead)
+	if (t->o.dead)
 		luaL_error(L, "attempt to use a destroyed idr");
 	t->tr.n = 0;
 	return t;
@@ -203,7 +223,8 @@ static void new_opts(lua_State *L, struct new_opts *o)
 			o->base = opt_int(L, "base", 0, INT_MAX);
 		else if (!strcmp(k, "tagged") && lua_toboolean(L, -1))
 			tag_opts(L, &o->id_bits, &o->flags);
-		else if (strcmp(k, "tagged"))
+		else if (strcmp(k, "tagged") && strcmp(k, "kind") &&
+			 strcmp(k, "destroyed"))
 			luaL_argerror(L, 1, lua_pushfstring(L,
 					"unknown option '%s'",
 					luaL_tolstring(L, -2, NULL)));
@@ -228,17 +249,12 @@ static int lidr_new(lua_State *L)
 	return 1;
 }
 
-/*
- * __gc, __close and destroy: idempotent, and raises nothing, so a
- * destroyed idr may still be closed.  The values go with the table.
- */
-static int lidr_destroy(lua_State *L)
+/* The destroy of obj_destroy(): raises nothing.  The values go with
+ * the table. */
+static void lidr_release(lua_State *L, struct obj *o)
 {
-	struct lidr *t = toidr(L);
+	struct lidr *t = (struct lidr *)o;
 
-	if (t->dead)
-		return 0;
-	t->dead = true;
 	idr_set_trace(&t->idr, NULL, NULL);
 	idr_destroy(&t->idr);
 	free(t->tr.ev);
@@ -247,30 +263,16 @@ static int lidr_destroy(lua_State *L)
 	lua_setiuservalue(L, 1, UV_VALUES);
 	lua_pushnil(L);
 	lua_setiuservalue(L, 1, UV_TRACE);
-	return 0;
 }
 
-static int lidr_tostring(lua_State *L)
+static unsigned long lidr_count(const struct obj *o)
 {
-	struct lidr *t = toidr(L);
-
-	if (t->dead)
-		lua_pushliteral(L, "idr (destroyed)");
-	else
-		lua_pushfstring(L, "idr (%p)", (void *)t);
-	return 1;
+	return idr_count(&((const struct lidr *)o)->idr);
 }
 
-static int lidr_len(lua_State *L)
+static bool lidr_is_empty(const struct obj *o)
 {
-	lua_pushinteger(L, (lua_Integer)idr_count(&checkidr(L)->idr));
-	return 1;
-}
-
-static int lidr_is_empty(lua_State *L)
-{
-	lua_pushboolean(L, idr_is_empty(&checkidr(L)->idr));
-	return 1;
+	return idr_is_empty(&((const struct lidr *)o)->idr);
 }
 
 /* }==================== The object ==================== */
@@ -291,7 +293,10 @@ static lua_Integer plain(const struct lidr *t, lua_Integer id)
 	return id;
 }
 
-/* Push the value of @id, whose C slot holds @entry. */
+/*
+ * Push the value of @id, whose C slot holds @entry.  Nothing allocates
+ * here; a destroyed idr (no table any more) has no values.
+ */
 static void push_value(lua_State *L, struct lidr *t, lua_Integer id,
 		       const void *entry)
 {
@@ -299,8 +304,10 @@ static void push_value(lua_State *L, struct lidr *t, lua_Integer id,
 		lua_pushnil(L);
 		return;
 	}
-	lua_getiuservalue(L, 1, UV_VALUES);
-	lua_rawgeti(L, -1, plain(t, id));
+	if (lua_getiuservalue(L, 1, UV_VALUES) == LUA_TTABLE)
+		lua_rawgeti(L, -1, plain(t, id));
+	else
+		lua_pushnil(L);
 	lua_remove(L, -2);
 }
 
@@ -309,10 +316,11 @@ static void take_value(lua_State *L, struct lidr *t, lua_Integer id,
 		       const void *entry)
 {
 	push_value(L, t, id, entry);
-	lua_getiuservalue(L, 1, UV_VALUES);
-	lua_pushnil(L);
-	/* Setting a key to nil never allocates, so this cannot raise. */
-	lua_rawseti(L, -2, plain(t, id));
+	if (lua_getiuservalue(L, 1, UV_VALUES) == LUA_TTABLE) {
+		lua_pushnil(L);
+		/* Setting a key to nil never allocates: this cannot raise. */
+		lua_rawseti(L, -2, plain(t, id));
+	}
 	lua_pop(L, 1);
 }
 
@@ -326,27 +334,41 @@ static int set_value(lua_State *L)
 /*
  * values[id] = the value at @arg, protected: growing the table may raise
  * a memory error after the C side changed, and the caller must undo that.
+ * The collector is held meanwhile, so that no finalizer sees (or
+ * changes) the tree while it and the table disagree; a collector the
+ * program stopped stays stopped.  An emergency collection runs no
+ * finalizer.
  */
 static int store(lua_State *L, struct lidr *t, lua_Integer id, int arg)
 {
+	bool running = lua_gc(L, LUA_GCISRUNNING) == 1;
+	int status;
+
+	if (running)
+		lua_gc(L, LUA_GCSTOP);
 	lua_pushcfunction(L, set_value);
 	lua_getiuservalue(L, 1, UV_VALUES);
 	lua_pushinteger(L, plain(t, id));
 	lua_pushvalue(L, arg);
-	return lua_pcall(L, 3, 0, 0);
+	status = lua_pcall(L, 3, 0, 0);
+	if (running)
+		lua_gc(L, LUA_GCRESTART);
+	return status;
 }
 
 /*
  * Store the value at @arg for @id, just allocated in C.  If that fails,
  * the ID goes back (and the cyclic cursor to @cursor) before the error
- * goes on, so no ID is orphaned.
+ * goes on, so no ID is orphaned.  It goes back as it came: no one saw
+ * it, so a tagged slot's generation does not advance (idr_remove()
+ * would burn one).
  */
 static void publish(lua_State *L, struct lidr *t, lua_Integer id, int arg,
 		    unsigned int cursor)
 {
 	if (lua_isnoneornil(L, arg) || store(L, t, id, arg) == LUA_OK)
 		return;
-	idr_remove(&t->idr, (unsigned long)id);
+	idr__tag_unalloc(&t->idr, (unsigned long)id);
 	idr_set_cursor(&t->idr, cursor);
 	lua_error(L);
 }
@@ -388,7 +410,16 @@ static void set_int(lua_State *L, const char *k, lua_Integer v)
 	lua_setfield(L, -2, k);
 }
 
-/* Node counts for *-take and malloc; a node and a slot for the rest. */
+static void set_bool(lua_State *L, const char *k, bool v)
+{
+	lua_pushboolean(L, v);
+	lua_setfield(L, -2, k);
+}
+
+/*
+ * Node counts for *-take and malloc; a node and a slot for the rest.
+ * @ev is in a buffer no finalizer can reach (see delivered()).
+ */
 static void push_event(lua_State *L, const struct idr_trace *ev)
 {
 	bool counts = ev->event == IDR_TRACE_CACHE_TAKE ||
@@ -415,7 +446,7 @@ static void call_trace(lua_State *L, struct lidr *t)
 {
 	lua_Integer i, n = (lua_Integer)lua_rawlen(L, -1);
 
-	for (i = 1; i <= n && !t->dead; i++) {
+	for (i = 1; i <= n && !t->o.dead; i++) {
 		if (lua_getiuservalue(L, 1, UV_TRACE) != LUA_TFUNCTION) {
 			lua_pop(L, 1);
 			break;
@@ -431,24 +462,47 @@ static void call_trace(lua_State *L, struct lidr *t)
 	lua_pop(L, 1);
 }
 
+/* Run under lua_pcall: the list of the events at index 1. */
+static int push_events(lua_State *L)
+{
+	const struct events *tr = lua_touserdata(L, 1);
+	size_t i;
+
+	lua_createtable(L, (int)tr->n, 0);
+	for (i = 0; i < tr->n; i++) {
+		push_event(L, &tr->ev[i]);
+		lua_rawseti(L, -2, (lua_Integer)i + 1);
+	}
+	return 1;
+}
+
 /*
  * The operation is over and the tree sound: hand its events to the trace
  * function, and return @nres results (already pushed).  If the function
  * raises, the error goes on but the operation stands.
+ *
+ * The tables are made from a buffer taken from the idr first: a finalizer
+ * they run may destroy the idr (which frees its buffer) or trace an
+ * operation of its own into a new one.  The buffer is freed (or given
+ * back, for the next operation) whatever happens.
  */
 static int delivered(lua_State *L, struct lidr *t, int nres)
 {
-	size_t i;
+	struct events tr = t->tr;
+	int status;
 
-	if (!t->tr.n)
+	if (!tr.n)
 		return nres;
-	lua_createtable(L, (int)t->tr.n, 0);
-	/* A finalizer run by an allocation here may use this idr: re-read. */
-	for (i = 0; i < t->tr.n; i++) {
-		push_event(L, &t->tr.ev[i]);
-		lua_rawseti(L, -2, (lua_Integer)i + 1);
-	}
-	t->tr.n = 0;
+	t->tr = (struct events){ NULL, 0, 0 };
+	lua_pushcfunction(L, push_events);
+	lua_pushlightuserdata(L, &tr);
+	status = lua_pcall(L, 1, 1, 0);
+	if (!t->o.dead && !t->tr.ev)
+		t->tr = (struct events){ tr.ev, 0, tr.cap };
+	else
+		free(tr.ev);
+	if (status != LUA_OK)
+		lua_error(L);
 	call_trace(L, t);
 	return nres;
 }
@@ -580,9 +634,10 @@ static int lidr_remove(lua_State *L)
 	unsigned long before = idr_count(&t->idr);
 	void *entry = idr_remove(&t->idr, id);
 
+	/* Events first: the message allocates (see the rule at the top). */
 	if (idr_count(&t->idr) == before) {
-		fail(L, -ENOENT, "no such id %I", (LUAI_UACINT)id);
-		return delivered(L, t, 3);
+		delivered(L, t, 0);
+		return fail(L, -ENOENT, "no such id %I", (LUAI_UACINT)id);
 	}
 	take_value(L, t, id, entry);
 	return delivered(L, t, 1);
@@ -598,8 +653,8 @@ static int lidr_replace(lua_State *L)
 	lua_settop(L, 3);
 	old = idr_replace(&t->idr, marker(L, t, 3), id);
 	if (IS_ERR(old)) {
-		fail(L, -ENOENT, "no such id %I", (LUAI_UACINT)id);
-		return delivered(L, t, 3);
+		delivered(L, t, 0);
+		return fail(L, -ENOENT, "no such id %I", (LUAI_UACINT)id);
 	}
 	push_value(L, t, id, old);
 	if (store(L, t, id, 3) != LUA_OK) {
@@ -739,8 +794,10 @@ static int lidr_alloc_tagged(lua_State *L)
 	return alloc_with(L, idr_alloc_tagged);
 }
 
-static int tag_fail(lua_State *L, int err, int tid)
+/* Events first: the message allocates (see the rule at the top). */
+static int tag_fail(lua_State *L, struct lidr *t, int err, int tid)
 {
+	delivered(L, t, 0);
 	if (err == -ESTALE)
 		return fail(L, err, "stale tagged id %d", tid);
 	return fail(L, err, "no such tagged id %d", tid);
@@ -753,7 +810,7 @@ static int lidr_check(lua_State *L)
 	int err = idr_tag_check(&t->idr, tid);
 
 	if (err)
-		return delivered(L, t, tag_fail(L, err, tid));
+		return tag_fail(L, t, err, tid);
 	lua_pushboolean(L, 1);
 	return delivered(L, t, 1);
 }
@@ -766,7 +823,7 @@ static int lidr_find_tagged(lua_State *L)
 	int err = idr_tag_check(&t->idr, tid);
 
 	if (err)
-		return delivered(L, t, tag_fail(L, err, tid));
+		return tag_fail(L, t, err, tid);
 	push_value(L, t, tid, idr_find_tagged(&t->idr, tid));
 	return delivered(L, t, 1);
 }
@@ -778,7 +835,7 @@ static int lidr_remove_tagged(lua_State *L)
 	int err = idr_tag_check(&t->idr, tid);
 
 	if (err)
-		return delivered(L, t, tag_fail(L, err, tid));
+		return tag_fail(L, t, err, tid);
 	take_value(L, t, tid, idr_remove_tagged(&t->idr, tid));
 	return delivered(L, t, 1);
 }
@@ -808,7 +865,7 @@ static const struct idr *checktree(lua_State *L, struct lidr **t)
 	a = luaL_testudata(L, 1, IDA_MT);
 	if (!a)
 		luaL_typeerror(L, 1, "idr or ida");
-	if (a->dead)
+	if (a->o.dead)
 		luaL_error(L, "attempt to use a destroyed ida");
 	return ida_tree(&a->ida);
 }
@@ -967,6 +1024,8 @@ static int dump_with(lua_State *L, dump_fn *fn)
 	struct memtext m;
 
 	dump_opts(L, t, &o);
+	/* The options may run Lua (__index, a finalizer): alive still? */
+	checktree(L, &t);
 	mem_open(L, &m);
 	return mem_close(L, &m, fn(tree, m.out, &o));
 }
@@ -1012,12 +1071,6 @@ static const char *const path_ends[] = {
 	[IDR_PATH_RETIRED] = "retired",
 };
 
-static void set_bool(lua_State *L, const char *k, bool v)
-{
-	lua_pushboolean(L, v);
-	lua_setfield(L, -2, k);
-}
-
 static void push_step(lua_State *L, const struct idr_path_step *st)
 {
 	lua_createtable(L, 0, 7);
@@ -1055,6 +1108,11 @@ static int lidr_path(lua_State *L)
 	struct idr_path p;
 
 	idr_path(tree, ulong_arg(L, 2), &p);
+	/* The value first: the tables below may run a finalizer. */
+	if (!p.ida && p.end == IDR_PATH_FOUND)
+		push_value(L, t, (lua_Integer)p.id, p.entry);
+	else
+		lua_pushnil(L);
 	lua_createtable(L, 0, 12);
 	set_int(L, "id", (lua_Integer)p.id);
 	set_int(L, "index", (lua_Integer)p.index);
@@ -1070,8 +1128,8 @@ static int lidr_path(lua_State *L)
 	if (p.ida) {
 		set_bool(L, "ida", true);
 		set_int(L, "bit", p.bit);
-	} else if (p.end == IDR_PATH_FOUND) {
-		push_value(L, t, (lua_Integer)p.id, p.entry);
+	} else {
+		lua_pushvalue(L, -2);
 		lua_setfield(L, -2, "value");
 	}
 	return 1;
@@ -1139,7 +1197,7 @@ static struct lida *checkida(lua_State *L)
 {
 	struct lida *a = toida(L);
 
-	if (a->dead)
+	if (a->o.dead)
 		luaL_error(L, "attempt to use a destroyed ida");
 	return a;
 }
@@ -1154,38 +1212,20 @@ static int lida_new(lua_State *L)
 	return 1;
 }
 
-static int lida_destroy(lua_State *L)
+static void lida_release(lua_State *L, struct obj *o)
 {
-	struct lida *a = toida(L);
-
-	if (!a->dead) {
-		a->dead = true;
-		ida_destroy(&a->ida);
-	}
-	return 0;
+	(void)L;
+	ida_destroy(&((struct lida *)o)->ida);
 }
 
-static int lida_tostring(lua_State *L)
+static unsigned long lida_count(const struct obj *o)
 {
-	struct lida *a = toida(L);
-
-	if (a->dead)
-		lua_pushliteral(L, "ida (destroyed)");
-	else
-		lua_pushfstring(L, "ida (%p)", (void *)a);
-	return 1;
+	return ida_count(&((const struct lida *)o)->ida);
 }
 
-static int lida_count(lua_State *L)
+static bool lida_is_empty(const struct obj *o)
 {
-	lua_pushinteger(L, (lua_Integer)ida_count(&checkida(L)->ida));
-	return 1;
-}
-
-static int lida_is_empty(lua_State *L)
-{
-	lua_pushboolean(L, ida_is_empty(&checkida(L)->ida));
-	return 1;
+	return ida_is_empty(&((const struct lida *)o)->ida);
 }
 
 /* alloc([min [, max]]): max inclusive; above INT_MAX means INT_MAX. */
@@ -1271,6 +1311,135 @@ static int lida_pairs(lua_State *L)
 
 /* }==================== The IDA ==================== */
 
+/* {==================== Both kinds ==================== */
+
+/* What an object says it is: copied out before any table is made. */
+struct info {
+	lua_Integer base;
+	unsigned int id_bits;
+	bool retire;
+};
+
+static void lidr_info(const struct obj *o, struct info *in)
+{
+	const struct lidr *t = (const struct lidr *)o;
+
+	in->base = t->idr.idr_base;
+	in->id_bits = t->id_bits;
+	in->retire = t->id_bits && t->idr.idr_flags & IDR_TAG_RETIRE;
+}
+
+/* What differs between the kinds in the methods they share. */
+struct kind {
+	const char *name;	/* the metatable's, and the messages' word */
+	void (*release)(lua_State *L, struct obj *o);
+	unsigned long (*count)(const struct obj *o);
+	bool (*is_empty)(const struct obj *o);
+	void (*info)(const struct obj *o, struct info *in);	/* or NULL */
+};
+
+static const struct kind idr_kind = {
+	IDR_MT, lidr_release, lidr_count, lidr_is_empty, lidr_info,
+};
+
+static const struct kind ida_kind = {
+	IDA_MT, lida_release, lida_count, lida_is_empty, NULL,
+};
+
+/* Each method and metamethod of a kind has the kind as upvalue 1. */
+static const struct kind *kind_of(lua_State *L)
+{
+	return lua_touserdata(L, lua_upvalueindex(1));
+}
+
+static struct obj *toobj(lua_State *L, const struct kind *k)
+{
+	return luaL_checkudata(L, 1, k->name);
+}
+
+static struct obj *checkobj(lua_State *L, const struct kind *k)
+{
+	struct obj *o = toobj(L, k);
+
+	if (o->dead)
+		luaL_error(L, "attempt to use a destroyed %s", k->name);
+	return o;
+}
+
+/*
+ * __gc, __close and destroy: idempotent, and raises nothing, so a
+ * destroyed object may still be closed.
+ */
+static int obj_destroy(lua_State *L)
+{
+	const struct kind *k = kind_of(L);
+	struct obj *o = toobj(L, k);
+
+	if (!o->dead) {
+		o->dead = true;
+		k->release(L, o);
+	}
+	return 0;
+}
+
+static int obj_tostring(lua_State *L)
+{
+	const struct kind *k = kind_of(L);
+	const struct obj *o = toobj(L, k);
+
+	if (o->dead)
+		lua_pushfstring(L, "%s (destroyed)", k->name);
+	else
+		lua_pushfstring(L, "%s (%p)", k->name, (const void *)o);
+	return 1;
+}
+
+static int obj_count(lua_State *L)
+{
+	const struct kind *k = kind_of(L);
+
+	lua_pushinteger(L, (lua_Integer)k->count(checkobj(L, k)));
+	return 1;
+}
+
+static int obj_is_empty(lua_State *L)
+{
+	const struct kind *k = kind_of(L);
+
+	lua_pushboolean(L, k->is_empty(checkobj(L, k)));
+	return 1;
+}
+
+/*
+ * { kind, base, tagged = nil | { id_bits, gen_bits, retire }, destroyed },
+ * also of a destroyed object; idr.new takes it as its options.
+ */
+static int obj_info(lua_State *L)
+{
+	const struct kind *k = kind_of(L);
+	const struct obj *o = toobj(L, k);
+	struct info in = { 0, 0, false };
+	bool dead = o->dead;
+
+	if (k->info)
+		k->info(o, &in);
+	lua_createtable(L, 0, 4);
+	lua_pushstring(L, k->name);
+	lua_setfield(L, -2, "kind");
+	set_int(L, "base", in.base);
+	if (in.id_bits) {
+		lua_createtable(L, 0, 3);
+		set_int(L, "id_bits", in.id_bits);
+		set_int(L, "gen_bits", 31 - (lua_Integer)in.id_bits);
+		set_bool(L, "retire", in.retire);
+		lua_setfield(L, -2, "tagged");
+	}
+	set_bool(L, "destroyed", dead);
+	return 1;
+}
+
+/* }==================== Both kinds ==================== */
+
 /* {==================== The module ==================== */
 
 static int lidr_fault(lua_State *L)
@@ -1308,9 +1477,10 @@ static const luaL_Reg idr_methods[] = {
 	{ "get_next", lidr_get_next },
 	{ "pairs", lidr_pairs },
 	{ "for_each", lidr_for_each },
-	{ "is_empty", lidr_is_empty },
-	{ "count", lidr_len },
-	{ "destroy", lidr_destroy },
+	{ "is_empty", obj_is_empty },
+	{ "count", obj_count },
+	{ "destroy", obj_destroy },
+	{ "info", obj_info },
 	{ "pre_get", lidr_pre_get },
 	{ "get_new", lidr_get_new },
 	{ "get_new_above", lidr_get_new_above },
@@ -1331,10 +1501,10 @@ static const luaL_Reg idr_methods[] = {
 };
 
 static const luaL_Reg idr_meta[] = {
-	{ "__gc", lidr_destroy },
-	{ "__close", lidr_destroy },
-	{ "__len", lidr_len },
-	{ "__tostring", lidr_tostring },
+	{ "__gc", obj_destroy },
+	{ "__close", obj_destroy },
+	{ "__len", obj_count },
+	{ "__tostring", obj_tostring },
 	{ "__pairs", lidr_pairs },
 	{ "__index", NULL },
 	{ NULL, NULL }
@@ -1345,10 +1515,11 @@ static const luaL_Reg ida_methods[] = {
 	{ "free", lida_free },
 	{ "exists", lida_exists },
 	{ "find_first", lida_find_first },
-	{ "count", lida_count },
-	{ "is_empty", lida_is_empty },
+	{ "count", obj_count },
+	{ "is_empty", obj_is_empty },
 	{ "pairs", lida_pairs },
-	{ "destroy", lida_destroy },
+	{ "destroy", obj_destroy },
+	{ "info", obj_info },
 	{ "dump", lidr_dump },
 	{ "dot", lidr_dot },
 	{ "path", lidr_path },
@@ -1360,10 +1531,10 @@ static const luaL_Reg ida_methods[] = {
 };
 
 static const luaL_Reg ida_meta[] = {
-	{ "__gc", lida_destroy },
-	{ "__close", lida_destroy },
-	{ "__len", lida_count },
-	{ "__tostring", lida_tostring },
+	{ "__gc", obj_destroy },
+	{ "__close", obj_destroy },
+	{ "__len", obj_count },
+	{ "__tostring", obj_tostring },
 	{ "__pairs", lida_pairs },
 	{ "__index", NULL },
 	{ NULL, NULL }
@@ -1377,18 +1548,19 @@ static const luaL_Reg funcs[] = {
 	{ NULL, NULL }
 };
 
-static const char *const errnames[] = {
-	"ENOSPC", "EAGAIN", "ENOMEM", "ENOENT", "ESTALE", "EINVAL", "EUCLEAN",
-};
-
-/* liolib's createmeta: metamethods, and the methods as __index. */
-static void createmeta(lua_State *L, const char *name, const luaL_Reg *meta,
-		       const luaL_Reg *methods)
+/*
+ * liolib's createmeta: metamethods, and the methods as __index; each
+ * function gets @k as upvalue 1.
+ */
+static void createmeta(lua_State *L, const struct kind *k,
+		       const luaL_Reg *meta, const luaL_Reg *methods)
 {
-	luaL_newmetatable(L, name);
-	luaL_setfuncs(L, meta, 0);
+	luaL_newmetatable(L, k->name);
+	lua_pushlightuserdata(L, (void *)k);
+	luaL_setfuncs(L, meta, 1);
 	lua_newtable(L);
-	luaL_setfuncs(L, methods, 0);
+	lua_pushlightuserdata(L, (void *)k);
+	luaL_setfuncs(L, methods, 1);
 	lua_setfield(L, -2, "__index");
 	lua_pop(L, 1);
 }
@@ -1400,14 +1572,14 @@ LIDR_API int luaopen_idr(lua_State *L)
 	luaL_newlib(L, funcs);
 	lua_pushliteral(L, "idr " IDR_VERSION);
 	lua_setfield(L, -2, "_VERSION");
-	for (i = 0; i < sizeof(errnames) / sizeof(errnames[0]); i++) {
-		lua_pushstring(L, errnames[i]);
-		lua_setfield(L, -2, errnames[i]);
+	for (i = 0; i < ERRNOS; i++) {
+		lua_pushstring(L, errnos[i].name);
+		lua_setfield(L, -2, errnos[i].name);
 	}
 	lua_pushinteger(L, IDA_BITMAP_BITS);
 	lua_setfield(L, -2, "IDA_BITMAP_BITS");
-	createmeta(L, IDR_MT, idr_meta, idr_methods);
-	createmeta(L, IDA_MT, ida_meta, ida_methods);
+	createmeta(L, &idr_kind, idr_meta, idr_methods);
+	createmeta(L, &ida_kind, ida_meta, ida_methods);
 	return 1;
 }
 

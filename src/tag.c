@@ -59,6 +59,24 @@ void *idr__tag_remove(struct idr *idr, uint64_t index)
 	return entry;
 }
 
+/*
+ * Give back @id (its tag bits ignored), allocated a moment ago and not
+ * yet handed to anyone: its generation stays, so the caller's rollback
+ * of a failed publish costs no tag.  If the leaf goes, its counters pass
+ * on to the seed as they are (absorb_gens() adds one only for a slot
+ * still present, and this one is not).
+ */
+void *idr__tag_unalloc(struct idr *idr, unsigned long id)
+{
+	void *entry = NULL;
+
+	if (idr__tagged(idr))
+		id &= idr__id_max(idr);
+	if (id >= idr->idr_base)
+		idr__delete(idr, id - idr->idr_base, &entry);
+	return entry;
+}
+
 /* Split @tagged into the tree index and the generation; false if bad. */
 static bool untag(const struct idr *idr, int tagged_id, uint64_t *index,
 		  uint64_t *gen)

@@ -108,6 +108,29 @@ for n = 0, 60 do
 	assert(#g == count and g:validate())
 	for id, v in pairs(g) do assert(v == id + 1) end
 end
+-- A failed store gives the fresh tagged ID back with its generation: with
+-- 1 generation bit and retire, ID 0 is still handed out twice.
+local burnt = 0
+for n = 0, 60 do
+	local r = idr.new { tagged = { id_bits = 30, retire = true } }
+	local allocs = idr.mem().allocs
+	collectgarbage("collect")
+	budget(n)
+	local ok = pcall(r.alloc_tagged, r, "v")
+	budget(-1)
+	if not ok and idr.mem().allocs > allocs then
+		burnt = burnt + 1
+		assert(r:is_empty() and r:validate())
+		for i = 1, 2 do
+			local tid = r:alloc_tagged(i)
+			assert(tid and r:untag(tid) == 0, "ID 0 handed out once")
+			assert(r:remove_tagged(tid) == i)
+		end
+		assert(r:untag(r:alloc_tagged("new")) == 1, "ID 0 not retired")
+	end
+	r:destroy()
+end
+assert(burnt > 0, "no store failed after the C allocation")
 -- Dumps of many values under memory pressure: no leak of the text.
 for n = 0, 30 do
 	round(n, function(t)

@@ -118,3 +118,39 @@ assert(p:find_tagged(pt) == "replaced")
 for id2, v in pairs(p) do assert(id2 == 0 and v == "replaced") end
 assert(p:remove(0) == "replaced" and p:is_empty())
 assert(select(3, p:check(pt)) == "ESTALE")
+
+-- A value that cannot be stored gives its fresh tagged ID back with the
+-- generation it had: with 1 generation bit and retire, ID 0 is still
+-- handed out twice (0, then 1 << 30) before it retires.  The store is
+-- made to fail by calling alloc_tagged just below Lua's C-stack limit
+-- (each pcall is one C level): there the store's own pcall overflows,
+-- after the C allocation.  oom.lua does the same with a memory error.
+local function at_depth(n, f)
+	if n == 0 then return pcall(f) end
+	return select(2, pcall(at_depth, n - 1, f))
+end
+local function handed_out_0(r)
+	local times = 0
+	for _ = 1, 4 do
+		local tid = r:alloc_tagged("again")
+		if not tid or r:untag(tid) ~= 0 then break end
+		times = times + 1
+		assert(r:remove_tagged(tid) == "again")
+	end
+	return times
+end
+local rolled_back = false
+for n = 1, 400 do
+	local r = idr.new { tagged = { id_bits = 30, retire = true } }
+	local allocs = idr.mem().allocs
+	local ok, err = at_depth(n, function() return r:alloc_tagged("v") end)
+	if ok == false and tostring(err):find("stack overflow") and
+	    idr.mem().allocs > allocs then
+		-- The C allocation happened, then the store failed.
+		assert(r:is_empty() and r:validate())
+		assert(handed_out_0(r) == 2, "a failed store burnt a generation")
+		rolled_back = true
+		break
+	end
+end
+assert(rolled_back, "no depth made the store fail")
