@@ -211,22 +211,6 @@ static void nomem(struct state *s, const struct idr *idr,
 
 /* {==================== Model helpers ==================== */
 
-/* The lowest ID of @m in [@start, @max] that it lacks, or -1. */
-static int64_t lowest_free(const struct model *m, uint64_t start,
-			   uint64_t max)
-{
-	uint64_t id = start;
-
-	for (size_t i = 0; i < m->n; i++) {
-		if (m->ids[i] < id)
-			continue;
-		if (m->ids[i] > id)
-			break;
-		id++;
-	}
-	return id <= max ? (int64_t)id : -1;
-}
-
 /* The first ID of @m at or above @id, or -1. */
 static int64_t first_at(const struct model *m, uint64_t id)
 {
@@ -412,7 +396,7 @@ static void op_get_new(struct state *s, struct input *in)
 	void *ptr = pick_ptr(in);
 	int start = byte(in) & 1 ? pick_int(in) : 0;
 	int64_t want = start < 0 ? -EINVAL
-				 : lowest_free(&s->m, (uint64_t)start <
+				 : model_lowest_free(&s->m, (uint64_t)start <
 						 s->m.base ? s->m.base : start,
 					       INT_MAX);
 	struct idr_snap was = idr_snap_of(&s->idr);
@@ -493,7 +477,7 @@ static void tagged_got(struct state *s, int tag, int start, uint64_t max,
 		       void *ptr)
 {
 	uint32_t id = (uint32_t)tag & tag_max(s);
-	int64_t low = lowest_free(&s->tm, (uint32_t)start, max);
+	int64_t low = model_lowest_free(&s->tm, (uint32_t)start, max);
 
 	if (verbose)
 		fprintf(stderr, "  tag %d: id %u gen %u\n", tag, id,
@@ -535,7 +519,7 @@ static void op_alloc_tagged(struct state *s, struct input *in)
 	}
 	ASSERT_EQ(tag, -ENOSPC);
 	ASSERT(idr_snap_same(&s->tg, was));
-	low = lowest_free(&s->tm, (uint32_t)start, max);
+	low = model_lowest_free(&s->tm, (uint32_t)start, max);
 	if (low >= 0)
 		all_retired(s, (uint64_t)low, max + 1);
 }
