@@ -803,7 +803,11 @@ static int tag_fail(lua_State *L, struct lidr *t, int err, int tid)
 	return fail(L, err, "no such tagged id %d", tid);
 }
 
-static int lidr_check(lua_State *L)
+enum tag_op { TAG_CHECK, TAG_FIND, TAG_REMOVE };
+
+/* A live tagged ID's check, value or removal; else nil, msg, "ESTALE" or
+ * "ENOENT". */
+static int tagged_op(lua_State *L, enum tag_op op)
 {
 	struct lidr *t = checktagged(L);
 	int tid = int_arg(L, 2);
@@ -811,33 +815,28 @@ static int lidr_check(lua_State *L)
 
 	if (err)
 		return tag_fail(L, t, err, tid);
-	lua_pushboolean(L, 1);
+	if (op == TAG_CHECK)
+		lua_pushboolean(L, 1);
+	else if (op == TAG_FIND)
+		push_value(L, t, tid, idr_find_tagged(&t->idr, tid));
+	else
+		take_value(L, t, tid, idr_remove_tagged(&t->idr, tid));
 	return delivered(L, t, 1);
 }
 
-/* The value at a live tagged ID; else nil, msg, "ESTALE" or "ENOENT". */
+static int lidr_check(lua_State *L)
+{
+	return tagged_op(L, TAG_CHECK);
+}
+
 static int lidr_find_tagged(lua_State *L)
 {
-	struct lidr *t = checktagged(L);
-	int tid = int_arg(L, 2);
-	int err = idr_tag_check(&t->idr, tid);
-
-	if (err)
-		return tag_fail(L, t, err, tid);
-	push_value(L, t, tid, idr_find_tagged(&t->idr, tid));
-	return delivered(L, t, 1);
+	return tagged_op(L, TAG_FIND);
 }
 
 static int lidr_remove_tagged(lua_State *L)
 {
-	struct lidr *t = checktagged(L);
-	int tid = int_arg(L, 2);
-	int err = idr_tag_check(&t->idr, tid);
-
-	if (err)
-		return tag_fail(L, t, err, tid);
-	take_value(L, t, tid, idr_remove_tagged(&t->idr, tid));
-	return delivered(L, t, 1);
+	return tagged_op(L, TAG_REMOVE);
 }
 
 static int lidr_untag(lua_State *L)

@@ -188,6 +188,16 @@ static void catch_up(struct worker *w)
 	w->epoch = destroys;
 }
 
+/* Under the lock: one of @w's live IDs at random, as owned[*@i]. */
+static bool pick_owned(struct worker *w, int *i)
+{
+	catch_up(w);
+	if (w->nowned == 0)
+		return false;
+	*i = (int)rnd_below(&w->rng, (unsigned int)w->nowned);
+	return true;
+}
+
 /* Record that @w now owns ID @id, through record @k.  Lock held. */
 static void own(struct worker *w, int k, int id)
 {
@@ -291,12 +301,10 @@ static void op_remove(struct worker *w)
 	unsigned long a = lock_take();
 	int i, k;
 
-	catch_up(w);
-	if (w->nowned == 0) {
+	if (!pick_owned(w, &i)) {
 		lock_drop(w, a);
 		return;
 	}
-	i = (int)rnd_below(&w->rng, (unsigned int)w->nowned);
 	k = w->owned[i];
 	if (idr_remove(&shared, (unsigned long)w->recs[k].id) != &w->recs[k])
 		w->wrong++;
@@ -314,12 +322,10 @@ static void op_replace(struct worker *w)
 	unsigned long a = lock_take();
 	int i, k, k2, id;
 
-	catch_up(w);
-	if (w->nowned == 0) {
+	if (!pick_owned(w, &i)) {
 		lock_drop(w, a);
 		return;
 	}
-	i = (int)rnd_below(&w->rng, (unsigned int)w->nowned);
 	k = w->owned[i];
 	k2 = free_rec(w);
 	id = w->recs[k].id;
