@@ -136,7 +136,7 @@ int ida_alloc_range(struct ida *ida, unsigned int min, unsigned int max,
 	uint64_t id = min, chunk;
 
 	(void)gfp;
-	if (max > INT_MAX)
+	if (max > INT_MAX)	/* >=: an equivalent mutant */
 		max = INT_MAX;
 	if (min > max)
 		return -ENOSPC;

@@ -1,0 +1,54 @@
+# tests/mutate, the mutation tester (make mutate): its output, and that
+# it never leaves a mutant in src/.
+
+setup() {
+	load test_helper
+}
+
+src_state() {
+	git status --porcelain -- src; git diff -- src | md5sum
+}
+
+@test "mutate on three mutants: a line each, the equivalent ones listed, a score; src/ untouched" {
+	before=$(src_state)
+	run sh tests/mutate 3 7
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" =~ ^mutate:\ [0-9]+\ places\ in\ src/\*\.c\;\ drawing\ 3\ with\ seed\ 7$ ]]
+	n=0
+	for l in "${lines[@]}"; do
+		[[ "$l" =~ ^(killed|survived|stillborn)\ src/[a-z]+\.c:[0-9]+:\ .+\ -\>\ .+$ ]] &&
+			n=$((n + 1))
+	done
+	[ "$n" -eq 3 ]
+	[[ "$output" == *"equivalent (left out): src/ida.c:"* ]]
+	[[ "${lines[-1]}" =~ ^mutate:\ seed\ 7,\ [0-3]\ mutants:\ [0-3]\ killed,\ [0-3]\ survived ]]
+	[ "$(src_state)" = "$before" ]
+	[ ! -e build/mutate/mutant ]
+}
+
+@test "mutate kills a mutant the suite must notice" {
+	line=$(grep -n 'if (node->full != ALL_SLOTS)' src/tree.c | head -n 1 | cut -d: -f1)
+	[ -n "$line" ]
+	MUTATE_AT=tree.c:$line run sh tests/mutate 1 1
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"killed src/tree.c:$line: != -> =="* ]]
+	[[ "${lines[-1]}" == *"1 mutants: 1 killed, 0 survived"* ]]
+}
+
+@test "an interrupted run leaves src/ as it was" {
+	before=$(src_state)
+	sh tests/mutate 50 3 > "$BATS_TEST_TMPDIR/out" 2>&1 &
+	pid=$!
+	# Once a mutant has run, the next one is in build/mutate: stop then.
+	for _ in $(seq 240); do
+		grep -Eq '^(killed|survived|stillborn) ' "$BATS_TEST_TMPDIR/out" &&
+			break
+		sleep 0.5
+	done
+	# A background job ignores SIGINT without job control: TERM it.
+	kill -TERM "$pid" 2> /dev/null || true
+	wait "$pid" || true
+	! grep -q ' score ' "$BATS_TEST_TMPDIR/out"
+	[ "$(src_state)" = "$before" ]
+	[ ! -e build/mutate/mutant ]
+}

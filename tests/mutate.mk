@@ -1,0 +1,13 @@
+# tests/mutate.mk - mutation testing (included by the Makefile).
+#
+#   make mutate [MUTANTS=100] [SEED=1]
+#                   small changes to src/*.c, one at a time, against the C
+#                   unit suite: the score and every survivor (tests/mutate)
+
+MUTANTS ?= 100
+SEED ?= 1
+
+mutate: deps-build
+	CC='$(CC)' CFLAGS='$(CPPFLAGS) $(CFLAGS)' sh tests/mutate $(MUTANTS) $(SEED)
+
+.PHONY: mutate
