@@ -5,8 +5,11 @@
 #   make test       install what is missing, build, run every suite
 #   make valgrind   the unit tests under valgrind memcheck
 #   make install    PREFIX=/usr/local, DESTDIR for staging
+#   make format     clang-format the C sources (make format-check: dry run)
 #
-# Every output goes under build/.
+# Every output goes under build/.  Quiet by default: "  CC  build/obj/tree.o"
+# for a compile, one line per test suite; V=1 shows every command and every
+# suite's whole output.
 
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
@@ -41,10 +44,22 @@ UNIT_HDR := $(wildcard tests/unit/*.h)
 LUA_CFLAGS = $(shell pkg-config --cflags $(LUA_PC) 2>/dev/null)
 
 # man idr_alloc and friends: one ".so" page per public name in idr.h.
-LP := (
-MAN3_LINKS := $(shell sed -n \
-	's/^IDR_API [^$(LP)]*[ *]\([a-zA-Z_0-9]*\)$(LP).*/\1/p' src/idr.h) \
-	DEFINE_IDR DEFINE_IDA idr_for_each_entry ida
+MAN3_LINKS := $(shell sh tests/man3-links src/idr.h)
+
+# V=1 shows each command; otherwise a compile says "  CC  FILE" (as the
+# kernel's and Lua's builds do) and make -s says nothing.  Warnings and
+# errors show either way.
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+ifeq ($(findstring s,$(firstword -$(MAKEFLAGS))),)
+QUIET_CC = @printf '  %-3s %s\n' CC $@;
+QUIET_LD = @printf '  %-3s %s\n' LD $@;
+QUIET_AR = @printf '  %-3s %s\n' AR $@;
+QUIET_GEN = @printf '  %-3s %s\n' GEN $@;
+endif
+endif
 
 # Debian packages: what building needs, and what the tests add.
 DEPS_BUILD := gcc make libc6-dev pkgconf liblua5.4-dev libreadline-dev
@@ -52,8 +67,9 @@ DEPS_TEST := $(DEPS_BUILD) lua5.4 valgrind bats bats-support bats-assert \
 	clang libclang-rt-14-dev \
 	binutils graphviz mandoc groff-base man-db
 
-.PHONY: all run test bench valgrind install install-lua install-man uninstall clean \
-	deps-build deps-test lua-module demo examples-svg
+.PHONY: all run test bench valgrind install install-lua install-man uninstall \
+	clean deps-build deps-test lua-module demo examples-svg format \
+	format-check
 
 all: $(B)/libidr.a $(B)/libidr.so $(B)/idr.so $(B)/idrsh
 
@@ -65,20 +81,21 @@ deps-test:
 
 $(B)/obj/%.o: src/%.c $(LIB_HDR)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -fvisibility=hidden -c -o $@ $<
+	$(QUIET_CC)$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -fvisibility=hidden \
+		-c -o $@ $<
 
 $(B)/libidr.a: $(LIB_OBJ)
-	rm -f $@
-	$(AR) rcs $@ $^
+	$(Q)rm -f $@
+	$(QUIET_AR)$(AR) rcs $@ $^
 
 $(B)/libidr.so: $(LIB_OBJ)
-	$(CC) $(CFLAGS) -shared -Wl,-soname,libidr.so.$(SOVERSION) \
+	$(QUIET_LD)$(CC) $(CFLAGS) -shared -Wl,-soname,libidr.so.$(SOVERSION) \
 		-o $@ $^ $(LDFLAGS)
 
 # The Lua module: no -llua (the host provides Lua), and the library's own
 # symbols hidden (--exclude-libs) so that only luaopen_idr is exported.
 $(B)/idr.so: lua/lidr.c $(B)/libidr.a $(LIB_HDR)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(LUA_CFLAGS) -Isrc -fPIC \
+	$(QUIET_CC)$(CC) $(CPPFLAGS) $(CFLAGS) $(LUA_CFLAGS) -Isrc -fPIC \
 		-fvisibility=hidden -shared -o $@ lua/lidr.c $(B)/libidr.a \
 		-Wl,--exclude-libs,ALL $(LDFLAGS)
 
@@ -91,39 +108,40 @@ LUA_LIBS = $(shell pkg-config --libs $(LUA_PC) 2>/dev/null || echo -llua5.4)
 
 $(B)/idrsh_lua.h: lua/idrsh.lua
 	@mkdir -p $(@D)
-	{ echo 'static const char idrsh_lua[] = {'; \
+	$(QUIET_GEN){ echo 'static const char idrsh_lua[] = {'; \
 	  od -An -v -tx1 $< | sed 's/ *\([0-9a-f][0-9a-f]\)/0x\1,/g'; \
 	  echo '0 };'; } > $@
 
 $(B)/idrsh: src/idrsh.c lua/lidr.c $(B)/idrsh_lua.h $(B)/libidr.a $(LIB_HDR)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(LUA_CFLAGS) -Isrc -I$(B) -o $@ \
-		src/idrsh.c lua/lidr.c $(B)/libidr.a $(LUA_LIBS) \
+	$(QUIET_CC)$(CC) $(CPPFLAGS) $(CFLAGS) $(LUA_CFLAGS) -Isrc -I$(B) \
+		-o $@ src/idrsh.c lua/lidr.c $(B)/libidr.a $(LUA_LIBS) \
 		$(READLINE_LIBS) $(LDFLAGS)
 
 # The unit tests, in three builds: as shipped, with 3 bits per level so
 # that deep trees appear with small IDs, and under ASan+UBSan.
 $(B)/unit/unit: $(UNIT_SRC) $(UNIT_HDR) $(B)/libidr.a
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc -o $@ $(UNIT_SRC) $(B)/libidr.a -pthread
+	$(QUIET_CC)$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc -o $@ $(UNIT_SRC) \
+		$(B)/libidr.a -pthread
 
 $(B)/unit-b3/unit: $(UNIT_SRC) $(UNIT_HDR) $(LIB_SRC) $(LIB_HDR)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -DIDR_BITS=3 $(CFLAGS) -Isrc -o $@ \
+	$(QUIET_CC)$(CC) $(CPPFLAGS) -DIDR_BITS=3 $(CFLAGS) -Isrc -o $@ \
 		$(UNIT_SRC) $(LIB_SRC) -pthread
 
 $(B)/unit-asan/unit: $(UNIT_SRC) $(UNIT_HDR) $(LIB_SRC) $(LIB_HDR)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(SANITIZE) -Isrc -o $@ \
+	$(QUIET_CC)$(CC) $(CPPFLAGS) $(CFLAGS) $(SANITIZE) -Isrc -o $@ \
 		$(UNIT_SRC) $(LIB_SRC) -pthread
 
 # The threaded cases under ThreadSanitizer (clang's): any report fails.
 $(B)/unit-tsan/unit: $(UNIT_SRC) $(UNIT_HDR) $(LIB_SRC) $(LIB_HDR)
 	@mkdir -p $(@D)
-	clang $(CPPFLAGS) -std=c11 -O1 -g $(WARN) -fsanitize=thread -Isrc \
-		-o $@ $(UNIT_SRC) $(LIB_SRC) -pthread
+	$(QUIET_CC)clang $(CPPFLAGS) -std=c11 -O1 -g $(WARN) \
+		-fsanitize=thread -Isrc -o $@ $(UNIT_SRC) $(LIB_SRC) -pthread
 
 $(B)/demo: examples/demo.c $(B)/libidr.a
-	$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc -o $@ $< $(B)/libidr.a
+	$(QUIET_CC)$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc -o $@ $< $(B)/libidr.a
 
 run: deps-build $(B)/idrsh
 	./$(B)/idrsh
@@ -137,32 +155,53 @@ examples-svg: $(B)/idrsh
 		-c 'dot --svg $(B)/tree.svg' > /dev/null
 	@echo "wrote $(B)/tree.svg"
 
-# Each suite leaves "passed failed" in build/results/NAME.count; the last
-# line of the run adds them up.
-# Fragments add suites of their own: EXTRA_SUITES += NAME, with the command
-# in SUITE_NAME and what it needs built in TEST_DEPS.
+# make test runs each suite through tests/run-suite (see tests/run-all),
+# which prints one line for it, and its failures in full, and keeps its
+# whole output in build/results/NAME.log; the last line adds them up:
+# "N passed, N failed".  A suite is a name in SUITES or EXTRA_SUITES with
+# its command, in shell syntax, in SUITE_NAME.  Fragments add suites of
+# their own (EXTRA_SUITES += NAME), and what they need built to TEST_DEPS.
 EXTRA_SUITES :=
 TEST_DEPS :=
 include bench/bench.mk fuzz/fuzz.mk tests/reliability.mk tests/header.mk \
 	tests/mutate.mk
 
-SUITES := unit unit-b3 unit-asan
-test: deps-test all $(SUITES:%=$(B)/%/unit) $(B)/unit-tsan/unit $(TEST_DEPS)
-	@rm -rf $(B)/results && mkdir -p $(B)/results
-	@status=0; \
-	for s in $(SUITES); do \
-		sh tests/run-suite $$s ./$(B)/$$s/unit || status=1; \
-	done; \
-	TSAN_OPTIONS='halt_on_error=1 exitcode=66' sh tests/run-suite \
-		unit-tsan ./$(B)/unit-tsan/unit threads || status=1; \
-	LUA_CPATH_5_4='$(B)/?.so;;' sh tests/run-suite lua \
-		$(LUA) tests/lua/run.lua || status=1; \
-	LUA_CPATH_5_4=';;' sh tests/run-suite lua-in-idrsh \
-		./$(B)/idrsh tests/lua/run.lua || status=1; \
-	sh tests/run-suite bats bats --tap tests || status=1; \
-	$(foreach s,$(EXTRA_SUITES),sh tests/run-suite $(s) $(SUITE_$(s)) || status=1;) \
-	sh tests/summary $(B)/results || status=1; \
-	exit $$status
+UNIT_BUILDS := unit unit-b3 unit-asan unit-tsan
+SUITES := $(UNIT_BUILDS) lua lua-in-idrsh bats
+SUITE_unit = ./$(B)/unit/unit
+SUITE_unit-b3 = ./$(B)/unit-b3/unit
+SUITE_unit-asan = ./$(B)/unit-asan/unit
+SUITE_unit-tsan = env TSAN_OPTIONS='halt_on_error=1 exitcode=66' \
+	./$(B)/unit-tsan/unit threads
+SUITE_lua = env LUA_CPATH_5_4='$(B)/?.so;;' $(LUA) tests/lua/run.lua
+SUITE_lua-in-idrsh = env LUA_CPATH_5_4=';;' ./$(B)/idrsh tests/lua/run.lua
+SUITE_bats = bats --tap tests
+
+# The list tests/run-all reads: one "NAME COMMAND" a line, written with
+# $(file) so that the commands' quotes reach the shell untouched.
+define newline
+
+
+endef
+SUITE_LIST = $(foreach s,$(SUITES) $(EXTRA_SUITES),$(s) $(SUITE_$(s))$(newline))
+
+test: deps-test all $(UNIT_BUILDS:%=$(B)/%/unit) $(TEST_DEPS)
+	$(file >$(B)/suites,$(SUITE_LIST))
+	@sh tests/run-all $(B)/results $(B)/suites
+
+# One format, by tool: .clang-format (kernel style) over every C file.
+# make format rewrites them; make format-check fails on any difference.
+CLANG_FORMAT ?= clang-format-14
+FORMAT_SRC = $(wildcard src/*.[ch] lua/*.c tests/unit/*.[ch] \
+	tests/soak/*.c bench/*.[ch] fuzz/*.[ch] examples/*.c)
+
+format:
+	@sh .ci/deps clang-format-14
+	$(CLANG_FORMAT) -i $(FORMAT_SRC)
+
+format-check:
+	@sh .ci/deps clang-format-14
+	$(CLANG_FORMAT) --dry-run -Werror $(FORMAT_SRC)
 
 # memcheck over the C, Lua and shell suites: no error, no definite leak.
 VALGRIND = valgrind -q --error-exitcode=1 --leak-check=full \

@@ -32,16 +32,16 @@ BENCH_HDR := bench/args.h bench/bench.h bench/bitmap.h bench/map.h bench/set.h
 # build without the trace branches stays possible.
 $(B)/bench/bench: $(BENCH_SRC) $(BENCH_HDR) $(LIB_SRC) $(LIB_HDR)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc -o $@ $(BENCH_SRC) $(LIB_SRC) \
+	$(QUIET_CC)$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc -o $@ $(BENCH_SRC) $(LIB_SRC) \
 		-lJudy -lm
 
 $(B)/bench/core: bench/core.c bench/args.h $(LIB_SRC) $(LIB_HDR)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc -o $@ bench/core.c $(LIB_SRC)
+	$(QUIET_CC)$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc -o $@ bench/core.c $(LIB_SRC)
 
 $(B)/bench/core-notrace: bench/core.c bench/args.h $(LIB_SRC) $(LIB_HDR)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -DIDR_NO_TRACE $(CFLAGS) -Isrc -o $@ bench/core.c \
+	$(QUIET_CC)$(CC) $(CPPFLAGS) -DIDR_NO_TRACE $(CFLAGS) -Isrc -o $@ bench/core.c \
 		$(LIB_SRC)
 
 BENCH_BIN := $(B)/bench/bench $(B)/bench/core $(B)/bench/core-notrace

@@ -27,26 +27,26 @@ FUZZ_OPTS_lua := -max_len=2048
 $(B)/fuzz/ops: fuzz/ops.c fuzz/input.h tests/unit/model.c \
 		tests/unit/model.h $(LIB_SRC) $(LIB_HDR)
 	@mkdir -p $(@D)
-	clang $(CPPFLAGS) $(FUZZ_CFLAGS) -Isrc -Itests/unit -o $@ \
+	$(QUIET_CC)clang $(CPPFLAGS) $(FUZZ_CFLAGS) -Isrc -Itests/unit -o $@ \
 		fuzz/ops.c tests/unit/model.c $(LIB_SRC)
 
 $(B)/fuzz/ops-b3: fuzz/ops.c fuzz/input.h tests/unit/model.c \
 		tests/unit/model.h $(LIB_SRC) $(LIB_HDR)
 	@mkdir -p $(@D)
-	clang $(CPPFLAGS) -DIDR_BITS=3 $(FUZZ_CFLAGS) -Isrc -Itests/unit \
+	$(QUIET_CC)clang $(CPPFLAGS) -DIDR_BITS=3 $(FUZZ_CFLAGS) -Isrc -Itests/unit \
 		-o $@ fuzz/ops.c tests/unit/model.c $(LIB_SRC)
 
 # idrsh.c is compiled inside fuzz/shell.c, its main() renamed.
 $(B)/fuzz/shell: fuzz/shell.c src/idrsh.c lua/lidr.c $(B)/idrsh_lua.h \
 		$(LIB_SRC) $(LIB_HDR)
 	@mkdir -p $(@D)
-	clang $(CPPFLAGS) $(FUZZ_CFLAGS) $(LUA_CFLAGS) -Isrc -I$(B) \
+	$(QUIET_CC)clang $(CPPFLAGS) $(FUZZ_CFLAGS) $(LUA_CFLAGS) -Isrc -I$(B) \
 		-Dmain=idrsh_main -o $@ fuzz/shell.c lua/lidr.c $(LIB_SRC) \
 		$(LUA_LIBS) $(READLINE_LIBS)
 
 $(B)/fuzz/lua: fuzz/lua.c fuzz/input.h lua/lidr.c $(LIB_SRC) $(LIB_HDR)
 	@mkdir -p $(@D)
-	clang $(CPPFLAGS) $(FUZZ_CFLAGS) $(LUA_CFLAGS) -Isrc -o $@ \
+	$(QUIET_CC)clang $(CPPFLAGS) $(FUZZ_CFLAGS) $(LUA_CFLAGS) -Isrc -o $@ \
 		fuzz/lua.c lua/lidr.c $(LIB_SRC) $(LUA_LIBS) -lm
 
 .PHONY: fuzz fuzz-merge fuzz-build

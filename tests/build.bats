@@ -105,3 +105,122 @@ setup() {
 		[ "$status" -eq 0 ] || { echo "$cmd: $output"; return 1; }
 	done < "$BATS_TEST_TMPDIR/cmds"
 }
+
+# make test's quiet run (tests/run-suite, tests/run-all) on fake suites:
+# one passes, one fails (TAP, as bats prints it), one crashes.
+fake_suites() {
+	fake=$BATS_TEST_TMPDIR
+	results=$BATS_TEST_TMPDIR/results
+	cat > "$fake/pass" <<-'END'
+	echo "ok 1 first"
+	echo "ok 2 ${MSG:-second}"
+	echo "2 passed, 0 failed"
+	END
+	cat > "$fake/fail" <<-'END'
+	echo "1..3"
+	echo "ok 1 first"
+	echo "# what a passing test has to say"
+	echo "not ok 2 second"
+	echo "# (in test file tests/fake.bats, line 7)"
+	echo "#   \`[ 1 -eq 2 ]' failed"
+	echo "ok 3 third"
+	exit 1
+	END
+	cat > "$fake/crash" <<-'END'
+	echo "ok 1 first"
+	echo "crash: fatal error" >&2
+	exit 134
+	END
+}
+
+@test "make test's quiet run: a passing suite is one line, its log kept" {
+	fake_suites
+	run env V=0 sh tests/run-suite -d "$results" pass sh "$fake/pass"
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" =~ ^pass\ +2\ passed,\ 0\ failed\ \ \[[0-9]+\ s\]$ ]]
+	diff "$results/pass.log" <(sh "$fake/pass")
+	[ "$(cat "$results/pass.count")" = "2 0" ]
+}
+
+@test "make test's quiet run: a failing suite shows its failures in full" {
+	fake_suites
+	run env V=0 sh tests/run-suite -d "$results" fail sh "$fake/fail"
+	[ "$status" -eq 1 ]
+	[[ "${lines[0]}" =~ ^fail\ +2\ passed,\ 1\ failed\ \ \[[0-9]+\ s\]$ ]]
+	[ "${lines[1]}" = "not ok 2 second" ]
+	[ "${lines[2]}" = "# (in test file tests/fake.bats, line 7)" ]
+	[ "${lines[3]}" = "#   \`[ 1 -eq 2 ]' failed" ]
+	[ "${lines[4]}" = "(whole log: $results/fail.log)" ]
+	[ "${#lines[@]}" -eq 5 ]
+	diff "$results/fail.log" <(sh "$fake/fail")
+	[ "$(cat "$results/fail.count")" = "2 1" ]
+}
+
+@test "make test's quiet run: a crash with no summary line is a failure" {
+	fake_suites
+	run env V=0 sh tests/run-suite -d "$results" crash sh "$fake/crash"
+	[ "$status" -eq 1 ]
+	[[ "${lines[0]}" =~ ^crash\ +1\ passed,\ 1\ failed ]]
+	# A crash shows the whole log: the last "ok" says where it stopped.
+	[ "${lines[1]}" = "ok 1 first" ]
+	[ "${lines[2]}" = "crash: fatal error" ]
+	[ "${lines[3]}" = "crash: exited with status 134" ]
+	[ "$(cat "$results/crash.count")" = "1 1" ]
+	# Nor is a suite that reports nothing, even if it exits 0.
+	run env V=0 sh tests/run-suite -d "$results" silent true
+	[ "$status" -eq 1 ]
+	[[ "${lines[0]}" =~ ^silent\ +0\ passed,\ 1\ failed ]]
+	[ "${lines[1]}" = "silent: reported no result" ]
+}
+
+@test "make test's quiet run: V=1 shows each suite's whole output" {
+	fake_suites
+	run env V=1 sh tests/run-suite -d "$results" fail sh "$fake/fail"
+	[ "$status" -eq 1 ]
+	[ "${lines[0]}" = "== fail" ]
+	diff <(printf '%s\n' "${lines[@]:1:7}") <(sh "$fake/fail")
+	[[ "${lines[8]}" =~ ^fail\ +2\ passed,\ 1\ failed ]]
+}
+
+@test "make test's quiet run: run-all runs a list of suites and adds up" {
+	fake_suites
+	# As the Makefile writes it: the commands' quotes reach the shell.
+	printf '%s\n' "pass env MSG='two words' sh $fake/pass" \
+		"fail sh $fake/fail" "crash sh $fake/crash" > "$fake/list"
+	run env V=0 sh tests/run-all "$results" "$fake/list"
+	[ "$status" -eq 1 ]
+	[[ "${lines[0]}" =~ ^pass\ +2\ passed,\ 0\ failed ]]
+	grep -qx 'ok 2 two words' "$results/pass.log"
+	[[ "$output" == *"not ok 2 second"* ]]
+	[[ "$output" == *"crash: exited with status 134"* ]]
+	[ "${lines[${#lines[@]} - 1]}" = "5 passed, 2 failed" ]
+	# All pass: status 0, and the last line says so.
+	echo "pass sh $fake/pass" > "$fake/list"
+	run env V=0 sh tests/run-all "$results" "$fake/list"
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 2 ]
+	[ "${lines[1]}" = "2 passed, 0 failed" ]
+}
+
+# make, untouched by the make test that runs this (its flags, its level).
+make_alone() {
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make "$@"
+}
+
+@test "make is quiet: a compile says CC and its file; V=1 the command" {
+	b=$BATS_TEST_TMPDIR/b
+	run make_alone V=0 B="$b" "$b/obj/alloc.o"
+	[ "$status" -eq 0 ]
+	[ "$output" = "  CC  $b/obj/alloc.o" ]
+	rm "$b/obj/alloc.o"
+	run make_alone -s V=0 B="$b" "$b/obj/alloc.o"
+	[ "$status" -eq 0 ]
+	[ "$output" = "" ]
+	rm "$b/obj/alloc.o"
+	run make_alone V=1 B="$b" "$b/obj/alloc.o"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *" -Werror "* ]]
+	[[ "$output" == *"-c -o $b/obj/alloc.o src/alloc.c" ]]
+	[[ "$output" != *"  CC  "* ]]
+}

@@ -14,7 +14,7 @@ SOAK_TSAN := env TSAN_OPTIONS='halt_on_error=1 exitcode=66'
 # clang's ThreadSanitizer, with the library built in: a race fails the run.
 $(B)/soak/soak: tests/soak/soak.c $(LIB_SRC) $(LIB_HDR)
 	@mkdir -p $(@D)
-	clang $(CPPFLAGS) -std=c11 -O1 -g $(WARN) -fsanitize=thread -Isrc \
+	$(QUIET_CC)clang $(CPPFLAGS) -std=c11 -O1 -g $(WARN) -fsanitize=thread -Isrc \
 		-o $@ tests/soak/soak.c $(LIB_SRC) -pthread
 
 soak: $(B)/soak/soak
@@ -22,7 +22,7 @@ soak: $(B)/soak/soak
 
 # idrsh under ASan+UBSan, for tests/hostile.bats (which skips without it).
 $(B)/idrsh-asan: src/idrsh.c lua/lidr.c $(B)/idrsh_lua.h $(LIB_SRC) $(LIB_HDR)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(SANITIZE) $(LUA_CFLAGS) -Isrc -I$(B) \
+	$(QUIET_CC)$(CC) $(CPPFLAGS) $(CFLAGS) $(SANITIZE) $(LUA_CFLAGS) -Isrc -I$(B) \
 		-o $@ src/idrsh.c lua/lidr.c $(LIB_SRC) $(LUA_LIBS) \
 		$(READLINE_LIBS) $(LDFLAGS)
 
