@@ -7,12 +7,12 @@ CXX ?= g++
 
 $(B)/header/cxx: tests/cxx/header.cc src/idr.h $(B)/libidr.a
 	@mkdir -p $(@D)
-	$(CXX) -std=c++17 -pedantic -Wall -Wextra -Werror -Isrc -o $@ $< \
+	$(QUIET_CC)$(CXX) -std=c++17 -pedantic -Wall -Wextra -Werror -Isrc -o $@ $< \
 		$(B)/libidr.a
 
 $(B)/header/names: tests/cxx/names.c src/idr.h $(B)/libidr.a
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc -o $@ $< $(B)/libidr.a
+	$(QUIET_CC)$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc -o $@ $< $(B)/libidr.a
 
 EXTRA_SUITES += header-cxx header-names
 SUITE_header-cxx = ./$(B)/header/cxx
