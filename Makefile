@@ -143,7 +143,8 @@ examples-svg: $(B)/idrsh
 # in SUITE_NAME and what it needs built in TEST_DEPS.
 EXTRA_SUITES :=
 TEST_DEPS :=
-include bench/bench.mk fuzz/fuzz.mk tests/reliability.mk tests/header.mk
+include bench/bench.mk fuzz/fuzz.mk tests/reliability.mk tests/header.mk \
+	tests/packaging.mk
 
 SUITES := unit unit-b3 unit-asan
 test: deps-test all $(SUITES:%=$(B)/%/unit) $(B)/unit-tsan/unit $(TEST_DEPS)
