@@ -2,9 +2,8 @@
 --
 --   luarocks --lua-version=5.4 make rockspecs/idr-0.1.0-1.rockspec
 --
--- builds the binding and the library together into one idr.so with
--- LuaRocks's own compiler settings: no readline, no Makefile, nothing of
--- the project but the sources listed here.  The project has no public
+-- builds the binding and the library together into one idr.so against
+-- the system's Lua 5.4 headers: no readline, no idrsh, no pkg-config.  The project has no public
 -- address yet, so "source" names a placeholder: luarocks make and a
 -- binary rock (luarocks make --pack-binary-rock) do not use it.
 rockspec_format = "3.0"
@@ -28,18 +27,20 @@ and views of the tree at work (dumps, paths, traces).]],
 dependencies = {
 	"lua >= 5.4, < 5.5",
 }
+-- The "make" type, with the project's own rule for build/idr.so: the same
+-- module as make builds (only luaopen_idr exported), with LuaRocks's
+-- compiler flags instead of the project's -Werror set.  (The "builtin"
+-- type would also install everything in lua/ as Lua modules.)
 build = {
-	type = "builtin",
-	modules = {
-		idr = {
-			sources = {
-				"lua/lidr.c",
-				"src/nodes.c", "src/tree.c", "src/idr.c",
-				"src/legacy.c", "src/tag.c", "src/ida.c",
-				"src/view.c", "src/dump.c", "src/alloc.c",
-			},
-			incdirs = { "src" },
-			defines = { "_POSIX_C_SOURCE=200809L" },
-		},
+	type = "make",
+	build_target = "lua-module",
+	build_variables = {
+		CC = "$(CC)",
+		CFLAGS = "$(CFLAGS)",
+		LUA_CFLAGS = "-I$(LUA_INCDIR)",
+	},
+	install_target = "install-lua",
+	install_variables = {
+		LUA_CMODDIR = "$(LIBDIR)",
 	},
 }

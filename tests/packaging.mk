@@ -4,7 +4,8 @@
 #   make deb        dpkg-buildpackage -b of a copy of the tree in
 #                   build/deb/src: the .deb files land in build/deb
 #   make rock       luarocks make of a copy in build/rock/src, into the
-#                   tree build/rock/tree, and a binary rock in build/rock
+#                   tree build/rock/tree, and the binary rock packed from
+#                   it (luarocks pack) in build/rock
 #   make lintian    lintian over build/deb: no error, no warning
 #
 # Both builds work on copies because dpkg-buildpackage writes to the
@@ -42,7 +43,10 @@ $(B)/deb/stamp: $(PKG_FILES)
 	touch $@
 
 # LuaRocks keeps its temporary trees in $TMPDIR and its cache in $HOME:
-# both under build/rock too.
+# both under build/rock too.  The binary rock is packed from the installed
+# tree: Debian 12's LuaRocks 3.8 runs a "make" rockspec's install step,
+# under make --pack-binary-rock, with the default tree's paths (it wrote
+# to /usr/local/lib/luarocks) and packs a rock without idr.so.
 LUAROCKS = env HOME=$(abspath $(B)/rock/home) \
 	TMPDIR=$(abspath $(B)/rock/tmp) luarocks --lua-version=5.4
 
@@ -52,10 +56,9 @@ $(B)/rock/stamp: $(PKG_FILES)
 	$(call copy_tree,$(B)/rock/src)
 	mkdir -p $(B)/rock/home $(B)/rock/tmp
 	cd $(B)/rock/src && $(LUAROCKS) make --tree=../tree $(ROCKSPEC) \
-		> ../build.log 2>&1 && \
-		$(LUAROCKS) make --pack-binary-rock $(ROCKSPEC) \
-		>> ../build.log 2>&1 || { cat ../build.log; exit 1; }
-	mv $(B)/rock/src/idr-$(VERSION)-1.*.rock $(B)/rock/
+		> ../build.log 2>&1 || { cat ../build.log; exit 1; }
+	cd $(B)/rock && $(LUAROCKS) pack --tree=tree idr $(VERSION)-1 \
+		>> build.log 2>&1 || { cat build.log; exit 1; }
 	touch $@
 
 deb: $(B)/deb/stamp
