@@ -2,15 +2,23 @@
 # each package holds, and the packages' programs run from a dpkg -x
 # staging folder.  tests/packaging-abi.bats checks the exported symbols.
 
+# Build the packages if they are not, and unpack them all, once, into
+# one staging folder.
 setup_file() {
-	cd "$BATS_TEST_DIRNAME/.." && make -s deb
+	cd "$BATS_TEST_DIRNAME/.." || return 1
+	make -s deb || return 1
+	MA=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
+	ARCH=$(dpkg-architecture -qDEB_HOST_ARCH)
+	VERSION=$(sed -n 's/^#define IDR_VERSION "\(.*\)"/\1/p' src/idr.h)
+	STAGE=$BATS_FILE_TMPDIR/stage
+	export MA ARCH VERSION STAGE
+	for p in libidr0 libidr-dev lua-idr idrsh; do
+		dpkg -x "build/deb/${p}_$VERSION-1_$ARCH.deb" "$STAGE" || return 1
+	done
 }
 
 setup() {
 	load test_helper
-	MA=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
-	ARCH=$(dpkg-architecture -qDEB_HOST_ARCH)
-	VERSION=$(sed -n 's/^#define IDR_VERSION "\(.*\)"/\1/p' src/idr.h)
 }
 
 deb() {
@@ -30,14 +38,6 @@ holds() {
 	for path in "$@"; do
 		grep -qxF "$path" "$BATS_TEST_TMPDIR/list" ||
 			{ echo "$pkg lacks $path"; return 1; }
-	done
-}
-
-# Every package, unpacked into one staging folder.
-stage() {
-	STAGE=$BATS_TEST_TMPDIR/stage
-	for p in libidr0 libidr-dev lua-idr idrsh; do
-		dpkg -x "$(deb $p)" "$STAGE" || return 1
 	done
 }
 
@@ -62,7 +62,6 @@ stage() {
 @test "libidr0 holds the shared library, its soname libidr.so.0" {
 	holds libidr0 "/usr/lib/$MA/libidr.so.0" "/usr/lib/$MA/libidr.so.$VERSION"
 	! contents libidr0 | grep -q -e '\.a$' -e 'libidr\.so$' -e '^/usr/bin'
-	stage
 	run readelf -d "$STAGE/usr/lib/$MA/libidr.so.$VERSION"
 	[[ "$output" == *'(SONAME)'*'[libidr.so.0]'* ]]
 }
@@ -93,7 +92,6 @@ stage() {
 }
 
 @test "from dpkg -x: the C example builds with pkg-config and runs" {
-	stage
 	export PKG_CONFIG_SYSROOT_DIR=$STAGE
 	export PKG_CONFIG_PATH=$STAGE/usr/lib/$MA/pkgconfig
 	run sh -c "cc -std=c11 -Wall -Wextra -Werror -Wwrite-strings \
@@ -109,7 +107,6 @@ stage() {
 }
 
 @test "from dpkg -x: lua5.4 requires the module and allocates" {
-	stage
 	run env LUA_CPATH_5_4="$STAGE/usr/lib/$MA/lua/5.4/?.so" lua5.4 -e '
 		local idr = require "idr"
 		local t = idr.new()
@@ -121,7 +118,6 @@ stage() {
 }
 
 @test "from dpkg -x: idrsh -c runs commands" {
-	stage
 	run "$STAGE/usr/bin/idrsh" -c 'alloc tty' -c 'alloc disk' -c 'find 1'
 	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
 	[ "$output" = "$(printf '0\n1\ndisk')" ]
