@@ -164,7 +164,7 @@ examples-svg: $(B)/idrsh
 EXTRA_SUITES :=
 TEST_DEPS :=
 include bench/bench.mk fuzz/fuzz.mk tests/reliability.mk tests/header.mk \
-	tests/mutate.mk
+	tests/mutate.mk tests/packaging.mk
 
 UNIT_BUILDS := unit unit-b3 unit-asan unit-tsan
 SUITES := $(UNIT_BUILDS) lua lua-in-idrsh bats
@@ -213,10 +213,50 @@ valgrind: deps-test all $(B)/unit/unit
 	$(VALGRIND) ./$(B)/idrsh examples/quickstart.idrsh > /dev/null
 	$(VALGRIND) ./$(B)/idrsh examples/grow-shrink.idrsh > /dev/null
 
-install: all install-lua install-man
+# make install: the library and its header, pkg-config file and static
+# archive; idrsh and its bash completion; the Lua module; the man pages.
+# Each install-* target installs one part; INSTALLED lists every file they
+# make, so that make install prints exactly that and make uninstall
+# removes exactly that (directories stay: they may have been there).
+# Debian's lua5.4 looks for C modules in /usr/local/lib/lua/5.4, and
+# bash-completion in /usr/share/bash-completion/completions and, for
+# a PREFIX of its own, in $XDG_DATA_DIRS/bash-completion/completions.
+COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
+MAN1_PAGES = $(wildcard man/*.1)
+MAN3_PAGES = $(wildcard man/*.3 man/*.3lua)
+
+INSTALLED_LIB = $(INCLUDEDIR)/idr.h $(LIBDIR)/libidr.a \
+	$(LIBDIR)/libidr.so.$(VERSION) $(LIBDIR)/libidr.so.$(SOVERSION) \
+	$(LIBDIR)/libidr.so $(PKGCONFIGDIR)/idr.pc $(PKGCONFIGDIR)/libidr.pc
+INSTALLED_BIN = $(BINDIR)/idrsh
+INSTALLED_COMPLETION = $(COMPLETIONDIR)/idrsh
+INSTALLED_LUA = $(LUA_CMODDIR)/idr.so
+INSTALLED_MAN = $(MAN1_PAGES:man/%=$(MANDIR)/man1/%) \
+	$(MAN3_PAGES:man/%=$(MANDIR)/man3/%) \
+	$(MAN3_LINKS:%=$(MANDIR)/man3/%.3)
+INSTALLED = $(INSTALLED_LIB) $(INSTALLED_BIN) $(INSTALLED_COMPLETION) \
+	$(INSTALLED_LUA) $(INSTALLED_MAN)
+
+.PHONY: install-lib install-bin install-completion
+
+# Where the dynamic linker looks without being told (Debian's defaults);
+# a library anywhere else needs -rpath or LD_LIBRARY_PATH (README).
+LOADER_DIRS := /lib /usr/lib /lib/$(shell $(CC) -print-multiarch 2>/dev/null) \
+	/usr/lib/$(shell $(CC) -print-multiarch 2>/dev/null) /usr/local/lib
+
+install: install-lib install-bin install-completion install-lua install-man
+	@echo 'idr $(VERSION) installed in $(DESTDIR)$(PREFIX):'
+	@printf '  %s\n' $(foreach f,$(filter-out $(INSTALLED_MAN),$(INSTALLED)),$(DESTDIR)$(f))
+	@echo '  $(DESTDIR)$(MANDIR): idrsh(1), idr(3), idr(3lua) and $(words $(MAN3_LINKS)) links to idr(3)'
+	@$(if $(filter $(LIBDIR),$(LOADER_DIRS)),$(if $(DESTDIR),:,echo \
+		'idr: run ldconfig (as root) so that programs find libidr.so.$(SOVERSION)'), \
+		echo 'idr: $(LIBDIR) is not where the dynamic linker looks:'; \
+		echo 'idr: link with -Wl,-rpath,$(LIBDIR), set LD_LIBRARY_PATH, or link'; \
+		echo 'idr: statically with pkg-config --static (README: "Installing")')
+
+install-lib: $(B)/libidr.a $(B)/libidr.so
 	install -d $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR) \
-		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(BINDIR)
-	install -m 755 $(B)/idrsh $(DESTDIR)$(BINDIR)/idrsh
+		$(DESTDIR)$(PKGCONFIGDIR)
 	install -m 644 src/idr.h $(DESTDIR)$(INCLUDEDIR)/idr.h
 	install -m 644 $(B)/libidr.a $(DESTDIR)$(LIBDIR)/libidr.a
 	install -m 755 $(B)/libidr.so \
@@ -230,8 +270,13 @@ install: all install-lua install-man
 		'Libs: -L$${libdir} -lidr' > $(DESTDIR)$(PKGCONFIGDIR)/idr.pc
 	ln -sf idr.pc $(DESTDIR)$(PKGCONFIGDIR)/libidr.pc
 
-MAN1_PAGES = $(wildcard man/*.1)
-MAN3_PAGES = $(wildcard man/*.3 man/*.3lua)
+install-bin: $(B)/idrsh
+	install -d $(DESTDIR)$(BINDIR)
+	install -m 755 $(B)/idrsh $(DESTDIR)$(BINDIR)/idrsh
+
+install-completion:
+	install -d $(DESTDIR)$(COMPLETIONDIR)
+	install -m 644 completion/idrsh.bash $(DESTDIR)$(COMPLETIONDIR)/idrsh
 
 install-man:
 	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3
@@ -246,16 +291,8 @@ install-lua: $(B)/idr.so
 	install -m 755 $(B)/idr.so $(DESTDIR)$(LUA_CMODDIR)/idr.so
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/idrsh $(DESTDIR)$(INCLUDEDIR)/idr.h $(DESTDIR)$(LIBDIR)/libidr.a \
-		$(DESTDIR)$(LIBDIR)/libidr.so.$(VERSION) \
-		$(DESTDIR)$(LIBDIR)/libidr.so.$(SOVERSION) \
-		$(DESTDIR)$(LIBDIR)/libidr.so \
-		$(DESTDIR)$(PKGCONFIGDIR)/idr.pc \
-		$(DESTDIR)$(PKGCONFIGDIR)/libidr.pc \
-		$(DESTDIR)$(LUA_CMODDIR)/idr.so \
-		$(MAN1_PAGES:man/%=$(DESTDIR)$(MANDIR)/man1/%) \
-		$(MAN3_PAGES:man/%=$(DESTDIR)$(MANDIR)/man3/%) \
-		$(MAN3_LINKS:%=$(DESTDIR)$(MANDIR)/man3/%.3)
+	rm -f $(foreach f,$(INSTALLED),$(DESTDIR)$(f))
+	@echo 'idr $(VERSION) removed from $(DESTDIR)$(PREFIX): $(words $(INSTALLED)) files'
 
 clean:
 	rm -rf $(B)

@@ -1,0 +1,126 @@
+# The Debian packages (tests/packaging.mk builds them in build/deb): what
+# each package holds, and the packages' programs run from a dpkg -x
+# staging folder.  tests/packaging-abi.bats checks the exported symbols.
+
+# Build the packages if they are not, and unpack them all, once, into
+# one staging folder.
+setup_file() {
+	cd "$BATS_TEST_DIRNAME/.." || return 1
+	make -s deb || return 1
+	MA=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
+	ARCH=$(dpkg-architecture -qDEB_HOST_ARCH)
+	VERSION=$(sed -n 's/^#define IDR_VERSION "\(.*\)"/\1/p' src/idr.h)
+	STAGE=$BATS_FILE_TMPDIR/stage
+	export MA ARCH VERSION STAGE
+	for p in libidr0 libidr-dev lua-idr idrsh; do
+		dpkg -x "build/deb/${p}_$VERSION-1_$ARCH.deb" "$STAGE" || return 1
+	done
+}
+
+setup() {
+	load test_helper
+}
+
+deb() {
+	echo "build/deb/$1_$VERSION-1_$ARCH.deb"
+}
+
+# The names of the files and links package $1 installs.
+contents() {
+	dpkg-deb -c "$(deb "$1")" | awk '{ print $6 }' | sed 's|^\./|/|'
+}
+
+# Each of "$@" is among the paths package $1 installs.
+holds() {
+	local pkg=$1 path
+	shift
+	contents "$pkg" > "$BATS_TEST_TMPDIR/list"
+	for path in "$@"; do
+		grep -qxF "$path" "$BATS_TEST_TMPDIR/list" ||
+			{ echo "$pkg lacks $path"; return 1; }
+	done
+}
+
+@test "the package build makes the four packages, at the version in idr.h" {
+	for p in libidr0 libidr-dev lua-idr idrsh; do
+		[ -f "$(deb $p)" ] || { echo "no $(deb $p)"; return 1; }
+	done
+	[ "$(dpkg-parsechangelog -l debian/changelog -SVersion)" = "$VERSION-1" ]
+}
+
+@test "the package build runs no tests (even without nocheck) and checks symbols at -c4" {
+	# make test builds the package: dh_auto_test would run make test.
+	# dh skips an override target that is completely empty.
+	run dh_assistant detect-hook-targets
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	hook=$(grep -o '{[^}]*"target-name":"override_dh_auto_test"[^}]*}' <<< "$output")
+	[[ "$hook" == *'"is-empty":true'* ]] || { echo "$output"; return 1; }
+	! grep -q 'make.* test' build/deb/build.log
+	grep -q '^dh_makeshlibs -- -c4$' build/deb/build.log
+}
+
+@test "libidr0 holds the shared library, its soname libidr.so.0" {
+	holds libidr0 "/usr/lib/$MA/libidr.so.0" "/usr/lib/$MA/libidr.so.$VERSION"
+	! contents libidr0 | grep -q -e '\.a$' -e 'libidr\.so$' -e '^/usr/bin'
+	run readelf -d "$STAGE/usr/lib/$MA/libidr.so.$VERSION"
+	[[ "$output" == *'(SONAME)'*'[libidr.so.0]'* ]]
+}
+
+@test "libidr-dev holds the header, static library, .so link, pkg-config file, idr(3)" {
+	holds libidr-dev /usr/include/idr.h "/usr/lib/$MA/libidr.a" \
+		"/usr/lib/$MA/libidr.so" "/usr/lib/$MA/pkgconfig/idr.pc" \
+		/usr/share/man/man3/idr.3.gz /usr/share/man/man3/idr_alloc.3.gz
+	run dpkg-deb -f "$(deb libidr-dev)" Depends
+	[[ "$output" == *"libidr0 (= $VERSION-1)"* ]]
+}
+
+@test "lua-idr puts the module where Debian's lua5.4 looks for it" {
+	holds lua-idr "/usr/lib/$MA/lua/5.4/idr.so" /usr/share/man/man3/idr.3lua.gz
+	lua5.4 -e 'print(package.cpath)' | tr ';' '\n' |
+		grep -qxF "/usr/lib/$MA/lua/5.4/?.so"
+}
+
+@test "idrsh holds the shell, idrsh(1) and its bash completion" {
+	holds idrsh /usr/bin/idrsh /usr/share/man/man1/idrsh.1.gz \
+		/usr/share/bash-completion/completions/idrsh
+}
+
+@test "debian/copyright: MIT for the library and module, GPL-3+ for the idrsh binary" {
+	grep -q '^License: Expat$' debian/copyright
+	grep -q '^License: GPL-3.0-or-later$' debian/copyright
+	grep -q 'idrsh binary.*links GNU' debian/copyright
+}
+
+@test "from dpkg -x: the C example builds with pkg-config and runs" {
+	export PKG_CONFIG_SYSROOT_DIR=$STAGE
+	export PKG_CONFIG_PATH=$STAGE/usr/lib/$MA/pkgconfig
+	run sh -c "cc -std=c11 -Wall -Wextra -Werror -Wwrite-strings \
+		-o '$BATS_TEST_TMPDIR/minor-numbers' examples/minor-numbers.c \
+		\$(pkg-config --cflags --libs idr)"
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	LD_LIBRARY_PATH=$STAGE/usr/lib/$MA "$BATS_TEST_TMPDIR/minor-numbers" \
+		> "$BATS_TEST_TMPDIR/out" 2>&1
+	diff examples/minor-numbers.out "$BATS_TEST_TMPDIR/out"
+	# The staged library, not some other one, was the one loaded.
+	run env LD_LIBRARY_PATH="$STAGE/usr/lib/$MA" ldd "$BATS_TEST_TMPDIR/minor-numbers"
+	[[ "$output" == *"libidr.so.0 => $STAGE/usr/lib/$MA/libidr.so.0"* ]]
+}
+
+@test "from dpkg -x: lua5.4 requires the module and allocates" {
+	run env LUA_CPATH_5_4="$STAGE/usr/lib/$MA/lua/5.4/?.so" lua5.4 -e '
+		local idr = require "idr"
+		local t = idr.new()
+		print(t:alloc("a"), t:alloc("b"), t:find(1))
+		print(package.searchpath("idr", package.cpath))'
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	[ "${lines[0]}" = "$(printf '0\t1\tb')" ]
+	[ "${lines[1]}" = "$STAGE/usr/lib/$MA/lua/5.4/idr.so" ]
+}
+
+@test "from dpkg -x: idrsh -c runs commands" {
+	run "$STAGE/usr/bin/idrsh" -c 'alloc tty' -c 'alloc disk' -c 'find 1'
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	[ "$output" = "$(printf '0\n1\ndisk')" ]
+	run "$STAGE/usr/bin/idrsh" --version
+	[[ "$output" == *"$VERSION"* ]]
+}

@@ -1,0 +1,79 @@
+# tests/packaging.mk - the ways users install idr, built for make test
+# (included by the Makefile):
+#
+#   make deb        dpkg-buildpackage -b of a copy of the tree in
+#                   build/deb/src: the .deb files land in build/deb
+#   make rock       luarocks make of a copy in build/rock/src, into the
+#                   tree build/rock/tree, and the binary rock packed from
+#                   it (luarocks pack) in build/rock
+#   make lintian    lintian over build/deb: no error, no warning
+#
+# Both builds work on copies because dpkg-buildpackage writes to the
+# parent of the tree it builds and LuaRocks writes objects beside the
+# sources: nothing lands outside build/, and make clean removes it all.
+# The copies hold the files git knows of (tracked, or new and not
+# ignored), as a fresh clone would.  tests/packaging*.bats test what is
+# built here; make test builds it first (TEST_DEPS), and lintian runs as
+# a suite of its own.
+
+DEPS_PACKAGING := luarocks debhelper lintian dpkg-dev fakeroot \
+	bash-completion
+ROCKSPEC := rockspecs/idr-$(VERSION)-1.rockspec
+PKG_FILES := $(wildcard $(shell git ls-files -co --exclude-standard 2>/dev/null))
+
+# copy_tree DIR: the files git knows of, as they are in the worktree.
+copy_tree = rm -rf $(1) && mkdir -p $(1) && \
+	git ls-files -z -co --exclude-standard | \
+	tar --null --ignore-failed-read -T - -cf - | tar -xf - -C $(1)
+
+# The outer make's flags (-s, -j's jobserver, VAR=value) stay out of the
+# package build: it is a build of its own, with Debian's flags.  nocheck
+# and the empty dh_auto_test keep make test from calling itself.
+DEB_ENV := env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES \
+	TMPDIR=$(abspath $(B)/deb/tmp) \
+	DEB_BUILD_OPTIONS='nocheck noddebs parallel=2'
+
+$(B)/deb/stamp: $(PKG_FILES)
+	@sh .ci/deps $(DEPS_PACKAGING)
+	rm -rf $(B)/deb
+	$(call copy_tree,$(B)/deb/src)
+	mkdir -p $(B)/deb/tmp
+	cd $(B)/deb/src && $(DEB_ENV) dpkg-buildpackage -us -uc -b \
+		> ../build.log 2>&1 || { tail -n 30 ../build.log; exit 1; }
+	touch $@
+
+# LuaRocks keeps its temporary trees in $TMPDIR and its cache in $HOME:
+# both under build/rock too.  The binary rock is packed from the installed
+# tree: Debian 12's LuaRocks 3.8 runs a "make" rockspec's install step,
+# under make --pack-binary-rock, with the default tree's paths (it wrote
+# to /usr/local/lib/luarocks) and packs a rock without idr.so.
+LUAROCKS = env HOME=$(abspath $(B)/rock/home) \
+	TMPDIR=$(abspath $(B)/rock/tmp) luarocks --lua-version=5.4
+
+$(B)/rock/stamp: $(PKG_FILES)
+	@sh .ci/deps $(DEPS_PACKAGING)
+	rm -rf $(B)/rock
+	$(call copy_tree,$(B)/rock/src)
+	mkdir -p $(B)/rock/home $(B)/rock/tmp
+	cd $(B)/rock/src && $(LUAROCKS) make --tree=../tree $(ROCKSPEC) \
+		> ../build.log 2>&1 || { cat ../build.log; exit 1; }
+	cd $(B)/rock && $(LUAROCKS) pack --tree=tree idr $(VERSION)-1 \
+		>> build.log 2>&1 || { cat build.log; exit 1; }
+	touch $@
+
+deb: $(B)/deb/stamp
+rock: $(B)/rock/stamp
+
+# The packages are not meant for Debian's archive: the one warning
+# silenced (initial-upload-closes-no-bugs) is explained in
+# debian/*.lintian-overrides.
+LINTIAN := lintian --fail-on error,warning --pedantic
+lintian: $(B)/deb/stamp
+	$(LINTIAN) $(B)/deb/idr_$(VERSION)-1_*.changes
+
+EXTRA_SUITES += lintian
+SUITE_lintian = sh -c '$(LINTIAN) $(B)/deb/idr_$(VERSION)-1_*.changes && \
+	echo "1 passed, 0 failed" || { echo "0 passed, 1 failed"; exit 1; }'
+TEST_DEPS += $(B)/deb/stamp $(B)/rock/stamp
+
+.PHONY: deb rock lintian
