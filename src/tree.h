@@ -25,6 +25,31 @@ enum {
 	IDR__NEEDS_NODES = 1,
 };
 
+/* {==================== Tracing ==================== */
+
+/*
+ * Whether to report events: one branch, read once so that a loop tests a
+ * register.  IDR_NO_TRACE makes it false at compile time, and with it
+ * every check of the library, so that make bench can show what the
+ * branches cost.
+ */
+static inline bool idr__tracing(const struct idr *idr)
+{
+#ifdef IDR_NO_TRACE
+	(void)idr;
+	return false;
+#else
+	return __builtin_expect(idr->idr_trace != NULL, 0);
+#endif
+}
+
+/* Report @event (bit-set, bit-clear) for bit @n of IDA bitmap @chunk. */
+IDR__HIDDEN void idr__trace_bit(const struct idr *idr,
+				enum idr_trace_event event, uint64_t chunk,
+				unsigned int n, uint64_t words_full);
+
+/* }==================== Tracing ==================== */
+
 /* {==================== Finding ==================== */
 
 /* The lowest free index in [@start, @max]: 0, or -ENOSPC. */

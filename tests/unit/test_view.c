@@ -2,8 +2,7 @@
 /*
  * test_view.c - looking inside: the text dump and path output compared
  * byte for byte with tests/golden/, DOT files left in build/dot/ for
- * tests/views.bats to render, the exact trace of a grow and shrink, and
- * statistics held to the allocator seam's own count.
+ * tests/views.bats to render, and statistics held to the allocator seam's own count.
  *
  * Golden files describe the shipped 64-slot layout; the 3-bit build
  * runs the other cases only.  UPDATE_GOLDEN=1 rewrites the files.
@@ -188,98 +187,6 @@ static void view_golden_ida(void)
 }
 
 #endif
-
-/* {==================== Trace ==================== */
-
-struct tape {
-	char text[4096];
-	size_t len;
-};
-
-static void record(const struct idr *idr, const struct idr_trace *ev,
-		   void *data)
-{
-	struct tape *t = data;
-
-	(void)idr;
-	t->len += (size_t)snprintf(t->text + t->len, sizeof(t->text) - t->len,
-				   "%s L%u %lu s%u n%u h%u\n",
-				   idr_trace_name(ev->event), ev->level,
-				   ev->first, ev->slot, ev->nodes, ev->height);
-}
-
-static bool tape_is(struct tape *t, const char *want)
-{
-	bool same = strcmp(t->text, want) == 0;
-
-	if (!same)
-		fprintf(stderr, "trace: got\n%swant\n%s", t->text, want);
-	t->len = 0;
-	t->text[0] = '\0';
-	return same;
-}
-
-/*
- * Grow a level and shrink back: ID 0, then the first ID of the second
- * leaf (IDR_SLOTS), then remove it.  An ID beyond the top needs no
- * search: no node is visited before the tree grows.
- */
-static void view_trace_grow_shrink(void)
-{
-	struct tape t = { "", 0 };
-	char want[1024];
-	DEFINE_IDR(idr);
-	unsigned int s = IDR_SLOTS;
-
-	idr_set_trace(&idr, record, &t);
-	CHECK_EQ(idr_alloc(&idr, value, 0, 0, 0), 0);
-	CHECK(tape_is(&t, "malloc L0 0 s0 n1 h0\n"
-			  "node-new L0 0 s0 n0 h1\n"
-			  "slot-set L0 0 s0 n0 h1\n"
-			  "full L0 0 s0 n0 h1\n"));
-	alloc_at(&idr, s, value);
-	snprintf(want, sizeof(want),
-		 "malloc L0 0 s0 n2 h1\n"
-		 "grow L1 0 s0 n0 h2\n"
-		 "node-new L0 %u s0 n0 h2\n"
-		 "slot-set L0 %u s0 n0 h2\n"
-		 "full L0 %u s0 n0 h2\n", s, s, s);
-	CHECK(tape_is(&t, want));
-	CHECK(idr_find(&idr, s) == value);
-	snprintf(want, sizeof(want),
-		 "visit L1 0 s1 n0 h2\nvisit L0 %u s0 n0 h2\n", s);
-	CHECK(tape_is(&t, want));
-	CHECK(idr_remove(&idr, s) == value);
-	snprintf(want, sizeof(want),
-		 "slot-clear L0 %u s0 n0 h2\n"
-		 "open L0 %u s0 n0 h2\n"
-		 "node-free L0 %u s0 n0 h2\n"
-		 "shrink L0 0 s0 n0 h1\n", s, s, s);
-	CHECK(tape_is(&t, want));
-	idr_set_trace(&idr, NULL, NULL);
-	CHECK_EQ(idr_alloc(&idr, value, 0, 0, 0), 1);
-	CHECK(tape_is(&t, ""));
-	idr_destroy(&idr);
-}
-
-/* The 2004 API's nodes come from the idr's cache, and say so. */
-static void view_trace_cache(void)
-{
-	struct tape t = { "", 0 };
-	DEFINE_IDR(idr);
-	int id;
-
-	CHECK(idr_pre_get(&idr, 0));
-	idr_set_trace(&idr, record, &t);
-	CHECK_EQ(idr_get_new(&idr, value, &id), 0);
-	CHECK(tape_is(&t, "cache-take L0 0 s0 n1 h0\n"
-			  "node-new L0 0 s0 n0 h1\n"
-			  "slot-set L0 0 s0 n0 h1\n"
-			  "full L0 0 s0 n0 h1\n"));
-	idr_destroy(&idr);
-}
-
-/* }==================== Trace ==================== */
 
 /* {==================== Statistics ==================== */
 
@@ -482,8 +389,6 @@ void suite_view(void)
 	RUN(view_golden_tagged);
 	RUN(view_golden_ida);
 #endif
-	RUN(view_trace_grow_shrink);
-	RUN(view_trace_cache);
 	RUN(view_stats_idr);
 	RUN(view_stats_ida_tagged);
 	RUN(view_path_fields);
