@@ -9,6 +9,7 @@
  * print_entry, or as "*" when it gives none (pointers vary run to run).
  */
 #include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,19 +20,29 @@
 #define WIDTH 80
 #define DEFAULT_ENTRIES 8
 #define DEFAULT_NODES 64
+/*
+ * Runs of siblings that collapse to one line: full subtrees from two on
+ * (there is nothing in them to read but '#'), leaves holding as many
+ * entries each from eight on, so that small trees, as a lesson builds
+ * them, print every leaf.
+ */
+#define RUN_FULL 2u
+#define RUN_LEAVES 8u
 
 struct dumper {
 	const struct idr *idr;
 	FILE *out;
 	struct idr_dump_opts opts;
 	bool ida;
-	unsigned long drawn;	/* DOT: nodes drawn so far */
+	unsigned long drawn;	/* nodes drawn so far */
 	unsigned long skipped;	/* DOT: nodes summarised */
+	bool cut;		/* text: stopped at max_nodes */
 	struct idr_view stack[IDR_LEVELS_MAX];	/* DOT: the nodes above */
 };
 
 static void dumper_init(struct dumper *d, const struct idr *idr, FILE *out,
-			const struct idr_dump_opts *opts)
+			const struct idr_dump_opts *opts,
+			unsigned int default_nodes)
 {
 	memset(d, 0, sizeof(*d));
 	d->idr = idr;
@@ -41,7 +52,7 @@ static void dumper_init(struct dumper *d, const struct idr *idr, FILE *out,
 	if (!d->opts.max_entries)
 		d->opts.max_entries = DEFAULT_ENTRIES;
 	if (!d->opts.max_nodes)
-		d->opts.max_nodes = DEFAULT_NODES;
+		d->opts.max_nodes = default_nodes;
 	d->ida = idr->idr_flags & IDR__IDA;
 }
 
@@ -105,20 +116,51 @@ static void entry_text(const struct dumper *d, const struct idr_view *v,
 			 idr_view_gen(d->idr, v, slot));
 }
 
+/* The IDs slot @slot of @v covers. */
+static void slot_range(const struct idr_view *v, unsigned int slot,
+		       unsigned long *lo, unsigned long *hi)
+{
+	unsigned long span = (v->last - v->first) / v->slots + 1;
+
+	*lo = v->first + slot * span;
+	*hi = *lo + (span - 1);
+}
+
+/* Whether IDs @lo..@hi meet the range the options ask for. */
+static bool in_range(const struct dumper *d, unsigned long lo,
+		     unsigned long hi)
+{
+	return !d->opts.range_set ||
+	       (hi >= d->opts.range_first && lo <= d->opts.range_last);
+}
+
+/* Whether slot @slot of @v holds something the dump shows. */
+static bool shown_slot(const struct dumper *d, const struct idr_view *v,
+		       unsigned int slot)
+{
+	unsigned long lo, hi;
+
+	if (!(v->present >> slot & 1))
+		return false;
+	slot_range(v, slot, &lo, &hi);
+	return in_range(d, lo, hi);
+}
+
 /* A leaf's entries, wrapped at WIDTH, then "(+N more)" when cut. */
 static void leaf_entries(const struct dumper *d, const struct idr_view *v,
 			 unsigned int indent)
 {
-	unsigned int slot, shown = 0, col = indent, total;
+	unsigned int slot, shown = 0, col = indent, total = 0;
 	char buf[WIDTH];
 
-	total = (unsigned int)__builtin_popcountll(v->present);
+	for (slot = 0; slot < v->slots; slot++)
+		total += shown_slot(d, v, slot);
 	fprintf(d->out, "%*s", indent, "");
 	for (slot = 0; slot < v->slots && shown < d->opts.max_entries;
 	     slot++) {
 		size_t len;
 
-		if (!(v->present >> slot & 1))
+		if (!shown_slot(d, v, slot))
 			continue;
 		/* An entry longer than a line is cut to fit one. */
 		entry_text(d, v, slot, buf, WIDTH - indent + 1);
@@ -131,9 +173,11 @@ static void leaf_entries(const struct dumper *d, const struct idr_view *v,
 					     col > indent ? " " : "", buf);
 		shown++;
 	}
-	if (total > shown)
-		fprintf(d->out, "%s(+%u more)", col + 12 > WIDTH ? "\n  " : " ",
-			total - shown);
+	/* A wrapped "(+N more)" starts where the entries do. */
+	if (total > shown && col + 12 > WIDTH)
+		fprintf(d->out, "\n%*s(+%u more)", indent, "", total - shown);
+	else if (total > shown)
+		fprintf(d->out, " (+%u more)", total - shown);
 	fputc('\n', d->out);
 }
 
@@ -141,9 +185,8 @@ static void leaf_entries(const struct dumper *d, const struct idr_view *v,
 
 /* {==================== Text ==================== */
 
-static int dump_node(const struct idr_view *v, void *data)
+static void dump_node(struct dumper *d, const struct idr_view *v)
 {
-	const struct dumper *d = data;
 	unsigned int indent = 2 * v->depth;
 	char map[IDR_SLOTS + 1];
 
@@ -156,7 +199,138 @@ static int dump_node(const struct idr_view *v, void *data)
 	fprintf(d->out, "%*s%s\n", indent + 2, "", map);
 	if (v->level == 0)
 		leaf_entries(d, v, indent + 2);
-	return 0;
+}
+
+/* What a child subtree is, as far as collapsing alike siblings goes. */
+enum kind {
+	K_NONE,		/* no child, or outside the range asked for */
+	K_FULL,		/* no free ID below */
+	K_ROOM,		/* room below */
+};
+
+struct key {
+	enum kind kind;
+	unsigned int count;	/* a leaf's entries; 0 higher up */
+};
+
+static struct key key_of(const struct dumper *d, const struct idr_view *v,
+			 unsigned int slot)
+{
+	struct key k = { K_NONE, 0 };
+	struct idr_view child;
+
+	if (!shown_slot(d, v, slot) ||
+	    !idr__view_child(d->idr, v, slot, &child))
+		return k;
+	k.kind = v->full >> slot & 1 ? K_FULL : K_ROOM;
+	if (child.level == 0)
+		k.count = (unsigned int)__builtin_popcountll(child.present);
+	return k;
+}
+
+static bool same_key(struct key a, struct key b)
+{
+	return a.kind == b.kind && a.count == b.count;
+}
+
+/* One line for the children of @v in slots @from .. @to - 1, all alike. */
+static void run_line(const struct dumper *d, const struct idr_view *v,
+		     unsigned int from, unsigned int to, struct key k)
+{
+	unsigned int n = to - from, level = v->level - 1;
+	unsigned long lo, hi, unused;
+
+	slot_range(v, from, &lo, &unused);
+	slot_range(v, to - 1, &unused, &hi);
+	fprintf(d->out, "%*sL%u %lu..%lu: %u ", 2 * (v->depth + 1), "",
+		level, lo, hi, n);
+	if (k.kind == K_FULL)
+		fprintf(d->out, "full %s\n",
+			level ? (n == 1 ? "node" : "nodes")
+			      : (n == 1 ? "leaf" : "leaves"));
+	else if (level == 0)
+		fprintf(d->out, "lea%s of %u/%u\n", n == 1 ? "f" : "ves",
+			k.count, v->slots);
+	else
+		fprintf(d->out, "node%s with room\n", n == 1 ? "" : "s");
+}
+
+static void dump_subtree(struct dumper *d, const struct idr_view *v);
+
+/*
+ * The children of @v: a run of alike siblings as one line (unless the
+ * options ask for every node), each other child in full.  Below the depth
+ * asked for, every run is one line.
+ */
+static void dump_children(struct dumper *d, const struct idr_view *v)
+{
+	bool below = d->opts.depth && v->depth + 1 >= d->opts.depth;
+	unsigned int slot, end, i;
+	struct idr_view child;
+
+	for (slot = 0; slot < v->slots; slot = end) {
+		struct key k = key_of(d, v, slot);
+		bool alike;
+
+		for (end = slot + 1;
+		     end < v->slots && same_key(key_of(d, v, end), k); end++)
+			;
+		if (k.kind == K_NONE)
+			continue;
+		alike = end - slot >= (k.kind == K_FULL ? RUN_FULL
+			: k.count ? RUN_LEAVES : UINT_MAX);
+		if (below || (!d->opts.full && alike)) {
+			run_line(d, v, slot, end, k);
+			continue;
+		}
+		for (i = slot; i < end; i++)
+			if (idr__view_child(d->idr, v, i, &child))
+				dump_subtree(d, &child);
+	}
+}
+
+static void dump_subtree(struct dumper *d, const struct idr_view *v)
+{
+	if (d->opts.max_nodes && d->drawn >= d->opts.max_nodes) {
+		d->cut = true;
+		return;
+	}
+	d->drawn++;
+	dump_node(d, v);
+	if (v->level)
+		dump_children(d, v);
+}
+
+/* The tree index of ID @id, or false if no index holds it. */
+static bool index_of(const struct idr *idr, unsigned long id,
+		     uint64_t *index)
+{
+	if (idr->idr_flags & IDR__IDA) {
+		*index = id / IDR__CHUNK;
+		return true;
+	}
+	if (idr->idr_id_bits)
+		id &= (unsigned long)idr__id_max(idr);
+	if (id < idr->idr_base)
+		return false;
+	*index = id - idr->idr_base;
+	return true;
+}
+
+/* Only the nodes on the way down to @d->opts.at. */
+static void dump_at(struct dumper *d)
+{
+	struct idr_view views[IDR_LEVELS_MAX];
+	unsigned int n = 0, i;
+	uint64_t index;
+
+	if (index_of(d->idr, d->opts.at, &index))
+		n = idr__path_views(d->idr, index, views);
+	for (i = 0; i < n; i++)
+		dump_node(d, &views[i]);
+	if (n < idr__height(d->idr))
+		fprintf(d->out, "%*s(no node below holds ID %lu: it is free)\n",
+			2 * n, "", d->opts.at);
 }
 
 static void dump_header(const struct dumper *d)
@@ -179,15 +353,97 @@ static void dump_header(const struct dumper *d)
 	fputc('\n', d->out);
 }
 
+static void dump_text(struct dumper *d)
+{
+	struct idr_view top;
+
+	d->drawn = 0;
+	d->cut = false;
+	dump_header(d);
+	if (d->opts.at_set)
+		dump_at(d);
+	else if (idr__view_top(d->idr, &top))
+		dump_subtree(d, &top);
+	if (d->cut)
+		fprintf(d->out, "(stopped after %u nodes: max_nodes)\n",
+			d->opts.max_nodes);
+}
+
+/* The dump as it would be printed, in memory; false if out of memory. */
+static bool render(struct dumper *d, char **text, size_t *len)
+{
+	FILE *out = d->out;
+
+	d->out = open_memstream(text, len);
+	if (!d->out) {
+		d->out = out;
+		return false;
+	}
+	dump_text(d);
+	fclose(d->out);
+	d->out = out;
+	return true;
+}
+
+/* The number of lines in @text, and where line @max + 1 starts. */
+static unsigned long lines_of(const char *text, size_t len,
+			      unsigned long max, size_t *cut)
+{
+	unsigned long n = 0;
+	size_t i;
+
+	*cut = len;
+	for (i = 0; i < len; i++)
+		if (text[i] == '\n' && ++n == max)
+			*cut = i + 1;
+	return n;
+}
+
+/*
+ * A dump held to @d->opts.max_lines: collapsed, with fewer levels until
+ * it fits above a last line that says how to see more.
+ */
+static int dump_limited(struct dumper *d)
+{
+	unsigned int max = d->opts.max_lines, height = idr__height(d->idr);
+	unsigned int depth = d->opts.depth ? d->opts.depth : height;
+	char *text;
+	size_t len, cut;
+
+	if (!render(d, &text, &len))
+		return -ENOMEM;
+	if (lines_of(text, len, max, &cut) <= max) {
+		fwrite(text, 1, len, d->out);
+		free(text);
+		return 0;
+	}
+	d->opts.full = false;
+	while (lines_of(text, len, max - 1, &cut) > max - 1 && depth > 1) {
+		free(text);
+		d->opts.depth = --depth;
+		if (!render(d, &text, &len))
+			return -ENOMEM;
+	}
+	fwrite(text, 1, cut, d->out);
+	free(text);
+	fprintf(d->out, "(%u of %u levels shown; more: --full, --depth N, "
+			"--at ID, --range A B)\n",
+		depth < height ? depth : height, height);
+	return 0;
+}
+
 int idr_dump(const struct idr *idr, FILE *out,
 	     const struct idr_dump_opts *opts)
 {
 	struct dumper d;
+	int err = 0;
 
-	dumper_init(&d, idr, out, opts);
-	dump_header(&d);
-	idr_walk(idr, dump_node, &d);
-	return finish(out);
+	dumper_init(&d, idr, out, opts, 0);
+	if (d.opts.max_lines)
+		err = dump_limited(&d);
+	else
+		dump_text(&d);
+	return err ? err : finish(out);
 }
 
 /* }==================== Text ==================== */
@@ -276,7 +532,7 @@ int idr_dump_dot(const struct idr *idr, FILE *out,
 {
 	struct dumper d;
 
-	dumper_init(&d, idr, out, opts);
+	dumper_init(&d, idr, out, opts, DEFAULT_NODES);
 	fprintf(out, "digraph %s {\n\tnode [shape=record, "
 		     "fontname=\"monospace\"];\n", d.ida ? "ida" : "idr");
 	if (!idr->idr_rt)

@@ -910,14 +910,25 @@ struct idr_stats {
  */
 IDR_API int idr_stats(const struct idr *idr, struct idr_stats *stats);
 
-/* Dump options. */
+/*
+ * Dump options.  All zero (or a NULL pointer) gives the defaults: every
+ * node, with runs of alike siblings collapsed, and no line limit.
+ */
 struct idr_dump_opts {
 	unsigned int max_entries;	/* a leaf's entries shown; 0: 8 */
-	unsigned int max_nodes;		/* DOT: nodes drawn; 0: 64 */
+	unsigned int max_nodes;		/* nodes drawn; 0: all (DOT: 64) */
 	/* Prints an entry; NULL prints the pointer.  Returns chars written. */
 	int (*print_entry)(FILE *out, unsigned long id, void *entry,
 			   void *data);
 	void *data;
+	/* Text only, below. */
+	unsigned int depth;		/* levels shown from the top; 0: all */
+	unsigned int max_lines;		/* 0: no limit (see idr_dump()) */
+	bool full;			/* no collapsing: every node */
+	bool at_set;			/* only the way down to @at */
+	unsigned long at;
+	bool range_set;			/* only nodes and IDs in range */
+	unsigned long range_first, range_last;
 };
 
 /**
@@ -926,11 +937,25 @@ struct idr_dump_opts {
  * @out: where to write.
  * @opts: NULL for the defaults.
  *
- * One line per node: its range and a map of its slots ('#' full, '+' in
- * use with room below, '.' free, '-' no child), then a leaf's entries.
- * The same tree always prints the same text.
+ * A header line, then for each node: its level, its range and a map of its
+ * slots ('#' full, '+' in use with room below, '.' free, '-' no child),
+ * then a leaf's entries, up to @opts->max_entries, and "(+N more)".
  *
- * Return: 0, or -EIO if writing failed.
+ * Large trees are summarised, not cut: unless @opts->full, a run of two or
+ * more full sibling subtrees, or of eight or more leaves holding as many
+ * entries each, prints as one line, e.g. "L0 64..4031: 62 full leaves" or
+ * "L0 0..4095: 64 leaves of 1/64".  Below @opts->depth levels, each node's
+ * children print as such runs ("L1 ...: 3 nodes with room").
+ * @opts->at_set shows only the nodes on @opts->at's way down, and its leaf;
+ * @opts->range_set only the nodes and entries from @opts->range_first to
+ * @opts->range_last.  When the dump would be longer than @opts->max_lines
+ * lines, it is printed collapsed, with fewer levels until it fits, and its
+ * last line says so and how to see more; @opts->max_nodes stops it after
+ * that many nodes, saying so too.  Empty slots print no line: the slot map
+ * shows them.  The same tree and options always print the same text.
+ *
+ * Return: 0, or -EIO if writing failed, -ENOMEM if the text of a limited
+ * dump could not be held.
  */
 IDR_API int idr_dump(const struct idr *idr, FILE *out,
 		     const struct idr_dump_opts *opts);

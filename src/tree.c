@@ -1110,6 +1110,30 @@ int idr_walk(const struct idr *idr,
 	return walk_node(idr, idr->idr_rt, idr->idr_shift, 0, 0, fn, data);
 }
 
+bool idr__view_top(const struct idr *idr, struct idr_view *view)
+{
+	if (!idr->idr_rt)
+		return false;
+	view_of(idr, idr->idr_rt, idr->idr_shift, 0, 0, view);
+	return true;
+}
+
+bool idr__view_child(const struct idr *idr, const struct idr_view *parent,
+		     unsigned int slot, struct idr_view *child)
+{
+	uint64_t first;
+
+	if (!parent->level || slot >= IDR_SLOTS ||
+	    !(parent->present & bit(slot)))
+		return false;
+	first = idr->idr_flags & IDR__IDA ? parent->first / IDR__CHUNK
+					  : parent->first - idr->idr_base;
+	view_of(idr, parent->node->slots[slot], parent->shift - IDR_BITS,
+		first + ((uint64_t)slot << parent->shift), parent->depth + 1,
+		child);
+	return true;
+}
+
 unsigned int idr__path_views(const struct idr *idr, uint64_t index,
 			     struct idr_view *views)
 {

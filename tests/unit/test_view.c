@@ -97,6 +97,98 @@ static void golden(const char *name, const struct idr *idr,
 	}
 }
 
+/*
+ * Dumps of @idr with each of @n options, one after the other, compared
+ * with tests/golden/@name.txt.
+ */
+static void golden_dumps(const char *name, const struct idr *idr,
+			 const struct idr_dump_opts *list, size_t n)
+{
+	char path[256], *text = NULL, *want;
+	size_t len = 0, want_len, i;
+	FILE *mem = open_memstream(&text, &len);
+
+	for (i = 0; i < n; i++) {
+		fprintf(mem, "== dump %zu\n", i + 1);
+		CHECK_EQ(idr_dump(idr, mem, &list[i]), 0);
+	}
+	fclose(mem);
+	snprintf(path, sizeof(path), "tests/golden/%s.txt", name);
+	if (getenv("UPDATE_GOLDEN"))
+		spill(path, text, len);
+	want = slurp(path, &want_len);
+	if (!CHECK(want != NULL) || !CHECK_EQ(want_len, len) ||
+	    !CHECK(memcmp(want, text, len) == 0))
+		fprintf(stderr, "golden: %s differs; got:\n%s", path, text);
+	free(want);
+	free(text);
+}
+
+/*
+ * 100,000 IDs in a row: full subtrees collapse, level by level, to the
+ * one path that still has room.  Then the way down to one ID, a range,
+ * one level, two nodes, and every node of the last leaves.
+ */
+static void view_golden_dense(void)
+{
+	const struct idr_dump_opts list[] = {
+		{ .print_entry = print_value },
+		{ .print_entry = print_value, .at_set = true, .at = 70000 },
+		{ .print_entry = print_value, .range_set = true,
+		  .range_first = 99900, .range_last = 99970 },
+		{ .print_entry = print_value, .depth = 1 },
+		{ .print_entry = print_value, .max_nodes = 2 },
+		{ .print_entry = print_value, .full = true, .range_set = true,
+		  .range_first = 99800, .range_last = 99999,
+		  .max_entries = 2 },
+	};
+	DEFINE_IDR(idr);
+	unsigned long i;
+
+	for (i = 0; i < 100000; i++)
+		CHECK_EQ(idr_alloc(&idr, val_s, 0, 0, 0), i);
+	golden_dumps("dense", &idr, list, sizeof(list) / sizeof(list[0]));
+	idr_destroy(&idr);
+}
+
+/*
+ * 500 IDs 64 apart, one a leaf: leaves alike collapse; held to 12 lines,
+ * the dump shows fewer levels and says how to see more.
+ */
+static void view_golden_sparse_collapsed(void)
+{
+	const struct idr_dump_opts list[] = {
+		{ .print_entry = print_value },
+		{ .print_entry = print_value, .max_lines = 12 },
+		{ .print_entry = print_value, .at_set = true, .at = 5 },
+	};
+	DEFINE_IDR(idr);
+	unsigned long i;
+
+	for (i = 0; i < 500; i++)
+		alloc_at(&idr, i * 64 + 5, val_s);
+	golden_dumps("sparse-collapsed", &idr, list,
+		     sizeof(list) / sizeof(list[0]));
+	idr_destroy(&idr);
+}
+
+/* A hole in a dense tree: the runs on both sides, the leaves at its ends. */
+static void view_golden_hole(void)
+{
+	const struct idr_dump_opts list[] = {
+		{ .print_entry = print_value },
+	};
+	DEFINE_IDR(idr);
+	unsigned long i;
+
+	for (i = 0; i < 20000; i++)
+		CHECK_EQ(idr_alloc(&idr, val_s, 0, 0, 0), i);
+	for (i = 1000; i < 9000; i++)
+		CHECK(idr_remove(&idr, i) == val_s);
+	golden_dumps("hole", &idr, list, sizeof(list) / sizeof(list[0]));
+	idr_destroy(&idr);
+}
+
 static void view_golden_empty(void)
 {
 	static const unsigned long ids[] = { 0, 5 };
@@ -332,6 +424,77 @@ static void view_dump_fits_80_columns(void)
 	idr_destroy(&idr);
 }
 
+/*
+ * The default dump of a big tree, held to 50 lines, fits in 50 lines:
+ * 10^7 IDs in the plain build, 10^6 where building them is slow (the
+ * sanitizers, valgrind, 3 bits a level).
+ */
+#if defined(__SANITIZE_ADDRESS__) || IDR_BITS != 6
+#define BIG_IDS 1000000ul
+#else
+#define BIG_IDS 10000000ul
+#endif
+
+static unsigned long lines_in(const char *text)
+{
+	unsigned long n = 0;
+
+	for (; *text; text++)
+		n += *text == '\n';
+	return n;
+}
+
+static void view_dump_big_fits_50_lines(void)
+{
+	struct idr_dump_opts screen = { .max_lines = 50 };
+	const char *preload = getenv("LD_PRELOAD");
+	unsigned long ids = BIG_IDS, i;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	DEFINE_IDR(idr);
+
+	if (preload && strstr(preload, "vgpreload"))
+		ids = 1000000;
+	for (i = 0; i < ids; i++)
+		if (!CHECK_EQ(idr_alloc(&idr, value, 0, 0, 0), i))
+			break;
+	CHECK_EQ(idr_dump(&idr, mem, &screen), 0);
+	fclose(mem);
+	CHECK(lines_in(text) <= 50);
+	CHECK(lines_in(text) >= 3);
+	free(text);
+	/* Every sibling its own line, held to 50: cut, and saying so. */
+	screen.full = true;
+	text = NULL;
+	mem = open_memstream(&text, &len);
+	CHECK_EQ(idr_dump(&idr, mem, &screen), 0);
+	fclose(mem);
+	CHECK(lines_in(text) <= 50);
+	CHECK(strstr(text, "levels shown; more: --full") != NULL);
+	free(text);
+	idr_destroy(&idr);
+}
+
+/* max_nodes stops a text dump too, and says so. */
+static void view_dump_max_nodes_text(void)
+{
+	struct idr_dump_opts few = { .max_nodes = 3, .full = true };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	DEFINE_IDR(idr);
+	unsigned long i;
+
+	for (i = 0; i < 20; i++)
+		alloc_at(&idr, i * IDR_SLOTS, value);
+	CHECK_EQ(idr_dump(&idr, mem, &few), 0);
+	fclose(mem);
+	CHECK(strstr(text, "(stopped after 3 nodes: max_nodes)\n") != NULL);
+	free(text);
+	idr_destroy(&idr);
+}
+
 /* Beyond max_nodes, DOT draws one summary node instead of the rest. */
 static void view_dot_summarises_large_trees(void)
 {
@@ -388,10 +551,15 @@ void suite_view(void)
 	RUN(view_golden_sparse);
 	RUN(view_golden_tagged);
 	RUN(view_golden_ida);
+	RUN(view_golden_dense);
+	RUN(view_golden_sparse_collapsed);
+	RUN(view_golden_hole);
 #endif
 	RUN(view_stats_idr);
 	RUN(view_stats_ida_tagged);
 	RUN(view_path_fields);
 	RUN(view_dot_summarises_large_trees);
 	RUN(view_dump_fits_80_columns);
+	RUN(view_dump_big_fits_50_lines);
+	RUN(view_dump_max_nodes_text);
 }
