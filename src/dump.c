@@ -29,6 +29,18 @@
 #define RUN_FULL 2u
 #define RUN_LEAVES 8u
 
+/* What a child subtree is, as far as collapsing alike siblings goes. */
+enum kind {
+	K_NONE,		/* no child, or outside the range asked for */
+	K_FULL,		/* no free ID below */
+	K_ROOM,		/* room below */
+};
+
+struct key {
+	enum kind kind;
+	unsigned int count;	/* a leaf's entries; 0 higher up */
+};
+
 struct dumper {
 	const struct idr *idr;
 	FILE *out;
@@ -36,7 +48,11 @@ struct dumper {
 	bool ida;
 	unsigned long drawn;	/* nodes drawn so far */
 	unsigned long skipped;	/* DOT: nodes summarised */
-	bool cut;		/* text: stopped at max_nodes */
+	bool cut;		/* stopped at max_nodes */
+	/* How the walk below writes a node, and a run of alike siblings. */
+	void (*node)(struct dumper *d, const struct idr_view *v);
+	void (*run)(struct dumper *d, const struct idr_view *v,
+		    unsigned int from, unsigned int to, const struct key *k);
 	struct idr_view stack[IDR_LEVELS_MAX];	/* DOT: the nodes above */
 };
 
@@ -185,7 +201,7 @@ static void leaf_entries(const struct dumper *d, const struct idr_view *v,
 
 /* {==================== Text ==================== */
 
-static void dump_node(struct dumper *d, const struct idr_view *v)
+static void text_node(struct dumper *d, const struct idr_view *v)
 {
 	unsigned int indent = 2 * v->depth;
 	char map[IDR_SLOTS + 1];
@@ -200,18 +216,6 @@ static void dump_node(struct dumper *d, const struct idr_view *v)
 	if (v->level == 0)
 		leaf_entries(d, v, indent + 2);
 }
-
-/* What a child subtree is, as far as collapsing alike siblings goes. */
-enum kind {
-	K_NONE,		/* no child, or outside the range asked for */
-	K_FULL,		/* no free ID below */
-	K_ROOM,		/* room below */
-};
-
-struct key {
-	enum kind kind;
-	unsigned int count;	/* a leaf's entries; 0 higher up */
-};
 
 static struct key key_of(const struct dumper *d, const struct idr_view *v,
 			 unsigned int slot)
@@ -233,26 +237,46 @@ static bool same_key(struct key a, struct key b)
 	return a.kind == b.kind && a.count == b.count;
 }
 
-/* One line for the children of @v in slots @from .. @to - 1, all alike. */
-static void run_line(const struct dumper *d, const struct idr_view *v,
-		     unsigned int from, unsigned int to, struct key k)
+/* What a run of @n alike children of @v are, e.g. "62 full leaves". */
+static void run_words(FILE *out, const struct idr_view *v, unsigned int n,
+		      const struct key *k, const char *space)
 {
-	unsigned int n = to - from, level = v->level - 1;
-	unsigned long lo, hi, unused;
+	unsigned int level = v->level - 1;
 
-	slot_range(v, from, &lo, &unused);
-	slot_range(v, to - 1, &unused, &hi);
-	fprintf(d->out, "%*sL%u %lu..%lu: %u ", 2 * (v->depth + 1), "",
-		level, lo, hi, n);
-	if (k.kind == K_FULL)
-		fprintf(d->out, "full %s\n",
+	fprintf(out, "%u%s", n, space);
+	if (k->kind == K_FULL)
+		fprintf(out, "full%s%s", space,
 			level ? (n == 1 ? "node" : "nodes")
 			      : (n == 1 ? "leaf" : "leaves"));
 	else if (level == 0)
-		fprintf(d->out, "lea%s of %u/%u\n", n == 1 ? "f" : "ves",
-			k.count, v->slots);
+		fprintf(out, "lea%s%sof%s%u/%u", n == 1 ? "f" : "ves", space,
+			space, k->count, v->slots);
 	else
-		fprintf(d->out, "node%s with room\n", n == 1 ? "" : "s");
+		fprintf(out, "node%s%swith%sroom", n == 1 ? "" : "s", space,
+			space);
+}
+
+/* The IDs of the children of @v in slots @from .. @to - 1. */
+static void run_range(const struct idr_view *v, unsigned int from,
+		      unsigned int to, unsigned long *lo, unsigned long *hi)
+{
+	unsigned long unused;
+
+	slot_range(v, from, lo, &unused);
+	slot_range(v, to - 1, &unused, hi);
+}
+
+/* One line for the children of @v in slots @from .. @to - 1, all alike. */
+static void text_run(struct dumper *d, const struct idr_view *v,
+		     unsigned int from, unsigned int to, const struct key *k)
+{
+	unsigned long lo, hi;
+
+	run_range(v, from, to, &lo, &hi);
+	fprintf(d->out, "%*sL%u %lu..%lu: ", 2 * (v->depth + 1), "",
+		v->level - 1, lo, hi);
+	run_words(d->out, v, to - from, k, " ");
+	fputc('\n', d->out);
 }
 
 static void dump_subtree(struct dumper *d, const struct idr_view *v);
@@ -280,7 +304,7 @@ static void dump_children(struct dumper *d, const struct idr_view *v)
 		alike = end - slot >= (k.kind == K_FULL ? RUN_FULL
 			: k.count ? RUN_LEAVES : UINT_MAX);
 		if (below || (!d->opts.full && alike)) {
-			run_line(d, v, slot, end, k);
+			d->run(d, v, slot, end, &k);
 			continue;
 		}
 		for (i = slot; i < end; i++)
@@ -289,16 +313,42 @@ static void dump_children(struct dumper *d, const struct idr_view *v)
 	}
 }
 
+/* The nodes of the subtree under @v, @v's own included. */
+static unsigned long nodes_under(const struct dumper *d,
+				 const struct idr_view *v)
+{
+	unsigned long n = 1;
+	struct idr_view child;
+	unsigned int slot;
+
+	for (slot = 0; v->level && slot < v->slots; slot++)
+		if (idr__view_child(d->idr, v, slot, &child))
+			n += nodes_under(d, &child);
+	return n;
+}
+
 static void dump_subtree(struct dumper *d, const struct idr_view *v)
 {
 	if (d->opts.max_nodes && d->drawn >= d->opts.max_nodes) {
 		d->cut = true;
+		d->skipped += nodes_under(d, v);
 		return;
 	}
 	d->drawn++;
-	dump_node(d, v);
+	d->node(d, v);
 	if (v->level)
 		dump_children(d, v);
+}
+
+/* Walk the tree: every node, or runs of alike siblings as one. */
+static void dump_walk(struct dumper *d)
+{
+	struct idr_view top;
+
+	d->drawn = d->skipped = 0;
+	d->cut = false;
+	if (idr__view_top(d->idr, &top))
+		dump_subtree(d, &top);
 }
 
 /* The tree index of ID @id, or false if no index holds it. */
@@ -327,7 +377,7 @@ static void dump_at(struct dumper *d)
 	if (index_of(d->idr, d->opts.at, &index))
 		n = idr__path_views(d->idr, index, views);
 	for (i = 0; i < n; i++)
-		dump_node(d, &views[i]);
+		text_node(d, &views[i]);
 	if (n < idr__height(d->idr))
 		fprintf(d->out, "%*s(no node below holds ID %lu: it is free)\n",
 			2 * n, "", d->opts.at);
@@ -355,15 +405,11 @@ static void dump_header(const struct dumper *d)
 
 static void dump_text(struct dumper *d)
 {
-	struct idr_view top;
-
-	d->drawn = 0;
-	d->cut = false;
 	dump_header(d);
 	if (d->opts.at_set)
 		dump_at(d);
-	else if (idr__view_top(d->idr, &top))
-		dump_subtree(d, &top);
+	else
+		dump_walk(d);
 	if (d->cut)
 		fprintf(d->out, "(stopped after %u nodes: max_nodes)\n",
 			d->opts.max_nodes);
@@ -439,6 +485,8 @@ int idr_dump(const struct idr *idr, FILE *out,
 	int err = 0;
 
 	dumper_init(&d, idr, out, opts, 0);
+	d.node = text_node;
+	d.run = text_run;
 	if (d.opts.max_lines)
 		err = dump_limited(&d);
 	else
@@ -487,29 +535,29 @@ static void dot_name(FILE *out, unsigned int level, unsigned long first)
 	fprintf(out, "n%u_%lu", level, first);
 }
 
-/* The edge from the parent: in a walk parents come first, so it is drawn. */
-static void dot_edge(const struct dumper *d, const struct idr_view *v)
+/* The start of an edge from @parent; the caller names its end. */
+static void dot_edge(const struct dumper *d, const struct idr_view *parent)
 {
-	const struct idr_view *parent = &d->stack[v->depth - 1];
-	unsigned long span = v->last - v->first + 1;
-
 	fputc('\t', d->out);
 	dot_name(d->out, parent->level, parent->first);
-	fputs(" -> ", d->out);
-	dot_name(d->out, v->level, v->first);
-	fprintf(d->out, " [label=\"%lu\"];\n", (v->first - parent->first) / span);
+	fprintf(d->out, " -> ");
 }
 
-static int dot_node(const struct idr_view *v, void *data)
+/* @bits in slot order: slot 0 is the first (highest) bit written. */
+static uint64_t slot_order(uint64_t bits, unsigned int slots)
 {
-	struct dumper *d = data;
+	uint64_t r = 0;
+	unsigned int i;
+
+	for (i = 0; i < slots; i++)
+		r |= (bits >> i & 1) << (slots - 1 - i);
+	return r;
+}
+
+static void dot_node(struct dumper *d, const struct idr_view *v)
+{
 	char map[IDR_SLOTS + 1];
 
-	if (d->drawn == d->opts.max_nodes) {
-		d->skipped++;
-		return 0;
-	}
-	d->drawn++;
 	d->stack[v->depth] = *v;
 	slot_map(d, v, map);
 	fputc('\t', d->out);
@@ -517,14 +565,40 @@ static int dot_node(const struct idr_view *v, void *data)
 	fprintf(d->out, " [label=\"{L%u\\ %lu..%lu|", v->level, v->first,
 		v->last);
 	dot_escape(d->out, map);
-	fprintf(d->out, "|full\\ %016" PRIx64 "\\ \\ count\\ %d",
-		v->full, __builtin_popcountll(v->present));
+	/* Hex in the map's order, so that both read slot 0 first. */
+	fprintf(d->out, "|full\\ (slot\\ 0\\ first)\\ %0*" PRIx64
+			"\\ \\ count\\ %d",
+		(int)(v->slots / 4), slot_order(v->full, v->slots),
+		__builtin_popcountll(v->present));
 	if (v->level == 0)
 		dot_leaf(d, v);
 	fputs("}\"];\n", d->out);
-	if (v->depth)
-		dot_edge(d, v);
-	return 0;
+	if (v->depth) {
+		const struct idr_view *parent = &d->stack[v->depth - 1];
+		unsigned long span = v->last - v->first + 1;
+
+		dot_edge(d, parent);
+		dot_name(d->out, v->level, v->first);
+		fprintf(d->out, " [label=\"%lu\"];\n",
+			(v->first - parent->first) / span);
+	}
+}
+
+/* A run of alike siblings: one box, saying how many and what. */
+static void dot_run(struct dumper *d, const struct idr_view *v,
+		    unsigned int from, unsigned int to, const struct key *k)
+{
+	unsigned long lo, hi;
+
+	run_range(v, from, to, &lo, &hi);
+	fprintf(d->out, "\trun%u_%lu [shape=box, style=dashed, "
+			"label=\"L%u %lu..%lu\\n",
+		v->level - 1, lo, v->level - 1, lo, hi);
+	run_words(d->out, v, to - from, k, " ");
+	fprintf(d->out, "\\n(collapsed)\"];\n");
+	dot_edge(d, v);
+	fprintf(d->out, "run%u_%lu [label=\"%u..%u\"];\n", v->level - 1, lo,
+		from, to - 1);
 }
 
 int idr_dump_dot(const struct idr *idr, FILE *out,
@@ -533,11 +607,13 @@ int idr_dump_dot(const struct idr *idr, FILE *out,
 	struct dumper d;
 
 	dumper_init(&d, idr, out, opts, DEFAULT_NODES);
+	d.node = dot_node;
+	d.run = dot_run;
 	fprintf(out, "digraph %s {\n\tnode [shape=record, "
 		     "fontname=\"monospace\"];\n", d.ida ? "ida" : "idr");
 	if (!idr->idr_rt)
 		fputs("\tempty [shape=plaintext, label=\"(empty)\"];\n", out);
-	idr_walk(idr, dot_node, &d);
+	dump_walk(&d);
 	if (d.skipped)
 		fprintf(out, "\tmore [shape=note, label=\"+%lu more nodes "
 			     "(max_nodes %u)\"];\n", d.skipped,

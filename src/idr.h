@@ -967,6 +967,13 @@ IDR_API int idr_dump(const struct idr *idr, FILE *out,
  * @opts: NULL for the defaults; beyond @opts->max_nodes nodes the rest
  *        are summarised in one node.
  *
+ * Each node is a record: its level and range, its slot map (as idr_dump()
+ * draws it, slot 0 first), its full bitmap in hex in the same order (the
+ * first hex digit is slots 0..3, slot 0 its high bit), its count, and a
+ * leaf's entries.  Runs of alike siblings collapse into one dashed box
+ * marked "(collapsed)", as in idr_dump() (@opts->full draws every node),
+ * so that a million IDs in a row draw as a handful of boxes.
+ *
  * Return: 0, or -EIO if writing failed.
  */
 IDR_API int idr_dump_dot(const struct idr *idr, FILE *out,

@@ -476,6 +476,39 @@ static void view_dump_big_fits_50_lines(void)
 	idr_destroy(&idr);
 }
 
+/*
+ * DOT collapses as the text dump does: a million IDs in a row draw as a
+ * handful of boxes (tests/views.bats renders build/dot/million.dot and
+ * holds the picture to 4000 pixels a side).
+ */
+static void view_dot_million_collapses(void)
+{
+	char *text = NULL, *p;
+	size_t len = 0;
+	unsigned long records = 0, runs = 0, i;
+	FILE *mem = open_memstream(&text, &len);
+	DEFINE_IDR(idr);
+
+	for (i = 0; i < 1000000; i++)
+		if (!CHECK_EQ(idr_alloc(&idr, value, 0, 0, 0), i))
+			break;
+	CHECK_EQ(idr_dump_dot(&idr, mem, NULL), 0);
+	fclose(mem);
+	for (p = text; (p = strstr(p, "[label=\"{L")) != NULL; p++)
+		records++;
+	for (p = text; (p = strstr(p, "(collapsed)")) != NULL; p++)
+		runs++;
+	CHECK(records >= 2 && records <= 2 * IDR_LEVELS_MAX);
+	CHECK(runs >= 1 && runs <= 2 * IDR_LEVELS_MAX);
+	CHECK(strstr(text, "more nodes") == NULL);
+#if IDR_BITS == 6
+	mkdir("build/dot", 0777);
+	spill("build/dot/million.dot", text, len);
+#endif
+	free(text);
+	idr_destroy(&idr);
+}
+
 /* max_nodes stops a text dump too, and says so. */
 static void view_dump_max_nodes_text(void)
 {
@@ -562,4 +595,5 @@ void suite_view(void)
 	RUN(view_dump_fits_80_columns);
 	RUN(view_dump_big_fits_50_lines);
 	RUN(view_dump_max_nodes_text);
+	RUN(view_dot_million_collapses);
 }
