@@ -751,8 +751,10 @@ static int census_node(const struct idr_view *v, void *data)
 static void op_dump(struct state *s, struct input *in)
 {
 	const struct idr *t = pick_tree(s, byte(in));
-	struct idr_dump_opts o = { byte(in) % 12, byte(in) % 80,
-				   byte(in) & 1 ? print_entry : NULL, NULL };
+	struct idr_dump_opts o = { .max_entries = byte(in) % 12,
+				   .max_nodes = byte(in) % 80,
+				   .print_entry = byte(in) & 1 ? print_entry
+							       : NULL };
 	char buf[256];
 	FILE *f = byte(in) & 1 ? fmemopen(buf, 1 + byte(in), "w") : devnull;
 	int err;

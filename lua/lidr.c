@@ -1003,6 +1003,8 @@ static void dump_opts(lua_State *L, const struct lidr *t,
 		luaL_checktype(L, 2, LUA_TTABLE);
 		o->max_entries = opt_field(L, "max_entries");
 		o->max_nodes = opt_field(L, "max_nodes");
+		o->depth = opt_field(L, "depth");
+		o->max_lines = opt_field(L, "max_lines");
 	}
 	lua_settop(L, 2);
 	if (t) {

@@ -9,6 +9,7 @@
  * print_entry, or as "*" when it gives none (pointers vary run to run).
  */
 #include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,19 +20,45 @@
 #define WIDTH 80
 #define DEFAULT_ENTRIES 8
 #define DEFAULT_NODES 64
+/*
+ * Runs of siblings that collapse to one line: full subtrees from two on
+ * (there is nothing in them to read but '#'), leaves holding as many
+ * entries each from eight on, so that small trees, as a lesson builds
+ * them, print every leaf.
+ */
+#define RUN_FULL 2u
+#define RUN_LEAVES 8u
+
+/* What a child subtree is, as far as collapsing alike siblings goes. */
+enum kind {
+	K_NONE,		/* no child, or outside the range asked for */
+	K_FULL,		/* no free ID below */
+	K_ROOM,		/* room below */
+};
+
+struct key {
+	enum kind kind;
+	unsigned int count;	/* a leaf's entries; 0 higher up */
+};
 
 struct dumper {
 	const struct idr *idr;
 	FILE *out;
 	struct idr_dump_opts opts;
 	bool ida;
-	unsigned long drawn;	/* DOT: nodes drawn so far */
+	unsigned long drawn;	/* nodes drawn so far */
 	unsigned long skipped;	/* DOT: nodes summarised */
+	bool cut;		/* stopped at max_nodes */
+	/* How the walk below writes a node, and a run of alike siblings. */
+	void (*node)(struct dumper *d, const struct idr_view *v);
+	void (*run)(struct dumper *d, const struct idr_view *v,
+		    unsigned int from, unsigned int to, const struct key *k);
 	struct idr_view stack[IDR_LEVELS_MAX];	/* DOT: the nodes above */
 };
 
 static void dumper_init(struct dumper *d, const struct idr *idr, FILE *out,
-			const struct idr_dump_opts *opts)
+			const struct idr_dump_opts *opts,
+			unsigned int default_nodes)
 {
 	memset(d, 0, sizeof(*d));
 	d->idr = idr;
@@ -41,7 +68,7 @@ static void dumper_init(struct dumper *d, const struct idr *idr, FILE *out,
 	if (!d->opts.max_entries)
 		d->opts.max_entries = DEFAULT_ENTRIES;
 	if (!d->opts.max_nodes)
-		d->opts.max_nodes = DEFAULT_NODES;
+		d->opts.max_nodes = default_nodes;
 	d->ida = idr->idr_flags & IDR__IDA;
 }
 
@@ -105,20 +132,51 @@ static void entry_text(const struct dumper *d, const struct idr_view *v,
 			 idr_view_gen(d->idr, v, slot));
 }
 
+/* The IDs slot @slot of @v covers. */
+static void slot_range(const struct idr_view *v, unsigned int slot,
+		       unsigned long *lo, unsigned long *hi)
+{
+	unsigned long span = (v->last - v->first) / v->slots + 1;
+
+	*lo = v->first + slot * span;
+	*hi = *lo + (span - 1);
+}
+
+/* Whether IDs @lo..@hi meet the range the options ask for. */
+static bool in_range(const struct dumper *d, unsigned long lo,
+		     unsigned long hi)
+{
+	return !d->opts.range_set ||
+	       (hi >= d->opts.range_first && lo <= d->opts.range_last);
+}
+
+/* Whether slot @slot of @v holds something the dump shows. */
+static bool shown_slot(const struct dumper *d, const struct idr_view *v,
+		       unsigned int slot)
+{
+	unsigned long lo, hi;
+
+	if (!(v->present >> slot & 1))
+		return false;
+	slot_range(v, slot, &lo, &hi);
+	return in_range(d, lo, hi);
+}
+
 /* A leaf's entries, wrapped at WIDTH, then "(+N more)" when cut. */
 static void leaf_entries(const struct dumper *d, const struct idr_view *v,
 			 unsigned int indent)
 {
-	unsigned int slot, shown = 0, col = indent, total;
+	unsigned int slot, shown = 0, col = indent, total = 0;
 	char buf[WIDTH];
 
-	total = (unsigned int)__builtin_popcountll(v->present);
+	for (slot = 0; slot < v->slots; slot++)
+		total += shown_slot(d, v, slot);
 	fprintf(d->out, "%*s", indent, "");
 	for (slot = 0; slot < v->slots && shown < d->opts.max_entries;
 	     slot++) {
 		size_t len;
 
-		if (!(v->present >> slot & 1))
+		if (!shown_slot(d, v, slot))
 			continue;
 		/* An entry longer than a line is cut to fit one. */
 		entry_text(d, v, slot, buf, WIDTH - indent + 1);
@@ -131,9 +189,11 @@ static void leaf_entries(const struct dumper *d, const struct idr_view *v,
 					     col > indent ? " " : "", buf);
 		shown++;
 	}
-	if (total > shown)
-		fprintf(d->out, "%s(+%u more)", col + 12 > WIDTH ? "\n  " : " ",
-			total - shown);
+	/* A wrapped "(+N more)" starts where the entries do. */
+	if (total > shown && col + 12 > WIDTH)
+		fprintf(d->out, "\n%*s(+%u more)", indent, "", total - shown);
+	else if (total > shown)
+		fprintf(d->out, " (+%u more)", total - shown);
 	fputc('\n', d->out);
 }
 
@@ -141,9 +201,8 @@ static void leaf_entries(const struct dumper *d, const struct idr_view *v,
 
 /* {==================== Text ==================== */
 
-static int dump_node(const struct idr_view *v, void *data)
+static void text_node(struct dumper *d, const struct idr_view *v)
 {
-	const struct dumper *d = data;
 	unsigned int indent = 2 * v->depth;
 	char map[IDR_SLOTS + 1];
 
@@ -156,7 +215,172 @@ static int dump_node(const struct idr_view *v, void *data)
 	fprintf(d->out, "%*s%s\n", indent + 2, "", map);
 	if (v->level == 0)
 		leaf_entries(d, v, indent + 2);
-	return 0;
+}
+
+static struct key key_of(const struct dumper *d, const struct idr_view *v,
+			 unsigned int slot)
+{
+	struct key k = { K_NONE, 0 };
+	struct idr_view child;
+
+	if (!shown_slot(d, v, slot) ||
+	    !idr__view_child(d->idr, v, slot, &child))
+		return k;
+	k.kind = v->full >> slot & 1 ? K_FULL : K_ROOM;
+	if (child.level == 0)
+		k.count = (unsigned int)__builtin_popcountll(child.present);
+	return k;
+}
+
+static bool same_key(struct key a, struct key b)
+{
+	return a.kind == b.kind && a.count == b.count;
+}
+
+/* What a run of @n alike children of @v are, e.g. "62 full leaves". */
+static void run_words(FILE *out, const struct idr_view *v, unsigned int n,
+		      const struct key *k, const char *space)
+{
+	unsigned int level = v->level - 1;
+
+	fprintf(out, "%u%s", n, space);
+	if (k->kind == K_FULL)
+		fprintf(out, "full%s%s", space,
+			level ? (n == 1 ? "node" : "nodes")
+			      : (n == 1 ? "leaf" : "leaves"));
+	else if (level == 0)
+		fprintf(out, "lea%s%sof%s%u/%u", n == 1 ? "f" : "ves", space,
+			space, k->count, v->slots);
+	else
+		fprintf(out, "node%s%swith%sroom", n == 1 ? "" : "s", space,
+			space);
+}
+
+/* The IDs of the children of @v in slots @from .. @to - 1. */
+static void run_range(const struct idr_view *v, unsigned int from,
+		      unsigned int to, unsigned long *lo, unsigned long *hi)
+{
+	unsigned long unused;
+
+	slot_range(v, from, lo, &unused);
+	slot_range(v, to - 1, &unused, hi);
+}
+
+/* One line for the children of @v in slots @from .. @to - 1, all alike. */
+static void text_run(struct dumper *d, const struct idr_view *v,
+		     unsigned int from, unsigned int to, const struct key *k)
+{
+	unsigned long lo, hi;
+
+	run_range(v, from, to, &lo, &hi);
+	fprintf(d->out, "%*sL%u %lu..%lu: ", 2 * (v->depth + 1), "",
+		v->level - 1, lo, hi);
+	run_words(d->out, v, to - from, k, " ");
+	fputc('\n', d->out);
+}
+
+static void dump_subtree(struct dumper *d, const struct idr_view *v);
+
+/*
+ * The children of @v: a run of alike siblings as one line (unless the
+ * options ask for every node), each other child in full.  Below the depth
+ * asked for, every run is one line.
+ */
+static void dump_children(struct dumper *d, const struct idr_view *v)
+{
+	bool below = d->opts.depth && v->depth + 1 >= d->opts.depth;
+	unsigned int slot, end, i;
+	struct idr_view child;
+
+	for (slot = 0; slot < v->slots; slot = end) {
+		struct key k = key_of(d, v, slot);
+		bool alike;
+
+		for (end = slot + 1;
+		     end < v->slots && same_key(key_of(d, v, end), k); end++)
+			;
+		if (k.kind == K_NONE)
+			continue;
+		alike = end - slot >= (k.kind == K_FULL ? RUN_FULL
+			: k.count ? RUN_LEAVES : UINT_MAX);
+		if (below || (!d->opts.full && alike)) {
+			d->run(d, v, slot, end, &k);
+			continue;
+		}
+		for (i = slot; i < end; i++)
+			if (idr__view_child(d->idr, v, i, &child))
+				dump_subtree(d, &child);
+	}
+}
+
+/* The nodes of the subtree under @v, @v's own included. */
+static unsigned long nodes_under(const struct dumper *d,
+				 const struct idr_view *v)
+{
+	unsigned long n = 1;
+	struct idr_view child;
+	unsigned int slot;
+
+	for (slot = 0; v->level && slot < v->slots; slot++)
+		if (idr__view_child(d->idr, v, slot, &child))
+			n += nodes_under(d, &child);
+	return n;
+}
+
+static void dump_subtree(struct dumper *d, const struct idr_view *v)
+{
+	if (d->opts.max_nodes && d->drawn >= d->opts.max_nodes) {
+		d->cut = true;
+		d->skipped += nodes_under(d, v);
+		return;
+	}
+	d->drawn++;
+	d->node(d, v);
+	if (v->level)
+		dump_children(d, v);
+}
+
+/* Walk the tree: every node, or runs of alike siblings as one. */
+static void dump_walk(struct dumper *d)
+{
+	struct idr_view top;
+
+	d->drawn = d->skipped = 0;
+	d->cut = false;
+	if (idr__view_top(d->idr, &top))
+		dump_subtree(d, &top);
+}
+
+/* The tree index of ID @id, or false if no index holds it. */
+static bool index_of(const struct idr *idr, unsigned long id,
+		     uint64_t *index)
+{
+	if (idr->idr_flags & IDR__IDA) {
+		*index = id / IDR__CHUNK;
+		return true;
+	}
+	if (idr->idr_id_bits)
+		id &= (unsigned long)idr__id_max(idr);
+	if (id < idr->idr_base)
+		return false;
+	*index = id - idr->idr_base;
+	return true;
+}
+
+/* Only the nodes on the way down to @d->opts.at. */
+static void dump_at(struct dumper *d)
+{
+	struct idr_view views[IDR_LEVELS_MAX];
+	unsigned int n = 0, i;
+	uint64_t index;
+
+	if (index_of(d->idr, d->opts.at, &index))
+		n = idr__path_views(d->idr, index, views);
+	for (i = 0; i < n; i++)
+		text_node(d, &views[i]);
+	if (n < idr__height(d->idr))
+		fprintf(d->out, "%*s(no node below holds ID %lu: it is free)\n",
+			2 * n, "", d->opts.at);
 }
 
 static void dump_header(const struct dumper *d)
@@ -179,15 +403,95 @@ static void dump_header(const struct dumper *d)
 	fputc('\n', d->out);
 }
 
+static void dump_text(struct dumper *d)
+{
+	dump_header(d);
+	if (d->opts.at_set)
+		dump_at(d);
+	else
+		dump_walk(d);
+	if (d->cut)
+		fprintf(d->out, "(stopped after %u nodes: max_nodes)\n",
+			d->opts.max_nodes);
+}
+
+/* The dump as it would be printed, in memory; false if out of memory. */
+static bool render(struct dumper *d, char **text, size_t *len)
+{
+	FILE *out = d->out;
+
+	d->out = open_memstream(text, len);
+	if (!d->out) {
+		d->out = out;
+		return false;
+	}
+	dump_text(d);
+	fclose(d->out);
+	d->out = out;
+	return true;
+}
+
+/* The number of lines in @text, and where line @max + 1 starts. */
+static unsigned long lines_of(const char *text, size_t len,
+			      unsigned long max, size_t *cut)
+{
+	unsigned long n = 0;
+	size_t i;
+
+	*cut = len;
+	for (i = 0; i < len; i++)
+		if (text[i] == '\n' && ++n == max)
+			*cut = i + 1;
+	return n;
+}
+
+/*
+ * A dump held to @d->opts.max_lines: collapsed, with fewer levels until
+ * it fits above a last line that says how to see more.
+ */
+static int dump_limited(struct dumper *d)
+{
+	unsigned int max = d->opts.max_lines, height = idr__height(d->idr);
+	unsigned int depth = d->opts.depth ? d->opts.depth : height;
+	char *text;
+	size_t len, cut;
+
+	if (!render(d, &text, &len))
+		return -ENOMEM;
+	if (lines_of(text, len, max, &cut) <= max) {
+		fwrite(text, 1, len, d->out);
+		free(text);
+		return 0;
+	}
+	d->opts.full = false;
+	while (lines_of(text, len, max - 1, &cut) > max - 1 && depth > 1) {
+		free(text);
+		d->opts.depth = --depth;
+		if (!render(d, &text, &len))
+			return -ENOMEM;
+	}
+	fwrite(text, 1, cut, d->out);
+	free(text);
+	fprintf(d->out, "(%u of %u levels shown; more: --full, --depth N, "
+			"--at ID, --range A B)\n",
+		depth < height ? depth : height, height);
+	return 0;
+}
+
 int idr_dump(const struct idr *idr, FILE *out,
 	     const struct idr_dump_opts *opts)
 {
 	struct dumper d;
+	int err = 0;
 
-	dumper_init(&d, idr, out, opts);
-	dump_header(&d);
-	idr_walk(idr, dump_node, &d);
-	return finish(out);
+	dumper_init(&d, idr, out, opts, 0);
+	d.node = text_node;
+	d.run = text_run;
+	if (d.opts.max_lines)
+		err = dump_limited(&d);
+	else
+		dump_text(&d);
+	return err ? err : finish(out);
 }
 
 /* }==================== Text ==================== */
@@ -231,29 +535,29 @@ static void dot_name(FILE *out, unsigned int level, unsigned long first)
 	fprintf(out, "n%u_%lu", level, first);
 }
 
-/* The edge from the parent: in a walk parents come first, so it is drawn. */
-static void dot_edge(const struct dumper *d, const struct idr_view *v)
+/* The start of an edge from @parent; the caller names its end. */
+static void dot_edge(const struct dumper *d, const struct idr_view *parent)
 {
-	const struct idr_view *parent = &d->stack[v->depth - 1];
-	unsigned long span = v->last - v->first + 1;
-
 	fputc('\t', d->out);
 	dot_name(d->out, parent->level, parent->first);
-	fputs(" -> ", d->out);
-	dot_name(d->out, v->level, v->first);
-	fprintf(d->out, " [label=\"%lu\"];\n", (v->first - parent->first) / span);
+	fprintf(d->out, " -> ");
 }
 
-static int dot_node(const struct idr_view *v, void *data)
+/* @bits in slot order: slot 0 is the first (highest) bit written. */
+static uint64_t slot_order(uint64_t bits, unsigned int slots)
 {
-	struct dumper *d = data;
+	uint64_t r = 0;
+	unsigned int i;
+
+	for (i = 0; i < slots; i++)
+		r |= (bits >> i & 1) << (slots - 1 - i);
+	return r;
+}
+
+static void dot_node(struct dumper *d, const struct idr_view *v)
+{
 	char map[IDR_SLOTS + 1];
 
-	if (d->drawn == d->opts.max_nodes) {
-		d->skipped++;
-		return 0;
-	}
-	d->drawn++;
 	d->stack[v->depth] = *v;
 	slot_map(d, v, map);
 	fputc('\t', d->out);
@@ -261,14 +565,40 @@ static int dot_node(const struct idr_view *v, void *data)
 	fprintf(d->out, " [label=\"{L%u\\ %lu..%lu|", v->level, v->first,
 		v->last);
 	dot_escape(d->out, map);
-	fprintf(d->out, "|full\\ %016" PRIx64 "\\ \\ count\\ %d",
-		v->full, __builtin_popcountll(v->present));
+	/* Hex in the map's order, so that both read slot 0 first. */
+	fprintf(d->out, "|full\\ (slot\\ 0\\ first)\\ %0*" PRIx64
+			"\\ \\ count\\ %d",
+		(int)(v->slots / 4), slot_order(v->full, v->slots),
+		__builtin_popcountll(v->present));
 	if (v->level == 0)
 		dot_leaf(d, v);
 	fputs("}\"];\n", d->out);
-	if (v->depth)
-		dot_edge(d, v);
-	return 0;
+	if (v->depth) {
+		const struct idr_view *parent = &d->stack[v->depth - 1];
+		unsigned long span = v->last - v->first + 1;
+
+		dot_edge(d, parent);
+		dot_name(d->out, v->level, v->first);
+		fprintf(d->out, " [label=\"%lu\"];\n",
+			(v->first - parent->first) / span);
+	}
+}
+
+/* A run of alike siblings: one box, saying how many and what. */
+static void dot_run(struct dumper *d, const struct idr_view *v,
+		    unsigned int from, unsigned int to, const struct key *k)
+{
+	unsigned long lo, hi;
+
+	run_range(v, from, to, &lo, &hi);
+	fprintf(d->out, "\trun%u_%lu [shape=box, style=dashed, "
+			"label=\"L%u %lu..%lu\\n",
+		v->level - 1, lo, v->level - 1, lo, hi);
+	run_words(d->out, v, to - from, k, " ");
+	fprintf(d->out, "\\n(collapsed)\"];\n");
+	dot_edge(d, v);
+	fprintf(d->out, "run%u_%lu [label=\"%u..%u\"];\n", v->level - 1, lo,
+		from, to - 1);
 }
 
 int idr_dump_dot(const struct idr *idr, FILE *out,
@@ -276,12 +606,14 @@ int idr_dump_dot(const struct idr *idr, FILE *out,
 {
 	struct dumper d;
 
-	dumper_init(&d, idr, out, opts);
+	dumper_init(&d, idr, out, opts, DEFAULT_NODES);
+	d.node = dot_node;
+	d.run = dot_run;
 	fprintf(out, "digraph %s {\n\tnode [shape=record, "
 		     "fontname=\"monospace\"];\n", d.ida ? "ida" : "idr");
 	if (!idr->idr_rt)
 		fputs("\tempty [shape=plaintext, label=\"(empty)\"];\n", out);
-	idr_walk(idr, dot_node, &d);
+	dump_walk(&d);
 	if (d.skipped)
 		fprintf(out, "\tmore [shape=note, label=\"+%lu more nodes "
 			     "(max_nodes %u)\"];\n", d.skipped,

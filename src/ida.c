@@ -117,6 +117,9 @@ static int bitmap_new(struct ida *ida, uint64_t chunk, uint64_t id)
 			       idr__node_words_used(node) };
 	set_bit(&map, (unsigned int)(id % CHUNK));
 	idr__insert(tree, chunk, node, IDR__SLOT_OPEN, &spare);
+	if (idr__tracing(tree))
+		idr__trace_bit(tree, IDR_TRACE_BIT_SET, chunk,
+			       (unsigned int)(id % CHUNK), *map.ones);
 	return (int)id;
 }
 
@@ -125,6 +128,9 @@ static int bitmap_take(struct ida *ida, uint64_t chunk,
 		       const struct bitmap *map, unsigned int n)
 {
 	set_bit(map, n);
+	if (idr__tracing(&ida->ida_rt))
+		idr__trace_bit(&ida->ida_rt, IDR_TRACE_BIT_SET, chunk, n,
+			       *map->ones);
 	if (bitmap_full(map))
 		idr__set_full(&ida->ida_rt, chunk, IDR__SLOT_FULL);
 	return (int)(chunk * CHUNK + n);
@@ -182,12 +188,17 @@ int ida_free(struct ida *ida, unsigned int id)
 	unsigned int n = id % CHUNK;
 	struct bitmap map;
 	void *node;
+	bool full;
 
 	if (id > INT_MAX || !bitmap_of(ida, chunk, &map) || !test_bit(&map, n))
 		return -ENOENT;
-	if (bitmap_full(&map))
-		idr__set_full(&ida->ida_rt, chunk, IDR__SLOT_OPEN);
+	full = bitmap_full(&map);
 	clear_bit(&map, n);
+	if (idr__tracing(&ida->ida_rt))
+		idr__trace_bit(&ida->ida_rt, IDR_TRACE_BIT_CLEAR, chunk, n,
+			       *map.ones);
+	if (full)
+		idr__set_full(&ida->ida_rt, chunk, IDR__SLOT_OPEN);
 	if (!*map.used) {
 		idr__delete(&ida->ida_rt, chunk, &node);
 		idr__node_release(&ida->ida_rt, node);

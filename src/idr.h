@@ -910,14 +910,25 @@ struct idr_stats {
  */
 IDR_API int idr_stats(const struct idr *idr, struct idr_stats *stats);
 
-/* Dump options. */
+/*
+ * Dump options.  All zero (or a NULL pointer) gives the defaults: every
+ * node, with runs of alike siblings collapsed, and no line limit.
+ */
 struct idr_dump_opts {
 	unsigned int max_entries;	/* a leaf's entries shown; 0: 8 */
-	unsigned int max_nodes;		/* DOT: nodes drawn; 0: 64 */
+	unsigned int max_nodes;		/* nodes drawn; 0: all (DOT: 64) */
 	/* Prints an entry; NULL prints the pointer.  Returns chars written. */
 	int (*print_entry)(FILE *out, unsigned long id, void *entry,
 			   void *data);
 	void *data;
+	/* Text only, below. */
+	unsigned int depth;		/* levels shown from the top; 0: all */
+	unsigned int max_lines;		/* 0: no limit (see idr_dump()) */
+	bool full;			/* no collapsing: every node */
+	bool at_set;			/* only the way down to @at */
+	unsigned long at;
+	bool range_set;			/* only nodes and IDs in range */
+	unsigned long range_first, range_last;
 };
 
 /**
@@ -926,11 +937,25 @@ struct idr_dump_opts {
  * @out: where to write.
  * @opts: NULL for the defaults.
  *
- * One line per node: its range and a map of its slots ('#' full, '+' in
- * use with room below, '.' free, '-' no child), then a leaf's entries.
- * The same tree always prints the same text.
+ * A header line, then for each node: its level, its range and a map of its
+ * slots ('#' full, '+' in use with room below, '.' free, '-' no child),
+ * then a leaf's entries, up to @opts->max_entries, and "(+N more)".
  *
- * Return: 0, or -EIO if writing failed.
+ * Large trees are summarised, not cut: unless @opts->full, a run of two or
+ * more full sibling subtrees, or of eight or more leaves holding as many
+ * entries each, prints as one line, e.g. "L0 64..4031: 62 full leaves" or
+ * "L0 0..4095: 64 leaves of 1/64".  Below @opts->depth levels, each node's
+ * children print as such runs ("L1 ...: 3 nodes with room").
+ * @opts->at_set shows only the nodes on @opts->at's way down, and its leaf;
+ * @opts->range_set only the nodes and entries from @opts->range_first to
+ * @opts->range_last.  When the dump would be longer than @opts->max_lines
+ * lines, it is printed collapsed, with fewer levels until it fits, and its
+ * last line says so and how to see more; @opts->max_nodes stops it after
+ * that many nodes, saying so too.  Empty slots print no line: the slot map
+ * shows them.  The same tree and options always print the same text.
+ *
+ * Return: 0, or -EIO if writing failed, -ENOMEM if the text of a limited
+ * dump could not be held.
  */
 IDR_API int idr_dump(const struct idr *idr, FILE *out,
 		     const struct idr_dump_opts *opts);
@@ -941,6 +966,13 @@ IDR_API int idr_dump(const struct idr *idr, FILE *out,
  * @out: where to write.
  * @opts: NULL for the defaults; beyond @opts->max_nodes nodes the rest
  *        are summarised in one node.
+ *
+ * Each node is a record: its level and range, its slot map (as idr_dump()
+ * draws it, slot 0 first), its full bitmap in hex in the same order (the
+ * first hex digit is slots 0..3, slot 0 its high bit), its count, and a
+ * leaf's entries.  Runs of alike siblings collapse into one dashed box
+ * marked "(collapsed)", as in idr_dump() (@opts->full draws every node),
+ * so that a million IDs in a row draw as a handful of boxes.
  *
  * Return: 0, or -EIO if writing failed.
  */
@@ -967,7 +999,78 @@ IDR_API int idr_path_print(const struct idr *idr, unsigned long id,
  */
 IDR_API int idr_stats_print(const struct idr *idr, FILE *out);
 
-/* What a trace callback is told. */
+/*
+ * What a trace callback is told: one event per step of an operation, in
+ * the order the steps happen.  Every event has @height (the tree's, after
+ * the step); the node events also say which node (@level, @first..@last)
+ * and which of its slots (@slot), with the node's full bitmap after the
+ * step (@full).  The glossary:
+ *
+ * Finding
+ *   visit         a node on the way down: @slot is the one taken.  Every
+ *                 search for a free ID (alloc, the 2004 API, the IDA), a
+ *                 find and a removal report one per node they go through;
+ *                 a search that backs up and goes right visits again.
+ *   no-room       a search for a free ID read a node's full bitmap and
+ *                 found no free slot at or after @slot (the digit it came
+ *                 in at): it goes back up to the parent's next slot, or,
+ *                 at the top, the tree must grow.
+ *
+ * Where nodes come from and go to (@nodes: how many; no node fields)
+ *   malloc        @nodes were allocated for this operation.
+ *   cache-take    @nodes came from the idr's cache (the 2004 API's, and
+ *                 the nodes earlier removals returned).
+ *   preload-take  @nodes came from this thread's idr_preload().
+ *
+ * Nodes joining and leaving the tree
+ *   node-new      a node joined the tree at @level; @slot is the slot the
+ *                 operation's ID takes inside it.
+ *   attach        the node just made (or the old top, when growing) now
+ *                 hangs from slot @slot of its parent, the node @level,
+ *                 @first..@last; the parent's present bit for @slot is set.
+ *   grow          a level was added on top: the new top (@level) holds
+ *                 the old one at slot 0.  Follows node-new and attach.
+ *   detach        slot @slot of the node @level no longer holds a child:
+ *                 its child (all free below) is about to be freed, or is
+ *                 the new top when shrinking.
+ *   shrink        the top held only slot 0: it was removed and its child
+ *                 (@level) is the top.  Follows detach, node-free.
+ *   node-free     a node left the tree (@level, @first..@last).  The next
+ *                 event says where its memory went:
+ *   cache-put     the node went to the idr's cache, for a later insertion;
+ *   free          the node was given back to the allocator (the cache was
+ *                 full, or it was a packed leaf).
+ *   pack          a leaf with few entries was packed into a smaller block
+ *                 (or a packed one shrunk); same node, same bits.
+ *
+ * A tree whose first node is made reports node-new alone, at height 1 (or
+ * more); a tree whose last node goes reports node-free, at height 0.
+ *
+ * Bits (a node's bitmap of full slots: set means no free ID below)
+ *   slot-set      a leaf slot now holds an entry (its present bit set);
+ *                 @full is the bitmap before the full bit follows.
+ *   slot-clear    a leaf slot was freed (its present bit cleared).
+ *   full          leaf slot @slot's full bit was set: the slot is used.
+ *   open          leaf slot @slot's full bit was cleared: the slot is free.
+ *   subtree-full  interior slot @slot's full bit was set: the child's
+ *                 subtree became full (its own bits are all set).
+ *   subtree-open  interior slot @slot's full bit was cleared: the child's
+ *                 subtree is no longer full (an ID below was freed).
+ *
+ * The IDA (its leaf slots hold bitmaps of IDR_SLOTS * 64 IDs)
+ *   bit-set       the ID @first + @slot was taken in the bitmap that
+ *                 covers @first..@last (@slot is the bit number in it;
+ *                 @full says which of the bitmap's 64-bit words are full).
+ *   bit-clear     the ID @first + @slot was freed in that bitmap.
+ *   bitmap-full   leaf slot @slot's full bit was set: its bitmap is full.
+ *   bitmap-open   leaf slot @slot's full bit was cleared: its bitmap has
+ *                 a free bit again.
+ *
+ * Where this differs from today's kernel: its IDR marks *free* slots (the
+ * IDR_FREE tag of its radix tree, which idr_get_free() follows down) where
+ * this tree sets *full* bits; the events mean the same steps inverted.
+ * Values are only ever added at the end: a number keeps its meaning.
+ */
 enum idr_trace_event {
 	IDR_TRACE_VISIT,	/* a node on the way down; @slot taken */
 	IDR_TRACE_NODE_NEW,	/* a node joined the tree */
@@ -976,11 +1079,23 @@ enum idr_trace_event {
 	IDR_TRACE_SHRINK,	/* the top level was removed */
 	IDR_TRACE_SLOT_SET,	/* a leaf slot now holds an entry */
 	IDR_TRACE_SLOT_CLEAR,	/* a leaf slot was freed */
-	IDR_TRACE_FULL,		/* @slot's full bit was set */
-	IDR_TRACE_OPEN,		/* @slot's full bit was cleared */
+	IDR_TRACE_FULL,		/* leaf @slot's full bit set: slot used */
+	IDR_TRACE_OPEN,		/* leaf @slot's full bit cleared: slot free */
 	IDR_TRACE_CACHE_TAKE,	/* @nodes came from the idr's cache */
 	IDR_TRACE_PRELOAD_TAKE,	/* @nodes came from this thread's preload */
 	IDR_TRACE_MALLOC,	/* @nodes came from malloc */
+	IDR_TRACE_ATTACH,	/* a child now hangs at its parent's @slot */
+	IDR_TRACE_DETACH,	/* the parent's @slot no longer holds it */
+	IDR_TRACE_CACHE_PUT,	/* the freed node went to the idr's cache */
+	IDR_TRACE_FREE,		/* the freed node went back to malloc */
+	IDR_TRACE_SUBTREE_FULL,	/* interior @slot's bit set: child full */
+	IDR_TRACE_SUBTREE_OPEN,	/* interior @slot's bit cleared: room below */
+	IDR_TRACE_BITMAP_FULL,	/* IDA leaf @slot's bit set: bitmap full */
+	IDR_TRACE_BITMAP_OPEN,	/* IDA leaf @slot's bit cleared: room in it */
+	IDR_TRACE_BIT_SET,	/* IDA: ID @first + @slot taken */
+	IDR_TRACE_BIT_CLEAR,	/* IDA: ID @first + @slot freed */
+	IDR_TRACE_PACK,		/* a leaf was packed (or shrunk) */
+	IDR_TRACE_NO_ROOM,	/* a node with no free slot from @slot on */
 };
 
 struct idr_trace {
@@ -990,7 +1105,7 @@ struct idr_trace {
 	unsigned int slot;		/* the slot concerned */
 	uint64_t full;			/* the node's full bitmap, after */
 	unsigned int nodes;		/* *_TAKE, MALLOC: how many */
-	unsigned int height;		/* GROW, SHRINK: the new height */
+	unsigned int height;		/* the tree's, after the event */
 };
 
 /**

@@ -178,10 +178,12 @@ unsigned int idr_cache_count(const struct idr *idr)
 	return __atomic_load_n(&idr->idr_cache.nr, __ATOMIC_RELAXED);
 }
 
-void idr__node_release(struct idr *idr, struct idr_node *node)
+bool idr__node_release(struct idr *idr, struct idr_node *node)
 {
-	if (!cache_put(idr, node))
-		idr__free(node, IDR__NODE_SIZE);
+	if (cache_put(idr, node))
+		return true;
+	idr__free(node, IDR__NODE_SIZE);
+	return false;
 }
 
 /* }==================== The idr's cache ==================== */

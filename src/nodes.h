@@ -42,8 +42,8 @@ IDR__HIDDEN int idr__reserve(struct idr *idr, struct idr__nodes *spare,
 			     unsigned int need, enum idr__supply supply);
 /* A zeroed node from @spare. */
 IDR__HIDDEN struct idr_node *idr__node_take(struct idr__nodes *spare);
-/* A node no longer in the tree: to the idr's cache, or freed. */
-IDR__HIDDEN void idr__node_release(struct idr *idr, struct idr_node *node);
+/* A node no longer in the tree: to the idr's cache (true), or freed. */
+IDR__HIDDEN bool idr__node_release(struct idr *idr, struct idr_node *node);
 
 /* idr_pre_get(): fill @idr's cache, outside the caller's lock. */
 IDR__HIDDEN int idr__cache_fill(struct idr *idr);

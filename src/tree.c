@@ -211,18 +211,10 @@ static void emit(const struct idr *idr, enum idr_trace_event event,
 	idr->idr_trace(idr, &ev, idr->idr_trace_data);
 }
 
-/*
- * Whether to report events: one branch, read once so that a loop tests a
- * register.  IDR_NO_TRACE makes it false at compile time, and with it
- * every check in this file, so that make bench can show what the
- * branches cost.
- */
+/* Whether to report events: see idr__tracing() in tree.h. */
 static inline bool tracing(const struct idr *idr)
 {
-#ifdef IDR_NO_TRACE
-	return false;
-#endif
-	return __builtin_expect(idr->idr_trace != NULL, 0);
+	return idr__tracing(idr);
 }
 
 /* Report @event at the node at @shift that holds @index. */
@@ -233,6 +225,45 @@ static inline void trace(const struct idr *idr, enum idr_trace_event event,
 	if (tracing(idr))
 		emit(idr, event, index, shift, digit(index, shift),
 		     node ? node->full : 0);
+}
+
+/* Event @leaf_event at a leaf, or @subtree_event higher up. */
+static inline enum idr_trace_event by_level(unsigned int shift,
+					    enum idr_trace_event leaf_event,
+					    enum idr_trace_event subtree_event)
+{
+	return shift ? subtree_event : leaf_event;
+}
+
+/* Why a leaf slot's full bit changed: the slot, or an IDA's bitmap. */
+static enum idr_trace_event leaf_bit_event(const struct idr *idr, bool set)
+{
+	if (idr->idr_flags & IDR__IDA)
+		return set ? IDR_TRACE_BITMAP_FULL : IDR_TRACE_BITMAP_OPEN;
+	return set ? IDR_TRACE_FULL : IDR_TRACE_OPEN;
+}
+
+/* A node left the tree: say so, and where its memory went. */
+static void trace_gone(const struct idr *idr, uint64_t index,
+		       unsigned int shift, bool cached)
+{
+	if (tracing(idr)) {
+		emit(idr, IDR_TRACE_NODE_FREE, index, shift,
+		     digit(index, shift), 0);
+		emit(idr, cached ? IDR_TRACE_CACHE_PUT : IDR_TRACE_FREE, index,
+		     shift, digit(index, shift), 0);
+	}
+}
+
+void idr__trace_bit(const struct idr *idr, enum idr_trace_event event,
+		    uint64_t chunk, unsigned int n, uint64_t words_full)
+{
+	struct idr_trace ev = { .event = event, .slot = n,
+				.full = words_full,
+				.height = idr__height(idr) };
+
+	idr__range(idr, chunk, 1, &ev.first, &ev.last);
+	idr->idr_trace(idr, &ev, idr->idr_trace_data);
 }
 
 size_t idr__view_size(const struct idr_view *view)
@@ -309,6 +340,8 @@ static unsigned int descend_first(const struct idr *idr, struct idr_node *node,
 		path[depth] = node;
 		set = candidates(idr, node, shift, seek, off);
 		if (!set) {
+			if (seek == SEEK_FREE && off < IDR_SLOTS)
+				trace(idr, IDR_TRACE_NO_ROOM, at, shift, node);
 			/* Nothing here: on to the parent's next slot. */
 			if (depth-- == 0)
 				return 0;
@@ -530,7 +563,7 @@ static void relink(struct idr *idr, struct idr_node **path,
 	path[depth - 1] = leaf;
 }
 
-/* Copy a packed leaf into a whole node from @spare, and free it. */
+/* Copy a packed leaf into a whole node from @spare. */
 static struct idr_node *unpack(struct idr *idr, struct idr_node *pack,
 			       uint64_t index, struct idr__nodes *spare)
 {
@@ -541,8 +574,6 @@ static struct idr_node *unpack(struct idr *idr, struct idr_node *pack,
 	for (set = pack->full; set; set &= set - 1)
 		node->slots[lowest(set)] = *entry++;
 	node->full = node->present = pack->full;
-	trace(idr, IDR_TRACE_NODE_FREE, index, 0, pack);
-	idr__free(pack, pack_size(pack_cap(pack)));
 	trace(idr, IDR_TRACE_NODE_NEW, index, 0, node);
 	return node;
 }
@@ -576,11 +607,30 @@ static struct idr_node *leaf_store(struct idr *idr, struct idr_node **path,
 	unsigned int off = digit(index, 0);
 
 	if (is_packed(leaf) && count_of(leaf->full) == pack_cap(leaf)) {
-		leaf = unpack(idr, leaf, index, spare);
+		struct idr_node *pack = leaf;
+
+		leaf = unpack(idr, pack, index, spare);
 		relink(idr, path, depth, index, leaf);
+		if (depth > 1)
+			trace(idr, IDR_TRACE_ATTACH, index, IDR_BITS,
+			      path[depth - 2]);
+		idr__free(pack, pack_size(pack_cap(pack)));
+		trace_gone(idr, index, 0, false);
 	}
 	leaf_put(idr, leaf, off, entry);
 	return leaf;
+}
+
+/* The new top @top, the old one at its slot 0, its bit, the height. */
+static void trace_grow(const struct idr *idr, const struct idr_node *top)
+{
+	unsigned int shift = idr->idr_shift;
+
+	emit(idr, IDR_TRACE_NODE_NEW, 0, shift, 0, 0);
+	emit(idr, IDR_TRACE_ATTACH, 0, shift, 0, 0);
+	if (top->full)
+		emit(idr, IDR_TRACE_SUBTREE_FULL, 0, shift, 0, top->full);
+	emit(idr, IDR_TRACE_GROW, 0, shift, 0, top->full);
 }
 
 /* Add levels on top until the tree covers @index. */
@@ -604,7 +654,8 @@ static void grow(struct idr *idr, uint64_t index, struct idr__nodes *spare)
 			node->full = bit(0);
 		idr->idr_rt = node;
 		idr->idr_shift += IDR_BITS;
-		trace(idr, IDR_TRACE_GROW, 0, idr->idr_shift, node);
+		if (tracing(idr))
+			trace_grow(idr, node);
 	}
 }
 
@@ -621,8 +672,10 @@ static inline void mark_full(const struct idr *idr,
 
 		node->full |= bit(digit(index, shift));
 		if (traced)
-			emit(idr, IDR_TRACE_FULL, index, shift,
-			     digit(index, shift), node->full);
+			emit(idr,
+			     by_level(shift, leaf_bit_event(idr, true),
+				      IDR_TRACE_SUBTREE_FULL),
+			     index, shift, digit(index, shift), node->full);
 		if (node->full != ALL_SLOTS)
 			return;
 		shift += IDR_BITS;
@@ -644,8 +697,11 @@ static inline void mark_open(const struct idr *idr,
 		if (node->full & b) {
 			node->full &= ~b;
 			if (traced)
-				emit(idr, IDR_TRACE_OPEN, index, shift,
-				     digit(index, shift), node->full);
+				emit(idr,
+				     by_level(shift, leaf_bit_event(idr, false),
+					      IDR_TRACE_SUBTREE_OPEN),
+				     index, shift, digit(index, shift),
+				     node->full);
 		}
 		shift += IDR_BITS;
 	}
@@ -673,6 +729,7 @@ void idr__insert(struct idr *idr, uint64_t index, void *entry,
 			node->present |= bit(off);
 			trace(idr, IDR_TRACE_NODE_NEW, index, shift - IDR_BITS,
 			      node->slots[off]);
+			trace(idr, IDR_TRACE_ATTACH, index, shift, node);
 		}
 		path[depth++] = node;
 		node = node->slots[off];
@@ -797,27 +854,35 @@ static void absorb_gens(struct idr *idr, const struct idr_node *leaf)
 					       (leaf->present >> off & 1));
 }
 
-static void leaf_release(struct idr *idr, struct idr_node *leaf)
+/* Whether the leaf went to the idr's cache (else to the allocator). */
+static bool leaf_release(struct idr *idr, struct idr_node *leaf)
 {
 	if (is_packed(leaf)) {
 		idr__free(leaf, pack_size(pack_cap(leaf)));
-		return;
+		return false;
 	}
 	if (leaf->aux) {
 		absorb_gens(idr, leaf);
 		idr__node_release(idr, leaf->aux);
 	}
-	idr__node_release(idr, leaf);
+	return idr__node_release(idr, leaf);
 }
 
 static void node_release_at(struct idr *idr, struct idr_node *node,
 			    uint64_t index, unsigned int shift)
 {
-	trace(idr, IDR_TRACE_NODE_FREE, index, shift, node);
-	if (shift)
-		idr__node_release(idr, node);
-	else
-		leaf_release(idr, node);
+	bool cached = shift ? idr__node_release(idr, node)
+			    : leaf_release(idr, node);
+
+	trace_gone(idr, index, shift, cached);
+}
+
+/* Clear @off in @node: it is no longer present, so no longer full. */
+static void clear_slot(struct idr_node *node, unsigned int off)
+{
+	node->slots[off] = NULL;
+	node->present &= ~bit(off);
+	node->full &= ~bit(off);
 }
 
 /* Lower the tree while its top node only keeps slot 0. */
@@ -827,20 +892,16 @@ static void shrink(struct idr *idr)
 
 	while (top && idr->idr_shift && top->present == bit(0)) {
 		struct idr_node *child = top->slots[0];
+		unsigned int shift = idr->idr_shift;
 
-		idr__node_release(idr, top);
-		idr->idr_rt = top = child;
+		clear_slot(top, 0);
+		trace(idr, IDR_TRACE_DETACH, 0, shift, top);
+		idr->idr_rt = child;
 		idr->idr_shift -= IDR_BITS;
+		node_release_at(idr, top, 0, shift);
+		top = child;
 		trace(idr, IDR_TRACE_SHRINK, 0, idr->idr_shift, top);
 	}
-}
-
-/* Clear @off in @node: it is no longer present, so no longer full. */
-static void clear_slot(struct idr_node *node, unsigned int off)
-{
-	node->slots[off] = NULL;
-	node->present &= ~bit(off);
-	node->full &= ~bit(off);
 }
 
 /* Take the entry at @off out of @leaf; mark_open() then clears its bit. */
@@ -922,6 +983,7 @@ static void leaf_compact(struct idr *idr, struct idr_node **path,
 		return;
 	small->pack = pack_word(cap, loose);
 	relink(idr, path, depth, index, small);
+	trace(idr, IDR_TRACE_PACK, index, 0, small);
 }
 
 /* Free @index; false (and nothing changed) if it is not present. */
@@ -931,6 +993,8 @@ bool idr__delete(struct idr *idr, uint64_t index, void **entry)
 	unsigned int depth = descend(idr, index, path);
 	unsigned int off = digit(index, 0), shift = 0;
 
+	if (tracing(idr))
+		trace_path(idr, index);
 	if (!depth || !(present_of(path[depth - 1]) & bit(off)))
 		return false;
 	idr->idr_mods++;
@@ -941,14 +1005,16 @@ bool idr__delete(struct idr *idr, uint64_t index, void **entry)
 		leaf_compact(idr, path, depth, index);
 	/* A node left empty goes, and its slot in the parent with it. */
 	for (; depth > 1 && !present_of(path[depth - 1]); depth--) {
-		node_release_at(idr, path[depth - 1], index, shift);
 		shift += IDR_BITS;
 		clear_slot(path[depth - 2], digit(index, shift));
+		trace(idr, IDR_TRACE_DETACH, index, shift, path[depth - 2]);
+		node_release_at(idr, path[depth - 1], index, shift - IDR_BITS);
 	}
 	if (!present_of(path[0])) {
-		node_release_at(idr, path[0], index, idr->idr_shift);
+		shift = idr->idr_shift;
 		idr->idr_rt = NULL;
 		idr->idr_shift = 0;
+		node_release_at(idr, path[0], index, shift);
 	}
 	shrink(idr);
 	idr->idr_count--;
@@ -1042,6 +1108,30 @@ int idr_walk(const struct idr *idr,
 	if (!idr->idr_rt)
 		return 0;
 	return walk_node(idr, idr->idr_rt, idr->idr_shift, 0, 0, fn, data);
+}
+
+bool idr__view_top(const struct idr *idr, struct idr_view *view)
+{
+	if (!idr->idr_rt)
+		return false;
+	view_of(idr, idr->idr_rt, idr->idr_shift, 0, 0, view);
+	return true;
+}
+
+bool idr__view_child(const struct idr *idr, const struct idr_view *parent,
+		     unsigned int slot, struct idr_view *child)
+{
+	uint64_t first;
+
+	if (!parent->level || slot >= IDR_SLOTS ||
+	    !(parent->present & bit(slot)))
+		return false;
+	first = idr->idr_flags & IDR__IDA ? parent->first / IDR__CHUNK
+					  : parent->first - idr->idr_base;
+	view_of(idr, parent->node->slots[slot], parent->shift - IDR_BITS,
+		first + ((uint64_t)slot << parent->shift), parent->depth + 1,
+		child);
+	return true;
 }
 
 unsigned int idr__path_views(const struct idr *idr, uint64_t index,

@@ -25,6 +25,31 @@ enum {
 	IDR__NEEDS_NODES = 1,
 };
 
+/* {==================== Tracing ==================== */
+
+/*
+ * Whether to report events: one branch, read once so that a loop tests a
+ * register.  IDR_NO_TRACE makes it false at compile time, and with it
+ * every check of the library, so that make bench can show what the
+ * branches cost.
+ */
+static inline bool idr__tracing(const struct idr *idr)
+{
+#ifdef IDR_NO_TRACE
+	(void)idr;
+	return false;
+#else
+	return __builtin_expect(idr->idr_trace != NULL, 0);
+#endif
+}
+
+/* Report @event (bit-set, bit-clear) for bit @n of IDA bitmap @chunk. */
+IDR__HIDDEN void idr__trace_bit(const struct idr *idr,
+				enum idr_trace_event event, uint64_t chunk,
+				unsigned int n, uint64_t words_full);
+
+/* }==================== Tracing ==================== */
+
 /* {==================== Finding ==================== */
 
 /* The lowest free index in [@start, @max]: 0, or -ENOSPC. */
@@ -82,6 +107,12 @@ IDR__HIDDEN void idr__range(const struct idr *idr, uint64_t first, uint64_t n,
 /* Fill @views with the nodes on @index's path, top first; how many. */
 IDR__HIDDEN unsigned int idr__path_views(const struct idr *idr, uint64_t index,
 					 struct idr_view *views);
+/* The top node's view; false if the tree is empty. */
+IDR__HIDDEN bool idr__view_top(const struct idr *idr, struct idr_view *view);
+/* The view of the child at @slot of @parent; false if there is none. */
+IDR__HIDDEN bool idr__view_child(const struct idr *idr,
+				 const struct idr_view *parent,
+				 unsigned int slot, struct idr_view *child);
 /* The bytes the node behind @view takes. */
 IDR__HIDDEN size_t idr__view_size(const struct idr_view *view);
 

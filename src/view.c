@@ -233,6 +233,18 @@ const char *idr_trace_name(enum idr_trace_event event)
 		[IDR_TRACE_CACHE_TAKE] = "cache-take",
 		[IDR_TRACE_PRELOAD_TAKE] = "preload-take",
 		[IDR_TRACE_MALLOC] = "malloc",
+		[IDR_TRACE_ATTACH] = "attach",
+		[IDR_TRACE_DETACH] = "detach",
+		[IDR_TRACE_CACHE_PUT] = "cache-put",
+		[IDR_TRACE_FREE] = "free",
+		[IDR_TRACE_SUBTREE_FULL] = "subtree-full",
+		[IDR_TRACE_SUBTREE_OPEN] = "subtree-open",
+		[IDR_TRACE_BITMAP_FULL] = "bitmap-full",
+		[IDR_TRACE_BITMAP_OPEN] = "bitmap-open",
+		[IDR_TRACE_BIT_SET] = "bit-set",
+		[IDR_TRACE_BIT_CLEAR] = "bit-clear",
+		[IDR_TRACE_PACK] = "pack",
+		[IDR_TRACE_NO_ROOM] = "no-room",
 	};
 
 	if ((unsigned int)event >= sizeof(names) / sizeof(names[0]))

@@ -651,14 +651,24 @@ stop: the ID is beyond what the top node covers, so it is free"
 	assert_success
 	assert_equal "$output" "0
 trace: malloc nodes=2
+trace: node-new level=1 first=0 last=4095 slot=0
+trace: attach level=1 first=0 last=4095 slot=0
 trace: grow level=1 first=0 last=4095 slot=0 height=2
 trace: node-new level=0 first=64 last=127 slot=0
+trace: attach level=1 first=0 last=4095 slot=1
 trace: slot-set level=0 first=64 last=127 slot=0
 trace: full level=0 first=64 last=127 slot=0
 64
+trace: visit level=1 first=0 last=4095 slot=1
+trace: visit level=0 first=64 last=127 slot=0
 trace: slot-clear level=0 first=64 last=127 slot=0
 trace: open level=0 first=64 last=127 slot=0
+trace: detach level=1 first=0 last=4095 slot=1
 trace: node-free level=0 first=64 last=127 slot=0
+trace: cache-put level=0 first=64 last=127 slot=0
+trace: detach level=1 first=0 last=4095 slot=0
+trace: node-free level=1 first=0 last=4095 slot=0
+trace: cache-put level=1 first=0 last=4095 slot=0
 trace: shrink level=0 first=0 last=63 slot=0 height=1
 b
 1"

@@ -32,3 +32,12 @@ render() {
 	run render png
 	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
 }
+
+@test "a million IDs in a row render to at most 4000 pixels a side" {
+	[ -s build/dot/million.dot ] || { echo "missing million.dot"; return 1; }
+	dot -Tpng build/dot/million.dot -o "$BATS_TEST_TMPDIR/m.png"
+	run file "$BATS_TEST_TMPDIR/m.png"
+	[[ "$output" =~ ([0-9]+)\ x\ ([0-9]+) ]] || { echo "$output"; return 1; }
+	echo "$output"
+	[ "${BASH_REMATCH[1]}" -le 4000 ] && [ "${BASH_REMATCH[2]}" -le 4000 ]
+}

@@ -23,7 +23,11 @@ assert(events[4].slot == 0 and events[4].full == 1)
 -- Every event has a name and a height; node events have a range.
 local valid = { visit = 1, ["node-new"] = 1, ["node-free"] = 1, grow = 1,
 	shrink = 1, ["slot-set"] = 1, ["slot-clear"] = 1, full = 1, open = 1,
-	["cache-take"] = 1, ["preload-take"] = 1, malloc = 1 }
+	["cache-take"] = 1, ["preload-take"] = 1, malloc = 1,
+	attach = 1, detach = 1, ["cache-put"] = 1, free = 1,
+	["subtree-full"] = 1, ["subtree-open"] = 1, ["bitmap-full"] = 1,
+	["bitmap-open"] = 1, ["bit-set"] = 1, ["bit-clear"] = 1, pack = 1,
+	["no-room"] = 1 }
 local function check_all()
 	for _, ev in ipairs(events) do
 		assert(valid[ev.event], ev.event)
@@ -40,7 +44,9 @@ assert(t:alloc("b", 64) == 64)
 check_all()
 local seen = {}
 for _, ev in ipairs(events) do seen[ev.event] = (seen[ev.event] or 0) + 1 end
-assert(seen.grow == 1 and seen["node-new"] == 1 and seen.malloc == 1)
+-- Two nodes made: the new top, the new leaf it holds at slot 1.
+assert(seen.grow == 1 and seen["node-new"] == 2 and seen.malloc == 1)
+assert(seen.attach == 2)
 events = {}
 assert(t:find(64) == "b")
 assert(#events == 2 and events[1].event == "visit" and events[1].level == 1)
@@ -53,6 +59,7 @@ check_all()
 seen = {}
 for _, ev in ipairs(events) do seen[ev.event] = true end
 assert(seen["slot-clear"] and seen["node-free"] and seen.shrink)
+assert(seen.visit and seen.detach and seen["cache-put"])
 
 -- A failed operation reports what it did before it failed, no more.
 events = {}

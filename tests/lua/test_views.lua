@@ -86,7 +86,11 @@ assert(dot:find("3:text\\l", 1, true))
 assert(dot:find("9:two?lines?tab\\l", 1, true))
 assert(idr.new():dot():find("(empty)", 1, true))
 local many = idr.new()
-for i = 0, 20 do many:alloc(i, i * 64) end
+-- Leaves of 1 and 2 IDs in turn: no run of alike leaves to collapse.
+for i = 0, 20 do
+	many:alloc(i, i * 64)
+	if i % 2 == 1 then many:alloc(i, i * 64 + 1) end
+end
 assert(many:dot { max_nodes = 3 }:find("+19 more nodes (max_nodes 3)", 1, true))
 assert(v:dot { max_entries = 1 }:find("0:42\\l(+12\\ more)\\l", 1, true))
 local quoted = idr.new()

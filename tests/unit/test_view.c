@@ -2,8 +2,7 @@
 /*
  * test_view.c - looking inside: the text dump and path output compared
  * byte for byte with tests/golden/, DOT files left in build/dot/ for
- * tests/views.bats to render, the exact trace of a grow and shrink, and
- * statistics held to the allocator seam's own count.
+ * tests/views.bats to render, and statistics held to the allocator seam's own count.
  *
  * Golden files describe the shipped 64-slot layout; the 3-bit build
  * runs the other cases only.  UPDATE_GOLDEN=1 rewrites the files.
@@ -98,6 +97,98 @@ static void golden(const char *name, const struct idr *idr,
 	}
 }
 
+/*
+ * Dumps of @idr with each of @n options, one after the other, compared
+ * with tests/golden/@name.txt.
+ */
+static void golden_dumps(const char *name, const struct idr *idr,
+			 const struct idr_dump_opts *list, size_t n)
+{
+	char path[256], *text = NULL, *want;
+	size_t len = 0, want_len, i;
+	FILE *mem = open_memstream(&text, &len);
+
+	for (i = 0; i < n; i++) {
+		fprintf(mem, "== dump %zu\n", i + 1);
+		CHECK_EQ(idr_dump(idr, mem, &list[i]), 0);
+	}
+	fclose(mem);
+	snprintf(path, sizeof(path), "tests/golden/%s.txt", name);
+	if (getenv("UPDATE_GOLDEN"))
+		spill(path, text, len);
+	want = slurp(path, &want_len);
+	if (!CHECK(want != NULL) || !CHECK_EQ(want_len, len) ||
+	    !CHECK(memcmp(want, text, len) == 0))
+		fprintf(stderr, "golden: %s differs; got:\n%s", path, text);
+	free(want);
+	free(text);
+}
+
+/*
+ * 100,000 IDs in a row: full subtrees collapse, level by level, to the
+ * one path that still has room.  Then the way down to one ID, a range,
+ * one level, two nodes, and every node of the last leaves.
+ */
+static void view_golden_dense(void)
+{
+	const struct idr_dump_opts list[] = {
+		{ .print_entry = print_value },
+		{ .print_entry = print_value, .at_set = true, .at = 70000 },
+		{ .print_entry = print_value, .range_set = true,
+		  .range_first = 99900, .range_last = 99970 },
+		{ .print_entry = print_value, .depth = 1 },
+		{ .print_entry = print_value, .max_nodes = 2 },
+		{ .print_entry = print_value, .full = true, .range_set = true,
+		  .range_first = 99800, .range_last = 99999,
+		  .max_entries = 2 },
+	};
+	DEFINE_IDR(idr);
+	unsigned long i;
+
+	for (i = 0; i < 100000; i++)
+		CHECK_EQ(idr_alloc(&idr, val_s, 0, 0, 0), i);
+	golden_dumps("dense", &idr, list, sizeof(list) / sizeof(list[0]));
+	idr_destroy(&idr);
+}
+
+/*
+ * 500 IDs 64 apart, one a leaf: leaves alike collapse; held to 12 lines,
+ * the dump shows fewer levels and says how to see more.
+ */
+static void view_golden_sparse_collapsed(void)
+{
+	const struct idr_dump_opts list[] = {
+		{ .print_entry = print_value },
+		{ .print_entry = print_value, .max_lines = 12 },
+		{ .print_entry = print_value, .at_set = true, .at = 5 },
+	};
+	DEFINE_IDR(idr);
+	unsigned long i;
+
+	for (i = 0; i < 500; i++)
+		alloc_at(&idr, i * 64 + 5, val_s);
+	golden_dumps("sparse-collapsed", &idr, list,
+		     sizeof(list) / sizeof(list[0]));
+	idr_destroy(&idr);
+}
+
+/* A hole in a dense tree: the runs on both sides, the leaves at its ends. */
+static void view_golden_hole(void)
+{
+	const struct idr_dump_opts list[] = {
+		{ .print_entry = print_value },
+	};
+	DEFINE_IDR(idr);
+	unsigned long i;
+
+	for (i = 0; i < 20000; i++)
+		CHECK_EQ(idr_alloc(&idr, val_s, 0, 0, 0), i);
+	for (i = 1000; i < 9000; i++)
+		CHECK(idr_remove(&idr, i) == val_s);
+	golden_dumps("hole", &idr, list, sizeof(list) / sizeof(list[0]));
+	idr_destroy(&idr);
+}
+
 static void view_golden_empty(void)
 {
 	static const unsigned long ids[] = { 0, 5 };
@@ -188,98 +279,6 @@ static void view_golden_ida(void)
 }
 
 #endif
-
-/* {==================== Trace ==================== */
-
-struct tape {
-	char text[4096];
-	size_t len;
-};
-
-static void record(const struct idr *idr, const struct idr_trace *ev,
-		   void *data)
-{
-	struct tape *t = data;
-
-	(void)idr;
-	t->len += (size_t)snprintf(t->text + t->len, sizeof(t->text) - t->len,
-				   "%s L%u %lu s%u n%u h%u\n",
-				   idr_trace_name(ev->event), ev->level,
-				   ev->first, ev->slot, ev->nodes, ev->height);
-}
-
-static bool tape_is(struct tape *t, const char *want)
-{
-	bool same = strcmp(t->text, want) == 0;
-
-	if (!same)
-		fprintf(stderr, "trace: got\n%swant\n%s", t->text, want);
-	t->len = 0;
-	t->text[0] = '\0';
-	return same;
-}
-
-/*
- * Grow a level and shrink back: ID 0, then the first ID of the second
- * leaf (IDR_SLOTS), then remove it.  An ID beyond the top needs no
- * search: no node is visited before the tree grows.
- */
-static void view_trace_grow_shrink(void)
-{
-	struct tape t = { "", 0 };
-	char want[1024];
-	DEFINE_IDR(idr);
-	unsigned int s = IDR_SLOTS;
-
-	idr_set_trace(&idr, record, &t);
-	CHECK_EQ(idr_alloc(&idr, value, 0, 0, 0), 0);
-	CHECK(tape_is(&t, "malloc L0 0 s0 n1 h0\n"
-			  "node-new L0 0 s0 n0 h1\n"
-			  "slot-set L0 0 s0 n0 h1\n"
-			  "full L0 0 s0 n0 h1\n"));
-	alloc_at(&idr, s, value);
-	snprintf(want, sizeof(want),
-		 "malloc L0 0 s0 n2 h1\n"
-		 "grow L1 0 s0 n0 h2\n"
-		 "node-new L0 %u s0 n0 h2\n"
-		 "slot-set L0 %u s0 n0 h2\n"
-		 "full L0 %u s0 n0 h2\n", s, s, s);
-	CHECK(tape_is(&t, want));
-	CHECK(idr_find(&idr, s) == value);
-	snprintf(want, sizeof(want),
-		 "visit L1 0 s1 n0 h2\nvisit L0 %u s0 n0 h2\n", s);
-	CHECK(tape_is(&t, want));
-	CHECK(idr_remove(&idr, s) == value);
-	snprintf(want, sizeof(want),
-		 "slot-clear L0 %u s0 n0 h2\n"
-		 "open L0 %u s0 n0 h2\n"
-		 "node-free L0 %u s0 n0 h2\n"
-		 "shrink L0 0 s0 n0 h1\n", s, s, s);
-	CHECK(tape_is(&t, want));
-	idr_set_trace(&idr, NULL, NULL);
-	CHECK_EQ(idr_alloc(&idr, value, 0, 0, 0), 1);
-	CHECK(tape_is(&t, ""));
-	idr_destroy(&idr);
-}
-
-/* The 2004 API's nodes come from the idr's cache, and say so. */
-static void view_trace_cache(void)
-{
-	struct tape t = { "", 0 };
-	DEFINE_IDR(idr);
-	int id;
-
-	CHECK(idr_pre_get(&idr, 0));
-	idr_set_trace(&idr, record, &t);
-	CHECK_EQ(idr_get_new(&idr, value, &id), 0);
-	CHECK(tape_is(&t, "cache-take L0 0 s0 n1 h0\n"
-			  "node-new L0 0 s0 n0 h1\n"
-			  "slot-set L0 0 s0 n0 h1\n"
-			  "full L0 0 s0 n0 h1\n"));
-	idr_destroy(&idr);
-}
-
-/* }==================== Trace ==================== */
 
 /* {==================== Statistics ==================== */
 
@@ -425,6 +424,110 @@ static void view_dump_fits_80_columns(void)
 	idr_destroy(&idr);
 }
 
+/*
+ * The default dump of a big tree, held to 50 lines, fits in 50 lines:
+ * 10^7 IDs in the plain build, 10^6 where building them is slow (the
+ * sanitizers, valgrind, 3 bits a level).
+ */
+#if defined(__SANITIZE_ADDRESS__) || IDR_BITS != 6
+#define BIG_IDS 1000000ul
+#else
+#define BIG_IDS 10000000ul
+#endif
+
+static unsigned long lines_in(const char *text)
+{
+	unsigned long n = 0;
+
+	for (; *text; text++)
+		n += *text == '\n';
+	return n;
+}
+
+static void view_dump_big_fits_50_lines(void)
+{
+	struct idr_dump_opts screen = { .max_lines = 50 };
+	const char *preload = getenv("LD_PRELOAD");
+	unsigned long ids = BIG_IDS, i;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	DEFINE_IDR(idr);
+
+	if (preload && strstr(preload, "vgpreload"))
+		ids = 1000000;
+	for (i = 0; i < ids; i++)
+		if (!CHECK_EQ(idr_alloc(&idr, value, 0, 0, 0), i))
+			break;
+	CHECK_EQ(idr_dump(&idr, mem, &screen), 0);
+	fclose(mem);
+	CHECK(lines_in(text) <= 50);
+	CHECK(lines_in(text) >= 3);
+	free(text);
+	/* Every sibling its own line, held to 50: cut, and saying so. */
+	screen.full = true;
+	text = NULL;
+	mem = open_memstream(&text, &len);
+	CHECK_EQ(idr_dump(&idr, mem, &screen), 0);
+	fclose(mem);
+	CHECK(lines_in(text) <= 50);
+	CHECK(strstr(text, "levels shown; more: --full") != NULL);
+	free(text);
+	idr_destroy(&idr);
+}
+
+/*
+ * DOT collapses as the text dump does: a million IDs in a row draw as a
+ * handful of boxes (tests/views.bats renders build/dot/million.dot and
+ * holds the picture to 4000 pixels a side).
+ */
+static void view_dot_million_collapses(void)
+{
+	char *text = NULL, *p;
+	size_t len = 0;
+	unsigned long records = 0, runs = 0, i;
+	FILE *mem = open_memstream(&text, &len);
+	DEFINE_IDR(idr);
+
+	for (i = 0; i < 1000000; i++)
+		if (!CHECK_EQ(idr_alloc(&idr, value, 0, 0, 0), i))
+			break;
+	CHECK_EQ(idr_dump_dot(&idr, mem, NULL), 0);
+	fclose(mem);
+	for (p = text; (p = strstr(p, "[label=\"{L")) != NULL; p++)
+		records++;
+	for (p = text; (p = strstr(p, "(collapsed)")) != NULL; p++)
+		runs++;
+	CHECK(records >= 2 && records <= 2 * IDR_LEVELS_MAX);
+	CHECK(runs >= 1 && runs <= 2 * IDR_LEVELS_MAX);
+	CHECK(strstr(text, "more nodes") == NULL);
+#if IDR_BITS == 6
+	mkdir("build/dot", 0777);
+	spill("build/dot/million.dot", text, len);
+#endif
+	free(text);
+	idr_destroy(&idr);
+}
+
+/* max_nodes stops a text dump too, and says so. */
+static void view_dump_max_nodes_text(void)
+{
+	struct idr_dump_opts few = { .max_nodes = 3, .full = true };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	DEFINE_IDR(idr);
+	unsigned long i;
+
+	for (i = 0; i < 20; i++)
+		alloc_at(&idr, i * IDR_SLOTS, value);
+	CHECK_EQ(idr_dump(&idr, mem, &few), 0);
+	fclose(mem);
+	CHECK(strstr(text, "(stopped after 3 nodes: max_nodes)\n") != NULL);
+	free(text);
+	idr_destroy(&idr);
+}
+
 /* Beyond max_nodes, DOT draws one summary node instead of the rest. */
 static void view_dot_summarises_large_trees(void)
 {
@@ -481,12 +584,16 @@ void suite_view(void)
 	RUN(view_golden_sparse);
 	RUN(view_golden_tagged);
 	RUN(view_golden_ida);
+	RUN(view_golden_dense);
+	RUN(view_golden_sparse_collapsed);
+	RUN(view_golden_hole);
 #endif
-	RUN(view_trace_grow_shrink);
-	RUN(view_trace_cache);
 	RUN(view_stats_idr);
 	RUN(view_stats_ida_tagged);
 	RUN(view_path_fields);
 	RUN(view_dot_summarises_large_trees);
 	RUN(view_dump_fits_80_columns);
+	RUN(view_dump_big_fits_50_lines);
+	RUN(view_dump_max_nodes_text);
+	RUN(view_dot_million_collapses);
 }

@@ -1,0 +1,301 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_trace.c - the exact events of each kind of operation: a first
+ * allocation, growing, a leaf filling up (full bits going up), removals
+ * (detach, free, shrink; full bits cleared), a find, the 2004 API's cache
+ * and the IDA's bitmaps.  Events are written one a line as
+ *
+ *     name L<level> <first ID> s<slot> f<full bitmap, hex> n<nodes> h<height>
+ *
+ * and the expected text is built for IDR_SLOTS slots, so that the 3-bit
+ * build checks the same sequences.
+ */
+#include <stdarg.h>
+#include <string.h>
+
+#include "check.h"
+#include "tree.h"
+
+#define S IDR_SLOTS
+#define ALL ((unsigned long long)(S == 64 ? ~0ull : (1ull << (S & 63)) - 1))
+#define TOP (1ull << (S - 1))	/* the full bit of the last slot */
+
+static char value[] = "v";
+
+struct tape {
+	char text[8192];
+	size_t len;
+};
+
+static void record(const struct idr *idr, const struct idr_trace *ev,
+		   void *data)
+{
+	struct tape *t = data;
+
+	(void)idr;
+	t->len += (size_t)snprintf(t->text + t->len, sizeof(t->text) - t->len,
+				   "%s L%u %lu s%u f%llx n%u h%u\n",
+				   idr_trace_name(ev->event), ev->level,
+				   ev->first, ev->slot,
+				   (unsigned long long)ev->full, ev->nodes,
+				   ev->height);
+}
+
+/* Whether @t holds the text of @fmt; @t is emptied either way. */
+static bool tape_is(struct tape *t, const char *fmt, ...)
+{
+	char want[8192];
+	va_list ap;
+	bool same;
+
+	va_start(ap, fmt);
+	vsnprintf(want, sizeof(want), fmt, ap);
+	va_end(ap);
+	same = strcmp(t->text, want) == 0;
+	if (!same)
+		fprintf(stderr, "trace: got\n%swant\n%s", t->text, want);
+	t->len = 0;
+	t->text[0] = '\0';
+	return same;
+}
+
+/* IDs @lo .. @hi - 1, untraced. */
+static void fill(struct idr *idr, unsigned int lo, unsigned int hi)
+{
+	unsigned int id;
+
+	for (id = lo; id < hi; id++)
+		CHECK_EQ(idr_alloc(idr, value, (int)id, (int)id + 1, 0), id);
+}
+
+/* The first allocation: one node from malloc, made and used. */
+static void trace_alloc_into_empty(void)
+{
+	struct tape t = { "", 0 };
+	DEFINE_IDR(idr);
+
+	idr_set_trace(&idr, record, &t);
+	CHECK_EQ(idr_alloc(&idr, value, 0, 0, 0), 0);
+	CHECK(tape_is(&t, "malloc L0 0 s0 f0 n1 h0\n"
+			  "node-new L0 0 s0 f0 n0 h1\n"
+			  "slot-set L0 0 s0 f0 n0 h1\n"
+			  "full L0 0 s0 f1 n0 h1\n"));
+	idr_set_trace(&idr, NULL, NULL);
+	CHECK_EQ(idr_alloc(&idr, value, 0, 0, 0), 1);
+	CHECK(tape_is(&t, ""));
+	idr_destroy(&idr);
+}
+
+/*
+ * A full one-leaf tree grows: no visit finds room, a new top holds the
+ * old one at slot 0 (whose full bit it sets: that subtree is full) and a
+ * new leaf at slot 1.
+ */
+static void trace_alloc_grows(void)
+{
+	struct tape t = { "", 0 };
+	DEFINE_IDR(idr);
+
+	fill(&idr, 0, S);
+	idr_set_trace(&idr, record, &t);
+	CHECK_EQ(idr_alloc(&idr, value, 0, 0, 0), S);
+	CHECK(tape_is(&t,
+		      "no-room L0 0 s0 f%llx n0 h1\n"
+		      "malloc L0 0 s0 f0 n2 h1\n"
+		      "node-new L1 0 s0 f0 n0 h2\n"
+		      "attach L1 0 s0 f0 n0 h2\n"
+		      "subtree-full L1 0 s0 f1 n0 h2\n"
+		      "grow L1 0 s0 f1 n0 h2\n"
+		      "node-new L0 %u s0 f0 n0 h2\n"
+		      "attach L1 0 s1 f1 n0 h2\n"
+		      "slot-set L0 %u s0 f0 n0 h2\n"
+		      "full L0 %u s0 f1 n0 h2\n",
+		      ALL, S, S, S));
+	CHECK_SOUND(&idr);
+	idr_destroy(&idr);
+}
+
+/* The last free slot of a leaf: its full bit, then its parent's. */
+static void trace_alloc_fills_leaf(void)
+{
+	struct tape t = { "", 0 };
+	DEFINE_IDR(idr);
+
+	fill(&idr, 0, S - 1);
+	fill(&idr, S, S + 1);
+	idr_set_trace(&idr, record, &t);
+	CHECK_EQ(idr_alloc(&idr, value, 0, 0, 0), S - 1);
+	CHECK(tape_is(&t,
+		      "visit L1 0 s0 f0 n0 h2\n"
+		      "visit L0 0 s%u f%llx n0 h2\n"
+		      "slot-set L0 0 s%u f%llx n0 h2\n"
+		      "full L0 0 s%u f%llx n0 h2\n"
+		      "subtree-full L1 0 s0 f1 n0 h2\n",
+		      S - 1, ALL & ~TOP, S - 1, ALL & ~TOP, S - 1, ALL));
+	idr_destroy(&idr);
+}
+
+/*
+ * Removing the one ID of the second leaf: the way down, the slot and its
+ * bit cleared, the leaf detached and freed to the cache, then the top,
+ * left with slot 0 alone, goes too: the tree shrinks.
+ */
+static void trace_remove_empties_leaf(void)
+{
+	struct tape t = { "", 0 };
+	DEFINE_IDR(idr);
+
+	fill(&idr, 0, 1);
+	fill(&idr, S, S + 1);
+	idr_set_trace(&idr, record, &t);
+	CHECK(idr_remove(&idr, S) == value);
+	CHECK(tape_is(&t,
+		      "visit L1 0 s1 f0 n0 h2\n"
+		      "visit L0 %u s0 f1 n0 h2\n"
+		      "slot-clear L0 %u s0 f1 n0 h2\n"
+		      "open L0 %u s0 f0 n0 h2\n"
+		      "detach L1 0 s1 f0 n0 h2\n"
+		      "node-free L0 %u s0 f0 n0 h2\n"
+		      "cache-put L0 %u s0 f0 n0 h2\n"
+		      "detach L1 0 s0 f0 n0 h2\n"
+		      "node-free L1 0 s0 f0 n0 h1\n"
+		      "cache-put L1 0 s0 f0 n0 h1\n"
+		      "shrink L0 0 s0 f1 n0 h1\n",
+		      S, S, S, S, S));
+	CHECK_SOUND(&idr);
+	/* The last ID: the last node goes, and the tree is empty. */
+	CHECK(idr_remove(&idr, 0) == value);
+	CHECK(tape_is(&t,
+		      "visit L0 0 s0 f1 n0 h1\n"
+		      "slot-clear L0 0 s0 f1 n0 h1\n"
+		      "open L0 0 s0 f0 n0 h1\n"
+		      "node-free L0 0 s0 f0 n0 h0\n"
+		      "cache-put L0 0 s0 f0 n0 h0\n"));
+	/* A removal of a free ID still shows where it looked. */
+	CHECK(idr_remove(&idr, 0) == NULL);
+	CHECK(tape_is(&t, ""));
+	idr_destroy(&idr);
+}
+
+/* An ID freed from a full leaf: its bit, and its parent's, cleared. */
+static void trace_remove_opens_subtree(void)
+{
+	struct tape t = { "", 0 };
+	DEFINE_IDR(idr);
+
+	fill(&idr, 0, S + 1);
+	idr_set_trace(&idr, record, &t);
+	CHECK(idr_remove(&idr, 0) == value);
+	CHECK(tape_is(&t,
+		      "visit L1 0 s0 f1 n0 h2\n"
+		      "visit L0 0 s0 f%llx n0 h2\n"
+		      "slot-clear L0 0 s0 f%llx n0 h2\n"
+		      "open L0 0 s0 f%llx n0 h2\n"
+		      "subtree-open L1 0 s0 f0 n0 h2\n",
+		      ALL, ALL, ALL & ~1ull));
+	CHECK(idr_remove(&idr, 2 * S) == NULL);
+	CHECK(tape_is(&t, "visit L1 0 s2 f0 n0 h2\n"));
+	idr_destroy(&idr);
+}
+
+/* A find visits each node on the way down, and changes nothing. */
+static void trace_find(void)
+{
+	struct tape t = { "", 0 };
+	DEFINE_IDR(idr);
+
+	fill(&idr, 0, 1);
+	fill(&idr, S, S + 1);
+	idr_set_trace(&idr, record, &t);
+	CHECK(idr_find(&idr, S) == value);
+	CHECK(tape_is(&t, "visit L1 0 s1 f0 n0 h2\n"
+			  "visit L0 %u s0 f1 n0 h2\n", S));
+	idr_destroy(&idr);
+}
+
+/* The 2004 API takes its nodes from the idr's cache, and says so. */
+static void trace_get_new_cache(void)
+{
+	struct tape t = { "", 0 };
+	DEFINE_IDR(idr);
+	int id;
+
+	CHECK(idr_pre_get(&idr, 0));
+	idr_set_trace(&idr, record, &t);
+	CHECK_EQ(idr_get_new(&idr, value, &id), 0);
+	CHECK(tape_is(&t, "cache-take L0 0 s0 f0 n1 h0\n"
+			  "node-new L0 0 s0 f0 n0 h1\n"
+			  "slot-set L0 0 s0 f0 n0 h1\n"
+			  "full L0 0 s0 f1 n0 h1\n"));
+	CHECK_EQ(idr_get_new_above(&idr, value, S, &id), 0);
+	CHECK_EQ(id, S);
+	CHECK(tape_is(&t,
+		      "cache-take L0 0 s0 f0 n2 h1\n"
+		      "node-new L1 0 s0 f0 n0 h2\n"
+		      "attach L1 0 s0 f0 n0 h2\n"
+		      "grow L1 0 s0 f0 n0 h2\n"
+		      "node-new L0 %u s0 f0 n0 h2\n"
+		      "attach L1 0 s1 f0 n0 h2\n"
+		      "slot-set L0 %u s0 f0 n0 h2\n"
+		      "full L0 %u s0 f1 n0 h2\n",
+		      S, S, S));
+	idr_destroy(&idr);
+}
+
+/*
+ * The IDA's last free bit of a bitmap: the search, the bitmap looked up,
+ * its bit set, and the leaf's full bit set because the bitmap is full.
+ * Then a free: the bit cleared, and the bitmap open again.
+ */
+static void trace_ida_bitmap_full(void)
+{
+	struct tape t = { "", 0 };
+	unsigned int last = IDA_BITMAP_BITS - 1, i;
+	DEFINE_IDA(ida);
+
+	for (i = 0; i < last; i++)
+		CHECK_EQ(ida_alloc(&ida, 0), i);
+	idr_set_trace(&ida.ida_rt, record, &t);
+	CHECK_EQ(ida_alloc(&ida, 0), last);
+	CHECK(tape_is(&t,
+		      "visit L0 0 s0 f0 n0 h1\n"
+		      "visit L0 0 s0 f0 n0 h1\n"
+		      "bit-set L0 0 s%u f%llx n0 h1\n"
+		      "bitmap-full L0 0 s0 f1 n0 h1\n",
+		      last, ALL));
+	CHECK_EQ(ida_free(&ida, 5), 0);
+	CHECK(tape_is(&t,
+		      "visit L0 0 s0 f1 n0 h1\n"
+		      "bit-clear L0 0 s5 f%llx n0 h1\n"
+		      "bitmap-open L0 0 s0 f0 n0 h1\n",
+		      ALL & ~1ull));
+	ida_destroy(&ida);
+}
+
+/* An IDA's first ID: a leaf, then its bitmap in slot 0, then the bit. */
+static void trace_ida_first(void)
+{
+	struct tape t = { "", 0 };
+	DEFINE_IDA(ida);
+
+	idr_set_trace(&ida.ida_rt, record, &t);
+	CHECK_EQ(ida_alloc(&ida, 0), 0);
+	CHECK(tape_is(&t, "malloc L0 0 s0 f0 n2 h0\n"
+			  "node-new L0 0 s0 f0 n0 h1\n"
+			  "slot-set L0 0 s0 f0 n0 h1\n"
+			  "bit-set L0 0 s0 f0 n0 h1\n"));
+	ida_destroy(&ida);
+}
+
+void suite_trace(void)
+{
+	RUN(trace_alloc_into_empty);
+	RUN(trace_alloc_grows);
+	RUN(trace_alloc_fills_leaf);
+	RUN(trace_remove_empties_leaf);
+	RUN(trace_remove_opens_subtree);
+	RUN(trace_find);
+	RUN(trace_get_new_cache);
+	RUN(trace_ida_bitmap_full);
+	RUN(trace_ida_first);
+}
