@@ -34,12 +34,10 @@ local INTERRUPTED = "interrupted!"
 -- The shell's state: the trees by name, which one is current, options.
 local sh = {
 	trees = {},		-- name -> idr or ida object (the Lua global 'trees')
-	kinds = setmetatable({}, { __mode = "k" }), -- object -> "idr"|"ida"|"tagged"
 	current = "default",
 	config = {},
 	depth = 0,		-- nesting of 'source'
 	tracing = setmetatable({}, { __mode = "k" }), -- object -> true
-	opts = setmetatable({}, { __mode = "k" }), -- object -> options of 'new'
 }
 
 -- {============================ Output ============================
@@ -261,36 +259,30 @@ end
 
 -- {=========================== Trees ==============================
 
--- The kind of a tree: "idr", "tagged" or "ida".  The binding does not
--- say, so the methods are probed: only an IDA has 'exists', and 'untag'
--- raises on an idr that is not tagged.
-local function tree_kind(obj)
-	local ok, exists = pcall(function() return obj.exists end)
-	if ok and exists then
-		return "ida"
-	end
-	return pcall(function() return obj:untag(0) end) and "tagged" or "idr"
+-- What the binding says a tree is (t:info()), or nil for a userdata
+-- that is no tree ('lua trees.x = io.stdout').
+local function info_of(obj)
+	local ok, info = pcall(function() return obj:info() end)
+	if ok and type(info) == "table" then return info end
 end
 
--- Trees the shell made are known; one a 'lua' chunk made is probed once.
+-- The kind of a tree: "idr", "tagged" or "ida", as the binding says.
 local function kind_of(obj)
-	local k = sh.kinds[obj]
-	if not k then
-		k = tree_kind(obj)
-		sh.kinds[obj] = k
-	end
-	return k
+	local info = info_of(obj)
+	if not info then return "?" end
+	if info.kind == "ida" then return "ida" end
+	return info.tagged and "tagged" or "idr"
 end
 
--- Stores @obj, made by make(@o) as a tree of @kind, under @name.
-local function keep(name, obj, kind, o)
-	sh.trees[name], sh.kinds[obj], sh.opts[obj] = obj, kind, o
+-- Stores @obj under @name.
+local function keep(name, obj)
+	sh.trees[name] = obj
 end
 
 -- Anything but a userdata under trees.NAME ('lua trees.x = 2' may put
 -- anything there) is no tree.
 local function not_a_tree(name, obj)
-	if type(obj) ~= "userdata" then
+	if type(obj) ~= "userdata" or not info_of(obj) then
 		return "trees." .. name .. " is a " .. type(obj) ..
 			", not an idr or an IDA"
 	end
@@ -495,16 +487,16 @@ local function parse_new(args)
 	return o
 end
 
--- A new tree from the options of parse_new.  Return: it, and its kind.
+-- A new tree from the options of parse_new.
 local function make(o)
 	if o.ida then
-		return idr.ida(), "ida"
+		return idr.ida()
 	end
 	local opts = { base = o.base }
 	if o.tagged then
 		opts.tagged = { id_bits = o.tagged, retire = o.retire or false }
 	end
-	return idr.new(opts), o.tagged and "tagged" or "idr"
+	return idr.new(opts)
 end
 
 command {
@@ -526,9 +518,9 @@ command {
 		if sh.trees[o.name] ~= nil then
 			return nil, "a tree named '" .. o.name .. "' exists"
 		end
-		local ok, obj, kind = pcall(make, o)
+		local ok, obj = pcall(make, o)
 		if not ok then return nil, tostring(obj) end
-		keep(o.name, obj, kind, o)
+		keep(o.name, obj)
 		sh.current = o.name
 		return true
 	end,
@@ -554,10 +546,14 @@ command {
 	run = function()
 		for _, name in ipairs(tree_names()) do
 			local obj = sh.trees[name]
+			local info = info_of(obj)
 			local ok, n = pcall(function() return #obj end)
-			outln(string.format("%s %-12s %-6s %s ids",
+			local size = info and info.destroyed and "destroyed"
+				or not ok and "?"
+				or string.format("%d %s", n, n == 1 and "id" or "ids")
+			outln(string.format("%s %-12s %-6s %s",
 				name == sh.current and "*" or " ", name,
-				kind_of(obj), ok and tostring(n) or "?"))
+				kind_of(obj), size))
 		end
 		return true
 	end,
@@ -724,15 +720,17 @@ command {
 	run = function()
 		local t, err = tree("any")
 		if not t then return nil, err end
-		local o = sh.opts[t] or { ida = kind_of(t) == "ida" }
-		local ok, fresh, kind = pcall(make, o)
+		local info = t:info()
+		local ok, fresh = pcall(function()
+			return info.kind == "ida" and idr.ida() or idr.new(info)
+		end)
 		if not ok then return nil, tostring(fresh) end
 		if sh.tracing[t] then
 			fresh:trace(trace_line)
 			sh.tracing[fresh] = true
 		end
 		t:destroy()
-		keep(sh.current, fresh, kind, o)
+		keep(sh.current, fresh)
 		return true
 	end,
 }
@@ -819,10 +817,11 @@ command {
 local function tag_reason(t, tid)
 	local id, gen = call(t, "untag", tid)
 	local p = call(t, "path", tid)
-	if type(p) ~= "table" or not p.gen or not p.id_bits then
+	local tagged = t:info().tagged
+	if type(p) ~= "table" or not p.gen or not tagged then
 		return string.format("id %d gen %d", id, gen)
 	end
-	local slot_gen = p.gen % (1 << (31 - p.id_bits))
+	local slot_gen = p.gen % (1 << tagged.gen_bits)
 	local where = p["end"] == "found" and "the slot is at" or
 		"the slot is free, at"
 	return string.format("id %d gen %d; %s gen %d", id, gen, where, slot_gen)
@@ -1283,7 +1282,7 @@ end
 
 function M.setup(config)
 	sh.config = config
-	keep("default", idr.new {}, "idr", {})
+	keep("default", idr.new {})
 	update_globals()
 end
 

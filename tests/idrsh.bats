@@ -277,11 +277,11 @@ no"
 	assert_success
 	assert_equal "$output" "0
 100
-  default      idr    1 ids
-* two          idr    1 ids
+  default      idr    1 id
+* two          idr    1 id
 1
 * default      idr    2 ids
-  two          idr    1 ids
+  two          idr    1 id
 * default      idr    2 ids"
 }
 
@@ -354,7 +354,7 @@ nil
 	assert_success
 	assert_equal "$output" "7
   default      idr    0 ids
-* mine         idr    1 ids"
+* mine         idr    1 id"
 }
 
 @test "a Lua error inside lua is reported and changes no tree" {
@@ -751,7 +751,7 @@ idrsh: <stdin>:4: dot: /nonexistent/dir/t.dot: No such file or directory"
 	assert_success
 	assert_equal "$output" '0
 0 "a b"
-* default      idr    1 ids'
+* default      idr    1 id'
 }
 
 @test "=EXPR prints Lua values as Lua does" {
