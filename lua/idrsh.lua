@@ -26,6 +26,7 @@ local tonumber, tostring, type, xpcall = tonumber, tostring, type, xpcall
 local M = {}
 
 local INT_MAX = 0x7fffffff
+local INT_MIN = -0x80000000
 local U32_MAX = 0xffffffff
 local SOURCE_DEPTH_MAX = 16
 -- What src/idrsh.c's hook raises on Ctrl-C: no command may swallow it.
@@ -175,35 +176,37 @@ local function split(line)
 	end
 end
 
--- An ID: decimal or 0x hex, 0 .. @max.  Return: the number, or nil, why.
-local function number(s, what, max)
-	max = max or INT_MAX
+-- A number: decimal or 0x hex, with an optional sign, in @min .. @max
+-- (defaults 0 .. INT_MAX).  Return: the number, or nil, why.
+local function number(s, what, max, min)
+	max, min = max or INT_MAX, min or 0
+	local sign, digits = s:match("^([-+]?)(.*)$")
 	local n
-	if s:find("^%d+$") then
-		local d = s:gsub("^0+(%d)", "%1") -- leading zeros change nothing
+	if digits:find("^%d+$") then
+		local d = digits:gsub("^0+(%d)", "%1") -- leading zeros change nothing
 		n = #d <= 15 and tonumber(d) or math.huge
-	elseif s:find("^0[xX]%x+$") then
-		local x = s:sub(3):gsub("^0+(%x)", "%1")
+	elseif digits:find("^0[xX]%x+$") then
+		local x = digits:sub(3):gsub("^0+(%x)", "%1")
 		n = #x <= 12 and tonumber(x, 16) or math.huge
-	elseif s:find("^[-+]%d+$") or s:find("^[-+]0[xX]%x+$") then
-		n = s:sub(1, 1) == "-" and -1 or math.huge
 	else
 		return nil, string.format("bad %s '%s': not a number", what, s)
 	end
-	if n > max or n < 0 then
-		return nil, string.format("bad %s '%s': out of range 0 .. %d",
-			what, s, max)
+	if sign == "-" then n = -n end
+	if n > max or n < min then
+		return nil, string.format("bad %s '%s': out of range %d .. %d",
+			what, s, min, max)
 	end
 	return math.tointeger(n)
 end
 
--- Converts args[i] for each spec {i, what, max}; optional when absent.
+-- Converts args[i] for each spec {i, what, max, min}; optional when
+-- absent.
 local function numbers(args, ...)
 	local r = {}
 	for k, spec in ipairs({ ... }) do
 		local s = args[spec[1]]
 		if s then
-			local n, err = number(s, spec[2], spec[3])
+			local n, err = number(s, spec[2], spec[3], spec[4])
 			if not n then
 				return nil, err
 			end
@@ -389,7 +392,10 @@ end
 
 local function range_text(start, stop)
 	start = start or 0
-	if stop and stop > 0 then
+	if stop and stop > 0 and stop <= start then
+		return string.format("in [%d, %d): the range is empty",
+			start, stop)
+	elseif stop and stop > 0 then
 		return string.format("in [%d, %d)", start, stop)
 	end
 	return string.format("at or above %d", start)
@@ -408,12 +414,19 @@ local function print_entry(id, v)
 	outln(tostring(id) .. " " .. show(v))
 end
 
+-- The largest ID a command that wants @want can take on @t: an idr's
+-- IDs go up to 2^32 - 1 (alloc_u32); tagged IDs and an IDA's are int.
+local function id_max(want, t)
+	if want == "tagged" or kind_of(t) == "ida" then return INT_MAX end
+	return U32_MAX
+end
+
 -- A command on one ID: checks the tree and the ID, then calls @fn(t, id).
 local function on_id(want, what, fn)
 	return function(args)
 		local t, err = tree(want)
 		if not t then return nil, err end
-		local id, e = number(args[1], what)
+		local id, e = number(args[1], what, id_max(want, t))
 		if not id then return nil, e end
 		return fn(t, id, args)
 	end
@@ -467,7 +480,8 @@ local function parse_new(args)
 		elseif a == "--base" or a == "--tagged" then
 			if not args[i + 1] then return nil, a .. " needs a number" end
 			local n, err = number(args[i + 1], a:sub(3):upper(),
-				a == "--tagged" and 30 or INT_MAX)
+				a == "--tagged" and 30 or INT_MAX,
+				a == "--tagged" and 1 or 0)
 			if not n then return nil, err end
 			o[a:sub(3)] = n
 			i = i + 2
@@ -480,9 +494,6 @@ local function parse_new(args)
 	end
 	if o.retire and not o.tagged then
 		return nil, "--retire needs --tagged BITS"
-	end
-	if o.tagged == 0 then
-		return nil, "bad TAGGED '0': out of range 1 .. 30"
 	end
 	return o
 end
@@ -513,7 +524,8 @@ command {
 		local o, err = parse_new(args)
 		if not o then return nil, err end
 		if not valid_name(o.name) then
-			return nil, "bad NAME '" .. o.name .. "': use letters, digits, _ . -"
+			return nil, "bad NAME '" .. o.name .. "': a letter or _, then" ..
+				" letters, digits, _ . - (64 at most)"
 		end
 		if sh.trees[o.name] ~= nil then
 			return nil, "a tree named '" .. o.name .. "' exists"
@@ -585,7 +597,8 @@ command {
 local function alloc_with(method, args)
 	local t, err = tree(method == "alloc_tagged" and "tagged" or "idr")
 	if not t then return nil, err end
-	local n, e = numbers(args, { 2, "START" }, { 3, "END" })
+	local n, e = numbers(args, { 2, "START" },
+		{ 3, "END", INT_MAX, INT_MIN })
 	if not n then return nil, e end
 	local id, msg, errno = call(t, method, args[1], n[1], n[2])
 	return allocated(id, msg, errno, range_text(n[1], n[2]))
@@ -673,16 +686,17 @@ command {
 
 command {
 	name = "list",
-	help = "print every entry as 'ID VALUE', in ID order",
-	text = "idr_for_each().",
+	help = "print every entry as 'ID VALUE' (an IDA's IDs), in ID order",
+	text = "idr_for_each(); on an IDA, one ID a line.",
 	example = "list",
 	run = function()
-		local t, err = tree("idr")
+		local t, err = tree("any")
 		if not t then return nil, err end
+		local ida = kind_of(t) == "ida"
 		local step, state, key = call(t, "pairs")
 		if not step then return nil, state end
 		for id, v in step, state, key do
-			print_entry(id, v)
+			if ida then outln(id) else print_entry(id, v) end
 		end
 		return true
 	end,
@@ -909,9 +923,10 @@ command {
 
 command {
 	name = "dump",
-	help = "print the tree, one line per node",
-	text = "Each node's range and a map of its slots: '#' full, '+' in use\n" ..
-		"with room below, '.' free, '-' no child; then a leaf's entries.",
+	help = "print the tree: two lines a node, then a leaf's entries",
+	text = "Each node's range and use, then a map of its slots: '#' full,\n" ..
+		"'+' in use with room below, '.' free, '-' no child; then a\n" ..
+		"leaf's entries.",
 	example = "dump",
 	run = print_result("dump"),
 }
@@ -986,7 +1001,21 @@ command {
 	name = "stats",
 	help = "print count, height, nodes, bytes, bytes per ID",
 	example = "stats",
-	run = print_result("stats", "stats_text"),
+	run = function()
+		local t, err = tree("any")
+		if not t then return nil, err end
+		local s, msg = call(t, t.stats_text and "stats_text" or "stats")
+		if not s then return nil, msg end
+		if type(s) == "table" then s = format_table(s) end
+		-- An empty tree has no lowest ID, nor a cost per ID: the
+		-- library's text says -1 and 0.000 for "none".
+		if t:count() == 0 then
+			s = s:gsub("(ID: )%-1", "%1none")
+				:gsub("(bytes per ID: )0%.000", "%1none")
+		end
+		outln(s)
+		return true
+	end,
 }
 
 command {

@@ -291,13 +291,13 @@ no"
 	assert_failure 1
 	assert_equal "$output" "* default      idr    0 ids"
 	assert_equal "$stderr" "idrsh: <stdin>:1: new: a tree named 'default' exists
-idrsh: <stdin>:2: new: bad NAME '9x': use letters, digits, _ . -
+idrsh: <stdin>:2: new: bad NAME '9x': a letter or _, then letters, digits, _ . - (64 at most)
 idrsh: <stdin>:3: new: --base needs a number
 idrsh: <stdin>:4: new: bad BASE '-1': out of range 0 .. 2147483647
 idrsh: <stdin>:5: new: unknown option '--frob'
 idrsh: <stdin>:6: new: an IDA takes no --base or --tagged
 idrsh: <stdin>:7: new: --retire needs --tagged BITS
-idrsh: <stdin>:8: new: bad TAGGED '31': out of range 0 .. 30"
+idrsh: <stdin>:8: new: bad TAGGED '31': out of range 1 .. 30"
 }
 
 @test "use and drop of an unknown tree fail; the current one cannot be dropped" {
@@ -433,18 +433,18 @@ example:
 # --------------------------------------------------------- bad input
 
 @test "bad IDs are refused with a clear error" {
-	idrsh_lines "alloc a" "find -1" "find 2147483648" "find 0x" "find 12abc" \
-		"find 99999999999999999999999" "find 0x1g" "find +1" "find 0x0"
+	idrsh_lines "alloc a" "find -1" "find 4294967296" "find 0x" "find 12abc" \
+		"find 99999999999999999999999" "find 0x1g" "find +-1" "find 0x0"
 	assert_failure 1
 	assert_equal "$output" "0
 a"
-	assert_equal "$stderr" "idrsh: <stdin>:2: find: bad ID '-1': out of range 0 .. 2147483647
-idrsh: <stdin>:3: find: bad ID '2147483648': out of range 0 .. 2147483647
+	assert_equal "$stderr" "idrsh: <stdin>:2: find: bad ID '-1': out of range 0 .. 4294967295
+idrsh: <stdin>:3: find: bad ID '4294967296': out of range 0 .. 4294967295
 idrsh: <stdin>:4: find: bad ID '0x': not a number
 idrsh: <stdin>:5: find: bad ID '12abc': not a number
-idrsh: <stdin>:6: find: bad ID '99999999999999999999999': out of range 0 .. 2147483647
+idrsh: <stdin>:6: find: bad ID '99999999999999999999999': out of range 0 .. 4294967295
 idrsh: <stdin>:7: find: bad ID '0x1g': not a number
-idrsh: <stdin>:8: find: bad ID '+1': out of range 0 .. 2147483647"
+idrsh: <stdin>:8: find: bad ID '+-1': not a number"
 }
 
 @test "bad START and END leave the tree unchanged" {
@@ -452,7 +452,7 @@ idrsh: <stdin>:8: find: bad ID '+1': out of range 0 .. 2147483647"
 	assert_failure 1
 	assert_equal "$output" "0"
 	assert_equal "$stderr" "idrsh: <stdin>:1: alloc: bad START '-1': out of range 0 .. 2147483647
-idrsh: <stdin>:2: alloc: bad END '2147483648': out of range 0 .. 2147483647
+idrsh: <stdin>:2: alloc: bad END '2147483648': out of range -2147483648 .. 2147483647
 idrsh: <stdin>:3: alloc: bad START '0x': not a number"
 }
 

@@ -35,3 +35,80 @@ idrsh_lines() {
 	assert_line "  a            ida    0 ids"
 	assert_line "  u            tagged destroyed"
 }
+
+# ------------------------------------------------- every ID is usable
+
+@test "IDs above 2^31: find, remove, replace, path, next, list" {
+	idrsh_lines "alloc_u32 x 4294967295 4294967295" "alloc_u32 y 3000000000 4294967295" \
+		"find 4294967295" "replace 0xffffffff z" "next 2147483648" list \
+		"path 4294967295" "remove 4294967295" "remove 3000000000" count
+	assert_success
+	assert_equal "$stderr" ""
+	assert_line --index 0 4294967295
+	assert_line --index 1 3000000000
+	assert_line --index 2 x
+	assert_line --index 3 x
+	assert_line --index 4 "3000000000 y"
+	assert_line --index 5 "3000000000 y"
+	assert_line --index 6 "4294967295 z"
+	assert_line "found: the ID is allocated"
+	assert_line --index -3 z
+	assert_line --index -2 y
+	assert_line --index -1 0
+}
+
+@test "list on an IDA lists its IDs" {
+	idrsh_lines "new i --ida" ida_alloc "ida_alloc 7" "ida_alloc 7" list
+	assert_success
+	assert_output "0
+7
+8
+0
+7
+8"
+}
+
+# ------------------------------------------ messages that agree
+
+@test "a sign is allowed: +1 is 1, -0 is 0; END -1 means no limit" {
+	idrsh_lines "alloc a" "alloc b" "find +1" "find -0" "alloc c 5 -1" \
+		"alloc d 0x10 -0x1" "find +0x10"
+	assert_success
+	assert_output "0
+1
+b
+a
+5
+16
+d"
+}
+
+@test "an empty range says so, keeping ENOSPC" {
+	idrsh_lines "alloc a 10 5"
+	assert_failure 1
+	assert_equal "$stderr" "idrsh: <stdin>:1: alloc: no free id in [10, 5): the range is empty (ENOSPC)"
+}
+
+@test "new: --tagged's range is 1 .. 30 in both messages; an all-digit name" {
+	idrsh_lines "new a --tagged 31" "new a --tagged 0" "new 123"
+	assert_failure 1
+	assert_equal "$stderr" "idrsh: <stdin>:1: new: bad TAGGED '31': out of range 1 .. 30
+idrsh: <stdin>:2: new: bad TAGGED '0': out of range 1 .. 30
+idrsh: <stdin>:3: new: bad NAME '123': a letter or _, then letters, digits, _ . - (64 at most)"
+}
+
+@test "stats on an empty tree says none, not -1 and 0.000; trees says 1 id" {
+	idrsh_lines stats "alloc a" trees
+	assert_success
+	assert_line "lowest ID: none"
+	assert_line "highest ID: none"
+	assert_line "bytes per ID: none"
+	refute_output --partial -- "-1"
+	assert_line "* default      idr    1 id"
+}
+
+@test "help dump says two lines a node" {
+	run -0 "$IDRSH" -c "help dump"
+	assert_line --partial "two lines a node"
+	refute_output --partial "one line per node"
+}
