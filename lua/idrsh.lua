@@ -22,6 +22,8 @@ local _G, assert, error, io, ipairs, load, loadfile = _G, assert, error,
 local math, os, pairs, pcall, setmetatable, string, table = math, os,
 	pairs, pcall, setmetatable, string, table
 local tonumber, tostring, type, xpcall = tonumber, tostring, type, xpcall
+local debug, getmetatable, next, rawget, rawlen, select = debug,
+	getmetatable, next, rawget, rawlen, select
 
 local M = {}
 
@@ -292,7 +294,7 @@ local function not_a_tree(name, obj)
 end
 
 local function current()
-	local obj = sh.trees[sh.current]
+	local obj = rawget(sh.trees, sh.current)
 	if obj == nil then
 		return nil, "no current tree ('" .. sh.current ..
 			"' was dropped); try 'trees' and 'use NAME'"
@@ -328,7 +330,7 @@ end
 
 -- The tree named @name, whether current or not.
 local function named(name)
-	local obj = sh.trees[name]
+	local obj = rawget(sh.trees, name)
 	if obj == nil then
 		return nil, "no tree named '" .. name .. "' (see 'trees')"
 	end
@@ -348,11 +350,25 @@ local function tree_names()
 	return names
 end
 
+-- The tree the shell last put in the global 't': while 't' still holds
+-- it, 't' follows the current tree; once a chunk assigns 't', the
+-- user's value stays.
+local given_t
+
 local function update_globals()
 	_G.trees = sh.trees
-	_G.t = sh.trees[sh.current]
+	local cur = rawget(sh.trees, sh.current)
+	if rawget(_G, "t") == given_t then
+		_G.t, given_t = cur, cur
+	end
 	_G.idr = idr
 end
+
+-- trees.current is the current tree, whatever 't' holds: the name is
+-- reserved ('new current' is refused), so it never collides.
+setmetatable(sh.trees, { __index = function(_, k)
+	if k == "current" then return rawget(sh.trees, sh.current) end
+end })
 
 local function valid_name(name)
 	return #name <= 64 and name:find("^[%a_][%w_.-]*$") ~= nil
@@ -527,7 +543,11 @@ command {
 			return nil, "bad NAME '" .. o.name .. "': a letter or _, then" ..
 				" letters, digits, _ . - (64 at most)"
 		end
-		if sh.trees[o.name] ~= nil then
+		if o.name == "current" then
+			return nil, "'current' is reserved: trees.current is " ..
+				"the current tree"
+		end
+		if rawget(sh.trees, o.name) ~= nil then
 			return nil, "a tree named '" .. o.name .. "' exists"
 		end
 		local ok, obj = pcall(make, o)
@@ -1067,60 +1087,221 @@ command {
 
 -- {========================== Lua, files ==========================
 
--- A Lua error as (nil, message); an interrupt goes on up.
-local function lua_error(err)
-	if err == INTERRUPTED then error(err, 0) end
-	-- An error object's __tostring may itself fail.
-	local ok, msg = pcall(tostring, err)
-	return nil, ok and type(msg) == "string" and msg
-		or "(error object is a " .. type(err) .. " value)"
+-- {------------------------ Showing values ------------------------
+
+local RENDER_DEPTH = 4		-- tables nested deeper show as {...}
+local RENDER_ITEMS = 30		-- fields of one table shown, then ...
+local RENDER_WIDTH = 76		-- a wider table shows a field a line
+
+local TYPE_ORDER = { number = 1, string = 2, boolean = 3 }
+
+local function key_less(a, b)
+	local ta, tb = TYPE_ORDER[type(a)] or 4, TYPE_ORDER[type(b)] or 4
+	if ta ~= tb then return ta < tb end
+	if ta < 3 then return a < b end
+	return tostring(a) < tostring(b)
+end
+
+local render
+
+local KEYWORDS = {}
+for w in ("and break do else elseif end false for function goto if in " ..
+	"local nil not or repeat return then true until while"):gmatch("%a+") do
+	KEYWORDS[w] = true
+end
+
+local function render_key(k, seen, depth)
+	if type(k) == "string" and k:find("^[%a_][%w_]*$") and
+		not KEYWORDS[k] then
+		return k
+	end
+	return "[" .. render(k, depth, seen) .. "]"
+end
+
+-- The fields of @t: its sequence 1..n, then the other keys, sorted.
+local function fields(t)
+	local n, keys = 0, {}
+	while rawget(t, n + 1) ~= nil do n = n + 1 end
+	for k in next, t do
+		if not (math.type(k) == "integer" and k >= 1 and k <= n) then
+			keys[#keys + 1] = k
+		end
+	end
+	table.sort(keys, key_less)
+	return n, keys
+end
+
+local function render_table(t, depth, seen)
+	local mt = getmetatable(t)
+	if type(mt) == "table" and rawget(mt, "__tostring") then
+		return tostring(t)
+	end
+	if seen[t] then return "{<cycle>}" end
+	if depth >= RENDER_DEPTH then return "{...}" end
+	seen[t] = true
+	local n, keys = fields(t)
+	local parts = {}
+	for i = 1, n do
+		if #parts >= RENDER_ITEMS then break end
+		parts[#parts + 1] = render(rawget(t, i), depth + 1, seen)
+	end
+	for _, k in ipairs(keys) do
+		if #parts >= RENDER_ITEMS then break end
+		parts[#parts + 1] = render_key(k, seen, depth + 1) .. " = " ..
+			render(rawget(t, k), depth + 1, seen)
+	end
+	if n + #keys > #parts then parts[#parts + 1] = "..." end
+	seen[t] = nil
+	return parts, "{" .. table.concat(parts, ", ") .. "}"
+end
+
+-- @v as one line: a table's fields sorted, bounded and cycle-safe;
+-- strings inside a table quoted.  May raise (a __tostring that does).
+function render(v, depth, seen)
+	if type(v) == "string" then
+		return depth > 0 and string.format("%q", v):gsub("\\\n", "\\n") or v
+	elseif type(v) ~= "table" then
+		return tostring(v)
+	end
+	local parts, line = render_table(v, depth, seen)
+	return line or parts
+end
+
+-- A result as '=' and 'lua' print it: a wide table a field a line.
+local function show_result(v)
+	if type(v) ~= "table" then return render(v, 0, {}) end
+	local parts, line = render_table(v, 0, {})
+	if not line then return parts end
+	if #line <= RENDER_WIDTH or not next(v) or rawget(v, 1) ~= nil then
+		return line
+	end
+	return "{\n  " .. table.concat(parts, ",\n  ") .. "\n}"
 end
 
 local function print_values(r)
 	local parts = {}
-	for i = 1, r.n do parts[i] = tostring(r[i]) end
+	for i = 1, r.n do
+		local ok, text = pcall(show_result, r[i])
+		if not ok then
+			if text == INTERRUPTED then error(text, 0) end
+			return nil, "cannot show the result: " ..
+				(type(text) == "string" and text or
+				"(error object is a " .. type(text) .. " value)")
+		end
+		parts[i] = text
+	end
 	if r.n > 0 then outln(table.concat(parts, "\t")) end
-end
-
--- Runs @chunk with the trees in scope; @name names it in errors.
-local function run_chunk(chunk, name, show_results)
-	update_globals()
-	local fn, err = load(chunk, name, "t")
-	if not fn then return nil, err end
-	local r = table.pack(xpcall(fn, function(e) return e end))
-	if not r[1] then return lua_error(r[2]) end
-	if show_results then print_values(table.pack(table.unpack(r, 2, r.n))) end
-	-- The chunk may have made a tree and stored it in trees[...].
 	return true
 end
 
+-- }----------------------------------------------------------------
+
+-- {--------------------- Running chunks -----------------------------
+
+-- xpcall's handler: the message and a traceback (lua.c's), cut where
+-- the shell's own frames begin.  No traceback for an interrupt, nor
+-- when memory ran out (making it would fail too).
+local function traceback(e)
+	if e == INTERRUPTED or e == "not enough memory" then return e end
+	local tb = debug.traceback("", 2)
+	local keep = {}
+	for line in tb:gmatch("[^\n]+") do
+		if line:find("^%s*%[C%]: in %a* ?'?xpcall'?") or
+			line:find("idrsh%.lua:") then
+			break
+		end
+		keep[#keep + 1] = line
+	end
+	return { err = e, traceback = table.concat(keep, "\n") }
+end
+
+-- A Lua error as (nil, message[, traceback]); an interrupt goes on up.
+local function lua_error(err)
+	local tb
+	if type(err) == "table" and getmetatable(err) == nil and err.traceback then
+		err, tb = err.err, err.traceback
+	end
+	if err == INTERRUPTED then error(err, 0) end
+	-- An error object's __tostring may itself fail.
+	local ok, msg = pcall(tostring, err)
+	msg = ok and type(msg) == "string" and msg
+		or "(error object is a " .. type(err) .. " value)"
+	if tb and tb:find("\n") then msg = msg .. "\n" .. tb end
+	return nil, msg
+end
+
+-- Compiles @chunk in @mode: "expr" (=EXPR) as 'return CHUNK';
+-- "repl" (lua CHUNK) as lua.c does, as 'return CHUNK' first, so that a
+-- bare expression prints its value, else as statements; "script" (-e,
+-- a here-document) as statements.
+local function compile(chunk, name, mode)
+	if mode ~= "script" then
+		local fn, err = load("return " .. chunk, name, "t")
+		if fn or mode == "expr" then return fn, err end
+	end
+	return load(chunk, name, "t")
+end
+
+-- Calls @fn with the trees in scope; @show: print what it returns.
+local function run_fn(fn, show, ...)
+	update_globals()
+	local r = table.pack(xpcall(fn, traceback, ...))
+	if not r[1] then return lua_error(r[2]) end
+	if not show then return true end
+	return print_values(table.pack(table.unpack(r, 2, r.n)))
+end
+
+-- Runs @chunk (see compile for @mode); @name names it in errors, and
+-- its first line is line @first (a here-document's) or 1.  -e prints
+-- nothing, as lua5.4 -e does.
+local function run_chunk(chunk, name, mode, first)
+	if first then chunk = string.rep("\n", first - 1) .. chunk end
+	local fn, err = compile(chunk, name, mode)
+	if not fn then return nil, err end
+	return run_fn(fn, name ~= "=-e")
+end
+
+-- True if @chunk ends before its end: Lua's parser stopped at <eof>.
+local function incomplete(chunk, mode)
+	local fn, err = compile(chunk, "=stdin", mode)
+	return not fn and err:sub(-5) == "<eof>"
+end
+
+-- }----------------------------------------------------------------
+
 command {
 	name = "lua", args = "CHUNK", raw = true,
-	help = "run Lua; 'trees' holds the trees, 't' the current",
-	text = "The module is 'idr'; e.g. lua for i = 1, 3 do t:alloc('x' .. i) end.\n" ..
-		"=EXPR prints the value of a Lua expression.",
-	example = "lua print(#t)",
-	run = function(_, rest)
+	help = "run Lua and print what it returns; 't' is the current tree",
+	text = "The module is 'idr'; 'trees' holds the trees by name, and\n" ..
+		"trees.current the current one, as 't' does until a chunk assigns\n" ..
+		"'t'.  A bare expression prints its value, as in lua5.4: lua 1+1.\n" ..
+		"=EXPR prints the values of Lua expressions.  At the terminal an\n" ..
+		"unfinished chunk goes on at the '>> ' prompt (Ctrl-C drops it);\n" ..
+		"anywhere, the lines between 'lua <<WORD' and a line 'WORD' are\n" ..
+		"one chunk.  An error prints a stack traceback.",
+	example = "lua for i = 1, 3 do t:alloc('x' .. i) end",
+	run = function(_, rest, src)
 		if rest == "" then return nil, usage("lua") end
-		return run_chunk(rest, "=lua", false)
+		if src then return run_chunk(rest, src.name, "repl", src.first) end
+		return run_chunk(rest, "=lua", "repl")
 	end,
 }
 
-local run_line
+local run_line, feed, finish
 
 local function source_lines(file)
 	local f, err = io.open(file, "r")
 	if not f then return nil, err end
-	local ok, n = true, 0
+	local ok, n, rd = true, 0, {}
 	while true do
 		local line, rerr = f:read("l")
 		if not line then
 			f:close()
 			if rerr then return nil, file .. ": " .. rerr end
-			return ok
+			return finish(rd) and ok
 		end
 		n = n + 1
-		local r = run_line(line, file .. ":" .. n)
+		local r = feed(rd, line, file .. ":" .. n)
 		if r == "quit" then f:close() return "quit" end
 		if not r then
 			ok = false
@@ -1130,14 +1311,10 @@ local function source_lines(file)
 end
 
 local function source_lua(file, args)
-	update_globals()
 	local fn, err = loadfile(file, "t")
 	if not fn then return nil, err end
 	_G.arg = args or { [0] = file }
-	local r = table.pack(xpcall(fn, function(e) return e end,
-		table.unpack(args or {})))
-	if not r[1] then return lua_error(r[2]) end
-	return true
+	return run_fn(fn, false, table.unpack(args or {}))
 end
 
 -- Runs a command file, or a Lua script when it ends in .lua.
@@ -1215,10 +1392,10 @@ command {
 
 -- {========================== Running =============================
 
-local function dispatch(line)
+local function dispatch(line, src)
 	local expr = line:match("^%s*=(.*)$")
 	if expr then
-		return "=", run_chunk("return " .. expr, "=expr", true)
+		return "=", run_chunk(expr, "=expr", "expr")
 	end
 	local name, rest = line:match("^%s*(%S+)%s*(.-)%s*$")
 	local c = BY_NAME[name]
@@ -1226,7 +1403,7 @@ local function dispatch(line)
 		return "", nil, "unknown command '" .. name .. "'; try 'help'"
 	end
 	if c.raw then
-		return name, c.run({}, rest)
+		return name, c.run({}, rest, src)
 	end
 	local args, err = split(rest)
 	if not args then return name, nil, err end
@@ -1237,7 +1414,7 @@ local function dispatch(line)
 end
 
 -- Runs one line.  Return: true, false (the error is reported), or "quit".
-function run_line(line, where)
+function run_line(line, where, src)
 	if line:find("\0", 1, true) then
 		M.report(where, "the line holds a NUL byte")
 		return false
@@ -1245,7 +1422,7 @@ function run_line(line, where)
 	if line:find("^%s*$") or line:find("^%s*#") then
 		return true
 	end
-	local ok, name, r, err = pcall(dispatch, line)
+	local ok, name, r, err = pcall(dispatch, line, src)
 	if not ok and name == "not enough memory" then
 		-- No bug: the command ran out of memory.  Say which one.
 		r, err = nil, name
@@ -1262,7 +1439,101 @@ function run_line(line, where)
 	return r == "quit" and "quit" or (r and true or false)
 end
 
-M.run_line = run_line
+-- {------------------------- Readers ------------------------------
+
+--[[
+A reader is a source of lines: the terminal, standard input, a -c, a
+file being sourced.  It holds what a line left pending ('pending'):
+  { word, lines, where, src }   a here-document: 'lua <<WORD' at
+                                where, the lines so far;
+  { text }                      at the terminal only, a 'lua' or '='
+                                chunk Lua's parser found unfinished.
+Elsewhere a line is one chunk, so that a bad line fails alone.
+]]
+
+-- A 'lua CHUNK' or '=EXPR' line whose chunk ends before its end.
+local function unfinished(line)
+	local expr = line:match("^%s*=(.*)$")
+	if expr then return incomplete(expr, "expr") end
+	local chunk = line:match("^%s*lua%s(.*)$")
+	return chunk ~= nil and chunk:find("%S") ~= nil and
+		incomplete(chunk, "repl")
+end
+
+-- Where a here-document opened at @where ("FILE:N") names its lines.
+local function heredoc_src(where)
+	local file, n = (where or ""):match("^(.*):(%d+)$")
+	if not file then return { name = "=stdin", first = 2 } end
+	return { name = "=" .. file, first = tonumber(n) + 1 }
+end
+
+local function run_heredoc(p)
+	if not table.concat(p.lines):find("%S") then return true end
+	return run_line("lua " .. table.concat(p.lines, "\n"), p.where, p.src)
+end
+
+-- Runs @line, from reader @rd, at @where (nil: at the terminal).
+-- Return: as run_line; true while a chunk is pending.
+function feed(rd, line, where)
+	local p = rd.pending
+	if p and p.word then
+		if line:match("^%s*(.-)%s*$") ~= p.word then
+			p.lines[#p.lines + 1] = line
+			return true
+		end
+		rd.pending = nil
+		return run_heredoc(p)
+	elseif p then
+		rd.pending = nil
+		line = p.text .. "\n" .. line
+	end
+	local word = line:match("^%s*lua%s*<<%s*([%a_][%w_]*)%s*$")
+	if word then
+		rd.pending = { word = word, lines = {}, where = where,
+			src = heredoc_src(where) }
+		return true
+	end
+	if where == nil and unfinished(line) then
+		rd.pending = { text = line }
+		return true
+	end
+	return run_line(line, where)
+end
+
+-- At the end of @rd's input: a here-document never closed is an error
+-- at its opening line; an unfinished chunk says why it is.
+function finish(rd)
+	local p = rd.pending
+	rd.pending = nil
+	if p and p.word then
+		M.report(p.where, "lua: no line '" .. p.word ..
+			"' ends the here-document")
+		return false
+	elseif p then
+		return run_line(p.text, nil)
+	end
+	return true
+end
+
+-- }----------------------------------------------------------------
+
+-- The terminal, standard input and each -c share this reader.
+local top = {}
+
+function M.run_line(line, where)
+	return feed(top, line, where)
+end
+
+-- The end of standard input or of a -c.
+function M.finish()
+	local r = finish(top)
+	return r == "quit" and "quit" or (r and true or false)
+end
+
+-- Ctrl-C at the '>> ' prompt: the pending chunk is dropped.
+function M.abandon()
+	top.pending = nil
+end
 
 function M.run_file(file, args)
 	local r, err = source(file, args)
@@ -1271,12 +1542,13 @@ function M.run_file(file, args)
 end
 
 function M.run_lua(chunk, name)
-	local ok, err = run_chunk(chunk, name, false)
+	local ok, err = run_chunk(chunk, name, "script")
 	if not ok then M.report(nil, err) end
 	return ok and true or false
 end
 
 function M.prompt()
+	if top.pending then return ">> " end
 	if sh.current == "default" then return "idr> " end
 	return "idr:" .. sh.current .. "> "
 end

@@ -73,7 +73,10 @@ Try 'idrsh --help'."
 
 @test "-e with a Lua error reports it and exits 1" {
 	run -1 --separate-stderr "$IDRSH" -e 'error("boom")'
-	assert_equal "$stderr" "idrsh: -e:1: boom"
+	assert_equal "$stderr" "idrsh: -e:1: boom
+stack traceback:
+	[C]: in function 'error'
+	-e:1: in main chunk"
 }
 
 @test "-e with a syntax error reports it and exits 1" {
@@ -116,7 +119,10 @@ Try 'idrsh --help'."
 @test "a .lua script's error names the file and line, exit 1" {
 	printf 'local x = 1\nerror("bad")\n' > "$BATS_TEST_TMPDIR/e.lua"
 	run -1 --separate-stderr "$IDRSH" "$BATS_TEST_TMPDIR/e.lua"
-	assert_equal "$stderr" "idrsh: $BATS_TEST_TMPDIR/e.lua:2: bad"
+	assert_equal "$stderr" "idrsh: $BATS_TEST_TMPDIR/e.lua:2: bad
+stack traceback:
+	[C]: in function 'error'
+	$BATS_TEST_TMPDIR/e.lua:2: in main chunk"
 }
 
 @test "a missing script is an error, exit 1" {
@@ -363,8 +369,13 @@ nil
 	assert_equal "$output" "0
 1"
 	assert_equal "$stderr" "idrsh: <stdin>:2: lua: lua:1: boom
+stack traceback:
+	[C]: in function 'error'
+	lua:1: in main chunk
 idrsh: <stdin>:3: lua: lua:1: unexpected symbol near <eof>
-idrsh: <stdin>:4: expr:1: attempt to index a nil value (global 'nosuch')"
+idrsh: <stdin>:4: expr:1: attempt to index a nil value (global 'nosuch')
+stack traceback:
+	expr:1: in main chunk"
 }
 
 @test "lua with no chunk is a usage error" {

@@ -112,3 +112,122 @@ idrsh: <stdin>:3: new: bad NAME '123': a letter or _, then letters, digits, _ . 
 	assert_line --partial "two lines a node"
 	refute_output --partial "one line per node"
 }
+
+# ------------------------------------------------ Lua as lua5.4 does it
+
+@test "lua prints what a chunk returns; a bare expression is returned" {
+	idrsh_lines "lua return 5" "lua 1+1" 'lua t:alloc("x")' "lua x = 3" \
+		"lua print(x)" "lua return" "lua return 1, nil, 'a b'"
+	assert_success
+	assert_output "5
+2
+0
+3
+1	nil	a b"
+}
+
+@test "tables are shown readably: sorted, bounded, cycle-safe" {
+	idrsh_lines '={1,2,3}' '={b=1, a={"x\ny"}, [10]=true, ["end"]=0}' \
+		'lua c = {} c.self = c return c' '=t:path(0)' \
+		'lua s = {} for i = 1, 100 do s[i] = i end return s' \
+		'={{{{{1}}}}}' '=trees'
+	assert_success
+	assert_line --index 0 "{1, 2, 3}"
+	assert_line --index 1 '{[10] = true, a = {"x\ny"}, b = 1, ["end"] = 0}'
+	assert_line --index 2 "{self = {<cycle>}}"
+	assert_line --index 3 '{digits = {0}, ["end"] = "empty", height = 0, id = 0, index = 0, steps = {}}'
+	assert_line --index 4 --regexp '^\{1, 2, 3, .*, 30, \.\.\.\}$'
+	assert_line --index 5 "{{{{{...}}}}}"
+	assert_line --index 6 --regexp '^\{default = idr'
+	refute_output --partial "table: 0x"
+}
+
+@test "a wide table shows a field a line" {
+	idrsh_lines 'alloc a' '=t:stats()'
+	assert_success
+	assert_line --index 1 "{"
+	assert_line "  ids = 1,"
+	assert_line "  level_nodes = {1},"
+	assert_line --index -1 "}"
+}
+
+@test "t follows the current tree until a chunk assigns it; trees.current" {
+	idrsh_lines 'lua t = idr.new(); t:alloc("x")' '=#t, #trees.current' \
+		"new b" "alloc y" "alloc z" '=#t, #trees.current' \
+		"lua t = nil" "use b" '=t, #trees.current' "new current"
+	assert_failure 1
+	assert_output "1	0
+0
+1
+1	2
+nil	2"
+	assert_equal "$stderr" "idrsh: <stdin>:10: new: 'current' is reserved: trees.current is the current tree"
+}
+
+@test "t still follows use and new while it is not assigned" {
+	idrsh_lines "alloc a" "new b" '=#t' "use default" '=#t'
+	assert_success
+	assert_output "0
+0
+1"
+}
+
+@test "an error in a chunk prints a stack traceback, as lua5.4 does" {
+	printf 'local function inner()\n\terror("deep")\nend\ninner()\n' > "$BATS_TEST_TMPDIR/tb.lua"
+	idrsh_lines 'lua function f() error("boom") end' 'lua f(); return 1' \
+		"source $BATS_TEST_TMPDIR/tb.lua"
+	assert_failure 1
+	assert_equal "$stderr" "idrsh: <stdin>:2: lua: lua:1: boom
+stack traceback:
+	[C]: in function 'error'
+	lua:1: in function 'f'
+	lua:1: in main chunk
+idrsh: <stdin>:3: source: $BATS_TEST_TMPDIR/tb.lua:2: deep
+stack traceback:
+	[C]: in function 'error'
+	$BATS_TEST_TMPDIR/tb.lua:2: in local 'inner'
+	$BATS_TEST_TMPDIR/tb.lua:4: in main chunk"
+}
+
+@test "an error in __tostring while printing is an error, not an internal one" {
+	idrsh_lines '=setmetatable({}, {__tostring = function() error("ts") end})' \
+		'lua return setmetatable({}, {__tostring = function() error("ts") end})' count
+	assert_failure 1
+	assert_output "0"
+	assert_equal "$stderr" "idrsh: <stdin>:1: cannot show the result: expr:1: ts
+idrsh: <stdin>:2: lua: cannot show the result: lua:1: ts"
+}
+
+# ------------------------------------------------------ here-documents
+
+@test "a here-document is one chunk; its errors name file and line" {
+	printf '%s\n' 'alloc a' 'lua <<EOF' 'local n = 0' 'for id in t:pairs() do' \
+		'  n = n + 1' 'end' 'return n' 'EOF' 'lua <<END' 'local x = 1' \
+		'error("inside")' 'END' count > "$BATS_TEST_TMPDIR/h.idrsh"
+	run --separate-stderr "$IDRSH" "$BATS_TEST_TMPDIR/h.idrsh"
+	assert_failure 1
+	assert_output "0
+1
+1"
+	assert_equal "$stderr" "idrsh: $BATS_TEST_TMPDIR/h.idrsh:9: lua: $BATS_TEST_TMPDIR/h.idrsh:11: inside
+stack traceback:
+	[C]: in function 'error'
+	$BATS_TEST_TMPDIR/h.idrsh:11: in main chunk"
+}
+
+@test "a here-document on standard input and in -c; a missing end word" {
+	idrsh_lines "lua <<X" "function sq(n)" "  return n * n" "end" "X" "=sq(7)" \
+		"lua <<Y" "return 1"
+	assert_failure 1
+	assert_output "49"
+	assert_equal "$stderr" "idrsh: <stdin>:7: lua: no line 'Y' ends the here-document"
+	run -0 "$IDRSH" -c $'lua <<E\nreturn 2 + 2\nE'
+	assert_output "4"
+}
+
+@test "outside the terminal an unfinished chunk fails on its own line" {
+	idrsh_lines "lua function f(n)" "count"
+	assert_failure 1
+	assert_output "0"
+	assert_equal "$stderr" "idrsh: <stdin>:1: lua: lua:1: 'end' expected near <eof>"
+}
