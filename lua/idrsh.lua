@@ -153,11 +153,13 @@ local function quoted(line, i, q)
 	end
 end
 
+-- A '#' that starts a word starts a comment, as in sh: "a#b" and "#"
+-- in quotes are no comment.
 local function split(line)
 	local words, i = {}, 1
 	while true do
 		i = line:find("%S", i)
-		if not i then
+		if not i or line:sub(i, i) == "#" then
 			return words
 		end
 		local word, c = {}, line:sub(i, i)
@@ -258,6 +260,38 @@ local function command_names()
 	local names = {}
 	for i, c in ipairs(COMMANDS) do names[i] = c.name end
 	return names
+end
+
+-- The edit distance (Levenshtein) between @a and @b.
+local function distance(a, b)
+	local prev = {}
+	for j = 0, #b do prev[j] = j end
+	for i = 1, #a do
+		local cur = { [0] = i }
+		for j = 1, #b do
+			local cost = a:byte(i) == b:byte(j) and 0 or 1
+			cur[j] = math.min(prev[j] + 1, cur[j - 1] + 1,
+				prev[j - 1] + cost)
+		end
+		prev = cur
+	end
+	return prev[#b]
+end
+
+-- " did you mean 'x'?" for the command names nearest @word, or "".
+local function did_you_mean(word)
+	if #word > 64 then return "" end
+	local best, near = 3, {}
+	for _, name in ipairs(command_names()) do
+		local d = distance(word:lower(), name)
+		if d < best and d < #name then
+			best, near = d, { name }
+		elseif d == best and d < #name then
+			near[#near + 1] = name
+		end
+	end
+	if #near == 0 or #near > 3 then return "" end
+	return "; did you mean '" .. table.concat(near, "' or '") .. "'?"
 end
 
 -- }===============================================================
@@ -723,6 +757,27 @@ command {
 }
 
 command {
+	name = "cursor", args = "[N]", max = 1,
+	help = "print alloc_cyclic's cursor, or set it to N",
+	text = "idr_get_cursor(), idr_set_cursor(): alloc_cyclic searches on\n" ..
+		"from the cursor, the ID after the last one it handed out.",
+	example = "cursor 100",
+	run = function(args)
+		local t, err = tree("idr")
+		if not t then return nil, err end
+		if not args[1] then
+			outln(t:get_cursor())
+			return true
+		end
+		local n, e = number(args[1], "N", U32_MAX)
+		if not n then return nil, e end
+		local ok, msg = call(t, "set_cursor", n)
+		if ok == nil and msg then return nil, msg end
+		return true
+	end,
+}
+
+command {
 	name = "count",
 	help = "print how many IDs are allocated",
 	example = "count",
@@ -775,15 +830,46 @@ command {
 
 command {
 	name = "pre_get",
-	help = "fill the tree's node cache (the 2004 API)",
+	help = "fill the tree's node cache (the 2004 API); print its size",
 	text = "idr_pre_get(): get_new and get_new_above take nodes only from\n" ..
-		"this cache, and fail with EAGAIN when it runs short.",
+		"this cache, and fail with EAGAIN when it runs short.  Prints how\n" ..
+		"many nodes the cache holds now (stats says it too).",
 	example = "pre_get",
 	run = function()
 		local t, err = tree("idr")
 		if not t then return nil, err end
 		local ok, msg, errno = call(t, "pre_get")
 		if not ok then return nil, failure(msg, errno) end
+		outln("cached nodes: " .. t:stats().cached)
+		return true
+	end,
+}
+
+-- idr_preload() is the C library's, per thread, not a tree's: the C
+-- side hands the shell the two calls (config.preload, .preload_end).
+command {
+	name = "preload",
+	help = "fill this thread's node cache for one allocation",
+	text = "idr_preload(): the next allocation takes its nodes from the\n" ..
+		"thread's cache, not malloc, until preload_end; 'stats' shows\n" ..
+		"the nodes preloaded.",
+	example = "preload",
+	run = function()
+		local t, err = tree("any")
+		if not t then return nil, err end
+		sh.config.preload()
+		outln("preloaded nodes: " .. t:stats().preloaded)
+		return true
+	end,
+}
+
+command {
+	name = "preload_end",
+	help = "end a preload section; free the nodes it did not use",
+	text = "idr_preload_end().",
+	example = "preload_end",
+	run = function()
+		sh.config.preload_end()
 		return true
 	end,
 }
@@ -985,7 +1071,10 @@ command {
 	text = "With no FILE the DOT text goes to standard output.  --svg and\n" ..
 		"--png need Graphviz's 'dot' program.",
 	example = "dot --svg tree.svg",
-	complete = "files",
+	complete = function(text)
+		if text:sub(1, 1) == "-" then return { "--svg", "--png" } end
+		return "files"
+	end,
 	run = function(args)
 		local t, err = tree("any")
 		if not t then return nil, err end
@@ -1059,26 +1148,43 @@ command {
 	end,
 }
 
+-- 'fail N' as set: N, and the allocator's count of refused allocations
+-- then; those refused since come off N.
+local fault = { n = 0, failed = 0 }
+
+local function fails_left()
+	local left = fault.n - (idr.mem().failed - fault.failed)
+	return left > 0 and left or 0
+end
+
 command {
-	name = "fail", args = "N", min = 1,
-	help = "make the next N allocations fail (ENOMEM)",
+	name = "fail", args = "[N]", max = 1,
+	help = "make the next N allocations fail (ENOMEM); or say how many will",
 	text = "Fault injection, to watch a failed operation leave the tree as it\n" ..
-		"was.  'fail 0' turns it off.",
+		"was.  'fail 0' turns it off; 'fail' prints how many allocations\n" ..
+		"are still set to fail.",
 	example = "fail 1",
 	run = function(args)
+		if not args[1] then
+			outln("allocations set to fail: " .. fails_left())
+			return true
+		end
 		local n, err = number(args[1], "N")
 		if not n then return nil, err end
 		idr.fault(0, n)
+		fault.n, fault.failed = n, idr.mem().failed
 		return true
 	end,
 }
 
 command {
 	name = "mem",
-	help = "print the allocator's counters",
+	help = "print the allocator's counters, and the allocations set to fail",
 	example = "mem",
 	run = function()
-		outln(format_table(idr.mem()))
+		local m = idr.mem()
+		m.fail_pending = fails_left()
+		outln(format_table(m))
 		return true
 	end,
 }
@@ -1360,33 +1466,46 @@ local function help_on(c)
 	outln("  " .. c.example)
 end
 
-command {
-	name = "help", args = "[CMD]", max = 1,
-	help = "list the commands, or explain one",
-	example = "help alloc",
-	complete = command_names,
-	run = function(args)
-		if args[1] then
-			local c = BY_NAME[args[1]]
-			if not c then return nil, "no command '" .. args[1] .. "'" end
-			help_on(c)
-			return true
+local function help(args)
+	if args[1] then
+		local c = BY_NAME[args[1]]
+		if not c then
+			return nil, "no command '" .. args[1] .. "'" ..
+				did_you_mean(args[1])
 		end
-		for _, c in ipairs(COMMANDS) do
-			outln(string.format("%s%s %s", bold(c.name),
-				string.rep(" ", math.max(1, 15 - #c.name)), c.help))
-		end
-		outln("Type 'help CMD' for more; =EXPR prints a Lua expression.")
+		help_on(c)
 		return true
-	end,
-}
+	end
+	for _, c in ipairs(COMMANDS) do
+		outln(string.format("%s%s %s", bold(c.name),
+			string.rep(" ", math.max(1, 15 - #c.name)), c.help))
+	end
+	outln("Type 'help CMD' for more; =EXPR prints a Lua expression.")
+	return true
+end
 
-command {
-	name = "quit",
-	help = "leave idrsh (so does Ctrl-D)",
-	example = "quit",
-	run = function() return "quit" end,
-}
+-- help's and quit's other names are those of sqlite3, python3 and
+-- redis-cli.
+for _, name in ipairs({ "help", ".help", "?" }) do
+	command {
+		name = name, args = "[CMD]", max = 1,
+		help = name == "help" and "list the commands, or explain one"
+			or "the same as help",
+		example = name .. " alloc",
+		complete = command_names,
+		run = help,
+	}
+end
+
+for _, name in ipairs({ "quit", "exit", ".quit" }) do
+	command {
+		name = name,
+		help = name == "quit" and "leave idrsh (so does Ctrl-D)"
+			or "the same as quit",
+		example = name,
+		run = function() return "quit" end,
+	}
+end
 
 -- }===============================================================
 
@@ -1400,7 +1519,9 @@ local function dispatch(line, src)
 	local name, rest = line:match("^%s*(%S+)%s*(.-)%s*$")
 	local c = BY_NAME[name]
 	if not c then
-		return "", nil, "unknown command '" .. name .. "'; try 'help'"
+		local hint = did_you_mean(name)
+		return "", nil, "unknown command '" .. name .. "'" ..
+			(hint ~= "" and hint or "; try 'help'")
 	end
 	if c.raw then
 		return name, c.run({}, rest, src)
@@ -1561,20 +1682,64 @@ local function prefixed(list, text)
 	return r
 end
 
+-- The keys of table @t that are Lua names, each after @prefix.
+local function names_in(t, prefix, into)
+	if type(t) ~= "table" then return end
+	for k in next, t do
+		if type(k) == "string" and k:find("^[%a_][%w_]*$") then
+			into[prefix .. k] = true
+		end
+	end
+end
+
+-- Completion of a Lua word: a global, a field after '.', a method
+-- after ':' (from the metatable's __index, as for t:alloc).
+local function lua_names(text)
+	local path, sep = text:match("^(.-)([.:]?)[%w_]*$")
+	local found = {}
+	if sep == "" then
+		names_in(_G, path, found)
+		names_in(KEYWORDS, path, found)
+	elseif path:find("^[%a_][%w_]*[%w_.]*$") then
+		local v = _G
+		for part in path:gmatch("[^.]+") do
+			local ok, x = pcall(function() return v[part] end)
+			if not ok then return {} end
+			v = x
+		end
+		local mt = debug.getmetatable(v)
+		local index = type(mt) == "table" and rawget(mt, "__index")
+		if sep == "." then
+			names_in(v, path .. sep, found)
+		end
+		if sep == ":" or type(v) ~= "table" then
+			names_in(index, path .. sep, found)
+		end
+	end
+	local r = {}
+	for name in pairs(found) do r[#r + 1] = name end
+	table.sort(r)
+	return prefixed(r, text)
+end
+
 -- Candidates for the word @text that starts at @start in @line, from
 -- the command's 'complete'; "files" lets readline complete file names.
+-- A second result, "nospace": no space after the word (a Lua name may
+-- go on with '.' or ':').
 function M.complete(text, line, start)
 	local before = line:sub(1, start)
+	if top.pending or before:find("^%s*=") or before:find("^%s*lua%s") then
+		return lua_names(text), "nospace"
+	end
 	local cmd = before:match("^%s*(%S+)%s")
 	if not cmd then
 		return prefixed(command_names(), text)
 	end
 	local c = BY_NAME[cmd]
 	local how = c and c.complete
+	if type(how) == "function" then how = how(text) end
 	if how == "files" then
 		return "files"
-	elseif type(how) == "function" then
-		return prefixed(how(), text)
 	elseif type(how) == "table" then
 		return prefixed(how, text)
 	end

@@ -14,6 +14,7 @@
  *     unfinished Lua chunk), which finish() ends at the end of input;
  *   abandon(): drops the pending chunk (Ctrl-C at the terminal);
  *   complete(text, line, start): a table of candidates, or "files";
+ *     then "nospace" if no space goes after the word;
  *   prompt(): the prompt.
  *
  * Errors inside those functions are reported by the Lua side, as
@@ -279,6 +280,22 @@ static bool run_command(struct shell *s, const char *cmd)
 
 /* ======================== The Lua state ======================== */
 
+/* idr_preload() is per thread, no tree's: the binding has it not, and
+ * the shell's 'preload' and 'preload_end' call these. */
+static int shell_preload(lua_State *L)
+{
+	(void)L;
+	idr_preload(GFP_KERNEL);
+	return 0;
+}
+
+static int shell_preload_end(lua_State *L)
+{
+	(void)L;
+	idr_preload_end();
+	return 0;
+}
+
 static int open_shell(lua_State *L)
 {
 	struct shell *s = lua_touserdata(L, 1);
@@ -293,7 +310,7 @@ static int open_shell(lua_State *L)
 		return lua_error(L);
 	lua_call(L, 0, 1);
 	lua_getfield(L, -1, "setup");
-	lua_createtable(L, 0, 4);
+	lua_createtable(L, 0, 6);
 	lua_pushboolean(L, s->color_out);
 	lua_setfield(L, -2, "color_out");
 	lua_pushboolean(L, s->color_err);
@@ -302,6 +319,10 @@ static int open_shell(lua_State *L)
 	lua_setfield(L, -2, "bail");
 	lua_pushboolean(L, s->interactive);
 	lua_setfield(L, -2, "interactive");
+	lua_pushcfunction(L, shell_preload);
+	lua_setfield(L, -2, "preload");
+	lua_pushcfunction(L, shell_preload_end);
+	lua_setfield(L, -2, "preload_end");
 	lua_call(L, 1, 0);
 	s->module = luaL_ref(L, LUA_REGISTRYINDEX);
 	return 0;
@@ -514,8 +535,8 @@ static int complete_call(lua_State *L)
 	lua_pushstring(L, a->text);
 	lua_pushstring(L, rl_line_buffer);
 	lua_pushinteger(L, a->start);
-	lua_call(L, 3, 1);
-	return 1;
+	lua_call(L, 3, 2);
+	return 2;
 }
 
 static char **complete(const char *text, int start, int end)
@@ -528,10 +549,14 @@ static char **complete(const char *text, int start, int end)
 	rl_attempted_completion_over = 1;
 	lua_pushcfunction(L, complete_call);
 	lua_pushlightuserdata(L, &a);
-	if (lua_pcall(L, 1, 1, 0) != LUA_OK) {
+	if (lua_pcall(L, 1, 2, 0) != LUA_OK) {
 		lua_pop(L, 1);
 		return NULL;
 	}
+	/* A Lua name may go on with '.' or ':'. */
+	if (lua_type(L, -1) == LUA_TSTRING)
+		rl_completion_append_character = '\0';
+	lua_pop(L, 1);
 	if (lua_type(L, -1) == LUA_TSTRING) {
 		rl_attempted_completion_over = 0; /* file names */
 	} else if (lua_istable(L, -1)) {

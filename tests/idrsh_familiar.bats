@@ -231,3 +231,81 @@ stack traceback:
 	assert_output "0"
 	assert_equal "$stderr" "idrsh: <stdin>:1: lua: lua:1: 'end' expected near <eof>"
 }
+
+# --------------------------------------------------- manners of a shell
+
+@test "exit, .quit leave; .help and ? are help" {
+	run -0 "$IDRSH" -c exit -c count
+	assert_output ""
+	run -0 "$IDRSH" -c .quit -c count
+	assert_output ""
+	run -0 "$IDRSH" -c '.help find'
+	assert_line --index 0 "usage: find ID"
+	run -0 "$IDRSH" -c '? find'
+	assert_line --index 0 "usage: find ID"
+	run -0 "$IDRSH" -c '.help'
+	assert_line --regexp '^exit +the same as quit$'
+}
+
+@test "an unknown command or help topic gets 'did you mean'" {
+	idrsh_lines "fnd 0" "help alocc" "xyzzy" "quti"
+	assert_failure 1
+	assert_equal "$stderr" "idrsh: <stdin>:1: unknown command 'fnd'; did you mean 'find'?
+idrsh: <stdin>:2: help: no command 'alocc'; did you mean 'alloc'?
+idrsh: <stdin>:3: unknown command 'xyzzy'; try 'help'
+idrsh: <stdin>:4: unknown command 'quti'; did you mean 'quit'?"
+}
+
+@test "# starts a comment after a command, not in quotes or a word" {
+	idrsh_lines "alloc a # the first" 'alloc "b # c"' "alloc d#e" "count # 3" list \
+		'lua return #"abc" # not a comment in Lua'
+	assert_failure 1
+	assert_output "0
+1
+2
+3
+0 a
+1 \"b # c\"
+2 d#e"
+	assert_equal "$stderr" "idrsh: <stdin>:6: lua: lua:1: <eof> expected near '#'"
+}
+
+@test "cursor shows and sets alloc_cyclic's cursor" {
+	idrsh_lines cursor "alloc_cyclic a" cursor "cursor 4000000000" cursor \
+		"cursor 10" "alloc_cyclic b" "cursor 4294967296"
+	assert_failure 1
+	assert_output "0
+0
+1
+4000000000
+10"
+	assert_equal "$stderr" "idrsh: <stdin>:8: cursor: bad N '4294967296': out of range 0 .. 4294967295"
+}
+
+@test "preload and preload_end exist, with what stats reports" {
+	idrsh_lines preload stats preload_end stats
+	assert_success
+	assert_line --index 0 --regexp '^preloaded nodes: [1-9][0-9]*$'
+	n=${lines[0]#preloaded nodes: }
+	assert_line "preloaded nodes: $n"
+	assert_line --index -1 "highest ID: none"
+	run -0 "$IDRSH" -c preload -c preload_end -c stats
+	assert_line "preloaded nodes: 0"
+}
+
+@test "pre_get says how many nodes the cache holds" {
+	idrsh_lines pre_get
+	assert_success
+	assert_output --regexp '^cached nodes: [1-9][0-9]*$'
+}
+
+@test "fail with no argument, and mem, show the allocations set to fail" {
+	idrsh_lines fail "fail 3" fail "alloc a" fail mem "fail 0" fail
+	assert_failure 1
+	assert_line --index 0 "allocations set to fail: 0"
+	assert_line --index 1 "allocations set to fail: 3"
+	assert_line --index 2 "allocations set to fail: 2"
+	assert_line "fail_pending: 2"
+	assert_line "failed: 1"
+	assert_line --index -1 "allocations set to fail: 0"
+}

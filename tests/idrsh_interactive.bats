@@ -221,3 +221,19 @@ lua os.exit(0)"
 	assert_output "count
 trees"
 }
+
+@test "pty: Tab completes dot's options" {
+	pty 'dot --s\t\n' '\004'
+	assert_success
+	assert_line --partial "idr> dot --svg"
+}
+
+@test "pty: Tab completes Lua names: globals, fields, methods" {
+	pty 'alloc a\n' '=t:cou\t()\n' 'lua print(string.up\t("a"))\n' '=tre\t.def\t:cou\t()\n' '\004'
+	assert_success
+	assert_line "idr> =t:count()"
+	assert_line "idr> lua print(string.upper(\"a\"))"
+	assert_line "A"
+	assert_line "idr> =trees.default:count()"
+	refute_output --partial "idrsh:"
+}
