@@ -262,32 +262,36 @@ local function command_names()
 	return names
 end
 
--- The edit distance (Levenshtein) between @a and @b.
+-- The edit distance between @a and @b: insertions, deletions,
+-- substitutions and swaps of neighbours (optimal string alignment).
 local function distance(a, b)
-	local prev = {}
-	for j = 0, #b do prev[j] = j end
+	local d = {}
+	for i = 0, #a do d[i] = { [0] = i } end
+	for j = 0, #b do d[0][j] = j end
 	for i = 1, #a do
-		local cur = { [0] = i }
 		for j = 1, #b do
 			local cost = a:byte(i) == b:byte(j) and 0 or 1
-			cur[j] = math.min(prev[j] + 1, cur[j - 1] + 1,
-				prev[j - 1] + cost)
+			d[i][j] = math.min(d[i - 1][j] + 1, d[i][j - 1] + 1,
+				d[i - 1][j - 1] + cost)
+			if i > 1 and j > 1 and a:byte(i) == b:byte(j - 1) and
+				a:byte(i - 1) == b:byte(j) then
+				d[i][j] = math.min(d[i][j], d[i - 2][j - 2] + 1)
+			end
 		end
-		prev = cur
 	end
-	return prev[#b]
+	return d[#a][#b]
 end
 
--- " did you mean 'x'?" for the command names nearest @word, or "".
+-- " did you mean 'x'?" for the command names nearest @word, or "": one
+-- edit away, two for words of five letters or more.
 local function did_you_mean(word)
 	if #word > 64 then return "" end
-	local best, near = 3, {}
+	local best, near = #word >= 5 and 2 or 1, {}
 	for _, name in ipairs(command_names()) do
 		local d = distance(word:lower(), name)
-		if d < best and d < #name then
-			best, near = d, { name }
-		elseif d == best and d < #name then
-			near[#near + 1] = name
+		if d < #name and d <= best then
+			if d < best then near = {} end
+			best, near[#near + 1] = d, name
 		end
 	end
 	if #near == 0 or #near > 3 then return "" end
