@@ -429,7 +429,9 @@ static void history_open(struct shell *s)
 			close(fd);
 		return;
 	}
-	if (close(fd) != 0)
+	/* Written back from what was read: cut to $IDRSH_HISTSIZE entries
+	 * whatever the file held (a garbled one included). */
+	if (close(fd) != 0 || (errno = write_history(s->history)) != 0)
 		history_fail(s);
 }
 

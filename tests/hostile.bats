@@ -95,8 +95,10 @@ clean_output() {
 assert_session() {
 	assert_failure 1
 	local others want got
+	# A Lua error's stack traceback follows its message.
 	others=$(printf '%s\n' "$stderr" | LC_ALL=C grep -av -e '^$' \
-		-e '^idrsh: <stdin>:[0-9]*: ' | head -c 300)
+		-e '^idrsh: <stdin>:[0-9]*: ' -e '^stack traceback:$' \
+		-e $'^\t' | head -c 300)
 	[ -z "$others" ] || fail "not a diagnostic: $others"
 	if [ -n "${1:-}" ]; then
 		others=$(printf '%s\n' "$stderr" | LC_ALL=C grep -avE -e '^$' \
