@@ -1658,6 +1658,7 @@ end
 -- Ctrl-C at the '>> ' prompt: the pending chunk is dropped.
 function M.abandon()
 	top.pending = nil
+	return true
 end
 
 function M.run_file(file, args)
