@@ -22,10 +22,13 @@ local _G, assert, error, io, ipairs, load, loadfile = _G, assert, error,
 local math, os, pairs, pcall, setmetatable, string, table = math, os,
 	pairs, pcall, setmetatable, string, table
 local tonumber, tostring, type, xpcall = tonumber, tostring, type, xpcall
+local debug, getmetatable, next, rawget, rawlen, select = debug,
+	getmetatable, next, rawget, rawlen, select
 
 local M = {}
 
 local INT_MAX = 0x7fffffff
+local INT_MIN = -0x80000000
 local U32_MAX = 0xffffffff
 local SOURCE_DEPTH_MAX = 16
 -- What src/idrsh.c's hook raises on Ctrl-C: no command may swallow it.
@@ -34,12 +37,10 @@ local INTERRUPTED = "interrupted!"
 -- The shell's state: the trees by name, which one is current, options.
 local sh = {
 	trees = {},		-- name -> idr or ida object (the Lua global 'trees')
-	kinds = setmetatable({}, { __mode = "k" }), -- object -> "idr"|"ida"|"tagged"
 	current = "default",
 	config = {},
 	depth = 0,		-- nesting of 'source'
 	tracing = setmetatable({}, { __mode = "k" }), -- object -> true
-	opts = setmetatable({}, { __mode = "k" }), -- object -> options of 'new'
 }
 
 -- {============================ Output ============================
@@ -152,11 +153,13 @@ local function quoted(line, i, q)
 	end
 end
 
+-- A '#' that starts a word starts a comment, as in sh: "a#b" and "#"
+-- in quotes are no comment.
 local function split(line)
 	local words, i = {}, 1
 	while true do
 		i = line:find("%S", i)
-		if not i then
+		if not i or line:sub(i, i) == "#" then
 			return words
 		end
 		local word, c = {}, line:sub(i, i)
@@ -177,35 +180,37 @@ local function split(line)
 	end
 end
 
--- An ID: decimal or 0x hex, 0 .. @max.  Return: the number, or nil, why.
-local function number(s, what, max)
-	max = max or INT_MAX
+-- A number: decimal or 0x hex, with an optional sign, in @min .. @max
+-- (defaults 0 .. INT_MAX).  Return: the number, or nil, why.
+local function number(s, what, max, min)
+	max, min = max or INT_MAX, min or 0
+	local sign, digits = s:match("^([-+]?)(.*)$")
 	local n
-	if s:find("^%d+$") then
-		local d = s:gsub("^0+(%d)", "%1") -- leading zeros change nothing
+	if digits:find("^%d+$") then
+		local d = digits:gsub("^0+(%d)", "%1") -- leading zeros change nothing
 		n = #d <= 15 and tonumber(d) or math.huge
-	elseif s:find("^0[xX]%x+$") then
-		local x = s:sub(3):gsub("^0+(%x)", "%1")
+	elseif digits:find("^0[xX]%x+$") then
+		local x = digits:sub(3):gsub("^0+(%x)", "%1")
 		n = #x <= 12 and tonumber(x, 16) or math.huge
-	elseif s:find("^[-+]%d+$") or s:find("^[-+]0[xX]%x+$") then
-		n = s:sub(1, 1) == "-" and -1 or math.huge
 	else
 		return nil, string.format("bad %s '%s': not a number", what, s)
 	end
-	if n > max or n < 0 then
-		return nil, string.format("bad %s '%s': out of range 0 .. %d",
-			what, s, max)
+	if sign == "-" then n = -n end
+	if n > max or n < min then
+		return nil, string.format("bad %s '%s': out of range %d .. %d",
+			what, s, min, max)
 	end
 	return math.tointeger(n)
 end
 
--- Converts args[i] for each spec {i, what, max}; optional when absent.
+-- Converts args[i] for each spec {i, what, max, min}; optional when
+-- absent.
 local function numbers(args, ...)
 	local r = {}
 	for k, spec in ipairs({ ... }) do
 		local s = args[spec[1]]
 		if s then
-			local n, err = number(s, spec[2], spec[3])
+			local n, err = number(s, spec[2], spec[3], spec[4])
 			if not n then
 				return nil, err
 			end
@@ -257,47 +262,77 @@ local function command_names()
 	return names
 end
 
+-- The edit distance between @a and @b: insertions, deletions,
+-- substitutions and swaps of neighbours (optimal string alignment).
+local function distance(a, b)
+	local d = {}
+	for i = 0, #a do d[i] = { [0] = i } end
+	for j = 0, #b do d[0][j] = j end
+	for i = 1, #a do
+		for j = 1, #b do
+			local cost = a:byte(i) == b:byte(j) and 0 or 1
+			d[i][j] = math.min(d[i - 1][j] + 1, d[i][j - 1] + 1,
+				d[i - 1][j - 1] + cost)
+			if i > 1 and j > 1 and a:byte(i) == b:byte(j - 1) and
+				a:byte(i - 1) == b:byte(j) then
+				d[i][j] = math.min(d[i][j], d[i - 2][j - 2] + 1)
+			end
+		end
+	end
+	return d[#a][#b]
+end
+
+-- " did you mean 'x'?" for the command names nearest @word, or "": one
+-- edit away, two for words of five letters or more.
+local function did_you_mean(word)
+	if #word > 64 then return "" end
+	local best, near = #word >= 5 and 2 or 1, {}
+	for _, name in ipairs(command_names()) do
+		local d = distance(word:lower(), name)
+		if d < #name and d <= best then
+			if d < best then near = {} end
+			best, near[#near + 1] = d, name
+		end
+	end
+	if #near == 0 or #near > 3 then return "" end
+	return "; did you mean '" .. table.concat(near, "' or '") .. "'?"
+end
+
 -- }===============================================================
 
 -- {=========================== Trees ==============================
 
--- The kind of a tree: "idr", "tagged" or "ida".  The binding does not
--- say, so the methods are probed: only an IDA has 'exists', and 'untag'
--- raises on an idr that is not tagged.
-local function tree_kind(obj)
-	local ok, exists = pcall(function() return obj.exists end)
-	if ok and exists then
-		return "ida"
-	end
-	return pcall(function() return obj:untag(0) end) and "tagged" or "idr"
+-- What the binding says a tree is (t:info()), or nil for a userdata
+-- that is no tree ('lua trees.x = io.stdout').
+local function info_of(obj)
+	local ok, info = pcall(function() return obj:info() end)
+	if ok and type(info) == "table" then return info end
 end
 
--- Trees the shell made are known; one a 'lua' chunk made is probed once.
+-- The kind of a tree: "idr", "tagged" or "ida", as the binding says.
 local function kind_of(obj)
-	local k = sh.kinds[obj]
-	if not k then
-		k = tree_kind(obj)
-		sh.kinds[obj] = k
-	end
-	return k
+	local info = info_of(obj)
+	if not info then return "?" end
+	if info.kind == "ida" then return "ida" end
+	return info.tagged and "tagged" or "idr"
 end
 
--- Stores @obj, made by make(@o) as a tree of @kind, under @name.
-local function keep(name, obj, kind, o)
-	sh.trees[name], sh.kinds[obj], sh.opts[obj] = obj, kind, o
+-- Stores @obj under @name.
+local function keep(name, obj)
+	sh.trees[name] = obj
 end
 
 -- Anything but a userdata under trees.NAME ('lua trees.x = 2' may put
 -- anything there) is no tree.
 local function not_a_tree(name, obj)
-	if type(obj) ~= "userdata" then
+	if type(obj) ~= "userdata" or not info_of(obj) then
 		return "trees." .. name .. " is a " .. type(obj) ..
 			", not an idr or an IDA"
 	end
 end
 
 local function current()
-	local obj = sh.trees[sh.current]
+	local obj = rawget(sh.trees, sh.current)
 	if obj == nil then
 		return nil, "no current tree ('" .. sh.current ..
 			"' was dropped); try 'trees' and 'use NAME'"
@@ -333,7 +368,7 @@ end
 
 -- The tree named @name, whether current or not.
 local function named(name)
-	local obj = sh.trees[name]
+	local obj = rawget(sh.trees, name)
 	if obj == nil then
 		return nil, "no tree named '" .. name .. "' (see 'trees')"
 	end
@@ -353,11 +388,25 @@ local function tree_names()
 	return names
 end
 
+-- The tree the shell last put in the global 't': while 't' still holds
+-- it, 't' follows the current tree; once a chunk assigns 't', the
+-- user's value stays.
+local given_t
+
 local function update_globals()
 	_G.trees = sh.trees
-	_G.t = sh.trees[sh.current]
+	local cur = rawget(sh.trees, sh.current)
+	if rawget(_G, "t") == given_t then
+		_G.t, given_t = cur, cur
+	end
 	_G.idr = idr
 end
+
+-- trees.current is the current tree, whatever 't' holds: the name is
+-- reserved ('new current' is refused), so it never collides.
+setmetatable(sh.trees, { __index = function(_, k)
+	if k == "current" then return rawget(sh.trees, sh.current) end
+end })
 
 local function valid_name(name)
 	return #name <= 64 and name:find("^[%a_][%w_.-]*$") ~= nil
@@ -397,7 +446,10 @@ end
 
 local function range_text(start, stop)
 	start = start or 0
-	if stop and stop > 0 then
+	if stop and stop > 0 and stop <= start then
+		return string.format("in [%d, %d): the range is empty",
+			start, stop)
+	elseif stop and stop > 0 then
 		return string.format("in [%d, %d)", start, stop)
 	end
 	return string.format("at or above %d", start)
@@ -416,12 +468,19 @@ local function print_entry(id, v)
 	outln(tostring(id) .. " " .. show(v))
 end
 
+-- The largest ID a command that wants @want can take on @t: an idr's
+-- IDs go up to 2^32 - 1 (alloc_u32); tagged IDs and an IDA's are int.
+local function id_max(want, t)
+	if want == "tagged" or kind_of(t) == "ida" then return INT_MAX end
+	return U32_MAX
+end
+
 -- A command on one ID: checks the tree and the ID, then calls @fn(t, id).
 local function on_id(want, what, fn)
 	return function(args)
 		local t, err = tree(want)
 		if not t then return nil, err end
-		local id, e = number(args[1], what)
+		local id, e = number(args[1], what, id_max(want, t))
 		if not id then return nil, e end
 		return fn(t, id, args)
 	end
@@ -475,7 +534,8 @@ local function parse_new(args)
 		elseif a == "--base" or a == "--tagged" then
 			if not args[i + 1] then return nil, a .. " needs a number" end
 			local n, err = number(args[i + 1], a:sub(3):upper(),
-				a == "--tagged" and 30 or INT_MAX)
+				a == "--tagged" and 30 or INT_MAX,
+				a == "--tagged" and 1 or 0)
 			if not n then return nil, err end
 			o[a:sub(3)] = n
 			i = i + 2
@@ -489,22 +549,19 @@ local function parse_new(args)
 	if o.retire and not o.tagged then
 		return nil, "--retire needs --tagged BITS"
 	end
-	if o.tagged == 0 then
-		return nil, "bad TAGGED '0': out of range 1 .. 30"
-	end
 	return o
 end
 
--- A new tree from the options of parse_new.  Return: it, and its kind.
+-- A new tree from the options of parse_new.
 local function make(o)
 	if o.ida then
-		return idr.ida(), "ida"
+		return idr.ida()
 	end
 	local opts = { base = o.base }
 	if o.tagged then
 		opts.tagged = { id_bits = o.tagged, retire = o.retire or false }
 	end
-	return idr.new(opts), o.tagged and "tagged" or "idr"
+	return idr.new(opts)
 end
 
 command {
@@ -521,14 +578,19 @@ command {
 		local o, err = parse_new(args)
 		if not o then return nil, err end
 		if not valid_name(o.name) then
-			return nil, "bad NAME '" .. o.name .. "': use letters, digits, _ . -"
+			return nil, "bad NAME '" .. o.name .. "': a letter or _, then" ..
+				" letters, digits, _ . - (64 at most)"
 		end
-		if sh.trees[o.name] ~= nil then
+		if o.name == "current" then
+			return nil, "'current' is reserved: trees.current is " ..
+				"the current tree"
+		end
+		if rawget(sh.trees, o.name) ~= nil then
 			return nil, "a tree named '" .. o.name .. "' exists"
 		end
-		local ok, obj, kind = pcall(make, o)
+		local ok, obj = pcall(make, o)
 		if not ok then return nil, tostring(obj) end
-		keep(o.name, obj, kind, o)
+		keep(o.name, obj)
 		sh.current = o.name
 		return true
 	end,
@@ -554,10 +616,14 @@ command {
 	run = function()
 		for _, name in ipairs(tree_names()) do
 			local obj = sh.trees[name]
+			local info = info_of(obj)
 			local ok, n = pcall(function() return #obj end)
-			outln(string.format("%s %-12s %-6s %s ids",
+			local size = info and info.destroyed and "destroyed"
+				or not ok and "?"
+				or string.format("%d %s", n, n == 1 and "id" or "ids")
+			outln(string.format("%s %-12s %-6s %s",
 				name == sh.current and "*" or " ", name,
-				kind_of(obj), ok and tostring(n) or "?"))
+				kind_of(obj), size))
 		end
 		return true
 	end,
@@ -589,7 +655,8 @@ command {
 local function alloc_with(method, args)
 	local t, err = tree(method == "alloc_tagged" and "tagged" or "idr")
 	if not t then return nil, err end
-	local n, e = numbers(args, { 2, "START" }, { 3, "END" })
+	local n, e = numbers(args, { 2, "START" },
+		{ 3, "END", INT_MAX, INT_MIN })
 	if not n then return nil, e end
 	local id, msg, errno = call(t, method, args[1], n[1], n[2])
 	return allocated(id, msg, errno, range_text(n[1], n[2]))
@@ -677,17 +744,39 @@ command {
 
 command {
 	name = "list",
-	help = "print every entry as 'ID VALUE', in ID order",
-	text = "idr_for_each().",
+	help = "print every entry as 'ID VALUE' (an IDA's IDs), in ID order",
+	text = "idr_for_each(); on an IDA, one ID a line.",
 	example = "list",
 	run = function()
-		local t, err = tree("idr")
+		local t, err = tree("any")
 		if not t then return nil, err end
+		local ida = kind_of(t) == "ida"
 		local step, state, key = call(t, "pairs")
 		if not step then return nil, state end
 		for id, v in step, state, key do
-			print_entry(id, v)
+			if ida then outln(id) else print_entry(id, v) end
 		end
+		return true
+	end,
+}
+
+command {
+	name = "cursor", args = "[N]", max = 1,
+	help = "print alloc_cyclic's cursor, or set it to N",
+	text = "idr_get_cursor(), idr_set_cursor(): alloc_cyclic searches on\n" ..
+		"from the cursor, the ID after the last one it handed out.",
+	example = "cursor 100",
+	run = function(args)
+		local t, err = tree("idr")
+		if not t then return nil, err end
+		if not args[1] then
+			outln(t:get_cursor())
+			return true
+		end
+		local n, e = number(args[1], "N", U32_MAX)
+		if not n then return nil, e end
+		local ok, msg = call(t, "set_cursor", n)
+		if ok == nil and msg then return nil, msg end
 		return true
 	end,
 }
@@ -724,15 +813,17 @@ command {
 	run = function()
 		local t, err = tree("any")
 		if not t then return nil, err end
-		local o = sh.opts[t] or { ida = kind_of(t) == "ida" }
-		local ok, fresh, kind = pcall(make, o)
+		local info = t:info()
+		local ok, fresh = pcall(function()
+			return info.kind == "ida" and idr.ida() or idr.new(info)
+		end)
 		if not ok then return nil, tostring(fresh) end
 		if sh.tracing[t] then
 			fresh:trace(trace_line)
 			sh.tracing[fresh] = true
 		end
 		t:destroy()
-		keep(sh.current, fresh, kind, o)
+		keep(sh.current, fresh)
 		return true
 	end,
 }
@@ -743,15 +834,46 @@ command {
 
 command {
 	name = "pre_get",
-	help = "fill the tree's node cache (the 2004 API)",
+	help = "fill the tree's node cache (the 2004 API); print its size",
 	text = "idr_pre_get(): get_new and get_new_above take nodes only from\n" ..
-		"this cache, and fail with EAGAIN when it runs short.",
+		"this cache, and fail with EAGAIN when it runs short.  Prints how\n" ..
+		"many nodes the cache holds now (stats says it too).",
 	example = "pre_get",
 	run = function()
 		local t, err = tree("idr")
 		if not t then return nil, err end
 		local ok, msg, errno = call(t, "pre_get")
 		if not ok then return nil, failure(msg, errno) end
+		outln("cached nodes: " .. t:stats().cached)
+		return true
+	end,
+}
+
+-- idr_preload() is the C library's, per thread, not a tree's: the C
+-- side hands the shell the two calls (config.preload, .preload_end).
+command {
+	name = "preload",
+	help = "fill this thread's node cache for one allocation",
+	text = "idr_preload(): the next allocation takes its nodes from the\n" ..
+		"thread's cache, not malloc, until preload_end; 'stats' shows\n" ..
+		"the nodes preloaded.",
+	example = "preload",
+	run = function()
+		local t, err = tree("any")
+		if not t then return nil, err end
+		sh.config.preload()
+		outln("preloaded nodes: " .. t:stats().preloaded)
+		return true
+	end,
+}
+
+command {
+	name = "preload_end",
+	help = "end a preload section; free the nodes it did not use",
+	text = "idr_preload_end().",
+	example = "preload_end",
+	run = function()
+		sh.config.preload_end()
 		return true
 	end,
 }
@@ -819,10 +941,11 @@ command {
 local function tag_reason(t, tid)
 	local id, gen = call(t, "untag", tid)
 	local p = call(t, "path", tid)
-	if type(p) ~= "table" or not p.gen or not p.id_bits then
+	local tagged = t:info().tagged
+	if type(p) ~= "table" or not p.gen or not tagged then
 		return string.format("id %d gen %d", id, gen)
 	end
-	local slot_gen = p.gen % (1 << (31 - p.id_bits))
+	local slot_gen = p.gen % (1 << tagged.gen_bits)
 	local where = p["end"] == "found" and "the slot is at" or
 		"the slot is free, at"
 	return string.format("id %d gen %d; %s gen %d", id, gen, where, slot_gen)
@@ -910,9 +1033,10 @@ command {
 
 command {
 	name = "dump",
-	help = "print the tree, one line per node",
-	text = "Each node's range and a map of its slots: '#' full, '+' in use\n" ..
-		"with room below, '.' free, '-' no child; then a leaf's entries.",
+	help = "print the tree: two lines a node, then a leaf's entries",
+	text = "Each node's range and use, then a map of its slots: '#' full,\n" ..
+		"'+' in use with room below, '.' free, '-' no child; then a\n" ..
+		"leaf's entries.",
 	example = "dump",
 	run = print_result("dump"),
 }
@@ -951,7 +1075,10 @@ command {
 	text = "With no FILE the DOT text goes to standard output.  --svg and\n" ..
 		"--png need Graphviz's 'dot' program.",
 	example = "dot --svg tree.svg",
-	complete = "files",
+	complete = function(text)
+		if text:sub(1, 1) == "-" then return { "--svg", "--png" } end
+		return "files"
+	end,
 	run = function(args)
 		local t, err = tree("any")
 		if not t then return nil, err end
@@ -987,7 +1114,21 @@ command {
 	name = "stats",
 	help = "print count, height, nodes, bytes, bytes per ID",
 	example = "stats",
-	run = print_result("stats", "stats_text"),
+	run = function()
+		local t, err = tree("any")
+		if not t then return nil, err end
+		local s, msg = call(t, t.stats_text and "stats_text" or "stats")
+		if not s then return nil, msg end
+		if type(s) == "table" then s = format_table(s) end
+		-- An empty tree has no lowest ID, nor a cost per ID: the
+		-- library's text says -1 and 0.000 for "none".
+		if t:count() == 0 then
+			s = s:gsub("(ID: )%-1", "%1none")
+				:gsub("(bytes per ID: )0%.000", "%1none")
+		end
+		outln(s)
+		return true
+	end,
 }
 
 command {
@@ -1011,26 +1152,43 @@ command {
 	end,
 }
 
+-- 'fail N' as set: N, and the allocator's count of refused allocations
+-- then; those refused since come off N.
+local fault = { n = 0, failed = 0 }
+
+local function fails_left()
+	local left = fault.n - (idr.mem().failed - fault.failed)
+	return left > 0 and left or 0
+end
+
 command {
-	name = "fail", args = "N", min = 1,
-	help = "make the next N allocations fail (ENOMEM)",
+	name = "fail", args = "[N]", max = 1,
+	help = "make the next N allocations fail (ENOMEM); or say how many will",
 	text = "Fault injection, to watch a failed operation leave the tree as it\n" ..
-		"was.  'fail 0' turns it off.",
+		"was.  'fail 0' turns it off; 'fail' prints how many allocations\n" ..
+		"are still set to fail.",
 	example = "fail 1",
 	run = function(args)
+		if not args[1] then
+			outln("allocations set to fail: " .. fails_left())
+			return true
+		end
 		local n, err = number(args[1], "N")
 		if not n then return nil, err end
 		idr.fault(0, n)
+		fault.n, fault.failed = n, idr.mem().failed
 		return true
 	end,
 }
 
 command {
 	name = "mem",
-	help = "print the allocator's counters",
+	help = "print the allocator's counters, and the allocations set to fail",
 	example = "mem",
 	run = function()
-		outln(format_table(idr.mem()))
+		local m = idr.mem()
+		m.fail_pending = fails_left()
+		outln(format_table(m))
 		return true
 	end,
 }
@@ -1039,60 +1197,221 @@ command {
 
 -- {========================== Lua, files ==========================
 
--- A Lua error as (nil, message); an interrupt goes on up.
-local function lua_error(err)
-	if err == INTERRUPTED then error(err, 0) end
-	-- An error object's __tostring may itself fail.
-	local ok, msg = pcall(tostring, err)
-	return nil, ok and type(msg) == "string" and msg
-		or "(error object is a " .. type(err) .. " value)"
+-- {------------------------ Showing values ------------------------
+
+local RENDER_DEPTH = 4		-- tables nested deeper show as {...}
+local RENDER_ITEMS = 30		-- fields of one table shown, then ...
+local RENDER_WIDTH = 76		-- a wider table shows a field a line
+
+local TYPE_ORDER = { number = 1, string = 2, boolean = 3 }
+
+local function key_less(a, b)
+	local ta, tb = TYPE_ORDER[type(a)] or 4, TYPE_ORDER[type(b)] or 4
+	if ta ~= tb then return ta < tb end
+	if ta < 3 then return a < b end
+	return tostring(a) < tostring(b)
+end
+
+local render
+
+local KEYWORDS = {}
+for w in ("and break do else elseif end false for function goto if in " ..
+	"local nil not or repeat return then true until while"):gmatch("%a+") do
+	KEYWORDS[w] = true
+end
+
+local function render_key(k, seen, depth)
+	if type(k) == "string" and k:find("^[%a_][%w_]*$") and
+		not KEYWORDS[k] then
+		return k
+	end
+	return "[" .. render(k, depth, seen) .. "]"
+end
+
+-- The fields of @t: its sequence 1..n, then the other keys, sorted.
+local function fields(t)
+	local n, keys = 0, {}
+	while rawget(t, n + 1) ~= nil do n = n + 1 end
+	for k in next, t do
+		if not (math.type(k) == "integer" and k >= 1 and k <= n) then
+			keys[#keys + 1] = k
+		end
+	end
+	table.sort(keys, key_less)
+	return n, keys
+end
+
+local function render_table(t, depth, seen)
+	local mt = getmetatable(t)
+	if type(mt) == "table" and rawget(mt, "__tostring") then
+		return tostring(t)
+	end
+	if seen[t] then return "{<cycle>}" end
+	if depth >= RENDER_DEPTH then return "{...}" end
+	seen[t] = true
+	local n, keys = fields(t)
+	local parts = {}
+	for i = 1, n do
+		if #parts >= RENDER_ITEMS then break end
+		parts[#parts + 1] = render(rawget(t, i), depth + 1, seen)
+	end
+	for _, k in ipairs(keys) do
+		if #parts >= RENDER_ITEMS then break end
+		parts[#parts + 1] = render_key(k, seen, depth + 1) .. " = " ..
+			render(rawget(t, k), depth + 1, seen)
+	end
+	if n + #keys > #parts then parts[#parts + 1] = "..." end
+	seen[t] = nil
+	return parts, "{" .. table.concat(parts, ", ") .. "}"
+end
+
+-- @v as one line: a table's fields sorted, bounded and cycle-safe;
+-- strings inside a table quoted.  May raise (a __tostring that does).
+function render(v, depth, seen)
+	if type(v) == "string" then
+		return depth > 0 and string.format("%q", v):gsub("\\\n", "\\n") or v
+	elseif type(v) ~= "table" then
+		return tostring(v)
+	end
+	local parts, line = render_table(v, depth, seen)
+	return line or parts
+end
+
+-- A result as '=' and 'lua' print it: a wide table a field a line.
+local function show_result(v)
+	if type(v) ~= "table" then return render(v, 0, {}) end
+	local parts, line = render_table(v, 0, {})
+	if not line then return parts end
+	if #line <= RENDER_WIDTH or not next(v) or rawget(v, 1) ~= nil then
+		return line
+	end
+	return "{\n  " .. table.concat(parts, ",\n  ") .. "\n}"
 end
 
 local function print_values(r)
 	local parts = {}
-	for i = 1, r.n do parts[i] = tostring(r[i]) end
+	for i = 1, r.n do
+		local ok, text = pcall(show_result, r[i])
+		if not ok then
+			if text == INTERRUPTED then error(text, 0) end
+			return nil, "cannot show the result: " ..
+				(type(text) == "string" and text or
+				"(error object is a " .. type(text) .. " value)")
+		end
+		parts[i] = text
+	end
 	if r.n > 0 then outln(table.concat(parts, "\t")) end
-end
-
--- Runs @chunk with the trees in scope; @name names it in errors.
-local function run_chunk(chunk, name, show_results)
-	update_globals()
-	local fn, err = load(chunk, name, "t")
-	if not fn then return nil, err end
-	local r = table.pack(xpcall(fn, function(e) return e end))
-	if not r[1] then return lua_error(r[2]) end
-	if show_results then print_values(table.pack(table.unpack(r, 2, r.n))) end
-	-- The chunk may have made a tree and stored it in trees[...].
 	return true
 end
 
+-- }----------------------------------------------------------------
+
+-- {--------------------- Running chunks -----------------------------
+
+-- xpcall's handler: the message and a traceback (lua.c's), cut where
+-- the shell's own frames begin.  No traceback for an interrupt, nor
+-- when memory ran out (making it would fail too).
+local function traceback(e)
+	if e == INTERRUPTED or e == "not enough memory" then return e end
+	local tb = debug.traceback("", 2)
+	local keep = {}
+	for line in tb:gmatch("[^\n]+") do
+		if line:find("^%s*%[C%]: in %a* ?'?xpcall'?") or
+			line:find("idrsh%.lua:") then
+			break
+		end
+		keep[#keep + 1] = line
+	end
+	return { err = e, traceback = table.concat(keep, "\n") }
+end
+
+-- A Lua error as (nil, message[, traceback]); an interrupt goes on up.
+local function lua_error(err)
+	local tb
+	if type(err) == "table" and getmetatable(err) == nil and err.traceback then
+		err, tb = err.err, err.traceback
+	end
+	if err == INTERRUPTED then error(err, 0) end
+	-- An error object's __tostring may itself fail.
+	local ok, msg = pcall(tostring, err)
+	msg = ok and type(msg) == "string" and msg
+		or "(error object is a " .. type(err) .. " value)"
+	if tb and tb:find("\n") then msg = msg .. "\n" .. tb end
+	return nil, msg
+end
+
+-- Compiles @chunk in @mode: "expr" (=EXPR) as 'return CHUNK';
+-- "repl" (lua CHUNK) as lua.c does, as 'return CHUNK' first, so that a
+-- bare expression prints its value, else as statements; "script" (-e,
+-- a here-document) as statements.
+local function compile(chunk, name, mode)
+	if mode ~= "script" then
+		local fn, err = load("return " .. chunk, name, "t")
+		if fn or mode == "expr" then return fn, err end
+	end
+	return load(chunk, name, "t")
+end
+
+-- Calls @fn with the trees in scope; @show: print what it returns.
+local function run_fn(fn, show, ...)
+	update_globals()
+	local r = table.pack(xpcall(fn, traceback, ...))
+	if not r[1] then return lua_error(r[2]) end
+	if not show then return true end
+	return print_values(table.pack(table.unpack(r, 2, r.n)))
+end
+
+-- Runs @chunk (see compile for @mode); @name names it in errors, and
+-- its first line is line @first (a here-document's) or 1.  -e prints
+-- nothing, as lua5.4 -e does.
+local function run_chunk(chunk, name, mode, first)
+	if first then chunk = string.rep("\n", first - 1) .. chunk end
+	local fn, err = compile(chunk, name, mode)
+	if not fn then return nil, err end
+	return run_fn(fn, name ~= "=-e")
+end
+
+-- True if @chunk ends before its end: Lua's parser stopped at <eof>.
+local function incomplete(chunk, mode)
+	local fn, err = compile(chunk, "=stdin", mode)
+	return not fn and err:sub(-5) == "<eof>"
+end
+
+-- }----------------------------------------------------------------
+
 command {
 	name = "lua", args = "CHUNK", raw = true,
-	help = "run Lua; 'trees' holds the trees, 't' the current",
-	text = "The module is 'idr'; e.g. lua for i = 1, 3 do t:alloc('x' .. i) end.\n" ..
-		"=EXPR prints the value of a Lua expression.",
-	example = "lua print(#t)",
-	run = function(_, rest)
+	help = "run Lua and print what it returns; 't' is the current tree",
+	text = "The module is 'idr'; 'trees' holds the trees by name, and\n" ..
+		"trees.current the current one, as 't' does until a chunk assigns\n" ..
+		"'t'.  A bare expression prints its value, as in lua5.4: lua 1+1.\n" ..
+		"=EXPR prints the values of Lua expressions.  At the terminal an\n" ..
+		"unfinished chunk goes on at the '>> ' prompt (Ctrl-C drops it);\n" ..
+		"anywhere, the lines between 'lua <<WORD' and a line 'WORD' are\n" ..
+		"one chunk.  An error prints a stack traceback.",
+	example = "lua for i = 1, 3 do t:alloc('x' .. i) end",
+	run = function(_, rest, src)
 		if rest == "" then return nil, usage("lua") end
-		return run_chunk(rest, "=lua", false)
+		if src then return run_chunk(rest, src.name, "repl", src.first) end
+		return run_chunk(rest, "=lua", "repl")
 	end,
 }
 
-local run_line
+local run_line, feed, finish
 
 local function source_lines(file)
 	local f, err = io.open(file, "r")
 	if not f then return nil, err end
-	local ok, n = true, 0
+	local ok, n, rd = true, 0, {}
 	while true do
 		local line, rerr = f:read("l")
 		if not line then
 			f:close()
 			if rerr then return nil, file .. ": " .. rerr end
-			return ok
+			return finish(rd) and ok
 		end
 		n = n + 1
-		local r = run_line(line, file .. ":" .. n)
+		local r = feed(rd, line, file .. ":" .. n)
 		if r == "quit" then f:close() return "quit" end
 		if not r then
 			ok = false
@@ -1102,14 +1421,10 @@ local function source_lines(file)
 end
 
 local function source_lua(file, args)
-	update_globals()
 	local fn, err = loadfile(file, "t")
 	if not fn then return nil, err end
 	_G.arg = args or { [0] = file }
-	local r = table.pack(xpcall(fn, function(e) return e end,
-		table.unpack(args or {})))
-	if not r[1] then return lua_error(r[2]) end
-	return true
+	return run_fn(fn, false, table.unpack(args or {}))
 end
 
 -- Runs a command file, or a Lua script when it ends in .lua.
@@ -1155,50 +1470,65 @@ local function help_on(c)
 	outln("  " .. c.example)
 end
 
-command {
-	name = "help", args = "[CMD]", max = 1,
-	help = "list the commands, or explain one",
-	example = "help alloc",
-	complete = command_names,
-	run = function(args)
-		if args[1] then
-			local c = BY_NAME[args[1]]
-			if not c then return nil, "no command '" .. args[1] .. "'" end
-			help_on(c)
-			return true
+local function help(args)
+	if args[1] then
+		local c = BY_NAME[args[1]]
+		if not c then
+			return nil, "no command '" .. args[1] .. "'" ..
+				did_you_mean(args[1])
 		end
-		for _, c in ipairs(COMMANDS) do
-			outln(string.format("%s%s %s", bold(c.name),
-				string.rep(" ", math.max(1, 15 - #c.name)), c.help))
-		end
-		outln("Type 'help CMD' for more; =EXPR prints a Lua expression.")
+		help_on(c)
 		return true
-	end,
-}
+	end
+	for _, c in ipairs(COMMANDS) do
+		outln(string.format("%s%s %s", bold(c.name),
+			string.rep(" ", math.max(1, 15 - #c.name)), c.help))
+	end
+	outln("Type 'help CMD' for more; =EXPR prints a Lua expression.")
+	return true
+end
 
-command {
-	name = "quit",
-	help = "leave idrsh (so does Ctrl-D)",
-	example = "quit",
-	run = function() return "quit" end,
-}
+-- help's and quit's other names are those of sqlite3, python3 and
+-- redis-cli.
+for _, name in ipairs({ "help", ".help", "?" }) do
+	command {
+		name = name, args = "[CMD]", max = 1,
+		help = name == "help" and "list the commands, or explain one"
+			or "the same as help",
+		example = name .. " alloc",
+		complete = command_names,
+		run = help,
+	}
+end
+
+for _, name in ipairs({ "quit", "exit", ".quit" }) do
+	command {
+		name = name,
+		help = name == "quit" and "leave idrsh (so does Ctrl-D)"
+			or "the same as quit",
+		example = name,
+		run = function() return "quit" end,
+	}
+end
 
 -- }===============================================================
 
 -- {========================== Running =============================
 
-local function dispatch(line)
+local function dispatch(line, src)
 	local expr = line:match("^%s*=(.*)$")
 	if expr then
-		return "=", run_chunk("return " .. expr, "=expr", true)
+		return "=", run_chunk(expr, "=expr", "expr")
 	end
 	local name, rest = line:match("^%s*(%S+)%s*(.-)%s*$")
 	local c = BY_NAME[name]
 	if not c then
-		return "", nil, "unknown command '" .. name .. "'; try 'help'"
+		local hint = did_you_mean(name)
+		return "", nil, "unknown command '" .. name .. "'" ..
+			(hint ~= "" and hint or "; try 'help'")
 	end
 	if c.raw then
-		return name, c.run({}, rest)
+		return name, c.run({}, rest, src)
 	end
 	local args, err = split(rest)
 	if not args then return name, nil, err end
@@ -1209,7 +1539,7 @@ local function dispatch(line)
 end
 
 -- Runs one line.  Return: true, false (the error is reported), or "quit".
-function run_line(line, where)
+function run_line(line, where, src)
 	if line:find("\0", 1, true) then
 		M.report(where, "the line holds a NUL byte")
 		return false
@@ -1217,7 +1547,7 @@ function run_line(line, where)
 	if line:find("^%s*$") or line:find("^%s*#") then
 		return true
 	end
-	local ok, name, r, err = pcall(dispatch, line)
+	local ok, name, r, err = pcall(dispatch, line, src)
 	if not ok and name == "not enough memory" then
 		-- No bug: the command ran out of memory.  Say which one.
 		r, err = nil, name
@@ -1234,7 +1564,102 @@ function run_line(line, where)
 	return r == "quit" and "quit" or (r and true or false)
 end
 
-M.run_line = run_line
+-- {------------------------- Readers ------------------------------
+
+--[[
+A reader is a source of lines: the terminal, standard input, a -c, a
+file being sourced.  It holds what a line left pending ('pending'):
+  { word, lines, where, src }   a here-document: 'lua <<WORD' at
+                                where, the lines so far;
+  { text }                      at the terminal only, a 'lua' or '='
+                                chunk Lua's parser found unfinished.
+Elsewhere a line is one chunk, so that a bad line fails alone.
+]]
+
+-- A 'lua CHUNK' or '=EXPR' line whose chunk ends before its end.
+local function unfinished(line)
+	local expr = line:match("^%s*=(.*)$")
+	if expr then return incomplete(expr, "expr") end
+	local chunk = line:match("^%s*lua%s(.*)$")
+	return chunk ~= nil and chunk:find("%S") ~= nil and
+		incomplete(chunk, "repl")
+end
+
+-- Where a here-document opened at @where ("FILE:N") names its lines.
+local function heredoc_src(where)
+	local file, n = (where or ""):match("^(.*):(%d+)$")
+	if not file then return { name = "=stdin", first = 2 } end
+	return { name = "=" .. file, first = tonumber(n) + 1 }
+end
+
+local function run_heredoc(p)
+	if not table.concat(p.lines):find("%S") then return true end
+	return run_line("lua " .. table.concat(p.lines, "\n"), p.where, p.src)
+end
+
+-- Runs @line, from reader @rd, at @where (nil: at the terminal).
+-- Return: as run_line; true while a chunk is pending.
+function feed(rd, line, where)
+	local p = rd.pending
+	if p and p.word then
+		if line:match("^%s*(.-)%s*$") ~= p.word then
+			p.lines[#p.lines + 1] = line
+			return true
+		end
+		rd.pending = nil
+		return run_heredoc(p)
+	elseif p then
+		rd.pending = nil
+		line = p.text .. "\n" .. line
+	end
+	local word = line:match("^%s*lua%s*<<%s*([%a_][%w_]*)%s*$")
+	if word then
+		rd.pending = { word = word, lines = {}, where = where,
+			src = heredoc_src(where) }
+		return true
+	end
+	if where == nil and unfinished(line) then
+		rd.pending = { text = line }
+		return true
+	end
+	return run_line(line, where)
+end
+
+-- At the end of @rd's input: a here-document never closed is an error
+-- at its opening line; an unfinished chunk says why it is.
+function finish(rd)
+	local p = rd.pending
+	rd.pending = nil
+	if p and p.word then
+		M.report(p.where, "lua: no line '" .. p.word ..
+			"' ends the here-document")
+		return false
+	elseif p then
+		return run_line(p.text, nil)
+	end
+	return true
+end
+
+-- }----------------------------------------------------------------
+
+-- The terminal, standard input and each -c share this reader.
+local top = {}
+
+function M.run_line(line, where)
+	return feed(top, line, where)
+end
+
+-- The end of standard input or of a -c.
+function M.finish()
+	local r = finish(top)
+	return r == "quit" and "quit" or (r and true or false)
+end
+
+-- Ctrl-C at the '>> ' prompt: the pending chunk is dropped.
+function M.abandon()
+	top.pending = nil
+	return true
+end
 
 function M.run_file(file, args)
 	local r, err = source(file, args)
@@ -1243,12 +1668,13 @@ function M.run_file(file, args)
 end
 
 function M.run_lua(chunk, name)
-	local ok, err = run_chunk(chunk, name, false)
+	local ok, err = run_chunk(chunk, name, "script")
 	if not ok then M.report(nil, err) end
 	return ok and true or false
 end
 
 function M.prompt()
+	if top.pending then return ">> " end
 	if sh.current == "default" then return "idr> " end
 	return "idr:" .. sh.current .. "> "
 end
@@ -1261,20 +1687,64 @@ local function prefixed(list, text)
 	return r
 end
 
+-- The keys of table @t that are Lua names, each after @prefix.
+local function names_in(t, prefix, into)
+	if type(t) ~= "table" then return end
+	for k in next, t do
+		if type(k) == "string" and k:find("^[%a_][%w_]*$") then
+			into[prefix .. k] = true
+		end
+	end
+end
+
+-- Completion of a Lua word: a global, a field after '.', a method
+-- after ':' (from the metatable's __index, as for t:alloc).
+local function lua_names(text)
+	local path, sep = text:match("^(.-)([.:]?)[%w_]*$")
+	local found = {}
+	if sep == "" then
+		names_in(_G, path, found)
+		names_in(KEYWORDS, path, found)
+	elseif path:find("^[%a_][%w_]*[%w_.]*$") then
+		local v = _G
+		for part in path:gmatch("[^.]+") do
+			local ok, x = pcall(function() return v[part] end)
+			if not ok then return {} end
+			v = x
+		end
+		local mt = debug.getmetatable(v)
+		local index = type(mt) == "table" and rawget(mt, "__index")
+		if sep == "." then
+			names_in(v, path .. sep, found)
+		end
+		if sep == ":" or type(v) ~= "table" then
+			names_in(index, path .. sep, found)
+		end
+	end
+	local r = {}
+	for name in pairs(found) do r[#r + 1] = name end
+	table.sort(r)
+	return prefixed(r, text)
+end
+
 -- Candidates for the word @text that starts at @start in @line, from
 -- the command's 'complete'; "files" lets readline complete file names.
+-- A second result, "nospace": no space after the word (a Lua name may
+-- go on with '.' or ':').
 function M.complete(text, line, start)
 	local before = line:sub(1, start)
+	if top.pending or before:find("^%s*=") or before:find("^%s*lua%s") then
+		return lua_names(text), "nospace"
+	end
 	local cmd = before:match("^%s*(%S+)%s")
 	if not cmd then
 		return prefixed(command_names(), text)
 	end
 	local c = BY_NAME[cmd]
 	local how = c and c.complete
+	if type(how) == "function" then how = how(text) end
 	if how == "files" then
 		return "files"
-	elseif type(how) == "function" then
-		return prefixed(how(), text)
 	elseif type(how) == "table" then
 		return prefixed(how, text)
 	end
@@ -1283,7 +1753,7 @@ end
 
 function M.setup(config)
 	sh.config = config
-	keep("default", idr.new {}, "idr", {})
+	keep("default", idr.new {})
 	update_globals()
 end
 

@@ -8,9 +8,13 @@
  * whose functions this file calls:
  *
  *   setup(config): before anything runs;
- *   run_line(line, where), run_file(path, args), run_lua(chunk, name):
- *     true, false (a command failed), or "quit";
+ *   run_line(line, where), run_file(path, args), run_lua(chunk, name),
+ *   finish(): true, false (a command failed), or "quit"; a line may
+ *     leave a chunk pending (a here-document, at the terminal an
+ *     unfinished Lua chunk), which finish() ends at the end of input;
+ *   abandon(): drops the pending chunk (Ctrl-C at the terminal);
  *   complete(text, line, start): a table of candidates, or "files";
+ *     then "nospace" if no space goes after the word;
  *   prompt(): the prompt.
  *
  * Errors inside those functions are reported by the Lua side, as
@@ -59,6 +63,7 @@ struct shell {
 	bool failed;	  /* a command failed */
 	bool quit;	  /* a command asked to leave */
 	char *history;	  /* file, or NULL */
+	int histsize;	  /* lines it keeps */
 };
 
 /* The one shell, for readline's and the signal handler's callbacks. */
@@ -98,13 +103,23 @@ static void on_sigint(int sig)
 	}
 }
 
+static bool run_fn(struct shell *s, const char *name);
+static char *prompt(struct shell *s);
+
 /* Readline calls this after a signal interrupted its read: Ctrl-C
- * discards the line being typed and starts a new one. */
+ * discards the line being typed, and a pending chunk with it: the next
+ * prompt is the main one. */
 static int on_signal_event(void)
 {
+	char *p;
+
 	if (!got_sigint)
 		return 0;
 	got_sigint = 0;
+	run_fn(sh, "abandon");
+	p = prompt(sh);
+	rl_set_prompt(p);
+	free(p);
 	rl_replace_line("", 0);
 	rl_crlf();
 	rl_on_new_line();
@@ -159,6 +174,10 @@ static bool call(struct shell *s, int nargs, const char *where)
 	if (rc != LUA_OK) {
 		const char *msg = lua_tostring(s->L, -1);
 
+		/* The terminal echoed ^C: the message goes on a line of
+		 * its own. */
+		if (s->interactive && msg && strcmp(msg, "interrupted!") == 0)
+			fputc('\n', stderr);
 		report(where, msg ? msg : "(error object is not a string)");
 		lua_pop(s->L, 1);
 		s->failed = true;
@@ -208,6 +227,13 @@ static bool run_line(struct shell *s, const char *line, size_t len,
 	return call(s, 1, where);
 }
 
+/* Calls module function @name with no arguments, as run_line. */
+static bool run_fn(struct shell *s, const char *name)
+{
+	push_fn(s, name);
+	return call(s, 0, NULL);
+}
+
 static void push_args(struct shell *s, char **argv, int argc)
 {
 	lua_createtable(s->L, argc, 1);
@@ -249,10 +275,26 @@ static bool run_command(struct shell *s, const char *cmd)
 			break;
 		cmd += len + 1;
 	}
-	return ok;
+	return run_fn(s, "finish") && ok;
 }
 
 /* ======================== The Lua state ======================== */
+
+/* idr_preload() is per thread, no tree's: the binding has it not, and
+ * the shell's 'preload' and 'preload_end' call these. */
+static int shell_preload(lua_State *L)
+{
+	(void)L;
+	idr_preload(GFP_KERNEL);
+	return 0;
+}
+
+static int shell_preload_end(lua_State *L)
+{
+	(void)L;
+	idr_preload_end();
+	return 0;
+}
 
 static int open_shell(lua_State *L)
 {
@@ -268,7 +310,7 @@ static int open_shell(lua_State *L)
 		return lua_error(L);
 	lua_call(L, 0, 1);
 	lua_getfield(L, -1, "setup");
-	lua_createtable(L, 0, 4);
+	lua_createtable(L, 0, 6);
 	lua_pushboolean(L, s->color_out);
 	lua_setfield(L, -2, "color_out");
 	lua_pushboolean(L, s->color_err);
@@ -277,6 +319,10 @@ static int open_shell(lua_State *L)
 	lua_setfield(L, -2, "bail");
 	lua_pushboolean(L, s->interactive);
 	lua_setfield(L, -2, "interactive");
+	lua_pushcfunction(L, shell_preload);
+	lua_setfield(L, -2, "preload");
+	lua_pushcfunction(L, shell_preload_end);
+	lua_setfield(L, -2, "preload_end");
 	lua_call(L, 1, 0);
 	s->module = luaL_ref(L, LUA_REGISTRYINDEX);
 	return 0;
@@ -336,7 +382,8 @@ static char *history_path(void)
 /*
  * Only a regular file (or none yet) is history: reading a FIFO would
  * block, and the chmod below would change a device such as /dev/null.
- * A file that cannot be read or written is reported by history_save().
+ * A file that cannot be written is reported by history_open() or
+ * history_add().
  */
 static bool history_regular(const char *path)
 {
@@ -345,48 +392,97 @@ static bool history_regular(const char *path)
 	return stat(path, &st) != 0 || S_ISREG(st.st_mode);
 }
 
+/* $IDRSH_HISTSIZE lines are kept; HISTORY_MAX if unset or not a number. */
+static int history_size(void)
+{
+	const char *env = getenv("IDRSH_HISTSIZE");
+	char *end;
+	long n;
+
+	if (!env || !*env)
+		return HISTORY_MAX;
+	errno = 0;
+	n = strtol(env, &end, 10);
+	if (*end || errno || n < 0 || n > 1000000)
+		return HISTORY_MAX;
+	return (int)n;
+}
+
+static void history_fail(struct shell *s)
+{
+	fprintf(stderr, "idrsh: cannot write history to %s: %s\n", s->history,
+		strerror(errno));
+	free(s->history);
+	s->history = NULL;
+}
+
+/* The file exists and is private before the first line goes in. */
+static void history_open(struct shell *s)
+{
+	/* O_NONBLOCK: should it have become a FIFO since, fail, not hang. */
+	int fd = open(s->history, O_WRONLY | O_CREAT | O_APPEND | O_NONBLOCK,
+		      0600);
+
+	if (fd < 0 || fchmod(fd, 0600) != 0) {
+		history_fail(s);
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	/* Written back from what was read: cut to $IDRSH_HISTSIZE entries
+	 * whatever the file held (a garbled one included). */
+	if (close(fd) != 0 || (errno = write_history(s->history)) != 0)
+		history_fail(s);
+}
+
 static void history_load(struct shell *s)
 {
 	s->history = history_path();
-	stifle_history(HISTORY_MAX);
+	s->histsize = history_size();
+	stifle_history(s->histsize);
 	if (s->history && !history_regular(s->history)) {
 		fprintf(stderr, "idrsh: %s is not a regular file; no history\n",
 			s->history);
 		free(s->history);
 		s->history = NULL;
 	}
-	if (s->history)
-		read_history(s->history);
-}
-
-static void history_save(struct shell *s)
-{
-	int fd;
-
+	if (s->history && s->histsize == 0) {
+		free(s->history);
+		s->history = NULL;
+	}
 	if (!s->history)
 		return;
-	/* O_NONBLOCK: should it have become a FIFO since, fail, not hang. */
-	fd = open(s->history, O_WRONLY | O_CREAT | O_NONBLOCK, 0600);
-	if (fd < 0 || close(fd) != 0 || write_history(s->history) != 0) {
-		fprintf(stderr, "idrsh: cannot write history to %s: %s\n",
-			s->history, strerror(errno));
-		return;
-	}
-	chmod(s->history, 0600);
+	read_history(s->history);
+	history_open(s);
 }
 
-static void history_add(const char *line)
+/*
+ * Each line goes to the file as it is entered, so that a hang-up, 'lua
+ * os.exit()' or a crash loses none; the file is cut to the last
+ * $IDRSH_HISTSIZE lines as it goes.
+ */
+static void history_add(struct shell *s, const char *line)
 {
 	HIST_ENTRY *last =
 		history_length > 0
 			? history_get(history_base + history_length - 1)
 			: NULL;
+	int err;
 
 	if (line[strspn(line, " \t")] == '\0')
 		return;
 	if (last && strcmp(last->line, line) == 0)
 		return;
 	add_history(line);
+	if (!s->history)
+		return;
+	err = append_history(1, s->history);
+	if (!err)
+		err = history_truncate_file(s->history, s->histsize);
+	if (err) {
+		errno = err;
+		history_fail(s);
+	}
 }
 
 /* ======================== Completion ======================== */
@@ -441,8 +537,8 @@ static int complete_call(lua_State *L)
 	lua_pushstring(L, a->text);
 	lua_pushstring(L, rl_line_buffer);
 	lua_pushinteger(L, a->start);
-	lua_call(L, 3, 1);
-	return 1;
+	lua_call(L, 3, 2);
+	return 2;
 }
 
 static char **complete(const char *text, int start, int end)
@@ -455,10 +551,14 @@ static char **complete(const char *text, int start, int end)
 	rl_attempted_completion_over = 1;
 	lua_pushcfunction(L, complete_call);
 	lua_pushlightuserdata(L, &a);
-	if (lua_pcall(L, 1, 1, 0) != LUA_OK) {
+	if (lua_pcall(L, 1, 2, 0) != LUA_OK) {
 		lua_pop(L, 1);
 		return NULL;
 	}
+	/* A Lua name may go on with '.' or ':'. */
+	if (lua_type(L, -1) == LUA_TSTRING)
+		rl_completion_append_character = '\0';
+	lua_pop(L, 1);
 	if (lua_type(L, -1) == LUA_TSTRING) {
 		rl_attempted_completion_over = 0; /* file names */
 	} else if (lua_istable(L, -1)) {
@@ -505,13 +605,13 @@ static void interact(struct shell *s)
 		free(p);
 		if (!line) {
 			putchar('\n');
+			run_fn(s, "finish");
 			break;
 		}
-		history_add(line);
+		history_add(s, line);
 		run_line(s, line, strlen(line), NULL);
 		free(line);
 	}
-	history_save(s);
 	free(s->history);
 	s->failed = failed;
 }
@@ -532,6 +632,8 @@ static void batch(struct shell *s)
 		if (!run_line(s, line, (size_t)len, where) && s->bail)
 			break;
 	}
+	if (!s->quit && !(s->failed && s->bail))
+		run_fn(s, "finish");
 	/* A line too long for the memory left is no end of input. */
 	if (!s->quit && len < 0 && !feof(stdin)) {
 		snprintf(where, sizeof(where), "<stdin>:%ld", ++lineno);
@@ -567,7 +669,8 @@ static void usage(void)
 	      "Exit status: 0 if every command succeeded, 1 if one failed, "
 	      "2 for a usage error.\n"
 	      "History: $IDRSH_HISTORY (empty: none), else "
-	      "$XDG_STATE_HOME/idrsh_history,\nelse ~/.idrsh_history.\n",
+	      "$XDG_STATE_HOME/idrsh_history,\nelse ~/.idrsh_history; "
+	      "$IDRSH_HISTSIZE lines (default 1000), saved as typed.\n",
 	      stdout);
 }
 

@@ -95,8 +95,10 @@ clean_output() {
 assert_session() {
 	assert_failure 1
 	local others want got
+	# A Lua error's stack traceback follows its message.
 	others=$(printf '%s\n' "$stderr" | LC_ALL=C grep -av -e '^$' \
-		-e '^idrsh: <stdin>:[0-9]*: ' | head -c 300)
+		-e '^idrsh: <stdin>:[0-9]*: ' -e '^stack traceback:$' \
+		-e $'^\t' | head -c 300)
 	[ -z "$others" ] || fail "not a diagnostic: $others"
 	if [ -n "${1:-}" ]; then
 		others=$(printf '%s\n' "$stderr" | LC_ALL=C grep -avE -e '^$' \
@@ -126,26 +128,33 @@ assert_session() {
 
 @test "hostile: bad numbers in every notation, in every number slot" {
 	local n t
-	local idr=('find %s' 'remove %s' 'replace %s x' 'next %s' 'path %s'
-		'alloc x %s' 'alloc x 0 %s' 'alloc_cyclic x %s'
-		'alloc_cyclic x 0 %s' 'get_new_above x %s' 'fail %s'
-		'new n --base %s' 'new n --tagged %s')
+	local ids=('find %s' 'remove %s' 'replace %s x' 'next %s' 'path %s')
+	local idr=('alloc x %s' 'alloc_cyclic x %s' 'get_new_above x %s'
+		'fail %s' 'new n --base %s' 'new n --tagged %s')
+	# END <= 0 means no limit: an END from INT_MIN up is a number.
+	local ends=('alloc x 0 %s' 'alloc_cyclic x 0 %s')
 	local u32=('alloc_u32 x %s 10' 'alloc_u32 x 0 %s')
 	local tagged=('find_tagged %s' 'remove_tagged %s' 'check %s' 'untag %s')
 	local ida=('ida_alloc %s' 'ida_alloc 0 %s' 'ida_free %s'
 		'ida_exists %s' 'path %s')
 	begin
 	while IFS= read -r n; do
-		for t in "${idr[@]}" "${u32[@]}"; do bad "${t//%s/$n}"; done
+		for t in "${ids[@]}" "${idr[@]}" "${u32[@]}"; do
+			bad "${t//%s/$n}"
+		done
+		if ! [[ $n =~ ^-(1|2147483648|0x1)$ ]]; then
+			for t in "${ends[@]}"; do bad "${t//%s/$n}"; done
+		fi
 		good 'use tg'
 		for t in "${tagged[@]}"; do bad "${t//%s/$n}"; done
 		good 'use ids'
 		for t in "${ida[@]}"; do bad "${t//%s/$n}"; done
 		good 'use default'
 	done < <(corpus numbers.txt)
-	# Above INT_MAX: bad but for alloc_u32's START and MAX.
+	# Above INT_MAX: bad but for alloc_u32's START and MAX and an idr's
+	# IDs.
 	while IFS= read -r n; do
-		for t in "${idr[@]}"; do bad "${t//%s/$n}"; done
+		for t in "${idr[@]}" "${ends[@]}"; do bad "${t//%s/$n}"; done
 		good 'use tg'
 		for t in "${tagged[@]}"; do bad "${t//%s/$n}"; done
 		good 'use ids'
@@ -153,7 +162,7 @@ assert_session() {
 		good 'use default'
 	done < <(corpus numbers-u32.txt)
 	finish
-	assert_session "^idrsh: <stdin>:[0-9]+: [a-z_0-9]+: bad (ID|START|END|MAX|MIN|N|BASE|TAGGED) '.*': (not a number|out of range 0 \.\. [0-9]+)$"
+	assert_session "^idrsh: <stdin>:[0-9]+: [a-z_0-9]+: bad (ID|START|END|MAX|MIN|N|BASE|TAGGED) '.*': (not a number|out of range -?[0-9]+ \.\. [0-9]+)$"
 }
 
 @test "hostile: numbers at the edges of each range are taken" {

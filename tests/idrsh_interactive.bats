@@ -153,3 +153,87 @@ count"
 	assert_success
 	assert_line --partial "idrsh: cannot write history to $BATS_TEST_TMPDIR/no/such/dir/h: No such file or directory"
 }
+
+@test "pty: an unfinished Lua chunk goes on at '>> '; so does =EXPR" {
+	pty 'lua function f(n)\n' 'return n + 1\n' 'end\n' '=f(\n' '41)\n' '\004'
+	assert_success
+	assert_line "idr> lua function f(n)"
+	assert_line ">> return n + 1"
+	assert_line ">> end"
+	assert_line ">> 41)"
+	assert_line "42"
+	refute_output --partial "idrsh:"
+}
+
+@test "pty: Ctrl-C at '>> ' drops the chunk; the prompt is idr> again" {
+	pty 'lua x = {\n' '1,\n' '\003' 'count\n' '=x\n' '\004'
+	assert_success
+	assert_line ">> 1,"
+	assert_line "idr> count"
+	assert_line "0"
+	assert_line "nil"
+	refute_output --partial "idrsh:"
+}
+
+@test "pty: a here-document at the terminal" {
+	pty 'lua <<EOF\n' 'local a = 6\n' 'return a * 7\n' 'EOF\n' '\004'
+	assert_success
+	assert_line ">> return a * 7"
+	assert_line ">> EOF"
+	assert_line "42"
+}
+
+@test "pty: Ctrl-D in an unfinished chunk says why it is unfinished" {
+	pty 'lua for i = 1, 2 do\n' '\004'
+	assert_success
+	assert_line --index 2 --regexp '^>> ?$'
+	assert_line "idrsh: lua: lua:1: 'end' expected near <eof>"
+}
+
+@test "pty: Ctrl-C during a command: ^C, then the message on a line of its own" {
+	pty 'lua while true do end\n' '\003' '\004'
+	assert_success
+	assert_line "^C"
+	assert_line "idrsh: interrupted!"
+}
+
+@test "history: each line is saved as it is entered (lua os.exit, SIGHUP)" {
+	pty 'alloc a\n' 'lua os.exit(0)\n'
+	run cat "$HOME/.idrsh_history"
+	assert_output "alloc a
+lua os.exit(0)"
+	run stat -c %a "$HOME/.idrsh_history"
+	assert_output "600"
+	rm "$HOME/.idrsh_history"
+	# script(1) gone, the pty hangs up: idrsh gets SIGHUP.
+	run bash -c '{ sleep 0.3; printf "count\n"; sleep 2; } |
+		script -qec "exec $1" /dev/null & sleep 1
+		kill -HUP $!; wait' x "$IDRSH"
+	run cat "$HOME/.idrsh_history"
+	assert_output "count"
+}
+
+@test "history: \$IDRSH_HISTSIZE bounds the file" {
+	export IDRSH_HISTSIZE=2
+	printf 'one\ntwo\nthree\n' > "$HOME/.idrsh_history"
+	pty 'count\n' 'trees\n' '\004'
+	run cat "$HOME/.idrsh_history"
+	assert_output "count
+trees"
+}
+
+@test "pty: Tab completes dot's options" {
+	pty 'dot --s\t\n' '\004'
+	assert_success
+	assert_line --partial "idr> dot --svg"
+}
+
+@test "pty: Tab completes Lua names: globals, fields, methods" {
+	pty 'alloc a\n' '=t:cou\t()\n' 'lua print(string.up\t("a"))\n' '=tre\t.def\t:cou\t()\n' '\004'
+	assert_success
+	assert_line "idr> =t:count()"
+	assert_line "idr> lua print(string.upper(\"a\"))"
+	assert_line "A"
+	assert_line "idr> =trees.default:count()"
+	refute_output --partial "idrsh:"
+}

@@ -161,12 +161,14 @@ EOF
 		'lua collectgarbage()' count '=t:validate()' dump)
 	assert_failure 1
 	assert_equal "$stderr" "idrsh: <stdin>:5: lua: not enough memory"
-	assert_equal "$(printf '%s\n' "${lines[@]:0:5}")" "0
+	# collectgarbage() returns 0, and 'lua' prints it, as lua5.4 does.
+	assert_equal "$(printf '%s\n' "${lines[@]:0:6}")" "0
 70000
 true	true
+0
 2
 true"
-	assert_equal "$(printf '%s\n' "${lines[@]:5}")" "$(kept_dump)"
+	assert_equal "$(printf '%s\n' "${lines[@]:6}")" "$(kept_dump)"
 }
 
 @test "limits: a line too long for the memory left is an error, not the end of input" {
