@@ -35,12 +35,13 @@ DEB_ENV := env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES \
 
 $(B)/deb/stamp: $(PKG_FILES)
 	@sh .ci/deps $(DEPS_PACKAGING)
-	rm -rf $(B)/deb
-	$(call copy_tree,$(B)/deb/src)
-	mkdir -p $(B)/deb/tmp
-	cd $(B)/deb/src && $(DEB_ENV) dpkg-buildpackage -us -uc -b \
+	@printf '  %-3s %s\n' DEB $(B)/deb
+	$(Q)rm -rf $(B)/deb
+	$(Q)$(call copy_tree,$(B)/deb/src)
+	$(Q)mkdir -p $(B)/deb/tmp
+	$(Q)cd $(B)/deb/src && $(DEB_ENV) dpkg-buildpackage -us -uc -b \
 		> ../build.log 2>&1 || { tail -n 30 ../build.log; exit 1; }
-	touch $@
+	$(Q)touch $@
 
 # LuaRocks keeps its temporary trees in $TMPDIR and its cache in $HOME:
 # both under build/rock too.  The binary rock is packed from the installed
@@ -52,14 +53,15 @@ LUAROCKS = env HOME=$(abspath $(B)/rock/home) \
 
 $(B)/rock/stamp: $(PKG_FILES)
 	@sh .ci/deps $(DEPS_PACKAGING)
-	rm -rf $(B)/rock
-	$(call copy_tree,$(B)/rock/src)
-	mkdir -p $(B)/rock/home $(B)/rock/tmp
-	cd $(B)/rock/src && $(LUAROCKS) make --tree=../tree $(ROCKSPEC) \
+	@printf '  %-3s %s\n' ROCK $(B)/rock
+	$(Q)rm -rf $(B)/rock
+	$(Q)$(call copy_tree,$(B)/rock/src)
+	$(Q)mkdir -p $(B)/rock/home $(B)/rock/tmp
+	$(Q)cd $(B)/rock/src && $(LUAROCKS) make --tree=../tree $(ROCKSPEC) \
 		> ../build.log 2>&1 || { cat ../build.log; exit 1; }
-	cd $(B)/rock && $(LUAROCKS) pack --tree=tree idr $(VERSION)-1 \
+	$(Q)cd $(B)/rock && $(LUAROCKS) pack --tree=tree idr $(VERSION)-1 \
 		>> build.log 2>&1 || { cat build.log; exit 1; }
-	touch $@
+	$(Q)touch $@
 
 deb: $(B)/deb/stamp
 rock: $(B)/rock/stamp
