@@ -1120,12 +1120,6 @@ command {
 		local s, msg = call(t, t.stats_text and "stats_text" or "stats")
 		if not s then return nil, msg end
 		if type(s) == "table" then s = format_table(s) end
-		-- An empty tree has no lowest ID, nor a cost per ID: the
-		-- library's text says -1 and 0.000 for "none".
-		if t:count() == 0 then
-			s = s:gsub("(ID: )%-1", "%1none")
-				:gsub("(bytes per ID: )0%.000", "%1none")
-		end
 		outln(s)
 		return true
 	end,

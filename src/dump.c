@@ -716,6 +716,12 @@ int idr_stats_print(const struct idr *idr, FILE *out)
 		st.preloaded);
 	fprintf(out, "node size: %zu bytes\nbytes: %zu\n", st.node_bytes,
 		st.bytes);
+	if (!st.ids) {
+		/* No ID: no cost per ID, no lowest or highest. */
+		fputs("bytes per ID: none\nlowest ID: none\nhighest ID: none\n",
+		      out);
+		return finish(out);
+	}
 	fprintf(out, "bytes per ID: %.3f\n", st.bytes_per_id);
 	fprintf(out, "lowest ID: %ld\nhighest ID: %ld\n", st.lowest,
 		st.highest);

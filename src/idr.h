@@ -995,6 +995,9 @@ IDR_API int idr_path_print(const struct idr *idr, unsigned long id,
  * @idr: idr handle (or ida_tree()).
  * @out: where to write.
  *
+ * A tree that holds no ID shows "none" for the bytes per ID and for the
+ * lowest and highest ID.
+ *
  * Return: 0, or -EIO if writing failed.
  */
 IDR_API int idr_stats_print(const struct idr *idr, FILE *out);

@@ -573,8 +573,30 @@ static void view_path_of_ulong_max(void)
 	idr_destroy(&idr);
 }
 
+/* The stats text of an empty tree says "none" where there is no value. */
+static void view_stats_print_empty(void)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	DEFINE_IDR(idr);
+
+	CHECK_EQ(idr_stats_print(&idr, mem), 0);
+	CHECK_EQ(idr_alloc(&idr, &idr, 5, 0, GFP_KERNEL), 5);
+	CHECK_EQ(idr_stats_print(&idr, mem), 0);
+	fclose(mem);
+	CHECK(strstr(text, "ids: 0\n") != NULL);
+	CHECK(strstr(text, "bytes per ID: none\nlowest ID: none\n"
+			   "highest ID: none\n") != NULL);
+	CHECK(strstr(text, "lowest ID: 5\nhighest ID: 5\n") != NULL);
+	CHECK(strstr(text, "-1") == NULL);
+	free(text);
+	idr_destroy(&idr);
+}
+
 void suite_view(void)
 {
+	RUN(view_stats_print_empty);
 	RUN(view_path_of_ulong_max);
 #if IDR_BITS == 6
 	RUN(view_golden_empty);
