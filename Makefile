@@ -64,6 +64,7 @@ endif
 # Debian packages: what building needs, and what the tests add.
 DEPS_BUILD := gcc make libc6-dev pkgconf liblua5.4-dev libreadline-dev
 DEPS_TEST := $(DEPS_BUILD) lua5.4 valgrind bats bats-support bats-assert \
+	clang-format-14 \
 	clang libclang-rt-14-dev \
 	binutils graphviz mandoc groff-base man-db
 
@@ -202,6 +203,10 @@ format:
 format-check:
 	@sh .ci/deps clang-format-14
 	$(CLANG_FORMAT) --dry-run -Werror $(FORMAT_SRC)
+
+# make test checks the format file by file: one pass or failure each.
+EXTRA_SUITES += format
+SUITE_format = sh tests/format-check $(CLANG_FORMAT) $(FORMAT_SRC)
 
 # memcheck over the C, Lua and shell suites: no error, no definite leak.
 VALGRIND = valgrind -q --error-exitcode=1 --leak-check=full \

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 
 /* Parse @s into *@v: false unless all of it is a number in [@lo, @hi]. */
-static inline bool bench_num(const char *s, unsigned long lo,
-			     unsigned long hi, unsigned long *v)
+static inline bool bench_num(const char *s, unsigned long lo, unsigned long hi,
+			     unsigned long *v)
 {
 	char *end;
 

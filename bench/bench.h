@@ -18,15 +18,15 @@
 
 /* The scenarios of an ID -> pointer map (idr, JudyL, flat array). */
 enum map_scen {
-	S_ALLOC,	/* lowest-free allocation of N IDs */
-	S_FIND,		/* find, in random order */
-	S_ITER,		/* every entry, in ID order */
-	S_REMOVE,	/* remove, in random order */
-	S_REFILL,	/* lowest-free after removing a random half */
-	S_CYCLIC,	/* cyclic alloc + remove oldest (one op = both) */
-	S_SPARSE,	/* insert at N random IDs in [0, 2^31) */
-	S_SPARSE_FIND,	/* find those, in random order */
-	S_CHURN,	/* alloc + remove at n live IDs: the slowest n */
+	S_ALLOC,       /* lowest-free allocation of N IDs */
+	S_FIND,	       /* find, in random order */
+	S_ITER,	       /* every entry, in ID order */
+	S_REMOVE,      /* remove, in random order */
+	S_REFILL,      /* lowest-free after removing a random half */
+	S_CYCLIC,      /* cyclic alloc + remove oldest (one op = both) */
+	S_SPARSE,      /* insert at N random IDs in [0, 2^31) */
+	S_SPARSE_FIND, /* find those, in random order */
+	S_CHURN,       /* alloc + remove at n live IDs: the slowest n */
 	MAP_SCENS
 };
 
@@ -37,8 +37,8 @@ enum map_scen {
  */
 #define CHURN_MAX 64
 struct churn {
-	double ns[CHURN_MAX + 1];	/* by n; [0] unused */
-	double mallocs[CHURN_MAX + 1];	/* NAN: it cannot tell */
+	double ns[CHURN_MAX + 1];      /* by n; [0] unused */
+	double mallocs[CHURN_MAX + 1]; /* NAN: it cannot tell */
 };
 
 /* Memory at some occupancy: bytes per live ID. */
@@ -49,16 +49,16 @@ enum set_scen { T_ALLOC, T_FREE, T_REFILL, SET_SCENS };
 
 struct workload {
 	unsigned long n;
-	const unsigned int *order;	/* 0 .. n-1, shuffled */
-	const unsigned int *half;	/* order[0 .. n/2), sorted */
-	const unsigned int *sparse;	/* n distinct IDs below 2^31 */
-	unsigned long window;		/* cyclic: live IDs */
-	unsigned long range;		/* cyclic: IDs wrap here */
+	const unsigned int *order;  /* 0 .. n-1, shuffled */
+	const unsigned int *half;   /* order[0 .. n/2), sorted */
+	const unsigned int *sparse; /* n distinct IDs below 2^31 */
+	unsigned long window;	    /* cyclic: live IDs */
+	unsigned long range;	    /* cyclic: IDs wrap here */
 };
 
 struct mem {
-	double reported;	/* by the implementation itself */
-	double heap;		/* by glibc's heap counters */
+	double reported; /* by the implementation itself */
+	double heap;	 /* by glibc's heap counters */
 };
 
 struct map_impl {
@@ -88,15 +88,13 @@ static inline double bench_per(double t0, unsigned long ops)
 	return (bench_now() - t0) / (double)(ops ? ops : 1);
 }
 size_t bench_heap(void);
-_Noreturn void bench_fail(const char *impl, const char *scen,
-			  unsigned long i, const char *what);
+_Noreturn void bench_fail(const char *impl, const char *scen, unsigned long i,
+			  const char *what);
 
 #define CAT_(a, b) a##_##b
 #define CAT(a, b) CAT_(a, b)
 
-extern const struct map_impl idr_impl, judyl_impl, judyl_hint_impl,
-	flat_impl;
-extern const struct set_impl ida_impl, judy1_impl, judy1_hint_impl,
-	bitmap_impl;
+extern const struct map_impl idr_impl, judyl_impl, judyl_hint_impl, flat_impl;
+extern const struct set_impl ida_impl, judy1_impl, judy1_hint_impl, bitmap_impl;
 
 #endif /* BENCH_H */

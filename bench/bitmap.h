@@ -11,10 +11,10 @@
 #include <stdlib.h>
 
 struct bits {
-	uint64_t *w;		/* 1: the ID is free */
-	uint64_t *sum;		/* 1: that word of @w has a free bit */
+	uint64_t *w;   /* 1: the ID is free */
+	uint64_t *sum; /* 1: that word of @w has a free bit */
 	unsigned long cap, nw, ns;
-	unsigned long lo;	/* no free bit in w[0 .. lo) */
+	unsigned long lo; /* no free bit in w[0 .. lo) */
 };
 
 static inline uint64_t bit(unsigned long i)

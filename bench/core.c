@@ -89,8 +89,10 @@ int main(int argc, char **argv)
 
 	if ((argc > 1 && !bench_num(argv[1], 2, 100000000, &n)) ||
 	    (argc > 2 && !bench_num(argv[2], 1, RUNS_MAX, &runs))) {
-		fprintf(stderr, "usage: core [N [RUNS]], 2 <= N <= 10^8, "
-			"1 <= RUNS <= %d\n", RUNS_MAX);
+		fprintf(stderr,
+			"usage: core [N [RUNS]], 2 <= N <= 10^8, "
+			"1 <= RUNS <= %d\n",
+			RUNS_MAX);
 		return 2;
 	}
 	order = malloc(n * sizeof(*order));

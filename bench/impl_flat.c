@@ -13,7 +13,7 @@
 struct flat {
 	void **slot;
 	struct bits free;
-	unsigned long cursor;	/* cyclic */
+	unsigned long cursor; /* cyclic */
 };
 
 static struct flat *bench_flat_new(unsigned long cap)

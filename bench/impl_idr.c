@@ -13,7 +13,7 @@
 
 struct idr_box {
 	struct idr idr;
-	size_t base;		/* seam bytes when it was made */
+	size_t base; /* seam bytes when it was made */
 };
 
 struct ida_box {

@@ -15,8 +15,8 @@
 
 struct judy {
 	Pvoid_t a;
-	Word_t hint;		/* every ID below is taken */
-	Word_t cursor;		/* cyclic: where the next search starts */
+	Word_t hint;   /* every ID below is taken */
+	Word_t cursor; /* cyclic: where the next search starts */
 };
 
 static struct judy *judy_new(void)
@@ -94,8 +94,7 @@ static long jl_cyclic(struct judy *j, void *p, unsigned long range)
 
 	if (id < 0 || (unsigned long)id >= range)
 		id = first_empty_l(j, 0);
-	if (id < 0 || (unsigned long)id >= range ||
-	    !jl_store(j, (Word_t)id, p))
+	if (id < 0 || (unsigned long)id >= range || !jl_store(j, (Word_t)id, p))
 		return -1;
 	j->cursor = (Word_t)id + 1;
 	return id;
@@ -122,6 +121,7 @@ static size_t jl_bytes(struct judy *j)
 }
 
 /* judyl and judyl-hint: the same calls, the hint used or not. */
+/* clang-format off */
 #define JUDYL(name, str, hint)						\
 static struct judy *bench_##name##_new(unsigned long cap)		\
 {									\
@@ -167,6 +167,7 @@ static double bench_##name##_mallocs(struct judy *j)			\
 	(void)j;							\
 	return NAN;							\
 }
+/* clang-format on */
 
 JUDYL(judyl, "judyl", false)
 JUDYL(judyl_hint, "judyl-hint", true)
@@ -212,6 +213,7 @@ static void j1_del(struct judy *j)
 	free(j);
 }
 
+/* clang-format off */
 #define JUDY1(name, hint)						\
 static struct judy *bench_##name##_new(unsigned long cap)		\
 {									\
@@ -231,6 +233,7 @@ static size_t bench_##name##_bytes(struct judy *j)			\
 {									\
 	return Judy1MemUsed(j->a);					\
 }
+/* clang-format on */
 
 JUDY1(judy1, false)
 JUDY1(judy1_hint, true)

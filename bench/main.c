@@ -39,17 +39,15 @@ static const struct set_impl *const sets[NIMPL] = {
 };
 
 static const char *const map_scen[MAP_SCENS] = {
-	"alloc", "find", "iterate", "remove", "refill", "cyclic", "sparse",
-	"sparse-find", "churn"
+	"alloc",  "find",   "iterate",	   "remove", "refill",
+	"cyclic", "sparse", "sparse-find", "churn"
 };
 
-static const char *const map_mem[MAP_MEMS] = {
-	"mem-100", "mem-50", "mem-10", "mem-sparse"
-};
+static const char *const map_mem[MAP_MEMS] = { "mem-100", "mem-50", "mem-10",
+					       "mem-sparse" };
 
-static const char *const set_scen[SET_SCENS] = {
-	"ida-alloc", "ida-free", "ida-refill"
-};
+static const char *const set_scen[SET_SCENS] = { "ida-alloc", "ida-free",
+						 "ida-refill" };
 
 /* One figure of the tables: a median, or memory, or NAN for "-". */
 struct row {
@@ -189,7 +187,7 @@ struct results {
 	struct mem map_mem[NIMPL][MAP_MEMS];
 	struct mem set_mem[NIMPL];
 	double churn_ns[NIMPL][CHURN_MAX + 1][RUNS_MAX];
-	double churn_mallocs[NIMPL][CHURN_MAX + 1];	/* the most */
+	double churn_mallocs[NIMPL][CHURN_MAX + 1]; /* the most */
 };
 
 /*
@@ -226,8 +224,8 @@ static void mem_from_child(const char *self, unsigned long n,
 	FILE *p;
 
 	if (strchr(self, '\'') ||
-	    snprintf(cmd, sizeof(cmd), "%s '%s' --mem %lu", MEM_ENV, self,
-		     n) >= (int)sizeof(cmd))
+	    snprintf(cmd, sizeof(cmd), "%s '%s' --mem %lu", MEM_ENV, self, n) >=
+		    (int)sizeof(cmd))
 		bench_fail("bench", "mem", 0, "odd program path");
 	p = popen(cmd, "r");
 	if (!p)
@@ -246,8 +244,7 @@ static void mem_from_child(const char *self, unsigned long n,
 }
 
 /* The implementations take turns, so drift hits them all alike. */
-static void keep_churn(struct results *res, int i, int r,
-		       const struct churn *c)
+static void keep_churn(struct results *res, int i, int r, const struct churn *c)
 {
 	int n;
 
@@ -279,16 +276,22 @@ static void run_all(const struct workload *w, struct results *res)
 static struct row timing(const char *scen, const char *impl, double *ns,
 			 int runs)
 {
-	return (struct row){ .scen = scen, .impl = impl, .runs = runs,
-			     .ns = median(ns, runs), .bytes = NAN,
+	return (struct row){ .scen = scen,
+			     .impl = impl,
+			     .runs = runs,
+			     .ns = median(ns, runs),
+			     .bytes = NAN,
 			     .heap = NAN };
 }
 
 static struct row memory(const char *scen, const char *impl,
 			 const struct mem *m)
 {
-	return (struct row){ .scen = scen, .impl = impl, .runs = 1,
-			     .ns = NAN, .bytes = m->reported,
+	return (struct row){ .scen = scen,
+			     .impl = impl,
+			     .runs = 1,
+			     .ns = NAN,
+			     .bytes = m->reported,
 			     .heap = m->heap };
 }
 
@@ -383,9 +386,11 @@ static void print_table(const struct row *rows, int nrows,
 	int g;
 
 	printf("make bench: N = %lu, medians of %d runs; CPU ns/op; memory "
-	       "once, bytes per live ID\n", w->n, runs);
+	       "once, bytes per live ID\n",
+	       w->n, runs);
 	printf("cyclic: %lu live IDs in [0, %lu), one op = alloc + remove; "
-	       "ratios < 1: ours is faster or smaller\n", w->window, w->range);
+	       "ratios < 1: ours is faster or smaller\n",
+	       w->window, w->range);
 	for (g = 0; g < nrows; g += NIMPL) {
 		const struct row *group = &rows[g];
 
@@ -412,8 +417,8 @@ static void print_churn(struct results *res)
 	printf("%-12s", "n live");
 	for (i = 0; i < NIMPL; i++)
 		printf(" %10s", maps[i]->name);
-	printf(" %9s/%-5s %s mallocs/op\n", maps[OURS]->name,
-	       maps[FLAT]->name, maps[OURS]->name);
+	printf(" %9s/%-5s %s mallocs/op\n", maps[OURS]->name, maps[FLAT]->name,
+	       maps[OURS]->name);
 	for (lo = 1; lo <= CHURN_MAX; lo += 8) {
 		ratio_max = mallocs = 0;
 		for (i = 0; i < NIMPL; i++)
@@ -469,7 +474,8 @@ static int write_tsv(const char *path, const struct row *rows, int nrows,
 		return -1;
 	}
 	fputs("scenario\timpl\tn\truns\tns_per_op\tbytes_per_id\t"
-	      "heap_bytes_per_id\tratio_flat\tratio_judy\n", out);
+	      "heap_bytes_per_id\tratio_flat\tratio_judy\n",
+	      out);
 	for (g = 0; g < nrows; g += NIMPL)
 		for (i = 0; i < NIMPL; i++) {
 			const struct row *r = &rows[g + i];
@@ -504,9 +510,11 @@ int main(int argc, char **argv)
 	if ((argc > 1 + child &&
 	     !bench_num(argv[1 + child], 2, 100000000, &n)) ||
 	    (argc > 2 && !child && !bench_num(argv[2], 1, RUNS_MAX, &runs))) {
-		fprintf(stderr, "usage: bench [N [RUNS [TSV [CHURN_TSV]]]], "
+		fprintf(stderr,
+			"usage: bench [N [RUNS [TSV [CHURN_TSV]]]], "
 			"N >= 2, "
-			"1 <= RUNS <= %d\n", RUNS_MAX);
+			"1 <= RUNS <= %d\n",
+			RUNS_MAX);
 		return 2;
 	}
 	res.runs = (int)runs;

@@ -40,8 +40,8 @@ static void F(fill)(IMPL_T *s, unsigned long n, const char *scen)
 				   "not the lowest free ID");
 }
 
-static void F(remove_some)(IMPL_T *s, const unsigned int *ids,
-			   unsigned long k, const char *scen)
+static void F(remove_some)(IMPL_T *s, const unsigned int *ids, unsigned long k,
+			   const char *scen)
 {
 	unsigned long i;
 
@@ -129,8 +129,7 @@ static void F(cyclic_run)(const struct workload *w, double *ns)
 }
 
 #if IMPL_SPARSE
-static void F(insert_all)(IMPL_T *s, const unsigned int *ids,
-			  unsigned long n)
+static void F(insert_all)(IMPL_T *s, const unsigned int *ids, unsigned long n)
 {
 	unsigned long i;
 
@@ -189,8 +188,7 @@ static void F(churn_at)(const struct workload *w, unsigned int n,
 }
 
 /* Every n; the figure of the main table is the slowest n's. */
-static void F(churn_run)(const struct workload *w, double *ns,
-			 struct churn *c)
+static void F(churn_run)(const struct workload *w, double *ns, struct churn *c)
 {
 	unsigned int n;
 
@@ -213,8 +211,7 @@ static void F(run)(const struct workload *w, double ns[MAP_SCENS],
 }
 
 /* Bytes per live ID after filling N and removing the first @k of order. */
-static void F(mem_at)(const struct workload *w, unsigned long k,
-		      struct mem *m)
+static void F(mem_at)(const struct workload *w, unsigned long k, struct mem *m)
 {
 	size_t heap = bench_heap();
 	IMPL_T *s = F(new)(w->n);
@@ -239,8 +236,7 @@ static void F(mem)(const struct workload *w, struct mem m[MAP_MEMS])
 
 		F(insert_all)(s, w->sparse, w->n);
 		m[M_SPARSE].reported = (double)F(bytes)(s) / (double)w->n;
-		m[M_SPARSE].heap = (double)(bench_heap() - heap) /
-				   (double)w->n;
+		m[M_SPARSE].heap = (double)(bench_heap() - heap) / (double)w->n;
 		F(del)(s);
 	}
 #else

@@ -14,7 +14,7 @@
 
 #include <idr.h>
 
-#define MINORS 4	/* a small driver: minors 0 .. 3 */
+#define MINORS 4 /* a small driver: minors 0 .. 3 */
 
 struct widget {
 	char name[16];
@@ -72,9 +72,9 @@ int main(void)
 	widget_open(1);
 	widget_remove(&dev[1]);
 	widget_open(1);
-	widget_probe(&dev[3], "cyan");	/* takes minor 1 again */
+	widget_probe(&dev[3], "cyan"); /* takes minor 1 again */
 	widget_probe(&dev[4], "magenta");
-	widget_probe(&dev[5], "yellow");	/* the range is full */
+	widget_probe(&dev[5], "yellow"); /* the range is full */
 
 	printf("%lu devices:\n", idr_count(&widget_minors));
 	idr_for_each_entry(&widget_minors, w, minor)

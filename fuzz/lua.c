@@ -39,7 +39,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define OBJS 8
 #define CALLS_MAX 400
-#define BUDGET 200000		/* Lua instructions per call */
+#define BUDGET 200000 /* Lua instructions per call */
 #define MEM_CAP (16u << 20)
 
 /*
@@ -130,7 +130,8 @@ static const char prelude_x[] =
 	"  x_in = function(o, k, m, pad, a, b)\n"
 	"    local op, busy = GCOPS[int(k) % #GCOPS + 1], false\n"
 	"    local f = o[METHODS[int(m) % #METHODS + 1]]\n"
-	"    local mt = { __gc = function() if busy then pcall(op, o, a) end end }\n"
+	"    local mt = { __gc = function() if busy then pcall(op, o, a) end "
+	"end }\n"
 	"    for _ = 1, 8 do setmetatable({}, mt) end\n"
 	"    local mo = getmetatable(o)\n"
 	"    local is_path = f == o.path and mo and mo.__name == 'idr'\n"
@@ -148,17 +149,20 @@ static const char prelude_x[] =
 	/* A heap of 0 to 7/8 MB more: a generational collector's minor
 	 * collections come that much further apart. */
 	"  x_heap = function(_, n) HEAP = ('.'):rep((int(n) % 8) << 17) end,\n"
-	"  x_gen = function(_, n) collectgarbage('generational', int(n) % 4 + 1)\n"
+	"  x_gen = function(_, n) collectgarbage('generational', int(n) % 4 + "
+	"1)\n"
 	"  end,\n"
 	"  x_inc = function(_, n)\n"
-	"    collectgarbage('incremental', int(n) % 100 + 1, int(n) % 7 * 100 + 100,\n"
+	"    collectgarbage('incremental', int(n) % 100 + 1, int(n) % 7 * 100 "
+	"+ 100,\n"
 	"      int(n) % 10)\n"
 	"  end,\n"
 	"  x_step = function(_, n) collectgarbage('step', int(n) % 64) end,\n"
 	/* METHODS[k] of o inside a coroutine. */
 	"  x_co = function(o, k, ...)\n"
 	"    local name = METHODS[int(k) % #METHODS + 1]\n"
-	"    return coroutine.wrap(function(...) return o[name](o, ...) end)(...)\n"
+	"    return coroutine.wrap(function(...) return o[name](o, ...) "
+	"end)(...)\n"
 	"  end,\n"
 	/* A pairs loop on o, suspended after each step. */
 	"  x_co_pairs = function(o, n)\n"
@@ -179,26 +183,34 @@ static const struct {
 	const char *name;
 	enum from from;
 } names[] = {
-	{ "alloc", METHOD }, { "alloc_cyclic", METHOD },
-	{ "alloc_u32", METHOD }, { "get_cursor", METHOD },
-	{ "set_cursor", METHOD }, { "find", METHOD }, { "remove", METHOD },
-	{ "replace", METHOD }, { "get_next", METHOD }, { "pairs", METHOD },
-	{ "for_each", METHOD }, { "is_empty", METHOD }, { "count", METHOD },
-	{ "destroy", METHOD }, { "pre_get", METHOD }, { "get_new", METHOD },
+	{ "alloc", METHOD },	     { "alloc_cyclic", METHOD },
+	{ "alloc_u32", METHOD },     { "get_cursor", METHOD },
+	{ "set_cursor", METHOD },    { "find", METHOD },
+	{ "remove", METHOD },	     { "replace", METHOD },
+	{ "get_next", METHOD },	     { "pairs", METHOD },
+	{ "for_each", METHOD },	     { "is_empty", METHOD },
+	{ "count", METHOD },	     { "destroy", METHOD },
+	{ "pre_get", METHOD },	     { "get_new", METHOD },
 	{ "get_new_above", METHOD }, { "alloc_tagged", METHOD },
-	{ "find_tagged", METHOD }, { "remove_tagged", METHOD },
-	{ "check", METHOD }, { "untag", METHOD }, { "trace", METHOD },
-	{ "dump", METHOD }, { "dot", METHOD }, { "path", METHOD },
-	{ "path_text", METHOD }, { "stats", METHOD },
-	{ "stats_text", METHOD }, { "validate", METHOD }, { "free", METHOD },
-	{ "exists", METHOD }, { "find_first", METHOD }, { "__gc", METHOD },
-	{ "__close", METHOD }, { "__len", METHOD }, { "__tostring", METHOD },
-	{ "__pairs", METHOD }, { "__index", METHOD }, { "new", MODULE },
-	{ "ida", MODULE }, { "fault", MODULE }, { "mem", MODULE },
-	{ "step_idr", STEP }, { "step_ida", STEP }, { "info", METHOD },
-	{ "x_gc", EXTRA }, { "x_gen", EXTRA }, { "x_inc", EXTRA },
-	{ "x_step", EXTRA }, { "x_co", EXTRA }, { "x_co_pairs", EXTRA },
-	{ "x_co_resume", EXTRA }, { "x_in", EXTRA }, { "x_heap", EXTRA },
+	{ "find_tagged", METHOD },   { "remove_tagged", METHOD },
+	{ "check", METHOD },	     { "untag", METHOD },
+	{ "trace", METHOD },	     { "dump", METHOD },
+	{ "dot", METHOD },	     { "path", METHOD },
+	{ "path_text", METHOD },     { "stats", METHOD },
+	{ "stats_text", METHOD },    { "validate", METHOD },
+	{ "free", METHOD },	     { "exists", METHOD },
+	{ "find_first", METHOD },    { "__gc", METHOD },
+	{ "__close", METHOD },	     { "__len", METHOD },
+	{ "__tostring", METHOD },    { "__pairs", METHOD },
+	{ "__index", METHOD },	     { "new", MODULE },
+	{ "ida", MODULE },	     { "fault", MODULE },
+	{ "mem", MODULE },	     { "step_idr", STEP },
+	{ "step_ida", STEP },	     { "info", METHOD },
+	{ "x_gc", EXTRA },	     { "x_gen", EXTRA },
+	{ "x_inc", EXTRA },	     { "x_step", EXTRA },
+	{ "x_co", EXTRA },	     { "x_co_pairs", EXTRA },
+	{ "x_co_resume", EXTRA },    { "x_in", EXTRA },
+	{ "x_heap", EXTRA },
 };
 #define NAMES (sizeof(names) / sizeof(names[0]))
 
@@ -218,8 +230,8 @@ static uint64_t u64(struct input *in)
 /* {==================== Limits ==================== */
 
 struct budget {
-	long long grown;	/* net bytes allocated */
-	long fail_in;		/* allocations until failing; < 0: never */
+	long long grown; /* net bytes allocated */
+	long fail_in;	 /* allocations until failing; < 0: never */
 };
 
 static struct budget mem;
@@ -260,23 +272,55 @@ static void budget_hook(lua_State *L, lua_Debug *ar)
 /* {==================== Arguments ==================== */
 
 static const lua_Integer ints[] = {
-	0, 1, 2, 3, 5, 15, 16, 63, 64, 4095, 4096, -1, -2,
-	0x7ffffffe, 0x7fffffff, 0x80000000, 0xfffffffe, 0xffffffff,
-	0x100000000, -0x80000000LL, -0x80000001LL, LUA_MAXINTEGER,
-	LUA_MININTEGER, 1 << 30, (1 << 30) + 1, 1LL << 53,
+	0,
+	1,
+	2,
+	3,
+	5,
+	15,
+	16,
+	63,
+	64,
+	4095,
+	4096,
+	-1,
+	-2,
+	0x7ffffffe,
+	0x7fffffff,
+	0x80000000,
+	0xfffffffe,
+	0xffffffff,
+	0x100000000,
+	-0x80000000LL,
+	-0x80000001LL,
+	LUA_MAXINTEGER,
+	LUA_MININTEGER,
+	1 << 30,
+	(1 << 30) + 1,
+	1LL << 53,
 };
 
 static const char *const strings[] = {
-	"", "5", "0x10", " 7 ", "1e3", "abc", "nan", "-1", "4294967296",
-	"\xff\xfe", "a\0b", "ENOSPC",
+	"",    "5",  "0x10",	   " 7 ",      "1e3",  "abc",
+	"nan", "-1", "4294967296", "\xff\xfe", "a\0b", "ENOSPC",
 };
 
 static void push_float(lua_State *L, uint8_t k)
 {
-	static const double floats[] = { 0.5, 1.0, -0.0, 2.5, -1.5, 1e308,
-					 2147483647.0, 2147483648.0,
-					 4294967295.0, 4294967296.5,
-					 9.2233720368547758e18, 1e-300 };
+	static const double floats[] = {
+		0.5,
+		1.0,
+		-0.0,
+		2.5,
+		-1.5,
+		1e308,
+		2147483647.0,
+		2147483648.0,
+		4294967295.0,
+		4294967296.5,
+		9.2233720368547758e18,
+		1e-300
+	};
 
 	if (k % 16 == 12)
 		lua_pushnumber(L, NAN);
@@ -306,13 +350,21 @@ static bool push_arg(lua_State *L, struct input *in)
 	size_t len;
 
 	switch (kind % 12) {
-	case 0: return false;
-	case 1: lua_pushnil(L); break;
-	case 2: case 3:
+	case 0:
+		return false;
+	case 1:
+		lua_pushnil(L);
+		break;
+	case 2:
+	case 3:
 		lua_pushinteger(L, ints[k % (sizeof(ints) / sizeof(ints[0]))]);
 		break;
-	case 4: lua_pushinteger(L, (lua_Integer)u64(in)); break;
-	case 5: push_float(L, k); break;
+	case 4:
+		lua_pushinteger(L, (lua_Integer)u64(in));
+		break;
+	case 5:
+		push_float(L, k);
+		break;
 	case 6:
 		k %= sizeof(strings) / sizeof(strings[0]);
 		/* strings[10] holds a NUL: its length is not strlen's. */
@@ -325,10 +377,17 @@ static bool push_arg(lua_State *L, struct input *in)
 		in->p += len;
 		in->n -= len;
 		break;
-	case 8: push_from(L, "T", k); break;
-	case 9: push_from(L, "F", k); break;
-	case 10: push_from(L, "O", k); break;
-	default: lua_pushboolean(L, k & 1);
+	case 8:
+		push_from(L, "T", k);
+		break;
+	case 9:
+		push_from(L, "F", k);
+		break;
+	case 10:
+		push_from(L, "O", k);
+		break;
+	default:
+		lua_pushboolean(L, k & 1);
 	}
 	return true;
 }
@@ -363,8 +422,8 @@ static void push_function(lua_State *L, uint8_t which, uint8_t mt)
 
 /* Faults armed for the next call only: Lua's allocator, the library's. */
 struct faults {
-	long lua_fail_in;	/* < 0: none */
-	unsigned long skip, count;	/* idr_fault_inject(); count 0: none */
+	long lua_fail_in;	   /* < 0: none */
+	unsigned long skip, count; /* idr_fault_inject(); count 0: none */
 };
 
 static void arm(struct input *in, struct faults *f)

@@ -122,22 +122,22 @@ struct state {
 	struct model m;
 	struct idr tg;
 	struct model tm;
-	struct model tags;	/* tagged idr: ID -> its live tag (boxed) */
-	int stale[STALE_MAX];	/* tags removed lately */
+	struct model tags;    /* tagged idr: ID -> its live tag (boxed) */
+	int stale[STALE_MAX]; /* tags removed lately */
 	unsigned int nstale;
-	int *issued;		/* IDR_TAG_RETIRE: every tag handed out */
+	int *issued; /* IDR_TAG_RETIRE: every tag handed out */
 	size_t nissued, capissued;
 	unsigned int bits;
 	bool retire;
 	struct ida ida;
 	struct model im;
 	bool preloading;
-	bool armed;		/* fault injection on for this op */
-	unsigned long events;	/* trace callback calls */
+	bool armed;	      /* fault injection on for this op */
+	unsigned long events; /* trace callback calls */
 };
 
 static FILE *devnull;
-static bool verbose;	/* $OPS_VERBOSE: name each op, to read a crash */
+static bool verbose; /* $OPS_VERBOSE: name each op, to read a crash */
 /*
  * $OPS_LAX_DESTROY: forget the tags handed out when the tagged idr is
  * destroyed, so that a long run looks past a bug of the library before
@@ -157,8 +157,8 @@ static int unbox(void *p)
 	return (int)((uintptr_t)p & INT_MAX);
 }
 
-static const uint32_t bases[8] = { 0, 1, 5, 63, 64, 4095, 1u << 20,
-				   INT_MAX - 100 };
+static const uint32_t bases[8] = { 0,  1,    5,	       63,
+				   64, 4095, 1u << 20, INT_MAX - 100 };
 
 static void state_init(struct state *s, struct input *in)
 {
@@ -170,8 +170,8 @@ static void state_init(struct state *s, struct input *in)
 	s->bits = 1u + t % 30;
 	s->retire = t & 0x80;
 	idr_init(&s->tg);
-	ASSERT_EQ(idr_tag_init(&s->tg, s->bits,
-			       s->retire ? IDR_TAG_RETIRE : 0), 0);
+	ASSERT_EQ(idr_tag_init(&s->tg, s->bits, s->retire ? IDR_TAG_RETIRE : 0),
+		  0);
 	model_init(&s->tm, 0);
 	model_init(&s->tags, 0);
 	ida_init(&s->ida);
@@ -200,8 +200,7 @@ static void state_free(struct state *s)
 
 /* A failed call: only fault injection may say -ENOMEM, and it changes
  * nothing. */
-static void nomem(struct state *s, const struct idr *idr,
-		  struct idr_snap was)
+static void nomem(struct state *s, const struct idr *idr, struct idr_snap was)
 {
 	ASSERT(s->armed);
 	ASSERT(idr_snap_same(idr, was));
@@ -293,7 +292,7 @@ static void op_find_remove(struct state *s, struct input *in, int kind)
 	bool had;
 
 	if (byte(in) == 0xff)
-		id += 1ul << 32;	/* beyond any ID: never found */
+		id += 1ul << 32; /* beyond any ID: never found */
 	had = model_find(&s->m, id, &want);
 	if (kind == 0) {
 		ASSERT(idr_find(&s->idr, id) == want);
@@ -334,7 +333,7 @@ static void op_get_next(struct state *s, struct input *in)
 
 struct walk {
 	const struct model *m;
-	unsigned long next;	/* where the model's next entry is sought */
+	unsigned long next; /* where the model's next entry is sought */
 	int calls, stop;
 };
 
@@ -372,7 +371,7 @@ static void op_destroy(struct state *s)
 {
 	idr_destroy(&s->idr);
 	model_free(&s->m);
-	idr_destroy(&s->idr);	/* twice is harmless */
+	idr_destroy(&s->idr); /* twice is harmless */
 	ASSERT(idr_is_empty(&s->idr));
 }
 
@@ -396,9 +395,11 @@ static void op_get_new(struct state *s, struct input *in)
 	void *ptr = pick_ptr(in);
 	int start = byte(in) & 1 ? pick_int(in) : 0;
 	int64_t want = start < 0 ? -EINVAL
-				 : model_lowest_free(&s->m, (uint64_t)start <
-						 s->m.base ? s->m.base : start,
-					       INT_MAX);
+				 : model_lowest_free(&s->m,
+						     (uint64_t)start < s->m.base
+							     ? s->m.base
+							     : start,
+						     INT_MAX);
 	struct idr_snap was = idr_snap_of(&s->idr);
 	unsigned int need;
 	int id = -1, err;
@@ -463,7 +464,7 @@ static void issue(struct state *s, int tag)
 	if (!s->retire)
 		return;
 	for (size_t i = 0; i < s->nissued; i++)
-		ASSERT(s->issued[i] != tag);	/* never handed out twice */
+		ASSERT(s->issued[i] != tag); /* never handed out twice */
 	if (s->nissued == s->capissued) {
 		s->capissued = s->capissued ? 2 * s->capissued : 64;
 		s->issued = realloc(s->issued,
@@ -533,7 +534,7 @@ static int pick_tag(struct state *s, struct input *in)
 		return unbox(s->tags.vals[b % s->tags.n]);
 	if (b < 192 && s->nstale)
 		return s->stale[b % (s->nstale < STALE_MAX ? s->nstale
-							  : STALE_MAX)];
+							   : STALE_MAX)];
 	return b < 224 ? pick_int(in) : (int)u32(in);
 }
 
@@ -543,8 +544,7 @@ static bool live_tag(const struct state *s, int tag, void **val)
 	void *boxed;
 	uint32_t id = (uint32_t)tag & tag_max(s);
 
-	if (tag < 0 || !model_find(&s->tags, id, &boxed) ||
-	    unbox(boxed) != tag)
+	if (tag < 0 || !model_find(&s->tags, id, &boxed) || unbox(boxed) != tag)
 		return false;
 	return model_find(&s->tm, id, val);
 }
@@ -660,8 +660,8 @@ static void op_ida_alloc(struct state *s, struct input *in)
 		ASSERT_EQ(got, -ENOSPC);
 		return;
 	}
-	err = model_alloc_u32(&s->im, NULL, &want, max > INT_MAX ? INT_MAX
-								 : max);
+	err = model_alloc_u32(&s->im, NULL, &want,
+			      max > INT_MAX ? INT_MAX : max);
 	ASSERT_EQ(got, err ? err : (int)want);
 }
 
@@ -701,8 +701,7 @@ static void op_ida_find(struct state *s, struct input *in)
 
 static const struct idr *pick_tree(struct state *s, uint8_t b)
 {
-	return b % 3 == 0 ? &s->idr : b % 3 == 1 ? &s->tg
-						 : ida_tree(&s->ida);
+	return b % 3 == 0 ? &s->idr : b % 3 == 1 ? &s->tg : ida_tree(&s->ida);
 }
 
 static int print_entry(FILE *out, unsigned long id, void *entry, void *data)
@@ -751,10 +750,11 @@ static int census_node(const struct idr_view *v, void *data)
 static void op_dump(struct state *s, struct input *in)
 {
 	const struct idr *t = pick_tree(s, byte(in));
-	struct idr_dump_opts o = { .max_entries = byte(in) % 12,
-				   .max_nodes = byte(in) % 80,
-				   .print_entry = byte(in) & 1 ? print_entry
-							       : NULL };
+	struct idr_dump_opts o = {
+		.max_entries = byte(in) % 12,
+		.max_nodes = byte(in) % 80,
+		.print_entry = byte(in) & 1 ? print_entry : NULL
+	};
 	char buf[256];
 	FILE *f = byte(in) & 1 ? fmemopen(buf, 1 + byte(in), "w") : devnull;
 	int err;
@@ -770,8 +770,7 @@ static void op_dump(struct state *s, struct input *in)
 		fclose(f);
 }
 
-static void stats_match(const struct idr *t, const struct model *m,
-			bool exact)
+static void stats_match(const struct idr *t, const struct model *m, bool exact)
 {
 	struct idr_stats st;
 	struct census c = { t, 0, 0 };
@@ -791,8 +790,9 @@ static void stats_match(const struct idr *t, const struct model *m,
 static void op_path(struct state *s, struct input *in)
 {
 	uint8_t b = byte(in);
-	const struct model *m = b % 3 == 0 ? &s->m : b % 3 == 1 ? &s->tm
-							       : &s->im;
+	const struct model *m = b % 3 == 0   ? &s->m
+				: b % 3 == 1 ? &s->tm
+					     : &s->im;
 	const struct idr *t = pick_tree(s, b);
 	unsigned long id = pick_id(in, m);
 	struct idr_path p;
@@ -876,29 +876,79 @@ static void run_rare(struct state *s, struct input *in)
 static void run_op(struct state *s, struct input *in, uint8_t op)
 {
 	switch (op % 28) {
-	case 0: case 1: op_alloc(s, in, 0); break;
-	case 2: op_alloc(s, in, 1); break;
-	case 3: op_alloc_u32(s, in); break;
-	case 4: op_find_remove(s, in, 0); break;
-	case 5: case 6: op_find_remove(s, in, 1); break;
-	case 7: op_find_remove(s, in, 2); break;
-	case 8: op_get_next(s, in); break;
-	case 9: op_for_each(s, in); break;
-	case 10: op_preload(s); break;
-	case 11: op_pre_get(s); break;
-	case 12: case 13: op_get_new(s, in); break;
-	case 14: case 15: op_alloc_tagged(s, in); break;
-	case 16: op_tag_query(s, in, 0); break;
-	case 17: op_tag_query(s, in, 1); break;
-	case 18: op_tag_plain(s, in, byte(in) & 1); break;
-	case 19: op_tag_misuse(s, in); break;
-	case 20: case 21: op_ida_alloc(s, in); break;
-	case 22: op_ida_free(s, in); break;
-	case 23: op_ida_find(s, in); break;
-	case 24: op_dump(s, in); break;
-	case 25: op_path(s, in); break;
-	case 26: op_trace(s, in); break;
-	default: run_rare(s, in);
+	case 0:
+	case 1:
+		op_alloc(s, in, 0);
+		break;
+	case 2:
+		op_alloc(s, in, 1);
+		break;
+	case 3:
+		op_alloc_u32(s, in);
+		break;
+	case 4:
+		op_find_remove(s, in, 0);
+		break;
+	case 5:
+	case 6:
+		op_find_remove(s, in, 1);
+		break;
+	case 7:
+		op_find_remove(s, in, 2);
+		break;
+	case 8:
+		op_get_next(s, in);
+		break;
+	case 9:
+		op_for_each(s, in);
+		break;
+	case 10:
+		op_preload(s);
+		break;
+	case 11:
+		op_pre_get(s);
+		break;
+	case 12:
+	case 13:
+		op_get_new(s, in);
+		break;
+	case 14:
+	case 15:
+		op_alloc_tagged(s, in);
+		break;
+	case 16:
+		op_tag_query(s, in, 0);
+		break;
+	case 17:
+		op_tag_query(s, in, 1);
+		break;
+	case 18:
+		op_tag_plain(s, in, byte(in) & 1);
+		break;
+	case 19:
+		op_tag_misuse(s, in);
+		break;
+	case 20:
+	case 21:
+		op_ida_alloc(s, in);
+		break;
+	case 22:
+		op_ida_free(s, in);
+		break;
+	case 23:
+		op_ida_find(s, in);
+		break;
+	case 24:
+		op_dump(s, in);
+		break;
+	case 25:
+		op_path(s, in);
+		break;
+	case 26:
+		op_trace(s, in);
+		break;
+	default:
+		run_rare(s, in);
 	}
 }
 

@@ -35,8 +35,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #include <ctype.h>
 
 #define LINES_MAX 64
-#define BUDGET 100000		/* Lua instructions per line */
-#define MEM_CAP (32u << 20)	/* bytes the Lua state may grow by */
+#define BUDGET 100000	    /* Lua instructions per line */
+#define MEM_CAP (32u << 20) /* bytes the Lua state may grow by */
 
 /* {==================== The sandbox ==================== */
 
@@ -59,7 +59,7 @@ static const char sandbox[] =
 struct budget {
 	lua_Alloc alloc;
 	void *ud;
-	long long grown;	/* net bytes since the cap was set */
+	long long grown; /* net bytes since the cap was set */
 };
 
 static struct budget mem;
@@ -85,8 +85,8 @@ static void *capped_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
  * these counters, bumped by a line hook for each (previous line, line).
  */
 #define LUA_COV 8192
-__attribute__((section("__libfuzzer_extra_counters"), used))
-static uint8_t lua_cov[LUA_COV];
+__attribute__((section("__libfuzzer_extra_counters"),
+	       used)) static uint8_t lua_cov[LUA_COV];
 static unsigned int prev_line;
 
 static void hook(lua_State *L, lua_Debug *ar)
@@ -111,11 +111,11 @@ static void hook(lua_State *L, lua_Debug *ar)
  * uses (string.format = nil), and the errors that follow are no bug.
  */
 static bool show_stderr, strict;
-static const char *internal;	/* the first internal error of a line */
+static const char *internal; /* the first internal error of a line */
 
 static const char *const excused[] = {
-	"field 'open'", "field 'execute'", "field 'popen'", "budget spent",
-	"not enough memory",
+	"field 'open'", "field 'execute'",   "field 'popen'",
+	"budget spent", "not enough memory",
 };
 
 static void note_internal(const char *text)
@@ -195,8 +195,9 @@ static void validators_take(lua_State *L)
 static void validate_top(lua_State *L)
 {
 	int top = lua_gettop(L);
-	int kind = luaL_testudata(L, top, "idr") ? 0
-		   : luaL_testudata(L, top, "ida") ? 1 : -1;
+	int kind = luaL_testudata(L, top, "idr")   ? 0
+		   : luaL_testudata(L, top, "ida") ? 1
+						   : -1;
 
 	if (kind < 0)
 		return;
@@ -247,8 +248,7 @@ static void shell_open(struct shell *s, int *trees)
 	*trees = luaL_ref(s->L, LUA_REGISTRYINDEX);
 }
 
-static void run_one(struct shell *s, int trees, const char *line,
-		    size_t len)
+static void run_one(struct shell *s, int trees, const char *line, size_t len)
 {
 	if (is_source(line, len))
 		return;
@@ -289,7 +289,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		p += len + 1;
 	}
 	shell_lua_close(&s);
-	idr_fault_inject(0, 0);	/* 'fail N' outlives the input */
+	idr_fault_inject(0, 0); /* 'fail N' outlives the input */
 	return 0;
 }
 

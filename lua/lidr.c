@@ -42,7 +42,7 @@
 #include "lauxlib.h"
 
 #include "idr.h"
-#include "tag.h"	/* idr__tag_unalloc */
+#include "tag.h" /* idr__tag_unalloc */
 
 #define LIDR_API __attribute__((visibility("default")))
 
@@ -63,15 +63,15 @@ struct events {
 
 /* What an idr and an IDA object share: each starts with it. */
 struct obj {
-	bool dead;		/* destroyed: every method raises */
+	bool dead; /* destroyed: every method raises */
 };
 
 struct lidr {
 	struct obj o;
 	struct idr idr;
 	struct events tr;
-	unsigned int id_bits;	/* tagged: as given to idr_tag_init */
-	bool in_trace;		/* the trace function is running */
+	unsigned int id_bits; /* tagged: as given to idr_tag_init */
+	bool in_trace;	      /* the trace function is running */
 };
 
 struct lida {
@@ -117,8 +117,8 @@ static const struct {
 	int err;
 	const char *name;
 } errnos[] = {
-	{ ENOSPC, "ENOSPC" }, { EAGAIN, "EAGAIN" }, { ENOMEM, "ENOMEM" },
-	{ ENOENT, "ENOENT" }, { ESTALE, "ESTALE" }, { EINVAL, "EINVAL" },
+	{ ENOSPC, "ENOSPC" },	{ EAGAIN, "EAGAIN" }, { ENOMEM, "ENOMEM" },
+	{ ENOENT, "ENOENT" },	{ ESTALE, "ESTALE" }, { EINVAL, "EINVAL" },
 	{ EUCLEAN, "EUCLEAN" },
 };
 
@@ -181,8 +181,11 @@ static int opt_int(lua_State *L, const char *k, int lo, int hi)
 	lua_Integer v = lua_tointeger(L, -1);
 
 	if (!lua_isinteger(L, -1) || v < lo || v > hi)
-		luaL_argerror(L, 1, lua_pushfstring(L, "%s must be an integer "
-						    "in [%d, %d]", k, lo, hi));
+		luaL_argerror(L, 1,
+			      lua_pushfstring(L,
+					      "%s must be an integer "
+					      "in [%d, %d]",
+					      k, lo, hi));
 	return (int)v;
 }
 
@@ -217,7 +220,8 @@ static void new_opts(lua_State *L, struct new_opts *o)
 	lua_settop(L, 1);
 	for (lua_pushnil(L); lua_next(L, 1); lua_pop(L, 1)) {
 		const char *k = lua_type(L, -2) == LUA_TSTRING
-					? lua_tostring(L, -2) : "";
+					? lua_tostring(L, -2)
+					: "";
 
 		if (!strcmp(k, "base"))
 			o->base = opt_int(L, "base", 0, INT_MAX);
@@ -225,9 +229,10 @@ static void new_opts(lua_State *L, struct new_opts *o)
 			tag_opts(L, &o->id_bits, &o->flags);
 		else if (strcmp(k, "tagged") && strcmp(k, "kind") &&
 			 strcmp(k, "destroyed"))
-			luaL_argerror(L, 1, lua_pushfstring(L,
-					"unknown option '%s'",
-					luaL_tolstring(L, -2, NULL)));
+			luaL_argerror(
+				L, 1,
+				lua_pushfstring(L, "unknown option '%s'",
+						luaL_tolstring(L, -2, NULL)));
 	}
 }
 
@@ -553,8 +558,7 @@ static int allocated(lua_State *L, struct lidr *t, int id, int arg,
 	return delivered(L, t, 1);
 }
 
-typedef int alloc_fn(struct idr *idr, void *ptr, int start, int end,
-		     gfp_t gfp);
+typedef int alloc_fn(struct idr *idr, void *ptr, int start, int end, gfp_t gfp);
 
 static int alloc_with(lua_State *L, alloc_fn *fn)
 {
@@ -582,9 +586,8 @@ static int lidr_alloc_u32(lua_State *L)
 	struct lidr *t = checkidr(L);
 	uint32_t id = (uint32_t)opt_range(L, 3, 0, UINT32_MAX, 0);
 	unsigned long max = (unsigned long)opt_range(L, 4, 0, UINT32_MAX,
-						      UINT32_MAX);
-	int err = idr_alloc_u32(&t->idr, marker(L, t, 2), &id, max,
-				GFP_KERNEL);
+						     UINT32_MAX);
+	int err = idr_alloc_u32(&t->idr, marker(L, t, 2), &id, max, GFP_KERNEL);
 
 	if (err == -ENOMEM)
 		return fail_nomem(L);
@@ -986,8 +989,10 @@ static unsigned int opt_field(lua_State *L, const char *k)
 	if (lua_getfield(L, 2, k) != LUA_TNIL) {
 		if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 0 ||
 		    lua_tointeger(L, -1) > INT_MAX)
-			luaL_argerror(L, 2, lua_pushfstring(L,
-					"%s must be an integer >= 0", k));
+			luaL_argerror(
+				L, 2,
+				lua_pushfstring(L, "%s must be an integer >= 0",
+						k));
 		v = (unsigned int)lua_tointeger(L, -1);
 	}
 	lua_pop(L, 1);
@@ -1332,11 +1337,11 @@ static void lidr_info(const struct obj *o, struct info *in)
 
 /* What differs between the kinds in the methods they share. */
 struct kind {
-	const char *name;	/* the metatable's, and the messages' word */
+	const char *name; /* the metatable's, and the messages' word */
 	void (*release)(lua_State *L, struct obj *o);
 	unsigned long (*count)(const struct obj *o);
 	bool (*is_empty)(const struct obj *o);
-	void (*info)(const struct obj *o, struct info *in);	/* or NULL */
+	void (*info)(const struct obj *o, struct info *in); /* or NULL */
 };
 
 static const struct kind idr_kind = {
@@ -1541,20 +1546,18 @@ static const luaL_Reg ida_meta[] = {
 	{ NULL, NULL }
 };
 
-static const luaL_Reg funcs[] = {
-	{ "new", lidr_new },
-	{ "ida", lida_new },
-	{ "fault", lidr_fault },
-	{ "mem", lidr_mem },
-	{ NULL, NULL }
-};
+static const luaL_Reg funcs[] = { { "new", lidr_new },
+				  { "ida", lida_new },
+				  { "fault", lidr_fault },
+				  { "mem", lidr_mem },
+				  { NULL, NULL } };
 
 /*
  * liolib's createmeta: metamethods, and the methods as __index; each
  * function gets @k as upvalue 1.
  */
-static void createmeta(lua_State *L, const struct kind *k,
-		       const luaL_Reg *meta, const luaL_Reg *methods)
+static void createmeta(lua_State *L, const struct kind *k, const luaL_Reg *meta,
+		       const luaL_Reg *methods)
 {
 	luaL_newmetatable(L, k->name);
 	lua_pushlightuserdata(L, (void *)k);

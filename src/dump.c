@@ -31,14 +31,14 @@
 
 /* What a child subtree is, as far as collapsing alike siblings goes. */
 enum kind {
-	K_NONE,		/* no child, or outside the range asked for */
-	K_FULL,		/* no free ID below */
-	K_ROOM,		/* room below */
+	K_NONE, /* no child, or outside the range asked for */
+	K_FULL, /* no free ID below */
+	K_ROOM, /* room below */
 };
 
 struct key {
 	enum kind kind;
-	unsigned int count;	/* a leaf's entries; 0 higher up */
+	unsigned int count; /* a leaf's entries; 0 higher up */
 };
 
 struct dumper {
@@ -46,14 +46,14 @@ struct dumper {
 	FILE *out;
 	struct idr_dump_opts opts;
 	bool ida;
-	unsigned long drawn;	/* nodes drawn so far */
-	unsigned long skipped;	/* DOT: nodes summarised */
-	bool cut;		/* stopped at max_nodes */
+	unsigned long drawn;   /* nodes drawn so far */
+	unsigned long skipped; /* DOT: nodes summarised */
+	bool cut;	       /* stopped at max_nodes */
 	/* How the walk below writes a node, and a run of alike siblings. */
 	void (*node)(struct dumper *d, const struct idr_view *v);
 	void (*run)(struct dumper *d, const struct idr_view *v,
 		    unsigned int from, unsigned int to, const struct key *k);
-	struct idr_view stack[IDR_LEVELS_MAX];	/* DOT: the nodes above */
+	struct idr_view stack[IDR_LEVELS_MAX]; /* DOT: the nodes above */
 };
 
 static void dumper_init(struct dumper *d, const struct idr *idr, FILE *out,
@@ -124,8 +124,7 @@ static void entry_text(const struct dumper *d, const struct idr_view *v,
 		d->opts.print_entry(mem, id, entry, d->opts.data);
 		fclose(mem);
 	}
-	snprintf(buf, size, "%lu:%s", id,
-		 text ? text : entry ? "*" : "NULL");
+	snprintf(buf, size, "%lu:%s", id, text ? text : entry ? "*" : "NULL");
 	free(text);
 	if (d->idr->idr_id_bits)
 		snprintf(buf + strlen(buf), size - strlen(buf), "@g%" PRIu64,
@@ -143,8 +142,7 @@ static void slot_range(const struct idr_view *v, unsigned int slot,
 }
 
 /* Whether IDs @lo..@hi meet the range the options ask for. */
-static bool in_range(const struct dumper *d, unsigned long lo,
-		     unsigned long hi)
+static bool in_range(const struct dumper *d, unsigned long lo, unsigned long hi)
 {
 	return !d->opts.range_set ||
 	       (hi >= d->opts.range_first && lo <= d->opts.range_last);
@@ -172,8 +170,7 @@ static void leaf_entries(const struct dumper *d, const struct idr_view *v,
 	for (slot = 0; slot < v->slots; slot++)
 		total += shown_slot(d, v, slot);
 	fprintf(d->out, "%*s", indent, "");
-	for (slot = 0; slot < v->slots && shown < d->opts.max_entries;
-	     slot++) {
+	for (slot = 0; slot < v->slots && shown < d->opts.max_entries; slot++) {
 		size_t len;
 
 		if (!shown_slot(d, v, slot))
@@ -302,7 +299,8 @@ static void dump_children(struct dumper *d, const struct idr_view *v)
 		if (k.kind == K_NONE)
 			continue;
 		alike = end - slot >= (k.kind == K_FULL ? RUN_FULL
-			: k.count ? RUN_LEAVES : UINT_MAX);
+				       : k.count	? RUN_LEAVES
+							: UINT_MAX);
 		if (below || (!d->opts.full && alike)) {
 			d->run(d, v, slot, end, &k);
 			continue;
@@ -352,8 +350,7 @@ static void dump_walk(struct dumper *d)
 }
 
 /* The tree index of ID @id, or false if no index holds it. */
-static bool index_of(const struct idr *idr, unsigned long id,
-		     uint64_t *index)
+static bool index_of(const struct idr *idr, unsigned long id, uint64_t *index)
 {
 	if (idr->idr_flags & IDR__IDA) {
 		*index = id / IDR__CHUNK;
@@ -389,10 +386,9 @@ static void dump_header(const struct dumper *d)
 	struct idr_stats st;
 
 	idr_stats(idr, &st);
-	fprintf(d->out, "%s: %lu ID%s, height %u, %lu node%s", d->ida ? "ida"
-								 : "idr",
-		st.ids, st.ids == 1 ? "" : "s", st.height, st.nodes,
-		st.nodes == 1 ? "" : "s");
+	fprintf(d->out, "%s: %lu ID%s, height %u, %lu node%s",
+		d->ida ? "ida" : "idr", st.ids, st.ids == 1 ? "" : "s",
+		st.height, st.nodes, st.nodes == 1 ? "" : "s");
 	if (idr->idr_base)
 		fprintf(d->out, ", base %u", idr->idr_base);
 	if (idr->idr_id_bits)
@@ -432,8 +428,8 @@ static bool render(struct dumper *d, char **text, size_t *len)
 }
 
 /* The number of lines in @text, and where line @max + 1 starts. */
-static unsigned long lines_of(const char *text, size_t len,
-			      unsigned long max, size_t *cut)
+static unsigned long lines_of(const char *text, size_t len, unsigned long max,
+			      size_t *cut)
 {
 	unsigned long n = 0;
 	size_t i;
@@ -472,14 +468,14 @@ static int dump_limited(struct dumper *d)
 	}
 	fwrite(text, 1, cut, d->out);
 	free(text);
-	fprintf(d->out, "(%u of %u levels shown; more: --full, --depth N, "
-			"--at ID, --range A B)\n",
+	fprintf(d->out,
+		"(%u of %u levels shown; more: --full, --depth N, "
+		"--at ID, --range A B)\n",
 		depth < height ? depth : height, height);
 	return 0;
 }
 
-int idr_dump(const struct idr *idr, FILE *out,
-	     const struct idr_dump_opts *opts)
+int idr_dump(const struct idr *idr, FILE *out, const struct idr_dump_opts *opts)
 {
 	struct dumper d;
 	int err = 0;
@@ -566,8 +562,8 @@ static void dot_node(struct dumper *d, const struct idr_view *v)
 		v->last);
 	dot_escape(d->out, map);
 	/* Hex in the map's order, so that both read slot 0 first. */
-	fprintf(d->out, "|full\\ (slot\\ 0\\ first)\\ %0*" PRIx64
-			"\\ \\ count\\ %d",
+	fprintf(d->out,
+		"|full\\ (slot\\ 0\\ first)\\ %0*" PRIx64 "\\ \\ count\\ %d",
 		(int)(v->slots / 4), slot_order(v->full, v->slots),
 		__builtin_popcountll(v->present));
 	if (v->level == 0)
@@ -591,8 +587,9 @@ static void dot_run(struct dumper *d, const struct idr_view *v,
 	unsigned long lo, hi;
 
 	run_range(v, from, to, &lo, &hi);
-	fprintf(d->out, "\trun%u_%lu [shape=box, style=dashed, "
-			"label=\"L%u %lu..%lu\\n",
+	fprintf(d->out,
+		"\trun%u_%lu [shape=box, style=dashed, "
+		"label=\"L%u %lu..%lu\\n",
 		v->level - 1, lo, v->level - 1, lo, hi);
 	run_words(d->out, v, to - from, k, " ");
 	fprintf(d->out, "\\n(collapsed)\"];\n");
@@ -609,15 +606,18 @@ int idr_dump_dot(const struct idr *idr, FILE *out,
 	dumper_init(&d, idr, out, opts, DEFAULT_NODES);
 	d.node = dot_node;
 	d.run = dot_run;
-	fprintf(out, "digraph %s {\n\tnode [shape=record, "
-		     "fontname=\"monospace\"];\n", d.ida ? "ida" : "idr");
+	fprintf(out,
+		"digraph %s {\n\tnode [shape=record, "
+		"fontname=\"monospace\"];\n",
+		d.ida ? "ida" : "idr");
 	if (!idr->idr_rt)
 		fputs("\tempty [shape=plaintext, label=\"(empty)\"];\n", out);
 	dump_walk(&d);
 	if (d.skipped)
-		fprintf(out, "\tmore [shape=note, label=\"+%lu more nodes "
-			     "(max_nodes %u)\"];\n", d.skipped,
-			d.opts.max_nodes);
+		fprintf(out,
+			"\tmore [shape=note, label=\"+%lu more nodes "
+			"(max_nodes %u)\"];\n",
+			d.skipped, d.opts.max_nodes);
 	fputs("}\n", out);
 	return finish(out);
 }
@@ -639,17 +639,18 @@ static const char *const path_ends[] = {
 			     "are used up",
 };
 
-static void path_tag(FILE *out, const struct idr *idr,
-		     const struct idr_path *p)
+static void path_tag(FILE *out, const struct idr *idr, const struct idr_path *p)
 {
 	unsigned int g = 31 - p->id_bits;
 
-	fprintf(out, "tagged idr: bits %u..30 of %lu carry the tag %lu, "
-		     "which idr_find() ignores; the ID is %lu\n",
+	fprintf(out,
+		"tagged idr: bits %u..30 of %lu carry the tag %lu, "
+		"which idr_find() ignores; the ID is %lu\n",
 		p->id_bits, p->id, p->tag,
 		p->id & (unsigned long)idr__id_max(idr));
-	fprintf(out, "the slot's generation is %" PRIu64 ", %" PRIu64
-		     " mod 2^%u: tag %lu is %s\n",
+	fprintf(out,
+		"the slot's generation is %" PRIu64 ", %" PRIu64
+		" mod 2^%u: tag %lu is %s\n",
 		p->gen, p->gen & (((uint64_t)1 << g) - 1), g, p->tag,
 		(p->gen & (((uint64_t)1 << g) - 1)) == p->tag
 			? "current"
@@ -710,7 +711,8 @@ int idr_stats_print(const struct idr *idr, FILE *out)
 		fprintf(out, "packed leaves: %lu\n", st.packed);
 	if (st.aux_nodes)
 		fprintf(out, "%s: %lu\n",
-			idr->idr_flags & IDR__IDA ? "bitmaps" : "generation nodes",
+			idr->idr_flags & IDR__IDA ? "bitmaps"
+						  : "generation nodes",
 			st.aux_nodes);
 	fprintf(out, "cached nodes: %u\npreloaded nodes: %u\n", st.cached,
 		st.preloaded);

@@ -24,8 +24,8 @@
 #endif
 
 #define IDR_SLOTS (1u << IDR_BITS)
-#define IDR__CHUNK (IDR_SLOTS * 64u)	/* IDs in one IDA bitmap */
-#define IDR_INDEX_MAX UINT32_MAX	/* the largest index the tree holds */
+#define IDR__CHUNK (IDR_SLOTS * 64u) /* IDs in one IDA bitmap */
+#define IDR_INDEX_MAX UINT32_MAX     /* the largest index the tree holds */
 
 /* Levels of a tree whose indices have @bits bits. */
 #define IDR__LEVELS_FOR(bits) (((bits) + IDR_BITS - 1) / IDR_BITS)

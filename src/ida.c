@@ -18,7 +18,7 @@
 
 #define CHUNK (IDR_SLOTS * 64u)
 #define WORDS IDR_SLOTS
-#define ALL_WORDS                                                            \
+#define ALL_WORDS \
 	(WORDS == 64 ? ~(uint64_t)0 : ((uint64_t)1 << (WORDS & 63)) - 1)
 
 const unsigned int IDA_BITMAP_BITS = CHUNK;
@@ -28,8 +28,7 @@ struct bitmap {
 	uint64_t *word, *ones, *used;
 };
 
-static bool bitmap_of(const struct ida *ida, uint64_t chunk,
-		      struct bitmap *map)
+static bool bitmap_of(const struct ida *ida, uint64_t chunk, struct bitmap *map)
 {
 	void **slot = idr__lookup(&ida->ida_rt, chunk);
 
@@ -142,7 +141,7 @@ int ida_alloc_range(struct ida *ida, unsigned int min, unsigned int max,
 	uint64_t id = min, chunk;
 
 	(void)gfp;
-	if (max > INT_MAX)	/* >=: an equivalent mutant */
+	if (max > INT_MAX) /* >=: an equivalent mutant */
 		max = INT_MAX;
 	if (min > max)
 		return -ENOSPC;
@@ -233,8 +232,9 @@ int ida_find_first_range(const struct ida *ida, unsigned int min,
 		unsigned int n = find_bit(&map, start, true);
 
 		if (n < CHUNK)
-			return chunk * CHUNK + n > max ? -ENOENT
-						       : (int)(chunk * CHUNK + n);
+			return chunk * CHUNK + n > max
+				       ? -ENOENT
+				       : (int)(chunk * CHUNK + n);
 		id = (chunk + 1) * CHUNK;
 	}
 	return -ENOENT;

@@ -103,8 +103,7 @@ int idr_alloc(struct idr *idr, void *ptr, int start, int end, gfp_t gfp)
 	return err ? err : (int)id;
 }
 
-int idr_alloc_tagged(struct idr *idr, void *ptr, int start, int end,
-		     gfp_t gfp)
+int idr_alloc_tagged(struct idr *idr, void *ptr, int start, int end, gfp_t gfp)
 {
 	int id;
 
@@ -114,8 +113,7 @@ int idr_alloc_tagged(struct idr *idr, void *ptr, int start, int end,
 	return id < 0 ? id : idr__tag_of(idr, (uint64_t)id - idr->idr_base);
 }
 
-int idr_alloc_cyclic(struct idr *idr, void *ptr, int start, int end,
-		     gfp_t gfp)
+int idr_alloc_cyclic(struct idr *idr, void *ptr, int start, int end, gfp_t gfp)
 {
 	uint32_t id = idr->idr_next;
 	int err;
@@ -149,8 +147,7 @@ void idr_set_cursor(struct idr *idr, unsigned int val)
  * The tree index of @id, or false if @id lies below the base.  A tagged
  * idr ignores the generation bits above the ID, as the seed describes.
  */
-static bool to_index(const struct idr *idr, unsigned long id,
-		     uint64_t *index)
+static bool to_index(const struct idr *idr, unsigned long id, uint64_t *index)
 {
 	if (idr__tagged(idr))
 		id &= idr__id_max(idr);
@@ -254,8 +251,8 @@ struct idr__iter idr__iter_slow(struct idr__iter it, int *id)
 	return it;
 }
 
-int idr_for_each(const struct idr *idr,
-		 int (*fn)(int id, void *p, void *data), void *data)
+int idr_for_each(const struct idr *idr, int (*fn)(int id, void *p, void *data),
+		 void *data)
 {
 	void *entry;
 	int id, ret;

@@ -131,29 +131,31 @@ struct idr__nodes {
 
 struct idr {
 	/* private: use the functions below */
-	struct idr_node *idr_rt;	/* top node, NULL when empty */
-	struct idr__nodes idr_cache;	/* idr_pre_get()'s and freed nodes */
-	idr_trace_fn *idr_trace;	/* NULL unless tracing */
+	struct idr_node *idr_rt;     /* top node, NULL when empty */
+	struct idr__nodes idr_cache; /* idr_pre_get()'s and freed nodes */
+	idr_trace_fn *idr_trace;     /* NULL unless tracing */
 	void *idr_trace_data;
-	unsigned long idr_count;	/* IDs allocated, NULL entries too */
-	unsigned long idr_retired;	/* tagged: slots used up for good */
-	unsigned long idr_mods;		/* insertions and removals so far */
-	uint64_t idr_gen_seed;		/* tagged: a new leaf's generation */
-	unsigned int idr_base;		/* the lowest ID handed out */
-	unsigned int idr_next;		/* idr_alloc_cyclic's cursor */
-	unsigned char idr_shift;	/* the top node's shift */
-	unsigned char idr_id_bits;	/* tagged: bits of the ID; else 0 */
-	unsigned char idr_flags;	/* IDR_TAG_RETIRE, and private ones */
-	unsigned char idr_lock;		/* guards idr_cache against pre_get */
+	unsigned long idr_count;   /* IDs allocated, NULL entries too */
+	unsigned long idr_retired; /* tagged: slots used up for good */
+	unsigned long idr_mods;	   /* insertions and removals so far */
+	uint64_t idr_gen_seed;	   /* tagged: a new leaf's generation */
+	unsigned int idr_base;	   /* the lowest ID handed out */
+	unsigned int idr_next;	   /* idr_alloc_cyclic's cursor */
+	unsigned char idr_shift;   /* the top node's shift */
+	unsigned char idr_id_bits; /* tagged: bits of the ID; else 0 */
+	unsigned char idr_flags;   /* IDR_TAG_RETIRE, and private ones */
+	unsigned char idr_lock;	   /* guards idr_cache against pre_get */
 };
 
 /* private: idr_flags of an IDA's tree: its leaves hold bitmaps */
 #define IDR__IDA 0x80u
 
 /* Every field in order, so that C++ (before C++20) takes it too. */
+/* clang-format off */
 #define IDR__INIT(base, flags)                                               \
 	{ NULL, { NULL, 0 }, NULL, NULL, 0, 0, 0, 0, (base), 0, 0, 0,        \
 	  (flags), 0 }
+/* clang-format on */
 #define IDR_INIT_BASE(name, base) IDR__INIT(base, 0)
 #define IDR_INIT(name) IDR_INIT_BASE(name, 0)
 #define DEFINE_IDR(name) struct idr name = IDR_INIT(name)
@@ -362,14 +364,14 @@ IDR_API void idr_preload_end(void);
  */
 struct idr__iter {
 	const struct idr *idr;
-	void *const *slots;		/* the last ID's leaf's entries */
-	uint64_t rest;			/* its present slots after that ID */
-	unsigned long first;		/* the ID of its slot 0 */
-	unsigned long mods;		/* idr->idr_mods then */
-	unsigned long rank;		/* packed: where the next entry is */
-	long last;			/* the ID returned last */
-	void *entry;			/* what the slow step found */
-	bool packed;			/* slots holds present entries only */
+	void *const *slots;  /* the last ID's leaf's entries */
+	uint64_t rest;	     /* its present slots after that ID */
+	unsigned long first; /* the ID of its slot 0 */
+	unsigned long mods;  /* idr->idr_mods then */
+	unsigned long rank;  /* packed: where the next entry is */
+	long last;	     /* the ID returned last */
+	void *entry;	     /* what the slow step found */
+	bool packed;	     /* slots holds present entries only */
 };
 /* By value, so that the iterator's address never escapes the loop and
  * the compiler may keep it in registers. */
@@ -398,7 +400,8 @@ static inline void *idr__iter_next(struct idr__iter *it, int *id)
 {
 	if (*id == it->last && it->mods == it->idr->idr_mods) {
 		while (it->rest) {
-			unsigned int i = (unsigned int)__builtin_ctzll(it->rest);
+			uint64_t rest = it->rest;
+			unsigned int i = (unsigned int)__builtin_ctzll(rest);
 			void *entry = it->slots[it->packed ? it->rank++ : i];
 
 			it->rest &= it->rest - 1;
@@ -416,20 +419,20 @@ static inline void *idr__iter_next(struct idr__iter *it, int *id)
 #define IDR__CAT(a, b) IDR__CAT2(a, b)
 #define IDR__IT IDR__CAT(idr__it_, __LINE__)
 
-#define idr_for_each_entry(idrp, entry, id)                                  \
-	for (struct idr__iter IDR__IT = idr__iter_start((idrp), &(id));      \
+#define idr_for_each_entry(idrp, entry, id)                             \
+	for (struct idr__iter IDR__IT = idr__iter_start((idrp), &(id)); \
 	     ((entry) = idr__iter_next(&IDR__IT, &(id))) != NULL;)
 
-#define idr_for_each_entry_continue(idr, entry, id)                          \
-	for ((entry) = idr_get_next((idr), &(id)); (entry) != NULL;           \
-	     (id) = (int)((unsigned int)(id) + 1U),                          \
+#define idr_for_each_entry_continue(idr, entry, id)                 \
+	for ((entry) = idr_get_next((idr), &(id)); (entry) != NULL; \
+	     (id) = (int)((unsigned int)(id) + 1U),                 \
 	    (entry) = idr_get_next((idr), &(id)))
 
 /* @tmp guards against @id wrapping past ULONG_MAX. */
-#define idr_for_each_entry_ul(idr, entry, tmp, id)                           \
-	for ((tmp) = 0, (id) = 0;                                            \
-	     (tmp) <= (id) &&                                                \
-	     ((entry) = idr_get_next_ul((idr), &(id))) != NULL;              \
+#define idr_for_each_entry_ul(idr, entry, tmp, id)              \
+	for ((tmp) = 0, (id) = 0;                               \
+	     (tmp) <= (id) &&                                   \
+	     ((entry) = idr_get_next_ul((idr), &(id))) != NULL; \
 	     (tmp) = (id), ++(id))
 
 /* ==================== The 2004 API ==================== */
@@ -615,10 +618,12 @@ IDR_API int idr_tag_gen(const struct idr *idr, int tagged);
  */
 struct ida {
 	/* private: */
-	struct idr ida_rt;	/* index: bitmap number; entry: the bitmap */
+	struct idr ida_rt; /* index: bitmap number; entry: the bitmap */
 };
 
+/* clang-format off */
 #define IDA_INIT(name) { IDR__INIT(0, IDR__IDA) }
+/* clang-format on */
 #define DEFINE_IDA(name) struct ida name = IDA_INIT(name)
 
 /* How many IDs one bitmap holds. */
@@ -641,8 +646,8 @@ IDR_API void ida_init(struct ida *ida);
  * Return: the ID; -ENOSPC if none is free, or if @min > INT_MAX or
  * @min > @max; -ENOMEM.  On error the IDA is unchanged.
  */
-IDR_API int ida_alloc_range(struct ida *ida, unsigned int min,
-			    unsigned int max, idr_gfp_t gfp);
+IDR_API int ida_alloc_range(struct ida *ida, unsigned int min, unsigned int max,
+			    idr_gfp_t gfp);
 
 /**
  * ida_alloc() - Allocate the lowest free ID.
@@ -744,10 +749,10 @@ IDR_API int ida_check(const struct ida *ida);
  * so tests can make allocations fail and statistics can count bytes.
  */
 struct idr_mem_stats {
-	size_t bytes;		/* in use now */
-	unsigned long allocs;	/* successful allocations so far */
-	unsigned long frees;	/* frees so far */
-	unsigned long failed;	/* allocations refused by fault injection */
+	size_t bytes;	      /* in use now */
+	unsigned long allocs; /* successful allocations so far */
+	unsigned long frees;  /* frees so far */
+	unsigned long failed; /* allocations refused by fault injection */
 	unsigned long thread_allocs; /* allocations by the calling thread */
 };
 
@@ -781,15 +786,15 @@ IDR_API void idr_fault_inject(unsigned long skip, unsigned long count);
 
 /* One node, as idr_walk() shows it. */
 struct idr_view {
-	unsigned int depth;		/* 0 for the top node */
-	unsigned int level;		/* 0 for a leaf; height - 1 at the top */
-	unsigned int shift;		/* index bits below this node's digit */
-	unsigned int slots;		/* slots per node (64 by default) */
-	unsigned int packed;		/* a packed leaf: room for this many */
-	unsigned long first, last;	/* the IDs it covers */
-	uint64_t full;			/* slots with no free ID below */
-	uint64_t present;		/* slots holding an entry or a child */
-	const struct idr_node *node;	/* for idr_view_entry() and friends */
+	unsigned int depth;	     /* 0 for the top node */
+	unsigned int level;	     /* 0 for a leaf; height - 1 at the top */
+	unsigned int shift;	     /* index bits below this node's digit */
+	unsigned int slots;	     /* slots per node (64 by default) */
+	unsigned int packed;	     /* a packed leaf: room for this many */
+	unsigned long first, last;   /* the IDs it covers */
+	uint64_t full;		     /* slots with no free ID below */
+	uint64_t present;	     /* slots holding an entry or a child */
+	const struct idr_node *node; /* for idr_view_entry() and friends */
 };
 
 /**
@@ -831,40 +836,40 @@ IDR_API bool idr_view_bit(const struct idr_view *view, unsigned int slot,
 
 /* Why idr_path() stopped. */
 enum idr_path_end {
-	IDR_PATH_FOUND,		/* the ID is allocated */
-	IDR_PATH_EMPTY,		/* the tree has no node */
-	IDR_PATH_BELOW_BASE,	/* the ID is below the idr's base */
-	IDR_PATH_ABOVE_TOP,	/* the ID is beyond what the top covers */
-	IDR_PATH_NO_CHILD,	/* an interior slot on the way is empty */
-	IDR_PATH_FREE_SLOT,	/* the leaf slot (or IDA bit) is free */
-	IDR_PATH_RETIRED,	/* tagged, IDR_TAG_RETIRE: used up for good */
+	IDR_PATH_FOUND,	     /* the ID is allocated */
+	IDR_PATH_EMPTY,	     /* the tree has no node */
+	IDR_PATH_BELOW_BASE, /* the ID is below the idr's base */
+	IDR_PATH_ABOVE_TOP,  /* the ID is beyond what the top covers */
+	IDR_PATH_NO_CHILD,   /* an interior slot on the way is empty */
+	IDR_PATH_FREE_SLOT,  /* the leaf slot (or IDA bit) is free */
+	IDR_PATH_RETIRED,    /* tagged, IDR_TAG_RETIRE: used up for good */
 };
 
 /* One level of idr_path(): the node met there and the slot taken. */
 struct idr_path_step {
-	unsigned int level;		/* 0 for a leaf */
+	unsigned int level; /* 0 for a leaf */
 	unsigned int shift;
-	unsigned long first, last;	/* the IDs the node covers */
-	unsigned int slot;		/* the ID's digit at this level */
-	bool present;			/* the slot holds a child or entry */
-	bool full;			/* no free ID below the slot */
+	unsigned long first, last; /* the IDs the node covers */
+	unsigned int slot;	   /* the ID's digit at this level */
+	bool present;		   /* the slot holds a child or entry */
+	bool full;		   /* no free ID below the slot */
 };
 
 /* The way down to one ID. */
 struct idr_path {
-	unsigned long id;		/* as asked */
-	unsigned long index;		/* the tree index: id - base, tag off */
-	unsigned int height;		/* of the tree */
-	unsigned int digits;		/* base-64 digits the top node needs */
+	unsigned long id;    /* as asked */
+	unsigned long index; /* the tree index: id - base, tag off */
+	unsigned int height; /* of the tree */
+	unsigned int digits; /* base-64 digits the top node needs */
 	unsigned int digit[IDR_LEVELS_MAX]; /* the index's digits, top first */
-	unsigned int steps;		/* nodes met */
+	unsigned int steps;		    /* nodes met */
 	struct idr_path_step step[IDR_LEVELS_MAX]; /* top first */
-	enum idr_path_end end;		/* why the walk stopped */
-	void *entry;			/* IDR_PATH_FOUND: the pointer */
+	enum idr_path_end end;			   /* why the walk stopped */
+	void *entry; /* IDR_PATH_FOUND: the pointer */
 	/* A tagged idr: the bits above id_bits, and the slot's generation. */
-	unsigned int id_bits;		/* 0 if the idr is not tagged */
-	unsigned long tag;		/* the bits of @id above id_bits */
-	uint64_t gen;			/* the slot's current generation */
+	unsigned int id_bits; /* 0 if the idr is not tagged */
+	unsigned long tag;    /* the bits of @id above id_bits */
+	uint64_t gen;	      /* the slot's current generation */
 	/* An IDA: @index is the bitmap number, @bit the ID within it. */
 	bool ida;
 	unsigned int bit;
@@ -884,19 +889,19 @@ IDR_API int idr_path(const struct idr *idr, unsigned long id,
 
 /* What a tree costs, as idr_stats() counts it. */
 struct idr_stats {
-	unsigned long ids;		/* allocated (an IDA: bits set) */
-	unsigned long retired;		/* tagged, IDR_TAG_RETIRE */
+	unsigned long ids;     /* allocated (an IDA: bits set) */
+	unsigned long retired; /* tagged, IDR_TAG_RETIRE */
 	unsigned int height;
-	unsigned long nodes;		/* tree nodes */
+	unsigned long nodes;			   /* tree nodes */
 	unsigned long level_nodes[IDR_LEVELS_MAX]; /* [0]: leaves */
-	unsigned long aux_nodes;	/* IDA bitmaps, tagged generations */
-	unsigned long packed;		/* leaves packed to fit their entries */
-	unsigned int cached;		/* nodes in the idr's own cache */
-	unsigned int preloaded;		/* nodes in this thread's preload */
-	size_t node_bytes;		/* the size of one node */
-	size_t bytes;			/* all nodes, cache included */
-	double bytes_per_id;		/* @bytes / @ids; 0 when empty */
-	long lowest, highest;		/* IDs; -1 when empty */
+	unsigned long aux_nodes; /* IDA bitmaps, tagged generations */
+	unsigned long packed;	 /* leaves packed to fit their entries */
+	unsigned int cached;	 /* nodes in the idr's own cache */
+	unsigned int preloaded;	 /* nodes in this thread's preload */
+	size_t node_bytes;	 /* the size of one node */
+	size_t bytes;		 /* all nodes, cache included */
+	double bytes_per_id;	 /* @bytes / @ids; 0 when empty */
+	long lowest, highest;	 /* IDs; -1 when empty */
 };
 
 /**
@@ -915,19 +920,19 @@ IDR_API int idr_stats(const struct idr *idr, struct idr_stats *stats);
  * node, with runs of alike siblings collapsed, and no line limit.
  */
 struct idr_dump_opts {
-	unsigned int max_entries;	/* a leaf's entries shown; 0: 8 */
-	unsigned int max_nodes;		/* nodes drawn; 0: all (DOT: 64) */
+	unsigned int max_entries; /* a leaf's entries shown; 0: 8 */
+	unsigned int max_nodes;	  /* nodes drawn; 0: all (DOT: 64) */
 	/* Prints an entry; NULL prints the pointer.  Returns chars written. */
 	int (*print_entry)(FILE *out, unsigned long id, void *entry,
 			   void *data);
 	void *data;
 	/* Text only, below. */
-	unsigned int depth;		/* levels shown from the top; 0: all */
-	unsigned int max_lines;		/* 0: no limit (see idr_dump()) */
-	bool full;			/* no collapsing: every node */
-	bool at_set;			/* only the way down to @at */
+	unsigned int depth;	/* levels shown from the top; 0: all */
+	unsigned int max_lines; /* 0: no limit (see idr_dump()) */
+	bool full;		/* no collapsing: every node */
+	bool at_set;		/* only the way down to @at */
 	unsigned long at;
-	bool range_set;			/* only nodes and IDs in range */
+	bool range_set; /* only nodes and IDs in range */
 	unsigned long range_first, range_last;
 };
 
@@ -987,8 +992,7 @@ IDR_API int idr_dump_dot(const struct idr *idr, FILE *out,
  *
  * Return: 0, or -EIO if writing failed.
  */
-IDR_API int idr_path_print(const struct idr *idr, unsigned long id,
-			   FILE *out);
+IDR_API int idr_path_print(const struct idr *idr, unsigned long id, FILE *out);
 
 /**
  * idr_stats_print() - Print idr_stats() as "name: value" lines.
@@ -1085,14 +1089,14 @@ enum idr_trace_event {
 	IDR_TRACE_FULL,		/* leaf @slot's full bit set: slot used */
 	IDR_TRACE_OPEN,		/* leaf @slot's full bit cleared: slot free */
 	IDR_TRACE_CACHE_TAKE,	/* @nodes came from the idr's cache */
-	IDR_TRACE_PRELOAD_TAKE,	/* @nodes came from this thread's preload */
+	IDR_TRACE_PRELOAD_TAKE, /* @nodes came from this thread's preload */
 	IDR_TRACE_MALLOC,	/* @nodes came from malloc */
 	IDR_TRACE_ATTACH,	/* a child now hangs at its parent's @slot */
 	IDR_TRACE_DETACH,	/* the parent's @slot no longer holds it */
 	IDR_TRACE_CACHE_PUT,	/* the freed node went to the idr's cache */
 	IDR_TRACE_FREE,		/* the freed node went back to malloc */
-	IDR_TRACE_SUBTREE_FULL,	/* interior @slot's bit set: child full */
-	IDR_TRACE_SUBTREE_OPEN,	/* interior @slot's bit cleared: room below */
+	IDR_TRACE_SUBTREE_FULL, /* interior @slot's bit set: child full */
+	IDR_TRACE_SUBTREE_OPEN, /* interior @slot's bit cleared: room below */
 	IDR_TRACE_BITMAP_FULL,	/* IDA leaf @slot's bit set: bitmap full */
 	IDR_TRACE_BITMAP_OPEN,	/* IDA leaf @slot's bit cleared: room in it */
 	IDR_TRACE_BIT_SET,	/* IDA: ID @first + @slot taken */
@@ -1103,12 +1107,12 @@ enum idr_trace_event {
 
 struct idr_trace {
 	enum idr_trace_event event;
-	unsigned int level;		/* of the node; 0 for a leaf */
-	unsigned long first, last;	/* the IDs the node covers */
-	unsigned int slot;		/* the slot concerned */
-	uint64_t full;			/* the node's full bitmap, after */
-	unsigned int nodes;		/* *_TAKE, MALLOC: how many */
-	unsigned int height;		/* the tree's, after the event */
+	unsigned int level;	   /* of the node; 0 for a leaf */
+	unsigned long first, last; /* the IDs the node covers */
+	unsigned int slot;	   /* the slot concerned */
+	uint64_t full;		   /* the node's full bitmap, after */
+	unsigned int nodes;	   /* *_TAKE, MALLOC: how many */
+	unsigned int height;	   /* the tree's, after the event */
 };
 
 /**

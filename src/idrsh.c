@@ -463,10 +463,9 @@ static void history_load(struct shell *s)
  */
 static void history_add(struct shell *s, const char *line)
 {
-	HIST_ENTRY *last =
-		history_length > 0
-			? history_get(history_base + history_length - 1)
-			: NULL;
+	HIST_ENTRY *last = history_length > 0 ? history_get(history_base +
+							    history_length - 1)
+					      : NULL;
 	int err;
 
 	if (line[strspn(line, " \t")] == '\0')

@@ -68,8 +68,7 @@ static int fill(struct idr__nodes *list, unsigned int want)
 	return 0;
 }
 
-static void move(struct idr__nodes *to, struct idr__nodes *from,
-		 unsigned int n)
+static void move(struct idr__nodes *to, struct idr__nodes *from, unsigned int n)
 {
 	while (n-- > 0)
 		push(to, pop(from));
@@ -213,7 +212,8 @@ unsigned int idr__preloaded(void)
 static void trace_supply(const struct idr *idr, enum idr_trace_event event,
 			 unsigned int n)
 {
-	struct idr_trace ev = { .event = event, .nodes = n,
+	struct idr_trace ev = { .event = event,
+				.nodes = n,
 				.height = idr__height(idr) };
 
 	if (n)
@@ -245,8 +245,8 @@ static int reserve_cached(struct idr *idr, struct idr__nodes *spare,
  * preload is touched only once all can be had, so a failure leaves
  * everything as it was.
  */
-int idr__reserve(struct idr *idr, struct idr__nodes *spare,
-		 unsigned int need, enum idr__supply supply)
+int idr__reserve(struct idr *idr, struct idr__nodes *spare, unsigned int need,
+		 enum idr__supply supply)
 {
 	unsigned int from_preload = need < preloaded.nr ? need : preloaded.nr;
 	unsigned int from_cache;

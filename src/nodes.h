@@ -22,9 +22,9 @@
  * level, 20 with 3.
  */
 #define IDR__GROW_NODES(bits) (2 * (IDR__LEVELS_FOR(bits) - 1))
-#define IDR__INSERT_NODES_MAX                                              \
-	IDR__MAX(IDR__GROW_NODES(32),                                      \
-		 IDR__MAX(IDR__GROW_NODES(30) + 1,                         \
+#define IDR__INSERT_NODES_MAX                      \
+	IDR__MAX(IDR__GROW_NODES(32),              \
+		 IDR__MAX(IDR__GROW_NODES(30) + 1, \
 			  IDR__GROW_NODES(31 - IDR_BITS - 6) + 1))
 /* What idr_pre_get() keeps in an idr's cache: two worst cases' worth. */
 #define IDR__CACHE_NODES (2 * (IDR__LEVELS + 1))
@@ -33,8 +33,8 @@ _Static_assert(IDR__CACHE_NODES >= IDR__INSERT_NODES_MAX,
 
 /* Where an insertion may take its nodes from. */
 enum idr__supply {
-	IDR__ANY_NODES,		/* the preload, the idr's cache, then malloc */
-	IDR__CACHED_NODES,	/* the idr's cache alone (-EAGAIN if short) */
+	IDR__ANY_NODES,	   /* the preload, the idr's cache, then malloc */
+	IDR__CACHED_NODES, /* the idr's cache alone (-EAGAIN if short) */
 };
 
 /* Gather @need nodes into @spare, from @supply; all of them or none. */

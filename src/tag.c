@@ -37,7 +37,8 @@ static uint64_t current_gen(const struct idr *idr, uint64_t index)
 /* A seed at the limit (see absorb_gens()) retires the IDs of new leaves. */
 bool idr__tag_retired(const struct idr *idr, uint64_t index)
 {
-	return idr__retiring(idr) && current_gen(idr, index) >= idr__gen_limit(idr);
+	return idr__retiring(idr) &&
+	       current_gen(idr, index) >= idr__gen_limit(idr);
 }
 
 void *idr__tag_remove(struct idr *idr, uint64_t index)
@@ -48,7 +49,8 @@ void *idr__tag_remove(struct idr *idr, uint64_t index)
 	if (!slot || idr__tag_retired(idr, index))
 		return NULL;
 	/* Advance first: a leaf freed below passes its counters on. */
-	if (++*idr__gen(idr, index) >= idr__gen_limit(idr) && idr__retiring(idr)) {
+	if (++*idr__gen(idr, index) >= idr__gen_limit(idr) &&
+	    idr__retiring(idr)) {
 		entry = *slot;
 		*slot = NULL;
 		idr->idr_count--;
@@ -121,8 +123,7 @@ int idr_tag_check(const struct idr *idr, int tagged_id)
 }
 
 /* The slot of a live tagged ID, or NULL. */
-static void **live_slot(const struct idr *idr, int tagged_id,
-			uint64_t *index)
+static void **live_slot(const struct idr *idr, int tagged_id, uint64_t *index)
 {
 	uint64_t gen;
 

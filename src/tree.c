@@ -36,20 +36,20 @@
 #include "nodes.h"
 #include "tree.h"
 
-#define ALL_SLOTS                                                            \
+#define ALL_SLOTS \
 	(IDR_SLOTS == 64 ? ~(uint64_t)0 : ((uint64_t)1 << (IDR_SLOTS & 63)) - 1)
 #define SLOT_MASK (IDR_SLOTS - 1)
 
 struct idr_node {
 	uint64_t full;
 	union {
-		struct idr_node *aux;	/* tagged leaf: its generations */
-		uintptr_t pack;		/* packed: cap << 2 | loose << 1 | 1 */
+		struct idr_node *aux; /* tagged leaf: its generations */
+		uintptr_t pack;	      /* packed: cap << 2 | loose << 1 | 1 */
 	};
-	uint64_t present;		/* a packed leaf's entries start here */
+	uint64_t present; /* a packed leaf's entries start here */
 	union {
 		void *slots[IDR_SLOTS];
-		uint64_t bits[IDR_SLOTS];	/* IDA bitmap, generations */
+		uint64_t bits[IDR_SLOTS]; /* IDA bitmap, generations */
 	};
 };
 _Static_assert(sizeof(struct idr_node) == IDR__NODE_SIZE, "geom.h's size");
@@ -197,13 +197,14 @@ void idr__range(const struct idr *idr, uint64_t first, uint64_t n,
 }
 
 /* Cold and out of line, so that the hot paths stay as if it were not there. */
-__attribute__((cold, noinline))
-static void emit(const struct idr *idr, enum idr_trace_event event,
-		 uint64_t index, unsigned int shift, unsigned int slot,
-		 uint64_t full)
+__attribute__((cold, noinline)) static void
+emit(const struct idr *idr, enum idr_trace_event event, uint64_t index,
+     unsigned int shift, unsigned int slot, uint64_t full)
 {
-	struct idr_trace ev = { .event = event, .level = shift / IDR_BITS,
-				.slot = slot, .full = full,
+	struct idr_trace ev = { .event = event,
+				.level = shift / IDR_BITS,
+				.slot = slot,
+				.full = full,
 				.height = idr__height(idr) };
 	uint64_t span = capacity(shift);
 
@@ -258,7 +259,8 @@ static void trace_gone(const struct idr *idr, uint64_t index,
 void idr__trace_bit(const struct idr *idr, enum idr_trace_event event,
 		    uint64_t chunk, unsigned int n, uint64_t words_full)
 {
-	struct idr_trace ev = { .event = event, .slot = n,
+	struct idr_trace ev = { .event = event,
+				.slot = n,
 				.full = words_full,
 				.height = idr__height(idr) };
 
@@ -297,15 +299,14 @@ uint64_t *idr__node_words_used(struct idr_node *node)
 
 /* What a descent looks for in the leaves. */
 enum seek {
-	SEEK_FREE,	/* a free slot */
-	SEEK_PRESENT,	/* an entry */
+	SEEK_FREE,    /* a free slot */
+	SEEK_PRESENT, /* an entry */
 };
 
 /* The slots a search for @seek may enter. */
-static inline uint64_t candidates(const struct idr *idr,
-				  const struct idr_node *node,
-				  unsigned int shift, enum seek seek,
-				  unsigned int off)
+static inline uint64_t
+candidates(const struct idr *idr, const struct idr_node *node,
+	   unsigned int shift, enum seek seek, unsigned int off)
 {
 	bool free = seek == SEEK_FREE;
 	uint64_t set;
@@ -368,9 +369,9 @@ static unsigned int descend_first(const struct idr *idr, struct idr_node *node,
 }
 
 /* idr__find_free(), also giving the path to the index (see above). */
-static int find_free_path(const struct idr *idr, uint64_t start,
-			  uint64_t max, uint64_t *index,
-			  struct idr_node **path, unsigned int *depth)
+static int find_free_path(const struct idr *idr, uint64_t start, uint64_t max,
+			  uint64_t *index, struct idr_node **path,
+			  unsigned int *depth)
 {
 	unsigned int shift = idr->idr_shift;
 
@@ -399,8 +400,8 @@ int idr__find_free(const struct idr *idr, uint64_t start, uint64_t max,
 	return find_free_path(idr, start, max, index, path, &depth);
 }
 
-bool idr__next_present(const struct idr *idr, uint64_t start,
-		       uint64_t *index, void **entry)
+bool idr__next_present(const struct idr *idr, uint64_t start, uint64_t *index,
+		       void **entry)
 {
 	struct idr_node *path[IDR__LEVELS];
 	unsigned int depth;
@@ -414,6 +415,13 @@ bool idr__next_present(const struct idr *idr, uint64_t start,
 	*index = start;
 	*entry = *leaf_slot(path[depth - 1], digit(start, 0));
 	return true;
+}
+
+/* How many entries @leaf has before slot @off. */
+static inline unsigned int rank_of(const struct idr_node *leaf,
+				   unsigned int off)
+{
+	return count_of(present_of(leaf) & (bit(off) - 1));
 }
 
 void *idr__iter_find(struct idr__iter *it, uint64_t start, uint64_t *index)
@@ -439,9 +447,10 @@ void *idr__iter_find(struct idr__iter *it, uint64_t start, uint64_t *index)
 				continue;
 			it->packed = is_packed(leaf);
 			it->slots = it->packed ? pack_slots(leaf) : leaf->slots;
-			it->rank = count_of(present_of(leaf) & (bit(off) - 1)) + 1;
+			it->rank = rank_of(leaf, off) + 1;
 			it->rest = set & (set - 1);
-			it->first = (unsigned long)(start & ~(uint64_t)SLOT_MASK);
+			it->first = (unsigned long)(start &
+						    ~(uint64_t)SLOT_MASK);
 			it->mods = idr->idr_mods;
 			*index = it->first + off;
 			return entry;
@@ -553,8 +562,8 @@ static struct idr_node *node_new_at(struct idr *idr, unsigned int shift,
 }
 
 /* Point @leaf's parent (or the idr) at @leaf, which moved. */
-static void relink(struct idr *idr, struct idr_node **path,
-		   unsigned int depth, uint64_t index, struct idr_node *leaf)
+static void relink(struct idr *idr, struct idr_node **path, unsigned int depth,
+		   uint64_t index, struct idr_node *leaf)
 {
 	if (depth == 1)
 		idr->idr_rt = leaf;
@@ -660,9 +669,8 @@ static void grow(struct idr *idr, uint64_t index, struct idr__nodes *spare)
 }
 
 /* Set @index's leaf bit and each ancestor's that is now full. */
-static inline void mark_full(const struct idr *idr,
-			     struct idr_node **path, unsigned int depth,
-			     uint64_t index)
+static inline void mark_full(const struct idr *idr, struct idr_node **path,
+			     unsigned int depth, uint64_t index)
 {
 	bool traced = tracing(idr);
 	unsigned int shift = 0;
@@ -683,9 +691,8 @@ static inline void mark_full(const struct idr *idr,
 }
 
 /* Clear @index's full bit at every level: each now has a free index. */
-static inline void mark_open(const struct idr *idr,
-			     struct idr_node **path, unsigned int depth,
-			     uint64_t index)
+static inline void mark_open(const struct idr *idr, struct idr_node **path,
+			     unsigned int depth, uint64_t index)
 {
 	bool traced = tracing(idr);
 	unsigned int shift = 0;
@@ -771,14 +778,15 @@ static int alloc_slow(struct idr *idr, void *entry, uint64_t start,
  * after a reservation); -ENOSPC.  The loop below is the usual case, with
  * no trace and no going back up; anything else takes alloc_slow().
  */
-int idr__alloc_fast(struct idr *idr, void *entry, uint64_t start,
-		    uint64_t max, uint64_t *index)
+int idr__alloc_fast(struct idr *idr, void *entry, uint64_t start, uint64_t max,
+		    uint64_t *index)
 {
 	struct idr_node *path[IDR__LEVELS], *node = idr->idr_rt;
 	unsigned int shift = idr->idr_shift, depth = 0, i;
 	uint64_t at = start, open;
 
-	if (tracing(idr) || idr__tagged(idr) || !node || start >= capacity(shift))
+	if (tracing(idr) || idr__tagged(idr) || !node ||
+	    start >= capacity(shift))
 		return alloc_slow(idr, entry, start, max, index);
 	for (;;) {
 		path[depth++] = node;
@@ -851,7 +859,7 @@ static void absorb_gens(struct idr *idr, const struct idr_node *leaf)
 	/* A live slot (idr_destroy) is freed now: one more. */
 	for (off = 0; off < IDR_SLOTS; off++)
 		idr__gen_pass_on(idr, leaf->aux->bits[off] +
-					       (leaf->present >> off & 1));
+					      (leaf->present >> off & 1));
 }
 
 /* Whether the leaf went to the idr's cache (else to the allocator). */
@@ -1171,8 +1179,7 @@ uint64_t idr_view_gen(const struct idr *idr, const struct idr_view *view,
 static const struct idr_node *view_bitmap(const struct idr_view *view,
 					  unsigned int slot)
 {
-	if (view->level || slot >= IDR_SLOTS ||
-	    !(view->present & bit(slot)))
+	if (view->level || slot >= IDR_SLOTS || !(view->present & bit(slot)))
 		return NULL;
 	return view->node->slots[slot];
 }
@@ -1266,8 +1273,8 @@ static long check_node(const struct idr *idr, const struct idr_node *node,
 		if (!child)
 			continue;
 		n = check_node(idr, child, shift - IDR_BITS);
-		if (n < 0 || (child->full == ALL_SLOTS) !=
-				     !!(node->full & bit(off)))
+		if (n < 0 ||
+		    (child->full == ALL_SLOTS) != !!(node->full & bit(off)))
 			return -1;
 		entries += n;
 	}

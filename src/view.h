@@ -6,8 +6,7 @@
 #include "geom.h"
 
 /* Whether @slot of @leaf (a tagged idr's) is retired for good. */
-IDR__HIDDEN bool idr__view_retired(const struct idr *idr,
-				   const struct idr_view *leaf,
-				   unsigned int slot);
+IDR__HIDDEN bool idr__view_retired(
+	const struct idr *idr, const struct idr_view *leaf, unsigned int slot);
 
 #endif /* IDR_VIEW_H */

@@ -481,9 +481,10 @@ static double now(void)
 /* Sleep @seconds, then tell the threads to stop. */
 static void run_for(double seconds)
 {
-	struct timespec ts = { (time_t)seconds,
-			       (long)((seconds - (double)(time_t)seconds) *
-				      1e9) };
+	struct timespec ts = {
+		(time_t)seconds,
+		(long)((seconds - (double)(time_t)seconds) * 1e9)
+	};
 
 	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
 		;

@@ -21,7 +21,7 @@ void run_case(void (*fn)(void), const char *name);
 /* Evaluate @cond; on failure report it.  Yields @cond. */
 #define CHECK(cond) check_at(!!(cond), #cond, __FILE__, __LINE__)
 /* Compare two integers and show both on failure.  Yields got == want. */
-#define CHECK_EQ(got, want)                                                  \
+#define CHECK_EQ(got, want)                                                   \
 	check_long_at((long)(got), (long)(want), #got " == " #want, __FILE__, \
 		      __LINE__)
 /* The tree's invariants hold. */

@@ -17,7 +17,7 @@
 
 unsigned long check_failures;
 static unsigned long passed, failed, nskipped;
-static unsigned long skip_used;	/* bit i: skip word i matched a case */
+static unsigned long skip_used; /* bit i: skip word i matched a case */
 static const char *filter, *skip;
 
 bool check_at(bool ok, const char *what, const char *file, int line)
@@ -25,8 +25,8 @@ bool check_at(bool ok, const char *what, const char *file, int line)
 	if (!ok) {
 		check_failures++;
 		if (check_failures < 20)
-			fprintf(stderr, "%s:%d: check failed: %s\n", file,
-				line, what);
+			fprintf(stderr, "%s:%d: check failed: %s\n", file, line,
+				what);
 	}
 	return ok;
 }

@@ -13,11 +13,11 @@
 #include "idr.h"
 
 struct model {
-	uint32_t *ids;		/* ascending */
+	uint32_t *ids; /* ascending */
 	void **vals;
 	size_t n, cap;
 	uint32_t base;
-	uint32_t next;		/* the cyclic cursor */
+	uint32_t next; /* the cyclic cursor */
 };
 
 void model_init(struct model *m, uint32_t base);
@@ -48,7 +48,7 @@ bool model_ida_matches(const struct model *m, const struct ida *ida);
 /* What "the idr is unchanged" compares: IDs, entries, shape and cache. */
 struct idr_snap {
 	unsigned long count;
-	unsigned long sum;	/* a hash of every (id, entry) */
+	unsigned long sum; /* a hash of every (id, entry) */
 	unsigned int height;
 	unsigned int cached;
 	bool empty;

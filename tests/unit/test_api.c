@@ -126,7 +126,7 @@ struct seen {
 	int n;
 	int ids[SEEN_MAX];
 	void *ptrs[SEEN_MAX];
-	int stop_at;		/* the call that returns @ret; -1 for none */
+	int stop_at; /* the call that returns @ret; -1 for none */
 	int ret;
 };
 
@@ -314,8 +314,7 @@ static void api_alloc_int_max(void)
 	struct idr_snap was;
 
 	idr_init(&idr);
-	CHECK_EQ(idr_alloc(&idr, tag(INT_MAX), INT_MAX, INT_MAX, GFP),
-		 -ENOSPC);
+	CHECK_EQ(idr_alloc(&idr, tag(INT_MAX), INT_MAX, INT_MAX, GFP), -ENOSPC);
 	CHECK_EQ(idr_alloc(&idr, tag(INT_MAX), INT_MAX, 0, GFP), INT_MAX);
 	CHECK_SOUND(&idr);
 	CHECK_EQ(idr__height(&idr), levels(INT_MAX));
@@ -544,8 +543,7 @@ static void setup_gappy(struct idr *idr)
 	CHECK_EQ(idr_alloc(idr, NULL, 4, 0, GFP), 4);
 	for (id = S; id < 2 * S; id++)
 		CHECK_EQ(idr_alloc(idr, NULL, S, 0, GFP), id);
-	CHECK_EQ(idr_alloc(idr, tag(2 * S + 1), 2 * S + 1, 0, GFP),
-		 2 * S + 1);
+	CHECK_EQ(idr_alloc(idr, tag(2 * S + 1), 2 * S + 1, 0, GFP), 2 * S + 1);
 	CHECK_SOUND(idr);
 }
 
@@ -731,9 +729,8 @@ static void api_for_each_entry_continue(void)
 
 static void api_for_each_entry_ul(void)
 {
-	static const uint32_t want[] = {
-		0, 7, INT_MAX, (uint32_t)INT_MAX + 1, UINT32_MAX
-	};
+	static const uint32_t want[] = { 0, 7, INT_MAX, (uint32_t)INT_MAX + 1,
+					 UINT32_MAX };
 	unsigned long tmp, id;
 	struct idr idr;
 	void *entry;
@@ -1151,8 +1148,8 @@ static void api_height_keeps(void)
 }
 
 static const uint32_t mixed[] = {
-	0, 1, IDR_SLOTS, IDR_SLOTS * IDR_SLOTS, 12345, INT_MAX, UINT32_MAX,
-	2, IDR_SLOTS + 1
+	0,	 1,	     IDR_SLOTS, IDR_SLOTS *IDR_SLOTS, 12345,
+	INT_MAX, UINT32_MAX, 2,		IDR_SLOTS + 1
 };
 #define MIXED (sizeof(mixed) / sizeof(mixed[0]))
 
@@ -1211,7 +1208,7 @@ static void api_destroy(void)
 }
 
 #define DENSE 100000
-#define SCATTER 7919UL	/* prime to DENSE: i * SCATTER % DENSE permutes */
+#define SCATTER 7919UL /* prime to DENSE: i * SCATTER % DENSE permutes */
 /* idr_check is O(nodes): checking every 1024th step keeps this fast. */
 #define SOUND_EVERY 1024
 
@@ -1311,7 +1308,8 @@ static void iter_survives_destroy_and_init(void)
 			idr_init(&idr);
 			for (k = 2; k < 12; k++)
 				CHECK_EQ(idr_alloc(&idr, iter_val(100 + k), k,
-						   0, GFP), k);
+						   0, GFP),
+					 k);
 			continue;
 		}
 		CHECK_EQ(id, want);

@@ -17,7 +17,7 @@ struct scene {
 	struct idr idr;
 	struct model model;
 	uint64_t rng;
-	unsigned long enomem;	/* calls that returned -ENOMEM */
+	unsigned long enomem; /* calls that returned -ENOMEM */
 };
 
 /* IDs spread so that allocations grow the tree and add paths. */
@@ -29,8 +29,8 @@ static uint32_t scene_id(struct scene *s)
 
 	if (rnd_below(&s->rng, 3) == 0)
 		return (uint32_t)rnd_next(&s->rng);
-	return anchors[rnd_below(&s->rng, 6)] + (uint32_t)rnd_below(&s->rng,
-								     70);
+	return anchors[rnd_below(&s->rng, 6)] +
+	       (uint32_t)rnd_below(&s->rng, 70);
 }
 
 /* Mostly a live ID, so that removals free nodes to be made again. */
@@ -146,7 +146,8 @@ static void fault_each_allocation(void)
 	/* Most allocations happen outside a preload. */
 	CHECK(enomem > total / 2);
 	printf("# fault: each of %lu allocations failed in turn; "
-	       "%lu calls returned -ENOMEM\n", total, enomem);
+	       "%lu calls returned -ENOMEM\n",
+	       total, enomem);
 }
 
 /* From the n-th allocation on, every one fails: removals still work. */

@@ -134,9 +134,8 @@ static void ida_range_arguments(void)
 	CHECK_EQ(ida_alloc_range(&ida, 5, 5, GFP), -ENOSPC);
 	CHECK_EQ(ida_alloc_range(&ida, 6, 5, GFP), -ENOSPC);
 	CHECK_EQ(ida_alloc_range(&ida, 100, 0, GFP), -ENOSPC);
-	CHECK_EQ(
-		ida_alloc_range(&ida, (unsigned int)INT_MAX + 1, UINT_MAX, GFP),
-		-ENOSPC);
+	CHECK_EQ(ida_alloc_range(&ida, (unsigned int)INT_MAX + 1, UINT_MAX, GFP),
+		 -ENOSPC);
 	CHECK_EQ(ida_alloc_range(&ida, UINT_MAX, UINT_MAX, GFP), -ENOSPC);
 	CHECK_EQ(ida_alloc_min(&ida, (unsigned int)INT_MAX + 1, GFP), -ENOSPC);
 	CHECK_EQ(ida_alloc_min(&ida, UINT_MAX, GFP), -ENOSPC);
@@ -294,9 +293,8 @@ static void ida_int_max(void)
 	CHECK_EQ(ida_find_first_range(&ida, INT_MAX, INT_MAX), INT_MAX);
 	CHECK_EQ(ida_find_first_range(&ida, INT_MAX, UINT_MAX), INT_MAX);
 	CHECK_EQ(ida_find_first_range(&ida, 0, INT_MAX - 1), -ENOENT);
-	CHECK_EQ(
-		ida_find_first_range(&ida, (unsigned int)INT_MAX + 1, UINT_MAX),
-		-EINVAL);
+	CHECK_EQ(ida_find_first_range(&ida, (unsigned int)INT_MAX + 1, UINT_MAX),
+		 -EINVAL);
 	CHECK_EQ(ida_find_first_range(&ida, UINT_MAX, UINT_MAX), -EINVAL);
 	CHECK_EQ(ida_find_first_range(&ida, INT_MAX, 0), -ENOENT);
 

@@ -690,9 +690,8 @@ static void legacy_threads_retry_loop(void)
 	for (i = 0; i < LT_THREADS; i++) {
 		w[i].rng = 1000 + (uint64_t)i;
 		w[i].me = (unsigned int)i;
-		CHECK_EQ(
-			pthread_create(&w[i].thread, NULL, lt_worker_fn, &w[i]),
-			0);
+		CHECK_EQ(pthread_create(&w[i].thread, NULL, lt_worker_fn, &w[i]),
+			 0);
 	}
 	for (i = 0; i < LT_THREADS; i++) {
 		CHECK_EQ(pthread_join(w[i].thread, NULL), 0);

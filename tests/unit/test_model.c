@@ -17,19 +17,26 @@ struct run {
 	struct model model;
 	uint64_t rng;
 	unsigned long step;
-	size_t live_cap;	/* removals win once this many IDs live */
+	size_t live_cap; /* removals win once this many IDs live */
 };
 
 static const uint64_t anchors[] = {
-	0, 60, 4000, 1u << 18, 1u << 24, (1u << 30) - 50, INT_MAX - 100u,
-	1u << 31, UINT32_MAX - 200u,
+	0,
+	60,
+	4000,
+	1u << 18,
+	1u << 24,
+	(1u << 30) - 50,
+	INT_MAX - 100u,
+	1u << 31,
+	UINT32_MAX - 200u,
 };
 
 /* An ID near 0 or near one of the anchors. */
 static uint64_t pick_id(struct run *r)
 {
-	uint64_t a = anchors[rnd_below(&r->rng, sizeof(anchors) /
-						    sizeof(anchors[0]))];
+	uint64_t a = anchors[rnd_below(&r->rng,
+				       sizeof(anchors) / sizeof(anchors[0]))];
 
 	if (rnd_below(&r->rng, 3) == 0)
 		a = 0;
@@ -173,9 +180,9 @@ typedef bool (*step_fn)(struct run *);
 
 /* Weighted: allocation and removal dominate. */
 static const step_fn steps[] = {
-	step_alloc, step_alloc, step_alloc, step_cyclic, step_u32,
-	step_remove, step_remove, step_remove, step_remove, step_replace,
-	step_find, step_next,
+	step_alloc,  step_alloc,   step_alloc,	step_cyclic,
+	step_u32,    step_remove,  step_remove, step_remove,
+	step_remove, step_replace, step_find,	step_next,
 };
 
 static bool one_step(struct run *r)
@@ -201,9 +208,10 @@ static void run_seed(uint64_t seed, int base)
 	model_init(&r.model, (uint32_t)base);
 	for (r.step = 0; r.step < STEPS_PER_SEED; r.step++)
 		if (!one_step(&r)) {
-			fprintf(stderr, "model: seed %llu base %d: differs at "
-				"step %lu\n", (unsigned long long)seed, base,
-				r.step);
+			fprintf(stderr,
+				"model: seed %llu base %d: differs at "
+				"step %lu\n",
+				(unsigned long long)seed, base, r.step);
 			break;
 		}
 	CHECK(model_matches(&r.model, &r.idr));
@@ -227,7 +235,7 @@ static void model_idr_answers(void)
 	model_init(&m, 0);
 	CHECK_EQ(model_alloc(&m, &m, 0, 0), 0);
 	CHECK_EQ(model_alloc(&m, &m, 0, 0), 1);
-	CHECK_EQ(model_alloc(&m, &m, 5, 5), -ENOSPC);	/* [5, 5) is empty */
+	CHECK_EQ(model_alloc(&m, &m, 5, 5), -ENOSPC); /* [5, 5) is empty */
 	CHECK_EQ(model_alloc(&m, &m, 5, 6), 5);
 	CHECK_EQ(model_alloc(&m, &m, 5, 6), -ENOSPC);
 	CHECK_EQ(model_alloc(&m, &m, -1, 0), -EINVAL);
@@ -236,12 +244,12 @@ static void model_idr_answers(void)
 	CHECK_EQ(model_alloc_u32(&m, NULL, &id, ULONG_MAX), 0);
 	CHECK_EQ(id, UINT32_MAX);
 	CHECK_EQ(model_alloc_u32(&m, NULL, &id, ULONG_MAX), -ENOSPC);
-	CHECK_EQ(id, UINT32_MAX);			/* unchanged */
+	CHECK_EQ(id, UINT32_MAX); /* unchanged */
 	CHECK(model_find(&m, UINT32_MAX, &v) && v == NULL);
 	CHECK_EQ(m.n, 5);
 	model_free(&m);
 
-	model_init(&m, 1000);				/* idr_init_base(1000) */
+	model_init(&m, 1000); /* idr_init_base(1000) */
 	CHECK_EQ(model_alloc(&m, &m, 0, 1000), -ENOSPC);
 	CHECK_EQ(model_alloc(&m, &m, 0, 1002), 1000);
 	id = 7;
@@ -259,18 +267,18 @@ static void model_cyclic_answers(void)
 	for (i = 0; i < 4; i++)
 		CHECK_EQ(model_alloc_cyclic(&m, &m, 0, 4), i);
 	CHECK_EQ(model_alloc_cyclic(&m, &m, 0, 4), -ENOSPC);
-	CHECK_EQ(m.next, 4);				/* unchanged */
+	CHECK_EQ(m.next, 4); /* unchanged */
 	CHECK(model_remove(&m, 1, &(void *){ NULL }));
 	CHECK(model_remove(&m, 3, &(void *){ NULL }));
-	CHECK_EQ(model_alloc_cyclic(&m, &m, 0, 4), 1);	/* wrapped */
+	CHECK_EQ(model_alloc_cyclic(&m, &m, 0, 4), 1); /* wrapped */
 	CHECK_EQ(m.next, 2);
-	CHECK_EQ(model_alloc_cyclic(&m, &m, 0, 4), 3);	/* from the cursor */
-	m.next = 0;					/* below @start */
+	CHECK_EQ(model_alloc_cyclic(&m, &m, 0, 4), 3); /* from the cursor */
+	m.next = 0;				       /* below @start */
 	CHECK_EQ(model_alloc_cyclic(&m, &m, 10, 0), 10);
 	CHECK_EQ(m.next, 11);
-	m.next = INT_MAX;				/* INT_MAX is free */
+	m.next = INT_MAX; /* INT_MAX is free */
 	CHECK_EQ(model_alloc_cyclic(&m, &m, 0, 0), INT_MAX);
-	CHECK_EQ(m.next, (uint32_t)INT_MAX + 1);	/* past the range */
+	CHECK_EQ(m.next, (uint32_t)INT_MAX + 1); /* past the range */
 	CHECK_EQ(model_alloc_cyclic(&m, &m, 0, 0), 4);
 	m.next = UINT32_MAX;
 	CHECK_EQ(model_alloc_cyclic(&m, &m, 0, 0), 5);
@@ -285,9 +293,9 @@ static void model_next_and_ida_answers(void)
 	unsigned long id = 0;
 
 	model_init(&m, 0);
-	CHECK_EQ(model_alloc(&m, NULL, 0, 0), 0);	/* reserved */
+	CHECK_EQ(model_alloc(&m, NULL, 0, 0), 0); /* reserved */
 	CHECK_EQ(model_alloc(&m, &m, 0, 0), 1);
-	CHECK(model_next(&m, &id) == &m);		/* skips the NULL */
+	CHECK(model_next(&m, &id) == &m); /* skips the NULL */
 	CHECK_EQ(id, 1);
 	id = 2;
 	CHECK(model_next(&m, &id) == NULL);
@@ -295,7 +303,7 @@ static void model_next_and_ida_answers(void)
 	model_free(&m);
 
 	model_init(&m, 0);
-	CHECK_EQ(model_ida_alloc(&m, 5, 3), -ENOSPC);	/* @min > @max */
+	CHECK_EQ(model_ida_alloc(&m, 5, 3), -ENOSPC); /* @min > @max */
 	CHECK_EQ(model_ida_alloc(&m, (unsigned int)INT_MAX + 1, UINT_MAX),
 		 -ENOSPC);
 	CHECK_EQ(model_ida_alloc(&m, INT_MAX, UINT_MAX), INT_MAX);

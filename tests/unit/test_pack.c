@@ -88,8 +88,9 @@ static void pack_by_removal(void)
 	CHECK_EQ(st.packed, LEAVES);
 	CHECK_EQ(st.level_nodes[0], LEAVES);
 	/* Interior nodes as they were; leaves with at most 1/8 room spare. */
-	CHECK(st.bytes <= whole - LEAVES * st.node_bytes +
-			  LEAVES * (16 + 8 * (IDR_SLOTS / 4 + IDR_SLOTS / 32)));
+	CHECK(st.bytes <=
+	      whole - LEAVES * st.node_bytes +
+		      LEAVES * (16 + 8 * (IDR_SLOTS / 4 + IDR_SLOTS / 32)));
 	check_contents(&idr, live_quarter);
 	idr_destroy(&idr);
 }
@@ -103,7 +104,7 @@ static void pack_unpacked_by_insertion(void)
 	FILE *out;
 
 	fill(&idr, IDR_SLOTS);
-	thin(&idr, IDR_SLOTS, 2);		/* one leaf, with 2 entries, packed */
+	thin(&idr, IDR_SLOTS, 2); /* one leaf, with 2 entries, packed */
 	out = fmemopen(text, sizeof(text), "w");
 	CHECK_EQ(idr_dump(&idr, out, 0), 0);
 	fclose(out);
@@ -130,8 +131,8 @@ static void pack_insert_in_place(void)
 
 	fill(&idr, IDR_SLOTS / 2 + 1);
 	for (id = IDR_SLOTS / 2; id < IDR_SLOTS / 2 + 1; id++)
-		CHECK(idr_remove(&idr, id) == val(id));	/* packed, with room */
-	CHECK(idr_remove(&idr, 3) == val(3));	/* more room, kept */
+		CHECK(idr_remove(&idr, id) == val(id)); /* packed, with room */
+	CHECK(idr_remove(&idr, 3) == val(3));		/* more room, kept */
 	idr_stats(&idr, &st);
 	CHECK_EQ(st.packed, 1);
 	CHECK(leaf_cap(&idr) > IDR_SLOTS / 2);
@@ -178,7 +179,8 @@ static void pack_only_plain_idrs(void)
 	idr_init(&tagged);
 	CHECK_EQ(idr_tag_init(&tagged, 16, 0), 0);
 	for (id = 0; id < IDR_SLOTS; id++)
-		CHECK(idr_alloc_tagged(&tagged, val(id), 0, 0, GFP_KERNEL) >= 0);
+		CHECK(idr_alloc_tagged(&tagged, val(id), 0, 0, GFP_KERNEL) >=
+		      0);
 	for (id = 1; id < IDR_SLOTS; id++)
 		CHECK(idr_remove(&tagged, id) == val(id));
 	idr_stats(&tagged, &st);
@@ -337,8 +339,8 @@ static void churn_quiet_at_every_count(unsigned int amp)
 			CHECK(churn(&idr, amp, 1000));
 			if (!seam_quiet(was) && loud++ < 8)
 				printf("# churn by %u at %u IDs (%s): %lu "
-				       "mallocs, %ld bytes\n", amp, n,
-				       build_name[how],
+				       "mallocs, %ld bytes\n",
+				       amp, n, build_name[how],
 				       seam_now().allocs - was.allocs,
 				       (long)(seam_now().bytes - was.bytes));
 			CHECK_EQ(idr.idr_count, n);
@@ -401,20 +403,20 @@ static void mutate(struct idr *idr, struct model *m, int id, uint64_t *rng)
 	void *old = NULL;
 
 	switch (rnd_below(rng, 5)) {
-	case 0:		/* remove the current entry */
+	case 0: /* remove the current entry */
 		model_remove(m, (unsigned long)id, &old);
 		CHECK(idr_remove(idr, (unsigned long)id) == old);
 		break;
-	case 1:		/* remove an entry anywhere */
+	case 1: /* remove an entry anywhere */
 		model_remove(m, at, &old);
 		CHECK(idr_remove(idr, at) == old);
 		break;
-	case 2:		/* allocate anywhere, NULL (reserved) now and then */
+	case 2: /* allocate anywhere, NULL (reserved) now and then */
 		old = rnd_below(rng, 4) ? val(at) : NULL;
 		CHECK_EQ(idr_alloc(idr, old, (int)at, 0, GFP_KERNEL),
 			 model_alloc(m, old, (int)at, 0));
 		break;
-	default:	/* nothing */
+	default: /* nothing */
 		break;
 	}
 }
@@ -443,7 +445,8 @@ static void iter_matches_get_next(void)
 		want = 0;
 		idr_for_each_entry(&idr, entry, id) {
 			w = model_next(&m, &want);
-			if (!CHECK(w && (unsigned long)id == want && entry == w))
+			if (!CHECK(w && (unsigned long)id == want &&
+				   entry == w))
 				break;
 			want++;
 			mutate(&idr, &m, id, &mrng);

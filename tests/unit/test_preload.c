@@ -59,9 +59,9 @@ static unsigned long rnd_id(unsigned long max)
  * set to fail: -ENOMEM (or a malloc counted) means the preload fell short.
  */
 struct one_alloc {
-	long ret;		/* the allocation's result */
-	unsigned long mallocs;	/* this thread's mallocs meanwhile */
-	unsigned int took;	/* preloaded nodes it used */
+	long ret;	       /* the allocation's result */
+	unsigned long mallocs; /* this thread's mallocs meanwhile */
+	unsigned int took;     /* preloaded nodes it used */
 };
 
 static struct one_alloc preloaded_alloc(struct idr *idr, struct ida *ida,
@@ -141,14 +141,16 @@ static void preload_suffices_from_random_trees(void)
 	for (round = 0; round < 2000; round++) {
 		unsigned int kind = (unsigned int)(rnd() % 3);
 		unsigned int bits = 1 + (unsigned int)(rnd() % 30);
-		unsigned long max = kind == 1 ? (1ul << bits) - 1
-			: kind == 2 ? INT_MAX : UINT32_MAX;
+		unsigned long max = kind == 1	? (1ul << bits) - 1
+				    : kind == 2 ? INT_MAX
+						: UINT32_MAX;
 		DEFINE_IDR(idr);
 		DEFINE_IDA(ida);
 
 		if (kind == 1)
-			idr_tag_init(&idr, bits, (unsigned int)(rnd() & 1) *
-						 IDR_TAG_RETIRE);
+			idr_tag_init(&idr, bits,
+				     (unsigned int)(rnd() & 1) *
+					     IDR_TAG_RETIRE);
 		for (n = (unsigned int)(rnd() % 12); n > 0; n--) {
 			unsigned long id = rnd_id(max);
 			uint32_t u = (uint32_t)id;

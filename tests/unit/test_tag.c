@@ -999,7 +999,7 @@ static void tag_retired_after_destroy(void)
 	int a, b, c;
 	DEFINE_IDR(idr);
 
-	CHECK_EQ(idr_tag_init(&idr, 30, IDR_TAG_RETIRE), 0);	/* 2 gens */
+	CHECK_EQ(idr_tag_init(&idr, 30, IDR_TAG_RETIRE), 0); /* 2 gens */
 	a = idr_alloc_tagged(&idr, val(1), 0, 0, GFP);
 	CHECK(idr_remove_tagged(&idr, a) == val(1));
 	b = idr_alloc_tagged(&idr, val(2), 0, 0, GFP);
@@ -1017,8 +1017,8 @@ static void tag_retired_after_destroy(void)
 	a = idr_alloc_tagged(&idr, val(1), 0, 0, GFP);
 	b = idr_alloc_tagged(&idr, val(2), 0, 0, GFP);
 	CHECK(idr_remove_tagged(&idr, a) == val(1));
-	a = idr_alloc_tagged(&idr, val(1), 0, 0, GFP);	/* 0's last gen */
-	CHECK(idr_remove_tagged(&idr, a) == val(1));	/* retired */
+	a = idr_alloc_tagged(&idr, val(1), 0, 0, GFP); /* 0's last gen */
+	CHECK(idr_remove_tagged(&idr, a) == val(1));   /* retired */
 	/* Leaves that exist still hand out their free IDs. */
 	CHECK_EQ(idr_alloc_tagged(&idr, val(3), 0, 0, GFP), 2);
 	idr_destroy(&idr);

@@ -18,7 +18,7 @@
 
 #define S IDR_SLOTS
 #define ALL ((unsigned long long)(S == 64 ? ~0ull : (1ull << (S & 63)) - 1))
-#define TOP (1ull << (S - 1))	/* the full bit of the last slot */
+#define TOP (1ull << (S - 1)) /* the full bit of the last slot */
 
 static char value[] = "v";
 
@@ -33,12 +33,11 @@ static void record(const struct idr *idr, const struct idr_trace *ev,
 	struct tape *t = data;
 
 	(void)idr;
-	t->len += (size_t)snprintf(t->text + t->len, sizeof(t->text) - t->len,
-				   "%s L%u %lu s%u f%llx n%u h%u\n",
-				   idr_trace_name(ev->event), ev->level,
-				   ev->first, ev->slot,
-				   (unsigned long long)ev->full, ev->nodes,
-				   ev->height);
+	t->len += (size_t)snprintf(
+		t->text + t->len, sizeof(t->text) - t->len,
+		"%s L%u %lu s%u f%llx n%u h%u\n", idr_trace_name(ev->event),
+		ev->level, ev->first, ev->slot, (unsigned long long)ev->full,
+		ev->nodes, ev->height);
 }
 
 /* Whether @t holds the text of @fmt; @t is emptied either way. */
@@ -165,12 +164,11 @@ static void trace_remove_empties_leaf(void)
 	CHECK_SOUND(&idr);
 	/* The last ID: the last node goes, and the tree is empty. */
 	CHECK(idr_remove(&idr, 0) == value);
-	CHECK(tape_is(&t,
-		      "visit L0 0 s0 f1 n0 h1\n"
-		      "slot-clear L0 0 s0 f1 n0 h1\n"
-		      "open L0 0 s0 f0 n0 h1\n"
-		      "node-free L0 0 s0 f0 n0 h0\n"
-		      "cache-put L0 0 s0 f0 n0 h0\n"));
+	CHECK(tape_is(&t, "visit L0 0 s0 f1 n0 h1\n"
+			  "slot-clear L0 0 s0 f1 n0 h1\n"
+			  "open L0 0 s0 f0 n0 h1\n"
+			  "node-free L0 0 s0 f0 n0 h0\n"
+			  "cache-put L0 0 s0 f0 n0 h0\n"));
 	/* A removal of a free ID still shows where it looked. */
 	CHECK(idr_remove(&idr, 0) == NULL);
 	CHECK(tape_is(&t, ""));
@@ -208,8 +206,10 @@ static void trace_find(void)
 	fill(&idr, S, S + 1);
 	idr_set_trace(&idr, record, &t);
 	CHECK(idr_find(&idr, S) == value);
-	CHECK(tape_is(&t, "visit L1 0 s1 f0 n0 h2\n"
-			  "visit L0 %u s0 f1 n0 h2\n", S));
+	CHECK(tape_is(&t,
+		      "visit L1 0 s1 f0 n0 h2\n"
+		      "visit L0 %u s0 f1 n0 h2\n",
+		      S));
 	idr_destroy(&idr);
 }
 

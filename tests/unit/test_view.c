@@ -134,12 +134,17 @@ static void view_golden_dense(void)
 	const struct idr_dump_opts list[] = {
 		{ .print_entry = print_value },
 		{ .print_entry = print_value, .at_set = true, .at = 70000 },
-		{ .print_entry = print_value, .range_set = true,
-		  .range_first = 99900, .range_last = 99970 },
+		{ .print_entry = print_value,
+		  .range_set = true,
+		  .range_first = 99900,
+		  .range_last = 99970 },
 		{ .print_entry = print_value, .depth = 1 },
 		{ .print_entry = print_value, .max_nodes = 2 },
-		{ .print_entry = print_value, .full = true, .range_set = true,
-		  .range_first = 99800, .range_last = 99999,
+		{ .print_entry = print_value,
+		  .full = true,
+		  .range_set = true,
+		  .range_first = 99800,
+		  .range_last = 99999,
 		  .max_entries = 2 },
 	};
 	DEFINE_IDR(idr);
@@ -298,8 +303,8 @@ static void check_stats_against_seam(const struct idr *idr,
 		CHECK_EQ(st.node_bytes * (st.nodes + st.aux_nodes + st.cached),
 			 st.bytes);
 	else
-		CHECK(st.bytes < st.node_bytes * (st.nodes + st.aux_nodes +
-						  st.cached));
+		CHECK(st.bytes <
+		      st.node_bytes * (st.nodes + st.aux_nodes + st.cached));
 }
 
 static void view_stats_idr(void)
@@ -565,7 +570,8 @@ static void view_path_of_ulong_max(void)
 
 	CHECK_EQ(idr_alloc(&idr, &idr, 0, 0, GFP_KERNEL), 0);
 	CHECK_EQ(idr_path(&idr, ULONG_MAX, &p), 0);
-	CHECK_EQ(p.digits, (sizeof(unsigned long) * 8 + IDR_BITS - 1) / IDR_BITS);
+	CHECK_EQ(p.digits,
+		 (sizeof(unsigned long) * 8 + IDR_BITS - 1) / IDR_BITS);
 	CHECK(p.digits <= IDR_LEVELS_MAX);
 	for (i = 0; i < p.digits; i++)
 		CHECK(p.digit[i] < IDR_SLOTS);
