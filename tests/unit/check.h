@@ -38,5 +38,6 @@ void suite_ida(void);
 void suite_tag(void);
 void suite_view(void);
 void suite_pack(void);
+void suite_edges(void);
 
 #endif

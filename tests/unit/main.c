@@ -121,6 +121,7 @@ int main(int argc, char **argv)
 	suite_tag();
 	suite_view();
 	suite_pack();
+	suite_edges();
 	suite_model();
 	if (!filter)
 		report_skips();
