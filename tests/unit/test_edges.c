@@ -53,7 +53,7 @@ static void edges_alloc_base(void)
 {
 	struct idr idr;
 
-	idr_init_base(&idr, -1);	/* a negative base is 0 */
+	idr_init_base(&idr, -1); /* a negative base is 0 */
 	CHECK_EQ(idr_alloc(&idr, val(0), 0, 1, GFP_KERNEL), 0);
 	idr_destroy(&idr);
 	idr_init_base(&idr, 3);
@@ -86,11 +86,12 @@ static void edges_alloc_u32(void)
 	CHECK_EQ(id, 7);
 	id = UINT32_MAX;
 	CHECK_EQ(idr_alloc_u32(&idr, NULL, &id, (unsigned long)UINT32_MAX - 1,
-			       GFP_KERNEL), -ENOSPC);
+			       GFP_KERNEL),
+		 -ENOSPC);
 	CHECK_EQ(idr_alloc_u32(&idr, NULL, &id, UINT32_MAX, GFP_KERNEL), 0);
 	CHECK(id == UINT32_MAX);
 	CHECK_EQ(idr_alloc_u32(&idr, NULL, &id, ULONG_MAX, GFP_KERNEL),
-		 -ENOSPC);	/* clamped to UINT32_MAX, which is taken */
+		 -ENOSPC); /* clamped to UINT32_MAX, which is taken */
 	CHECK(id == UINT32_MAX);
 	CHECK_EQ(idr_count(&idr), 2);
 	CHECK(idr_remove(&idr, UINT32_MAX) == NULL);
@@ -149,7 +150,7 @@ static void edges_get_next(void)
 	id = 0;
 	CHECK(idr_get_next(&idr, &id) == val(0));
 	CHECK_EQ(id, 0);
-	id = 1;		/* a NULL entry is passed over */
+	id = 1; /* a NULL entry is passed over */
 	CHECK(idr_get_next(&idr, &id) == val(9));
 	CHECK_EQ(id, INT_MAX);
 	id = INT_MAX;
@@ -172,7 +173,7 @@ static void edges_get_next(void)
 	CHECK_EQ(idr_count(&idr), 3);
 	CHECK_SOUND(&idr);
 	idr_destroy(&idr);
-	idr_destroy(&idr);	/* twice is harmless */
+	idr_destroy(&idr); /* twice is harmless */
 	CHECK(idr_is_empty(&idr));
 	CHECK_EQ(idr_count(&idr), 0);
 }
@@ -273,8 +274,7 @@ static void edges_tag_bits(void)
 	CHECK_EQ(idr_alloc_tagged(&idr, val(0), -1, 0, GFP_KERNEL), -EINVAL);
 	t = idr_alloc_tagged(&idr, val(top), top, 0, GFP_KERNEL);
 	CHECK_EQ(t, top);
-	CHECK_EQ(idr_alloc_tagged(&idr, val(top), top, 0, GFP_KERNEL),
-		 -ENOSPC);
+	CHECK_EQ(idr_alloc_tagged(&idr, val(top), top, 0, GFP_KERNEL), -ENOSPC);
 	CHECK_EQ(idr_tag_id(&idr, t), top);
 	CHECK_EQ(idr_tag_gen(&idr, t), 0);
 	CHECK_EQ(idr_tag_check(&idr, t), 0);
@@ -363,8 +363,8 @@ static void edges_ida_find(void)
 	CHECK_EQ(ida_find_first_range(&ida, chunk + 1, INT_MAX - 1), -ENOENT);
 	CHECK_EQ(ida_find_first_range(&ida, chunk + 1, UINT_MAX), INT_MAX);
 	CHECK_EQ(ida_find_first_range(&ida, INT_MAX, INT_MAX), INT_MAX);
-	CHECK_EQ(ida_find_first_range(&ida, (unsigned int)INT_MAX + 1,
-				      UINT_MAX), -EINVAL);
+	CHECK_EQ(ida_find_first_range(&ida, (unsigned int)INT_MAX + 1, UINT_MAX),
+		 -EINVAL);
 	CHECK_EQ(ida_find_first_range(&ida, UINT_MAX, UINT_MAX), -EINVAL);
 	CHECK_EQ(ida_find_first_range(&ida, 5, 4), -ENOENT);
 	CHECK_EQ(ida_count(&ida), 3);
@@ -403,7 +403,7 @@ static void edges_walk(void)
 	CHECK_EQ(idr_walk(&idr, count_views, &n), 0);
 	CHECK_EQ(n, 1);
 	CHECK_EQ(idr_alloc(&idr, NULL, IDR_SLOTS, 0, GFP_KERNEL), IDR_SLOTS);
-	n = 0;		/* top, leaf (stops: -7), not the second leaf */
+	n = 0; /* top, leaf (stops: -7), not the second leaf */
 	CHECK_EQ(idr_walk(&idr, count_views, &n), -7);
 	CHECK_EQ(n, 2);
 	CHECK_EQ(idr_walk(&idr, first_leaf, &leaf), 1);
@@ -489,7 +489,7 @@ static void edges_view_bits(void)
 	CHECK(!idr_view_bit(&leaf, last, chunk - 2));
 	CHECK(!idr_view_bit(&leaf, IDR_SLOTS, 0));
 	CHECK(!idr_view_bit(&leaf, 1, 0));
-	CHECK(idr_view_entry(&leaf, 0) != NULL);	/* the bitmap */
+	CHECK(idr_view_entry(&leaf, 0) != NULL); /* the bitmap */
 	CHECK(idr_view_entry(&leaf, 1) == NULL);
 	top = leaf;
 	top.level = 1;
@@ -546,7 +546,7 @@ static void edges_path(void)
 	CHECK_EQ(p.steps, 0);
 	CHECK_EQ(p.digits, 3);
 	check_steps_after(&p);
-	CHECK_EQ(idr_path(&idr, s * s, &p), 0);	/* index s*s - 1: last */
+	CHECK_EQ(idr_path(&idr, s * s, &p), 0); /* index s*s - 1: last */
 	CHECK_EQ(p.end, IDR_PATH_NO_CHILD);
 	CHECK_EQ(p.digits, 2);
 	CHECK_EQ(p.step[0].slot, s - 1);
@@ -646,14 +646,132 @@ static void edges_dump_width(void)
 	idr_init(&idr);
 	CHECK_EQ(idr_alloc(&idr, val(0), 0, 0, GFP_KERNEL), 0);
 	out = open_memstream(&text, &len);
-	CHECK_EQ(idr_dump(&idr, out, &opts), 0);	/* a leaf at depth 0 */
-	CHECK_EQ(idr_alloc(&idr, val(0), IDR_SLOTS, 0, GFP_KERNEL),
-		 IDR_SLOTS);
-	CHECK_EQ(idr_dump(&idr, out, &opts), 0);	/* two at depth 1 */
+	CHECK_EQ(idr_dump(&idr, out, &opts), 0); /* a leaf at depth 0 */
+	CHECK_EQ(idr_alloc(&idr, val(0), IDR_SLOTS, 0, GFP_KERNEL), IDR_SLOTS);
+	CHECK_EQ(idr_dump(&idr, out, &opts), 0); /* two at depth 1 */
 	fclose(out);
 	CHECK_EQ(longest_line(text, &count), 80);
 	CHECK_EQ(count, 3);
 	free(text);
+	idr_destroy(&idr);
+}
+
+static int sized_entry(FILE *out, unsigned long id, void *entry, void *data)
+{
+	const int *len = data;
+
+	(void)entry;
+	return fprintf(out, "%0*d", len[id], 0);
+}
+
+/* Dump a leaf of IDs 0 and 1 whose entries print @len[id] zeros; the
+ * text from the entries on (they start at column 3, "0:"). */
+static char *dump_entries(const int *len, unsigned int max_entries)
+{
+	struct idr_dump_opts opts = { .max_entries = max_entries,
+				      .print_entry = sized_entry,
+				      .data = (void *)len };
+	struct idr idr;
+	char *text = NULL, *from;
+	size_t size = 0;
+	FILE *out;
+
+	idr_init(&idr);
+	CHECK_EQ(idr_alloc(&idr, val(0), 0, 0, GFP_KERNEL), 0);
+	CHECK_EQ(idr_alloc(&idr, val(1), 0, 0, GFP_KERNEL), 1);
+	out = open_memstream(&text, &size);
+	CHECK_EQ(idr_dump(&idr, out, &opts), 0);
+	fclose(out);
+	idr_destroy(&idr);
+	from = strstr(text, "\n  0:");
+	if (!CHECK(from != NULL))
+		return text;
+	memmove(text, from + 1, strlen(from));
+	return text;
+}
+
+/* Whether @text begins @head, @a zeros, @mid, @b zeros, @tail. */
+static bool entries_are(const char *text, const char *head, int a,
+			const char *mid, int b, const char *tail)
+{
+	char want[256], zeros[128];
+	int n;
+
+	memset(zeros, '0', sizeof(zeros));
+	n = snprintf(want, sizeof(want), "%s%.*s%s%.*s%s", head, a, zeros, mid,
+		     b, zeros, tail);
+
+	if (strncmp(text, want, (size_t)n) == 0)
+		return true;
+	fprintf(stderr, "  got  \"%.*s\"\n  want \"%s\"\n", n, text, want);
+	return false;
+}
+
+/*
+ * Two entries that fill a line exactly share it; one column more and the
+ * second goes to the next line (dump.c:126, col + 1 + len > WIDTH).
+ */
+static void edges_dump_wrap(void)
+{
+	int fit[2] = { 36, 37 }, over[2] = { 36, 38 };
+	char *text;
+
+	/* 2 + "0:" 36 + " " + "1:" 37 = 80 columns. */
+	text = dump_entries(fit, 0);
+	CHECK(entries_are(text, "  0:", 36, " 1:", 37, "\n"));
+	free(text);
+	text = dump_entries(over, 0);
+	CHECK(entries_are(text, "  0:", 36, "\n  1:", 38, "\n"));
+	free(text);
+}
+
+/*
+ * " (+N more)" stays on the line while the line, with room to spare,
+ * reaches column 68 at most (dump.c:135, col + 12 > WIDTH).
+ */
+static void edges_dump_more(void)
+{
+	int at68[2] = { 64, 1 }, at69[2] = { 65, 1 };
+	char *text;
+
+	text = dump_entries(at68, 1);
+	CHECK(entries_are(text, "  0:", 64, " (+1 more)\n", 0, ""));
+	free(text);
+	text = dump_entries(at69, 1);
+	CHECK(entries_are(text, "  0:", 65, "\n  (+1 more)\n", 0, ""));
+	free(text);
+}
+
+/*
+ * With base 1 the leaf of INT_MAX also holds INT_MAX + 1 (an
+ * idr_alloc_u32() ID): idr_for_each_entry() stops at INT_MAX, as
+ * idr_get_next() does (idr.c:251, the room left up to INT_MAX).
+ */
+static void edges_for_each_entry_int_max(void)
+{
+	struct idr idr;
+	uint32_t id;
+	void *entry;
+	int got, n = 0;
+	long want[] = { INT_MAX - 1, INT_MAX };
+
+	idr_init_base(&idr, 1);
+	for (id = INT_MAX - 1; id <= (uint32_t)INT_MAX + 1; id++) {
+		uint32_t at = id;
+
+		CHECK_EQ(idr_alloc_u32(&idr, val(id), &at, at, GFP_KERNEL), 0);
+	}
+	idr_for_each_entry(&idr, entry, got) {
+		if (!CHECK(n < 2))
+			break;
+		CHECK_EQ(got, want[n]);
+		CHECK(entry == val((unsigned long)want[n]));
+		n++;
+	}
+	CHECK_EQ(n, 2);
+	got = INT_MAX;
+	CHECK(idr_get_next(&idr, &got) == val(INT_MAX));
+	CHECK_EQ(idr_count(&idr), 3);
 	idr_destroy(&idr);
 }
 
@@ -689,7 +807,7 @@ static void edges_trace_name(void)
 	CHECK(strcmp(idr_trace_name(IDR_TRACE_VISIT), "visit") == 0);
 	CHECK(strcmp(idr_trace_name(IDR_TRACE_MALLOC), "malloc") == 0);
 	CHECK(strcmp(idr_trace_name(IDR_TRACE_MALLOC + 1), "unknown") == 0);
-	CHECK(strcmp(idr_trace_name((enum idr_trace_event)-1), "unknown") ==
+	CHECK(strcmp(idr_trace_name((enum idr_trace_event) - 1), "unknown") ==
 	      0);
 }
 
@@ -785,6 +903,43 @@ static void edges_check_deep_leaf(void)
 	CHECK_SOUND(&idr);
 }
 
+/*
+ * idr_check's limits on a packed leaf's room: from its entries to a whole
+ * node's slots (tree.c:1138, cap <= IDR_SLOTS: with 64 slots no packed
+ * leaf has that much room, so only a leaf made to claim it shows it).
+ * The room is the word after the full bitmap: cap << 2 | loose << 1 | 1.
+ */
+static void edges_check_pack_room(void)
+{
+	struct idr idr;
+	struct idr_view leaf;
+	unsigned int id, n = IDR_SLOTS * 3 / 4;
+	uintptr_t *word, was;
+
+	idr_init(&idr);
+	for (id = 0; id < IDR_SLOTS; id++)
+		CHECK_EQ(idr_alloc(&idr, val(id), 0, 0, GFP_KERNEL), id);
+	for (id = IDR_SLOTS - 1; id >= n; id--)
+		CHECK(idr_remove(&idr, id) == val(id));
+	CHECK_EQ(idr_walk(&idr, first_leaf, &leaf), 1);
+	word = (uintptr_t *)(uintptr_t)leaf.node + 1;
+	was = *word;
+	if (!CHECK(leaf.packed > 0 && was == ((uintptr_t)leaf.packed << 2 | 3)))
+		goto out; /* not the layout this case knows */
+	*word = (uintptr_t)IDR_SLOTS << 2 | 3;
+	CHECK_EQ(idr_check(&idr), 0);
+	*word = (uintptr_t)(IDR_SLOTS + 1) << 2 | 3;
+	CHECK_EQ(idr_check(&idr), -EUCLEAN);
+	*word = (uintptr_t)n << 2 | 3;
+	CHECK_EQ(idr_check(&idr), 0);
+	*word = (uintptr_t)(n - 1) << 2 | 3;
+	CHECK_EQ(idr_check(&idr), -EUCLEAN);
+	*word = was;
+	CHECK_SOUND(&idr);
+out:
+	idr_destroy(&idr);
+}
+
 /* }==================== idr_check ==================== */
 
 void suite_edges(void)
@@ -806,8 +961,12 @@ void suite_edges(void)
 	RUN(edges_path);
 	RUN(edges_stats);
 	RUN(edges_dump_width);
+	RUN(edges_dump_wrap);
+	RUN(edges_dump_more);
+	RUN(edges_for_each_entry_int_max);
 	RUN(edges_print_eio);
 	RUN(edges_trace_name);
 	RUN(edges_pack_room);
 	RUN(edges_check_deep_leaf);
+	RUN(edges_check_pack_room);
 }
