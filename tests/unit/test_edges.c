@@ -775,6 +775,127 @@ static void edges_for_each_entry_int_max(void)
 	idr_destroy(&idr);
 }
 
+static char *dump_with(const struct idr *idr, unsigned int max_entries,
+		       unsigned int max_nodes, bool dot)
+{
+	struct idr_dump_opts opts = { .max_entries = max_entries,
+				      .max_nodes = max_nodes };
+	char *text = NULL;
+	size_t size = 0;
+	FILE *out = open_memstream(&text, &size);
+
+	CHECK_EQ(dot ? idr_dump_dot(idr, out, &opts)
+		     : idr_dump(idr, out, &opts),
+		 0);
+	fclose(out);
+	return text;
+}
+
+/* Whether @idr's dump with these limits holds @what. */
+static bool dump_has(const struct idr *idr, unsigned int max_entries,
+		     unsigned int max_nodes, bool dot, const char *what)
+{
+	char *text = dump_with(idr, max_entries, max_nodes, dot);
+	bool has = strstr(text, what) != NULL;
+
+	free(text);
+	return has;
+}
+
+/* max_entries and max_nodes exactly at what the tree has, and one less. */
+static void edges_dump_limits(void)
+{
+	struct idr idr;
+
+	idr_init(&idr);
+	CHECK_EQ(idr_alloc(&idr, val(0), 0, 0, GFP_KERNEL), 0);
+	CHECK_EQ(idr_alloc(&idr, val(1), 0, 0, GFP_KERNEL), 1);
+	CHECK_EQ(idr_alloc(&idr, val(2), 0, 0, GFP_KERNEL), 2);
+	CHECK(dump_has(&idr, 3, 0, false, "  0:* 1:* 2:*\n"));
+	CHECK(!dump_has(&idr, 3, 0, false, "more"));
+	CHECK(dump_has(&idr, UINT_MAX, 0, false, "  0:* 1:* 2:*\n"));
+	CHECK(dump_has(&idr, 2, 0, false, "  0:* 1:* (+1 more)\n"));
+	CHECK(dump_has(&idr, 1, 0, false, "  0:* (+2 more)\n"));
+	CHECK(dump_has(&idr, 0, 0, false, "  0:* 1:* 2:*\n")); /* 0: 8 */
+	CHECK(!dump_has(&idr, 3, 0, true, "more"));
+	CHECK(dump_has(&idr, 2, 0, true, "|0:*\\l1:*\\l(+1\\ more)\\l}"));
+	/* Three nodes: a top and two leaves. */
+	CHECK_EQ(idr_alloc(&idr, val(9), IDR_SLOTS, 0, GFP_KERNEL), IDR_SLOTS);
+	CHECK(!dump_has(&idr, 0, 3, true, "more nodes"));
+	CHECK(!dump_has(&idr, 0, UINT_MAX, true, "more nodes"));
+	CHECK(dump_has(&idr, 0, 2, true, "+1 more nodes (max_nodes 2)"));
+	CHECK(dump_has(&idr, 0, 1, true, "+2 more nodes (max_nodes 1)"));
+	idr_destroy(&idr);
+}
+
+/* The first allocation fails, or the second: -ENOMEM, nothing changed. */
+static void edges_fault(void)
+{
+	struct idr_mem_stats was, now;
+	struct idr idr;
+	struct ida ida;
+
+	idr_init(&idr);
+	ida_init(&ida);
+	idr_mem_stats(&was);
+	idr_fault_inject(0, 1);
+	CHECK_EQ(idr_alloc(&idr, val(0), 0, 0, GFP_KERNEL), -ENOMEM);
+	CHECK(idr_is_empty(&idr));
+	CHECK_EQ(idr_alloc(&idr, val(0), 0, 0, GFP_KERNEL), 0);
+	idr_mem_stats(&now);
+	CHECK_EQ(now.failed, was.failed + 1);
+	CHECK_EQ(now.allocs, was.allocs + 1);
+	CHECK_EQ(now.thread_allocs, was.thread_allocs + 1);
+	CHECK_EQ(now.bytes, was.bytes + IDR__NODE_SIZE);
+	/* A second leaf takes two nodes (a new top): the second fails. */
+	idr_fault_inject(1, 1);
+	CHECK_EQ(idr_alloc(&idr, val(1), IDR_SLOTS, 0, GFP_KERNEL), -ENOMEM);
+	CHECK_EQ(idr_count(&idr), 1);
+	CHECK(idr_find(&idr, IDR_SLOTS) == NULL);
+	CHECK_SOUND(&idr);
+	idr_fault_inject(0, 0);
+	CHECK_EQ(idr_alloc(&idr, val(1), IDR_SLOTS, 0, GFP_KERNEL), IDR_SLOTS);
+	idr_fault_inject(0, 1);
+	CHECK_EQ(ida_alloc(&ida, GFP_KERNEL), -ENOMEM);
+	CHECK(ida_is_empty(&ida));
+	CHECK(idr_pre_get(&idr, GFP_KERNEL) != 0); /* the fault is used */
+	idr_fault_inject(0, 1);
+	CHECK_EQ(ida_alloc(&ida, GFP_KERNEL), -ENOMEM);
+	idr_fault_inject(0, 0);
+	CHECK_EQ(ida_alloc(&ida, GFP_KERNEL), 0);
+	CHECK_EQ(ida_check(&ida), 0);
+	idr_destroy(&idr);
+	ida_destroy(&ida);
+}
+
+/* After idr_preload() an allocation needs no malloc; after _end, none
+ * is kept. */
+static void edges_preload(void)
+{
+	struct idr_mem_stats was, now;
+	struct idr_stats st;
+	struct idr idr;
+
+	idr_init(&idr);
+	CHECK_EQ(idr_stats(&idr, &st), 0);
+	CHECK_EQ(st.preloaded, 0);
+	idr_preload(GFP_KERNEL);
+	CHECK_EQ(idr_stats(&idr, &st), 0);
+	CHECK(st.preloaded > 0);
+	idr_mem_stats(&was);
+	idr_fault_inject(0, ~0ul); /* malloc would fail */
+	CHECK_EQ(idr_alloc(&idr, val(0), INT_MAX, 0, GFP_KERNEL), INT_MAX);
+	idr_fault_inject(0, 0);
+	idr_mem_stats(&now);
+	CHECK_EQ(now.thread_allocs, was.thread_allocs);
+	idr_preload_end();
+	CHECK_EQ(idr_stats(&idr, &st), 0);
+	CHECK_EQ(st.preloaded, 0);
+	idr_preload_end(); /* twice is harmless */
+	CHECK_SOUND(&idr);
+	idr_destroy(&idr);
+}
+
 /* Every printer: 0, and -EIO when the stream refuses writes. */
 static void edges_print_eio(void)
 {
@@ -964,6 +1085,9 @@ void suite_edges(void)
 	RUN(edges_dump_wrap);
 	RUN(edges_dump_more);
 	RUN(edges_for_each_entry_int_max);
+	RUN(edges_dump_limits);
+	RUN(edges_fault);
+	RUN(edges_preload);
 	RUN(edges_print_eio);
 	RUN(edges_trace_name);
 	RUN(edges_pack_room);
