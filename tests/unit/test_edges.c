@@ -500,12 +500,16 @@ static void edges_view_bits(void)
 }
 
 /*
- * idr_path() fills steps [0, steps) and leaves the rest as it zeroed
- * them (view.c:85, i < steps).
+ * idr_path() fills digits [0, digits) and steps [0, steps) and leaves the
+ * rest as it zeroed them (view.c:35, i < n; view.c:85, i < steps).
  */
 static void check_steps_after(const struct idr_path *p)
 {
 	unsigned int i;
+
+	for (i = p->digits; i < IDR_LEVELS_MAX; i++)
+		if (!CHECK_EQ(p->digit[i], 0))
+			fprintf(stderr, "  digit %u of %u\n", i, p->digits);
 
 	for (i = p->steps; i < IDR_LEVELS_MAX; i++) {
 		const struct idr_path_step *s = &p->step[i];
