@@ -572,6 +572,68 @@ static void edges_path(void)
 	idr_destroy(&idr);
 }
 
+/* An IDA's path splits the ID at a bitmap's edge; a tagged one's, at
+ * id_bits; a slot whose generations are used up is retired. */
+static void edges_path_ida_tag(void)
+{
+	struct ida ida;
+	struct idr idr;
+	struct idr_path p;
+	struct idr_stats st;
+	unsigned long chunk = IDA_BITMAP_BITS;
+	int t;
+
+	ida_init(&ida);
+	CHECK_EQ(ida_alloc_min(&ida, chunk - 1, GFP_KERNEL), chunk - 1);
+	CHECK_EQ(idr_path(ida_tree(&ida), chunk - 1, &p), 0);
+	CHECK(p.ida);
+	CHECK_EQ(p.index, 0);
+	CHECK_EQ(p.bit, chunk - 1);
+	CHECK_EQ(p.end, IDR_PATH_FOUND);
+	CHECK_EQ(idr_path(ida_tree(&ida), chunk - 2, &p), 0);
+	CHECK_EQ(p.end, IDR_PATH_FREE_SLOT);
+	CHECK_EQ(idr_path(ida_tree(&ida), chunk, &p), 0);
+	CHECK_EQ(p.index, 1);
+	CHECK_EQ(p.bit, 0);
+	CHECK_EQ(p.end, IDR_PATH_FREE_SLOT);
+	check_steps_after(&p);
+	ida_destroy(&ida);
+
+	idr_init(&idr);
+	CHECK_EQ(idr_tag_init(&idr, 30, IDR_TAG_RETIRE), 0); /* 2 gens */
+	t = idr_alloc_tagged(&idr, val(5), 5, 6, GFP_KERNEL);
+	CHECK_EQ(t, 5);
+	CHECK_EQ(idr_path(&idr, (1ul << 30) | 5, &p), 0);
+	CHECK_EQ(p.id_bits, 30);
+	CHECK_EQ(p.tag, 1);
+	CHECK_EQ(p.index, 5);
+	CHECK_EQ(p.gen, 0);
+	CHECK_EQ(p.end, IDR_PATH_FOUND);
+	CHECK(idr_remove_tagged(&idr, t) == val(5));
+	t = idr_alloc_tagged(&idr, val(5), 5, 6, GFP_KERNEL);
+	CHECK_EQ(t, 1 << 30 | 5);
+	CHECK_EQ(idr_path(&idr, 5, &p), 0);
+	CHECK_EQ(p.gen, 1);
+	CHECK(idr_remove_tagged(&idr, t) == val(5));
+	/* Both generations used: 5 is retired, never handed out again. */
+	CHECK_EQ(idr_alloc_tagged(&idr, val(5), 5, 6, GFP_KERNEL), -ENOSPC);
+	CHECK_EQ(idr_path(&idr, 5, &p), 0);
+	CHECK_EQ(p.end, IDR_PATH_RETIRED);
+	CHECK_EQ(idr_stats(&idr, &st), 0);
+	CHECK_EQ(st.retired, 1);
+	CHECK_EQ(st.ids, 0);
+	CHECK_EQ(st.lowest, -1);
+	CHECK_EQ(idr_tag_check(&idr, t), -ESTALE);
+	/* The leaf was freed: a new one starts past the gens it used. */
+	t = idr_alloc_tagged(&idr, val(4), 4, 6, GFP_KERNEL);
+	CHECK_EQ(idr_tag_id(&idr, t), 4);
+	CHECK_EQ(idr_tag_gen(&idr, t), 1);
+	t = idr_alloc_tagged(&idr, val(6), 5, 0, GFP_KERNEL);
+	CHECK_EQ(idr_tag_id(&idr, t), 6);
+	CHECK_SOUND(&idr);
+	idr_destroy(&idr);
+}
+
 static void edges_stats(void)
 {
 	struct idr idr;
@@ -1084,6 +1146,7 @@ void suite_edges(void)
 	RUN(edges_view_entry_gen);
 	RUN(edges_view_bits);
 	RUN(edges_path);
+	RUN(edges_path_ida_tag);
 	RUN(edges_stats);
 	RUN(edges_dump_width);
 	RUN(edges_dump_wrap);
