@@ -73,7 +73,7 @@ static unsigned int find_bit(const struct bitmap *map, unsigned int n,
 	unsigned int w = n / 64;
 	uint64_t word, words;
 
-	if (n >= CHUNK)
+	if (n >= CHUNK)	/* >: an equivalent mutant: callers pass n < CHUNK */
 		return CHUNK;
 	word = value ? map->word[w] : ~map->word[w];
 	word &= ~(uint64_t)0 << (n % 64);
