@@ -211,7 +211,7 @@ int ida_find_first_range(const struct ida *ida, unsigned int min,
 
 	if (min > INT_MAX)
 		return -EINVAL;
-	if (max > INT_MAX)
+	if (max > INT_MAX)	/* >=: an equivalent mutant */
 		max = INT_MAX;
 	while (id <= max &&
 	       idr__next_present(&ida->ida_rt, id / CHUNK, &chunk, &node)) {
