@@ -1048,6 +1048,36 @@ static void edges_pack_room(void)
 	idr_destroy(&idr);
 }
 
+/* The room of the leaf of @n IDs 0 .. n - 1 once the last is removed. */
+static unsigned int room_after_one_removal(unsigned int n)
+{
+	struct idr idr;
+	struct idr_view leaf = { 0 };
+	unsigned int id;
+
+	idr_init(&idr);
+	for (id = 0; id < n; id++)
+		CHECK_EQ(idr_alloc(&idr, val(id), 0, 0, GFP_KERNEL), id);
+	CHECK(idr_remove(&idr, n - 1) == val(n - 1));
+	CHECK_EQ(idr_walk(&idr, first_leaf, &leaf), 1);
+	CHECK_SOUND(&idr);
+	idr_destroy(&idr);
+	return leaf.packed;
+}
+
+/* A whole leaf is packed from 3 entries (PACK_MIN) up to 3/4 of its
+ * slots (PACK_MAX), with room for 2 more (tree.c:915). */
+static void edges_pack_bounds(void)
+{
+	unsigned int max = IDR_SLOTS * 3 / 4;
+
+	CHECK_EQ(room_after_one_removal(3), 0); /* 2 left */
+	CHECK_EQ(room_after_one_removal(4), 5); /* 3 left */
+	CHECK_EQ(room_after_one_removal(max + 1),
+		 max + 2 < IDR_SLOTS ? max + 2 : IDR_SLOTS);
+	CHECK_EQ(room_after_one_removal(max + 2), 0);
+}
+
 /* }==================== Packing ==================== */
 
 /* {==================== idr_check ==================== */
@@ -1158,6 +1188,7 @@ void suite_edges(void)
 	RUN(edges_print_eio);
 	RUN(edges_trace_name);
 	RUN(edges_pack_room);
+	RUN(edges_pack_bounds);
 	RUN(edges_check_deep_leaf);
 	RUN(edges_check_pack_room);
 }
