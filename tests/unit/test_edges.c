@@ -1157,6 +1157,26 @@ out:
 	idr_destroy(&idr);
 }
 
+/* ida_check: a bit set behind its bitmap's summaries is -EUCLEAN. */
+static void edges_ida_check(void)
+{
+	struct ida ida;
+	struct idr_view leaf;
+	uint64_t *bits;
+
+	ida_init(&ida);
+	CHECK_EQ(ida_check(&ida), 0);
+	CHECK_EQ(ida_alloc(&ida, GFP_KERNEL), 0);
+	CHECK_EQ(ida_check(&ida), 0);
+	CHECK_EQ(idr_walk(ida_tree(&ida), first_leaf, &leaf), 1);
+	bits = idr__node_bits(idr_view_entry(&leaf, 0));
+	bits[1] |= 1; /* word 1 is not in the "used" summary */
+	CHECK_EQ(ida_check(&ida), -EUCLEAN);
+	bits[1] &= ~(uint64_t)1;
+	CHECK_EQ(ida_check(&ida), 0);
+	ida_destroy(&ida);
+}
+
 /* }==================== idr_check ==================== */
 
 void suite_edges(void)
@@ -1191,4 +1211,5 @@ void suite_edges(void)
 	RUN(edges_pack_bounds);
 	RUN(edges_check_deep_leaf);
 	RUN(edges_check_pack_room);
+	RUN(edges_ida_check);
 }
