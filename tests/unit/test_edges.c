@@ -550,6 +550,12 @@ static void edges_path(void)
 	CHECK_EQ(p.steps, 0);
 	CHECK_EQ(p.digits, 3);
 	check_steps_after(&p);
+	/* Index s * s, the first the top does not cover. */
+	CHECK_EQ(idr_path(&idr, 1 + s * s, &p), 0);
+	CHECK_EQ(p.end, IDR_PATH_ABOVE_TOP);
+	CHECK_EQ(p.steps, 0);
+	CHECK_EQ(p.digits, 3);
+	check_steps_after(&p);
 	CHECK_EQ(idr_path(&idr, s * s, &p), 0); /* index s*s - 1: last */
 	CHECK_EQ(p.end, IDR_PATH_NO_CHILD);
 	CHECK_EQ(p.digits, 2);
