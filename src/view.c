@@ -29,7 +29,7 @@ static void path_digits(struct idr_path *path)
 {
 	unsigned int n = levels_for(path->index), i;
 
-	if (path->height > n)
+	if (path->height > n)	/* >=: a max: an equivalent mutant */
 		n = path->height;
 	path->digits = n;
 	for (i = 0; i < n; i++)

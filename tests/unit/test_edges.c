@@ -666,6 +666,21 @@ static void edges_stats(void)
 	CHECK_EQ(st.level_nodes[1], 1);
 	CHECK(st.bytes_per_id == (double)st.bytes / 2);
 	idr_destroy(&idr);
+	/* ID 0 is the lowest, however many follow (view.c:182). */
+	CHECK_EQ(idr_alloc(&idr, NULL, 0, 0, GFP_KERNEL), 0);
+	CHECK_EQ(idr_alloc(&idr, NULL, 3, 0, GFP_KERNEL), 3);
+	CHECK_EQ(idr_stats(&idr, &st), 0);
+	CHECK_EQ(st.lowest, 0);
+	CHECK_EQ(st.highest, 3);
+	idr_destroy(&idr);
+	/* The same in an IDA's bitmap (view.c:152). */
+	ida_init(&ida);
+	CHECK_EQ(ida_alloc_min(&ida, 0, GFP_KERNEL), 0);
+	CHECK_EQ(ida_alloc_min(&ida, 5, GFP_KERNEL), 5);
+	CHECK_EQ(idr_stats(ida_tree(&ida), &st), 0);
+	CHECK_EQ(st.lowest, 0);
+	CHECK_EQ(st.highest, 5);
+	ida_destroy(&ida);
 	/* An IDA: the ends are its bitmaps' first and last bits. */
 	ida_init(&ida);
 	CHECK_EQ(ida_alloc_min(&ida, chunk - 1, GFP_KERNEL), chunk - 1);
