@@ -72,7 +72,7 @@ static unsigned int find_bit(const struct bitmap *map, unsigned int n,
 	unsigned int w = n / 64;
 	uint64_t word, words;
 
-	if (n >= CHUNK)
+	if (n >= CHUNK) /* >: an equivalent mutant: callers pass n < CHUNK */
 		return CHUNK;
 	word = value ? map->word[w] : ~map->word[w];
 	word &= ~(uint64_t)0 << (n % 64);
@@ -221,7 +221,7 @@ int ida_find_first_range(const struct ida *ida, unsigned int min,
 
 	if (min > INT_MAX)
 		return -EINVAL;
-	if (max > INT_MAX)
+	if (max > INT_MAX) /* >=: an equivalent mutant */
 		max = INT_MAX;
 	while (id <= max &&
 	       idr__next_present(&ida->ida_rt, id / CHUNK, &chunk, &node)) {

@@ -31,7 +31,8 @@ static unsigned long fresh_mods(void)
 
 void idr_init_base(struct idr *idr, int base)
 {
-	*idr = (struct idr)IDR_INIT_BASE(*idr, base < 0 ? 0 : base);
+	*idr = (struct idr)IDR_INIT_BASE(
+		*idr, base < 0 ? 0 : base); /* a max: equivalent mutant */
 	idr->idr_mods = fresh_mods();
 }
 
@@ -235,17 +236,22 @@ struct idr__iter idr__iter_slow(struct idr__iter it, int *id)
 	*id = (int)((unsigned int)*id + 1U);
 	if (*id < 0)
 		return it;
-	index = (unsigned int)*id < base ? 0 : (unsigned int)*id - base;
+	index = (unsigned int)*id < base ? 0 /* 0 at a tie: equivalent mutant */
+					 : (unsigned int)*id - base;
 	it.entry = idr__iter_find(&it, index, &index);
 	if (!it.entry || index + base > INT_MAX) {
 		it.entry = NULL;
 		return it;
 	}
-	/* The rest of the leaf, as far as IDs go (INT_MAX). */
+	/*
+	 * The rest of the leaf, as far as IDs go (INT_MAX).  The rest never
+	 * holds slot 0 (the ID found comes first), so the mask's bit 0 does
+	 * not matter.
+	 */
 	it.first += base;
 	room = (unsigned long)INT_MAX - it.first + 1;
 	if (room < 64)
-		it.rest &= ((uint64_t)1 << room) - 1;
+		it.rest &= ((uint64_t)1 << room) - 1; /* equivalent mutant */
 	*id = (int)(index + base);
 	it.last = *id;
 	return it;

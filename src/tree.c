@@ -983,7 +983,9 @@ static void leaf_compact(struct idr *idr, struct idr_node **path,
 	} else {
 		if (n > PACK_MAX || n < PACK_MIN)
 			return;
-		cap = n + PACK_ROOM < IDR_SLOTS ? n + PACK_ROOM : IDR_SLOTS;
+		cap = n + PACK_ROOM < IDR_SLOTS /* a min: equivalent mutant */
+			      ? n + PACK_ROOM
+			      : IDR_SLOTS;
 		loose = true;
 		small = pack_whole(leaf, n, cap);
 	}
@@ -1273,8 +1275,9 @@ static long check_node(const struct idr *idr, const struct idr_node *node,
 		if (!child)
 			continue;
 		n = check_node(idr, child, shift - IDR_BITS);
-		if (n < 0 ||
-		    (child->full == ALL_SLOTS) != !!(node->full & bit(off)))
+		if (n < 0) /* -1 or > 0: "<= 0" is an equivalent mutant */
+			return -1;
+		if ((child->full == ALL_SLOTS) != !!(node->full & bit(off)))
 			return -1;
 		entries += n;
 	}
@@ -1296,8 +1299,9 @@ int idr_check(const struct idr *idr)
 	if (shift && !(top->present & ~bit(0)))
 		return -EUCLEAN;
 	entries = check_node(idr, top, shift);
-	if (entries < 0 ||
-	    (unsigned long)entries != idr->idr_count + idr->idr_retired)
+	if (entries < 0) /* -1 or > 0: "<= 0" is an equivalent mutant */
+		return -EUCLEAN;
+	if ((unsigned long)entries != idr->idr_count + idr->idr_retired)
 		return -EUCLEAN;
 	if (idr_cache_count(idr) > IDR__CACHE_NODES)
 		return -EUCLEAN;

@@ -29,7 +29,7 @@ static void path_digits(struct idr_path *path)
 {
 	unsigned int n = levels_for(path->index), i;
 
-	if (path->height > n)
+	if (path->height > n) /* >=: a max: an equivalent mutant */
 		n = path->height;
 	path->digits = n;
 	for (i = 0; i < n; i++)
@@ -149,7 +149,9 @@ static void bitmap_ends(const struct idr_view *leaf, unsigned int slot,
 	unsigned long first = leaf->first + (unsigned long)slot * IDR__CHUNK;
 	unsigned int n;
 
-	for (n = 0; stats->lowest < 0 && n < IDR__CHUNK; n++)
+	for (n = 0; stats->lowest < 0 &&
+		    n < IDR__CHUNK; /* a bit is set: equivalent mutant */
+	     n++)
 		if (idr_view_bit(leaf, slot, n))
 			stats->lowest = (long)(first + n);
 	for (n = IDR__CHUNK; n-- > 0;)

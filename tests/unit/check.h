@@ -39,5 +39,6 @@ void suite_tag(void);
 void suite_view(void);
 void suite_pack(void);
 void suite_trace(void);
+void suite_edges(void);
 
 #endif

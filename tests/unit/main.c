@@ -122,6 +122,7 @@ int main(int argc, char **argv)
 	suite_view();
 	suite_trace();
 	suite_pack();
+	suite_edges();
 	suite_model();
 	if (!filter)
 		report_skips();
