@@ -202,7 +202,10 @@ void *idr_get_next_ul(const struct idr *idr, unsigned long *nextid)
 	uint64_t index, start;
 	void *entry = NULL;
 
-	start = *nextid < idr->idr_base ? 0 : *nextid - idr->idr_base;
+	start = 0;
+	if (*nextid >
+	    idr->idr_base) /* >=: an equivalent mutant (0 both ways) */
+		start = *nextid - idr->idr_base;
 	/* NULL entries are reserved IDs: iteration steps over them. */
 	while (idr__next_present(idr, start, &index, &entry) && !entry)
 		start = index + 1;

@@ -1201,8 +1201,24 @@ static void edges_ida_check(void)
 
 /* }==================== idr_check ==================== */
 
+/* idr_replace() on a tagged idr: a live ID is replaced, by its bare ID. */
+static void edges_replace_tagged(void)
+{
+	int a = 1, b = 2, tid;
+	DEFINE_IDR(idr);
+
+	CHECK_EQ(idr_tag_init(&idr, 4, 0), 0);
+	tid = idr_alloc_tagged(&idr, &a, 3, 0, GFP_KERNEL);
+	CHECK_EQ(idr_tag_id(&idr, tid), 3);
+	CHECK(idr_replace(&idr, &b, 3) == &a);
+	CHECK(idr_find_tagged(&idr, tid) == &b);
+	CHECK(idr_replace(&idr, &a, 4) == ERR_PTR(-ENOENT));
+	idr_destroy(&idr);
+}
+
 void suite_edges(void)
 {
+	RUN(edges_replace_tagged);
 	RUN(edges_alloc_start_end);
 	RUN(edges_alloc_base);
 	RUN(edges_alloc_u32);
