@@ -66,19 +66,13 @@ static void spill(const char *path, const char *text, size_t len)
 	}
 }
 
-/* The dump and the paths of @ids, compared with tests/golden/@name.txt. */
-static void golden(const char *name, const struct idr *idr,
-		   const unsigned long *ids, size_t n)
+/* Compare @text with tests/golden/@name.txt (UPDATE_GOLDEN=1 rewrites
+ * it), and free it. */
+static void golden_compare(const char *name, char *text, size_t len)
 {
-	char path[256], *text = NULL, *want;
-	size_t len = 0, want_len;
-	FILE *mem = open_memstream(&text, &len);
-	size_t i;
+	char path[256], *want;
+	size_t want_len;
 
-	CHECK_EQ(idr_dump(idr, mem, &opts), 0);
-	for (i = 0; i < n; i++)
-		CHECK_EQ(idr_path_print(idr, ids[i], mem), 0);
-	fclose(mem);
 	snprintf(path, sizeof(path), "tests/golden/%s.txt", name);
 	if (getenv("UPDATE_GOLDEN"))
 		spill(path, text, len);
@@ -88,6 +82,21 @@ static void golden(const char *name, const struct idr *idr,
 		fprintf(stderr, "golden: %s differs; got:\n%s", path, text);
 	free(want);
 	free(text);
+}
+
+/* The dump and the paths of @ids, compared with tests/golden/@name.txt. */
+static void golden(const char *name, const struct idr *idr,
+		   const unsigned long *ids, size_t n)
+{
+	char path[256], *text = NULL;
+	size_t len = 0, i;
+	FILE *mem = open_memstream(&text, &len);
+
+	CHECK_EQ(idr_dump(idr, mem, &opts), 0);
+	for (i = 0; i < n; i++)
+		CHECK_EQ(idr_path_print(idr, ids[i], mem), 0);
+	fclose(mem);
+	golden_compare(name, text, len);
 	mkdir("build/dot", 0777);
 	snprintf(path, sizeof(path), "build/dot/%s.dot", name);
 	mem = fopen(path, "w");
@@ -104,8 +113,8 @@ static void golden(const char *name, const struct idr *idr,
 static void golden_dumps(const char *name, const struct idr *idr,
 			 const struct idr_dump_opts *list, size_t n)
 {
-	char path[256], *text = NULL, *want;
-	size_t len = 0, want_len, i;
+	char *text = NULL;
+	size_t len = 0, i;
 	FILE *mem = open_memstream(&text, &len);
 
 	for (i = 0; i < n; i++) {
@@ -113,15 +122,7 @@ static void golden_dumps(const char *name, const struct idr *idr,
 		CHECK_EQ(idr_dump(idr, mem, &list[i]), 0);
 	}
 	fclose(mem);
-	snprintf(path, sizeof(path), "tests/golden/%s.txt", name);
-	if (getenv("UPDATE_GOLDEN"))
-		spill(path, text, len);
-	want = slurp(path, &want_len);
-	if (!CHECK(want != NULL) || !CHECK_EQ(want_len, len) ||
-	    !CHECK(memcmp(want, text, len) == 0))
-		fprintf(stderr, "golden: %s differs; got:\n%s", path, text);
-	free(want);
-	free(text);
+	golden_compare(name, text, len);
 }
 
 /*
