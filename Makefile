@@ -95,8 +95,16 @@ $(B)/libidr.so: $(LIB_OBJ)
 
 # The Lua module: no -llua (the host provides Lua), and the library's own
 # symbols hidden (--exclude-libs) so that only luaopen_idr is exported.
-$(B)/idr.so: lua/lidr.c $(B)/libidr.a $(LIB_HDR)
-	$(QUIET_CC)$(CC) $(CPPFLAGS) $(CFLAGS) $(LUA_CFLAGS) -Isrc -fPIC \
+# The views written in Lua are compiled into the binding (lua/embed).
+LUA_VIEWS = $(sort $(wildcard lua/view/*.lua))
+LIDR = lua/lidr.c $(B)/lidr_lua.h
+
+$(B)/lidr_lua.h: lua/embed $(LUA_VIEWS)
+	@mkdir -p $(@D)
+	$(QUIET_GEN)sh lua/embed views $(LUA_VIEWS) > $@
+
+$(B)/idr.so: $(LIDR) $(B)/libidr.a $(LIB_HDR)
+	$(QUIET_CC)$(CC) $(CPPFLAGS) $(CFLAGS) $(LUA_CFLAGS) -Isrc -I$(B) -fPIC \
 		-fvisibility=hidden -shared -o $@ lua/lidr.c $(B)/libidr.a \
 		-Wl,--exclude-libs,ALL $(LDFLAGS)
 
@@ -113,7 +121,7 @@ $(B)/idrsh_lua.h: lua/idrsh.lua
 	  od -An -v -tx1 $< | sed 's/ *\([0-9a-f][0-9a-f]\)/0x\1,/g'; \
 	  echo '0 };'; } > $@
 
-$(B)/idrsh: src/idrsh.c lua/lidr.c $(B)/idrsh_lua.h $(B)/libidr.a $(LIB_HDR)
+$(B)/idrsh: src/idrsh.c $(LIDR) $(B)/idrsh_lua.h $(B)/libidr.a $(LIB_HDR)
 	$(QUIET_CC)$(CC) $(CPPFLAGS) $(CFLAGS) $(LUA_CFLAGS) -Isrc -I$(B) \
 		-o $@ src/idrsh.c lua/lidr.c $(B)/libidr.a $(LUA_LIBS) \
 		$(READLINE_LIBS) $(LDFLAGS)

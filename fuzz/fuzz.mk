@@ -37,16 +37,16 @@ $(B)/fuzz/ops-b3: fuzz/ops.c fuzz/input.h tests/unit/model.c \
 		-o $@ fuzz/ops.c tests/unit/model.c $(LIB_SRC)
 
 # idrsh.c is compiled inside fuzz/shell.c, its main() renamed.
-$(B)/fuzz/shell: fuzz/shell.c src/idrsh.c lua/lidr.c $(B)/idrsh_lua.h \
+$(B)/fuzz/shell: fuzz/shell.c src/idrsh.c $(LIDR) $(B)/idrsh_lua.h \
 		$(LIB_SRC) $(LIB_HDR)
 	@mkdir -p $(@D)
 	$(QUIET_CC)clang $(CPPFLAGS) $(FUZZ_CFLAGS) $(LUA_CFLAGS) -Isrc -I$(B) \
 		-Dmain=idrsh_main -o $@ fuzz/shell.c lua/lidr.c $(LIB_SRC) \
 		$(LUA_LIBS) $(READLINE_LIBS)
 
-$(B)/fuzz/lua: fuzz/lua.c fuzz/input.h lua/lidr.c $(LIB_SRC) $(LIB_HDR)
+$(B)/fuzz/lua: fuzz/lua.c fuzz/input.h $(LIDR) $(LIB_SRC) $(LIB_HDR)
 	@mkdir -p $(@D)
-	$(QUIET_CC)clang $(CPPFLAGS) $(FUZZ_CFLAGS) $(LUA_CFLAGS) -Isrc -o $@ \
+	$(QUIET_CC)clang $(CPPFLAGS) $(FUZZ_CFLAGS) $(LUA_CFLAGS) -Isrc -I$(B) -o $@ \
 		fuzz/lua.c lua/lidr.c $(LIB_SRC) $(LUA_LIBS) -lm
 
 .PHONY: fuzz fuzz-merge fuzz-build

@@ -46,6 +46,16 @@
 
 #define LIDR_API __attribute__((visibility("default")))
 
+/* A Lua source compiled in by lua/embed. */
+struct embedded {
+	const char *name;  /* "explain" for lua/view/explain.lua */
+	const char *chunk; /* its chunkname, "=lua/view/explain.lua" */
+	const char *src;
+	size_t len;
+};
+
+#include "lidr_lua.h" /* views[]: the files under lua/view/ */
+
 LIDR_API int luaopen_idr(lua_State *L);
 
 #define IDR_MT "idr"
@@ -512,20 +522,26 @@ static int delivered(lua_State *L, struct lidr *t, int nres)
 	return nres;
 }
 
+/* t:trace(fn) returns the function it replaces, so readers can chain. */
 static int lidr_trace(lua_State *L)
 {
 	struct lidr *t = checkidr(L);
 
-	if (lua_isnoneornil(L, 2)) {
+	if (!lua_isnoneornil(L, 2))
+		luaL_checktype(L, 2, LUA_TFUNCTION);
+	lua_settop(L, 2);
+	lua_getiuservalue(L, 1, UV_TRACE);
+	lua_insert(L, 2);
+	if (lua_isnil(L, 3)) {
 		idr_set_trace(&t->idr, NULL, NULL);
 		lua_pushnil(L);
 	} else {
-		luaL_checktype(L, 2, LUA_TFUNCTION);
 		idr_set_trace(&t->idr, trace_hook, t);
-		lua_pushvalue(L, 2);
+		lua_pushvalue(L, 3);
 	}
 	lua_setiuservalue(L, 1, UV_TRACE);
-	return 0;
+	lua_settop(L, 2);
+	return 1;
 }
 
 /* }==================== Tracing ==================== */
@@ -1569,6 +1585,29 @@ static void createmeta(lua_State *L, const struct kind *k, const luaL_Reg *meta,
 	lua_pop(L, 1);
 }
 
+/*
+ * The views written in Lua (lua/view/): each chunk is called with
+ * the module and the method tables of idr and IDA, and adds to them.
+ */
+static void open_views(lua_State *L)
+{
+	const struct embedded *v;
+
+	for (v = views; v->name; v++) {
+		if (luaL_loadbufferx(L, v->src, v->len, v->chunk, "t") !=
+		    LUA_OK)
+			lua_error(L);
+		lua_pushvalue(L, -2);
+		luaL_getmetatable(L, IDR_MT);
+		lua_getfield(L, -1, "__index");
+		lua_replace(L, -2);
+		luaL_getmetatable(L, IDA_MT);
+		lua_getfield(L, -1, "__index");
+		lua_replace(L, -2);
+		lua_call(L, 3, 0);
+	}
+}
+
 LIDR_API int luaopen_idr(lua_State *L)
 {
 	size_t i;
@@ -1584,6 +1623,7 @@ LIDR_API int luaopen_idr(lua_State *L)
 	lua_setfield(L, -2, "IDA_BITMAP_BITS");
 	createmeta(L, &idr_kind, idr_meta, idr_methods);
 	createmeta(L, &ida_kind, ida_meta, ida_methods);
+	open_views(L);
 	return 1;
 }
 

@@ -152,3 +152,22 @@ assert(one:path_text(0):find("found: the ID is allocated\n$"))
 
 -- validate.
 assert(three:validate() == true and ida:validate() == true)
+
+-- t:events() collects one piece of work's events and keeps the trace.
+do
+	local t = idr.new()
+	local seen = 0
+	assert(t:trace(function() seen = seen + 1 end) == nil)
+	local evs, id = t:events(function() return t:alloc("x", 64) end)
+	assert(id == 64, id)
+	assert(#evs > 0 and seen == #evs, #evs .. " " .. seen)
+	local kinds = {}
+	for _, e in ipairs(evs) do kinds[e.event] = true end
+	assert(kinds["node-new"] and kinds["attach"] and kinds["slot-set"])
+	local before = seen
+	local more = t:events(function() t:alloc("y") end)
+	assert(#more > 0 and seen == before + #more, "the old trace sees each")
+	local ok, err = pcall(t.events, t, function() error("boom", 0) end)
+	assert(not ok and err == "boom")
+	assert(type(t:trace(nil)) == "function", "events() put the trace back")
+end
