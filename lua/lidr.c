@@ -1195,6 +1195,77 @@ static int lidr_stats(lua_State *L)
 	return 1;
 }
 
+/* The nodes of a walk, copied out so that no Lua code runs inside it. */
+struct shape {
+	struct idr_view *v;
+	size_t n, cap;
+};
+
+static int copy_node(const struct idr_view *view, void *data)
+{
+	struct shape *sh = data;
+
+	if (sh->n == sh->cap) {
+		size_t cap = sh->cap ? 2 * sh->cap : 64;
+		struct idr_view *v = realloc(sh->v, cap * sizeof(*v));
+
+		if (!v)
+			return -1;
+		sh->v = v;
+		sh->cap = cap;
+	}
+	sh->v[sh->n] = *view;
+	sh->v[sh->n++].node = NULL; /* not to be used once the walk is over */
+	return 0;
+}
+
+/* Run under lua_pcall: the list of the nodes in the shape at index 1. */
+static int push_nodes(lua_State *L)
+{
+	const struct shape *sh = lua_touserdata(L, 1);
+	size_t i;
+
+	lua_createtable(L, (int)sh->n, 0);
+	for (i = 0; i < sh->n; i++) {
+		const struct idr_view *v = &sh->v[i];
+
+		lua_createtable(L, 0, 8);
+		set_int(L, "depth", v->depth);
+		set_int(L, "level", v->level);
+		set_int(L, "first", (lua_Integer)v->first);
+		set_int(L, "last", (lua_Integer)v->last);
+		set_int(L, "full", (lua_Integer)v->full);
+		set_int(L, "present", (lua_Integer)v->present);
+		set_int(L, "slots", v->slots);
+		set_int(L, "packed", v->packed);
+		lua_rawseti(L, -2, (lua_Integer)i + 1);
+	}
+	return 1;
+}
+
+/*
+ * t:nodes(): the tree's shape, every node in walk order (parent first,
+ * in ID order), as tables; bitmaps are integers, slot n is bit n.
+ */
+static int lidr_nodes(lua_State *L)
+{
+	struct lidr *t;
+	struct shape sh = { NULL, 0, 0 };
+	int status;
+
+	if (idr_walk(checktree(L, &t), copy_node, &sh)) {
+		free(sh.v);
+		return luaL_error(L, "not enough memory");
+	}
+	lua_pushcfunction(L, push_nodes);
+	lua_pushlightuserdata(L, &sh);
+	status = lua_pcall(L, 1, 1, 0);
+	free(sh.v);
+	if (status != LUA_OK)
+		lua_error(L);
+	return 1;
+}
+
 static int lidr_validate(lua_State *L)
 {
 	struct lidr *t;
@@ -1518,6 +1589,7 @@ static const luaL_Reg idr_methods[] = {
 	{ "path_text", lidr_path_text },
 	{ "stats", lidr_stats },
 	{ "stats_text", lidr_stats_text },
+	{ "nodes", lidr_nodes },
 	{ "validate", lidr_validate },
 	{ NULL, NULL }
 };
@@ -1548,6 +1620,7 @@ static const luaL_Reg ida_methods[] = {
 	{ "path_text", lidr_path_text },
 	{ "stats", lidr_stats },
 	{ "stats_text", lidr_stats_text },
+	{ "nodes", lidr_nodes },
 	{ "validate", lidr_validate },
 	{ NULL, NULL }
 };

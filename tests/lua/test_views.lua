@@ -171,3 +171,21 @@ do
 	assert(not ok and err == "boom")
 	assert(type(t:trace(nil)) == "function", "events() put the trace back")
 end
+
+-- t:nodes(): the shape, parent first, bitmaps as integers.
+do
+	local t = idr.new()
+	for i = 0, 100 do t:alloc(i) end
+	local ns = t:nodes()
+	assert(#ns == 3, #ns)
+	assert(ns[1].level == 1 and ns[1].depth == 0 and ns[1].present == 3)
+	assert(ns[1].full == 1, "the first leaf is full, the second not")
+	assert(ns[2].first == 0 and ns[2].last == 63 and ns[2].full == -1)
+	assert(ns[3].first == 64 and ns[3].present == (1 << 37) - 1)
+	t:remove(100)
+	assert(t:nodes()[3].present == (1 << 36) - 1)
+	assert(#idr.new():nodes() == 0)
+	local a = idr.ida()
+	a:alloc()
+	assert(#a:nodes() == 1 and a:nodes()[1].present == 1)
+end
