@@ -40,7 +40,8 @@ local sh = {
 	current = "default",
 	config = {},
 	depth = 0,		-- nesting of 'source'
-	tracing = setmetatable({}, { __mode = "k" }), -- object -> true
+	on = {},		-- reader name -> true while it reads events
+	chained = setmetatable({}, { __mode = "k" }), -- tree -> user's trace
 }
 
 -- {============================ Output ============================
@@ -125,6 +126,78 @@ local function trace_line(ev)
 	end
 	outln(table.concat(parts, " "))
 end
+
+-- }===============================================================
+
+-- {===================== Readers of the events ====================
+
+--[[
+The library reports each step of an operation as an event (t:trace()); the
+shell's views are readers of that one stream (trace, explain, step, ...).
+A reader is { name, event = function(ev, t), done = function(line) }:
+'event' gets each event of each tree the shell names, as the binding
+delivers them (after each operation); 'done' is called after each
+command line.  While a reader is on (sh.on[name]), every tree under
+trees.NAME is observed: its trace function is the shell's, which passes
+each event on to the readers that are on, then to whatever trace function
+the user had set ('lua t:trace(f)' still works).
+]]
+local READERS = {}
+
+local function reader(r)
+	READERS[#READERS + 1] = r
+end
+
+local function reading()
+	return next(sh.on) ~= nil
+end
+
+local observers = setmetatable({}, { __mode = "k" }) -- tree -> function
+
+local function observer(t)
+	local fn = observers[t]
+	if fn then return fn end
+	fn = function(ev)
+		for _, r in ipairs(READERS) do
+			if sh.on[r.name] and r.event then r.event(ev, t) end
+		end
+		local user = sh.chained[t]
+		if user then user(ev) end
+	end
+	observers[t] = fn
+	return fn
+end
+
+-- Puts @fn as @t's trace function, keeping whatever else was there as
+-- the user's; @fn nil: gives the user's back.
+local function set_trace(t, fn)
+	if type(t) ~= "userdata" or not t.trace then return end
+	local ok, info = pcall(t.info, t)
+	if not ok or info.destroyed then return end
+	local obs = observer(t)
+	local prev = t:trace(fn or sh.chained[t])
+	if prev ~= obs then sh.chained[t] = prev end
+end
+
+-- Before a command: observe every tree, or none.
+local function observe_trees()
+	local on = reading()
+	for _, obj in pairs(sh.trees) do
+		if on or observers[obj] then
+			set_trace(obj, on and observer(obj) or nil)
+		end
+		if not on then observers[obj] = nil end
+	end
+end
+
+-- After a command: each reader that is on hears that it is over.
+local function command_done(line)
+	for _, r in ipairs(READERS) do
+		if sh.on[r.name] and r.done then r.done(line) end
+	end
+end
+
+reader { name = "trace", event = function(ev) trace_line(ev) end }
 
 -- }===============================================================
 
@@ -818,9 +891,8 @@ command {
 			return info.kind == "ida" and idr.ida() or idr.new(info)
 		end)
 		if not ok then return nil, tostring(fresh) end
-		if sh.tracing[t] then
-			fresh:trace(trace_line)
-			sh.tracing[fresh] = true
+		if t.trace and sh.chained[t] then
+			fresh:trace(sh.chained[t])
 		end
 		t:destroy()
 		keep(sh.current, fresh)
@@ -1138,10 +1210,8 @@ command {
 		if args[1] ~= "on" and args[1] ~= "off" then
 			return nil, "say 'trace on' or 'trace off'"
 		end
-		local ok, msg = call(t, "trace",
-			args[1] == "on" and trace_line or nil)
-		if ok == nil and msg then return nil, msg end
-		sh.tracing[t] = args[1] == "on" or nil
+		if not t.trace then return nil, "not available on this tree" end
+		sh.on.trace = args[1] == "on" or nil
 		return true
 	end,
 }
@@ -1541,7 +1611,9 @@ function run_line(line, where, src)
 	if line:find("^%s*$") or line:find("^%s*#") then
 		return true
 	end
+	observe_trees()
 	local ok, name, r, err = pcall(dispatch, line, src)
+	command_done(line)
 	if not ok and name == "not enough memory" then
 		-- No bug: the command ran out of memory.  Say which one.
 		r, err = nil, name

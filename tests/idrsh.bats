@@ -684,6 +684,20 @@ b
 1"
 }
 
+@test "trace on follows every named tree and keeps the user's trace function" {
+	idrsh_lines "new g" "trace on" "lua trees.default:alloc(1)" \
+		"lua t:trace(function(e) print('user', e.event) end)" "alloc x" \
+		"trace off" "alloc y"
+	assert_success
+	assert_line "trace: slot-set level=0 first=0 last=63 slot=0"
+	# 4 events on each tree while trace is on; the user's function
+	# sees its tree's 4, then 3 more after 'trace off'
+	run grep -c '^trace: ' <<<"$output"
+	assert_output 8
+	run grep -c '^user' <<<"$output"
+	assert_output 7
+}
+
 @test "trace takes on or off only" {
 	idrsh_lines "trace maybe"
 	assert_failure 1
