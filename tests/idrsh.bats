@@ -692,9 +692,10 @@ b
 	assert_line "trace: slot-set level=0 first=0 last=63 slot=0"
 	# 4 events on each tree while trace is on; the user's function
 	# sees its tree's 4, then 3 more after 'trace off'
-	run grep -c '^trace: ' <<<"$output"
+	local all=$output
+	run grep -c '^trace: ' <<<"$all"
 	assert_output 8
-	run grep -c '^user' <<<"$output"
+	run grep -c '^user' <<<"$all"
 	assert_output 7
 }
 
