@@ -127,6 +127,45 @@ static int on_signal_event(void)
 	return 0;
 }
 
+/* ======================== The terminal ======================== */
+
+static pid_t terminal_was; /* the group the terminal goes back to, or 0 */
+
+static void give_back_terminal(void)
+{
+	if (terminal_was)
+		tcsetpgrp(STDIN_FILENO, terminal_was);
+}
+
+/*
+ * Ctrl-C signals the terminal's whole foreground process group.  Started
+ * by `make run`, idrsh shares its group with make, which dies of the
+ * Ctrl-C idrsh handled, once idrsh exits (status 130).  So, as bash does
+ * when interactive, idrsh then takes a group of its own and the terminal,
+ * and gives the terminal back when it leaves.  Its parent (make) would
+ * not resume a stopped idrsh, so Ctrl-Z is ignored in that case, as bash
+ * ignores it.  Started by a shell as a job, idrsh leads its group
+ * already and nothing changes: Ctrl-Z works.
+ */
+static void take_terminal(void)
+{
+	pid_t group = getpgrp();
+
+	if (group == getpid() || tcgetpgrp(STDIN_FILENO) != group)
+		return;
+	signal(SIGTTOU, SIG_IGN); /* tcsetpgrp() from a background group */
+	if (setpgid(0, 0) != 0)
+		return;
+	if (tcsetpgrp(STDIN_FILENO, getpid()) != 0) {
+		setpgid(0, group);
+		return;
+	}
+	terminal_was = group;
+	atexit(give_back_terminal);
+	signal(SIGTSTP, SIG_IGN);
+	signal(SIGTTIN, SIG_IGN);
+}
+
 static void signals_init(void)
 {
 	struct sigaction sa;
@@ -833,6 +872,8 @@ int main(int argc, char **argv)
 	s.interactive = s.mode == 'i' || (s.mode == 0 && isatty(STDIN_FILENO));
 	if (optind < argc && strcmp(argv[optind], "-") == 0 && s.mode != 'i')
 		s.interactive = false;
+	if (s.interactive && isatty(STDIN_FILENO))
+		take_terminal();
 	signals_init();
 	if (shell_lua_open(&s))
 		run(&s, argc, argv);

@@ -237,3 +237,18 @@ trees"
 	assert_line "idr> =trees.default:count()"
 	refute_output --partial "idrsh:"
 }
+
+# make shares its process group with the recipe it runs: a Ctrl-C that
+# idrsh handled killed make once idrsh left (status 130).  Ctrl-Z is
+# ignored there, since make would never resume a stopped idrsh.
+@test "pty: under make, Ctrl-C then Ctrl-D leaves make with status 0" {
+	printf 'run:\n\t%s\n' "$IDRSH" > "$BATS_TEST_TMPDIR/Makefile"
+	run bash -c '
+		for keys in "alloc a\n" "\003" "\032" "find 0\n" "\004"; do
+			sleep 0.3; printf "$keys"; done |
+			script -qec "make -s -f $1" /dev/null | tr -d "\r"
+		exit "${PIPESTATUS[1]}"' pty "$BATS_TEST_TMPDIR/Makefile"
+	assert_success
+	assert_line --partial "idr> find 0"
+	assert_line "a"
+}
