@@ -1596,7 +1596,7 @@ local LESSON_ALLOWED = {}
 for w in ([[new use trees drop alloc alloc_cyclic alloc_u32 find remove
 	replace next list cursor count empty destroy pre_get preload
 	preload_end get_new get_new_above alloc_tagged find_tagged
-	remove_tagged check untag ida_alloc ida_free ida_exists fill dump
+	remove_tagged check untag ida_alloc ida_free ida_exists alloc_many dump
 	path stats trace mem help explain mark diff]]):gmatch("%S+") do
 	LESSON_ALLOWED[w] = true
 end
@@ -1617,7 +1617,7 @@ local function lesson_allowed(line)
 	return true
 end
 
--- {--------------------------- fill --------------------------------
+-- {------------------------ alloc_many ------------------------------
 
 -- "0..63 65 67..70": @ids (sorted) as runs.
 local function runs(ids)
@@ -1635,12 +1635,12 @@ end
 local FILL_MAX = 1000000
 
 command {
-	name = "fill", args = "N [START]", min = 1, max = 2,
+	name = "alloc_many", args = "N [START]", min = 1, max = 2,
 	help = "allocate N IDs, each the lowest free one >= START; print them",
 	text = "On an idr each ID holds the value 'v' (alloc v START); on an\n" ..
 		"IDA, ida_alloc START.  Prints the IDs as runs: 0..63 70.  At\n" ..
 		"most " .. FILL_MAX .. " at a time.",
-	example = "fill 64",
+	example = "alloc_many 64",
 	run = function(args)
 		local t, kind = current()
 		if not t then return nil, kind end
