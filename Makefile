@@ -96,12 +96,15 @@ $(B)/libidr.so: $(LIB_OBJ)
 # The Lua module: no -llua (the host provides Lua), and the library's own
 # symbols hidden (--exclude-libs) so that only luaopen_idr is exported.
 # The views written in Lua are compiled into the binding (lua/embed).
+# So are the lessons (examples/lessons/*.lesson), as idr.lesson_texts.
 LUA_VIEWS = $(sort $(wildcard lua/view/*.lua))
+LESSONS = $(sort $(wildcard examples/lessons/*.lesson))
 LIDR = lua/lidr.c $(B)/lidr_lua.h
 
-$(B)/lidr_lua.h: lua/embed $(LUA_VIEWS)
+$(B)/lidr_lua.h: lua/embed $(LUA_VIEWS) $(LESSONS)
 	@mkdir -p $(@D)
-	$(QUIET_GEN)sh lua/embed views $(LUA_VIEWS) > $@
+	$(QUIET_GEN){ sh lua/embed views $(LUA_VIEWS) && \
+	  sh lua/embed lessons $(LESSONS); } > $@
 
 $(B)/idr.so: $(LIDR) $(B)/libidr.a $(LIB_HDR)
 	$(QUIET_CC)$(CC) $(CPPFLAGS) $(CFLAGS) $(LUA_CFLAGS) -Isrc -I$(B) -fPIC \

@@ -1577,6 +1577,382 @@ end
 
 -- }===============================================================
 
+-- {====================== Lessons and quizzes ======================
+
+--[[
+A lesson (lua/view/lesson.lua parses it) is played by a runner; the
+shell gives it three things: a way to run a command (run_line, its
+output captured), the current tree's stats, and a printer.  The
+answers come from the same input as the commands: 'lesson' leaves the
+lesson pending in the reader it came from (as 'lua <<WORD' leaves a
+here-document), and feed() hands it the lines that follow, one answer
+each; at the terminal the prompt says 'answer> '.  A lesson plays in a
+sandbox of its own trees, so that it neither sees nor changes the
+user's, and runs only the commands of LESSON_ALLOWED: none runs Lua,
+reads or writes a file, or waits for input, so a lesson file from
+anyone is safe to open.
+]]
+local LESSON_ALLOWED = {}
+for w in ([[new use trees drop alloc alloc_cyclic alloc_u32 find remove
+	replace next list cursor count empty destroy pre_get preload
+	preload_end get_new get_new_above alloc_tagged find_tagged
+	remove_tagged check untag ida_alloc ida_free ida_exists alloc_many dump
+	path stats trace mem help explain mark diff]]):gmatch("%S+") do
+	LESSON_ALLOWED[w] = true
+end
+
+local QUIZ_MAX = 100
+
+-- allowed(command) for idr.lesson_parse: true, or nil and why not.
+local function lesson_allowed(line)
+	if line:find("^%s*=") then
+		return nil, "'=' runs Lua: a lesson runs only idrsh commands"
+	end
+	local name = line:match("^%s*(%S+)")
+	if not name then return nil, "a command is missing" end
+	if not LESSON_ALLOWED[name] then
+		return nil, "'" .. name .. "' is not allowed in a lesson: it " ..
+			"runs only idrsh commands that run no Lua and touch no file"
+	end
+	return true
+end
+
+-- {------------------------ alloc_many ------------------------------
+
+-- "0..63 65 67..70": @ids (sorted) as runs.
+local function runs(ids)
+	local parts, i = {}, 1
+	while ids[i] do
+		local j = i
+		while ids[j + 1] == ids[j] + 1 do j = j + 1 end
+		parts[#parts + 1] = j > i and (ids[i] .. ".." .. ids[j])
+			or tostring(ids[i])
+		i = j + 1
+	end
+	return table.concat(parts, " ")
+end
+
+local FILL_MAX = 1000000
+
+command {
+	name = "alloc_many", args = "N [START]", min = 1, max = 2,
+	help = "allocate N IDs, each the lowest free one >= START; print them",
+	text = "On an idr each ID holds the value 'v' (alloc v START); on an\n" ..
+		"IDA, ida_alloc START.  Prints the IDs as runs: 0..63 70.  At\n" ..
+		"most " .. FILL_MAX .. " at a time.",
+	example = "alloc_many 64",
+	run = function(args)
+		local t, kind = current()
+		if not t then return nil, kind end
+		local n, e = numbers(args, { 1, "N", FILL_MAX }, { 2, "START" })
+		if not n then return nil, e end
+		local ids = {}
+		for _ = 1, n[1] do
+			local id, msg, errno
+			if kind == "ida" then
+				id, msg, errno = call(t, "alloc", n[2])
+			else
+				id, msg, errno = call(t, "alloc", "v", n[2])
+			end
+			if id == nil then
+				if #ids > 0 then outln(#ids .. " IDs: " .. runs(ids)) end
+				return nil, failure(msg, errno, range_text(n[2]))
+			end
+			ids[#ids + 1] = id
+		end
+		table.sort(ids)
+		outln(#ids .. (#ids == 1 and " ID: " or " IDs: ") .. runs(ids))
+		return true
+	end,
+}
+
+-- }----------------------------------------------------------------
+
+-- {------------------------- The sandbox ----------------------------
+
+local function sandbox()
+	local trees = setmetatable({}, getmetatable(sh.trees))
+	trees.default = idr.new {}
+	return { trees = trees, current = "default", on = {} }
+end
+
+-- Calls @fn(...) with @box's trees and readers as the shell's.
+local function inside(box, fn, ...)
+	local trees, cur, on = sh.trees, sh.current, sh.on
+	sh.trees, sh.current, sh.on = box.trees, box.current, box.on
+	local r = table.pack(pcall(fn, ...))
+	box.current = sh.current
+	sh.trees, sh.current, sh.on = trees, cur, on
+	if not r[1] then error(r[2], 0) end
+	return table.unpack(r, 2, r.n)
+end
+
+-- Runs one lesson line as the shell would; returns what it printed, on
+-- stdout and stderr both (the "idrsh: " of a message dropped), and
+-- true if it succeeded.
+local function captured(line)
+	local ok, why = lesson_allowed(line)
+	if not ok then return why, false end
+	local buf = {}
+	local sink = {}
+	function sink.write(self, ...)
+		for _, s in ipairs({ ... }) do buf[#buf + 1] = tostring(s) end
+		return self
+	end
+	function sink.flush(self) return self end
+	local so, se, color = io.stdout, io.stderr, sh.config.color_err
+	io.stdout, io.stderr, sh.config.color_err = sink, sink, false
+	local done, r = pcall(run_line, line, nil)
+	io.stdout, io.stderr, sh.config.color_err = so, se, color
+	if not done then error(r, 0) end
+	local text = table.concat(buf):gsub("^idrsh: ", ""):gsub("\nidrsh: ", "\n")
+	return text, r == true
+end
+
+local function tree_stats()
+	local t = current()
+	if not t then return nil end
+	local ok, s = pcall(t.stats, t)
+	return ok and s or nil
+end
+
+-- }----------------------------------------------------------------
+
+-- {------------------------ Showing steps ---------------------------
+
+local function show_command(s)
+	outln("idr> " .. s.command .. (s.times and s.times > 1 and
+		"    (" .. s.times .. " times; the last one shows)" or ""))
+	if s.output and s.output ~= "" then out(s.output) end
+end
+
+local function show_question(q, r)
+	local text = q.text:gsub("\n", "\n  ")
+	outln(bold("Question " .. q.number .. " of " .. r.total .. ": ") .. text)
+end
+
+local function show_grade(q)
+	show_command(q)
+	if q.answer == nil then
+		outln("The lesson's answer is missing: " .. tostring(q.error))
+	elseif q.right then
+		outln(bold("Right: ") .. q.answer .. ".")
+	else
+		outln(bold("Wrong: ") .. "you said " .. q.given ..
+			"; the answer is " .. q.answer .. ".")
+		if q.why then outln("Why: " .. q.why:gsub("\n", "\n  ")) end
+	end
+	outln("")
+end
+
+local function show_end(e, r)
+	if e.answered < r.total then
+		outln(string.format("Score: %d of %d (%d answered).", e.score,
+			r.total, e.answered))
+	else
+		outln(string.format("Score: %d of %d.", e.score, r.total))
+	end
+end
+
+local SHOW = {
+	text = function(s) outln(s.text) outln("") end,
+	run = function(s) show_command(s) outln("") end,
+	ask = show_question,
+	graded = show_grade,
+	["end"] = show_end,
+}
+
+local function emit(step, what, r)
+	SHOW[what](step, r)
+end
+
+-- }----------------------------------------------------------------
+
+-- {------------------------- A session ------------------------------
+
+--[[
+A session: { box, runner }.  lesson_answer() gives it one line of
+input; lesson_stop() ends it at the end of the input.  Both return
+true while it goes on, then true if every question was answered
+right, else false (so that a script that grades answers exits 1).
+]]
+local function session(lesson)
+	local s = { box = sandbox() }
+	s.runner = idr.lesson_runner(lesson, { run = captured,
+		stats = tree_stats, emit = emit })
+	return s
+end
+
+local function over(s)
+	local r = s.runner
+	return r.score == r.total
+end
+
+local function lesson_answer(s, line)
+	if line:find("^%s*$") or line:find("^%s*#") then return true, true end
+	local r = s.runner
+	inside(s.box, function()
+		r:answer(line:match("^%s*(.-)%s*$"))
+		r:advance()
+	end)
+	if r.over then return over(s), false end
+	return true, true
+end
+
+-- The input ended before the answer to the question asked.
+local function lesson_stop(s, why)
+	local r = s.runner
+	if r.over then return over(s) end
+	if r.q then
+		outln("No answer to question " .. r.q.number .. ": " .. why .. ".")
+	end
+	inside(s.box, r.stop, r)
+	return false
+end
+
+-- Answers from @file, a line each; the lesson ends with the file.
+local function answers_from(s, file)
+	local f, err = io.open(file, "r")
+	if not f then return nil, err end
+	for line in f:lines() do
+		local r, going = lesson_answer(s, line)
+		if not going then f:close() return r end
+	end
+	f:close()
+	return lesson_stop(s, "the answers in " .. file .. " ended")
+end
+
+-- Plays @lesson up to its first question; the rest of its answers come
+-- from @answers (a file), or from the lines after this one.
+local function start(lesson, answers)
+	if answers then
+		local f, err = io.open(answers, "r")
+		if not f then return nil, err end
+		f:close()
+	end
+	local s = session(lesson)
+	outln(bold(lesson.title))
+	outln("")
+	inside(s.box, s.runner.advance, s.runner)
+	if s.runner.over then return over(s) end
+	if answers then return answers_from(s, answers) end
+	sh.started = s
+	return true
+end
+
+-- }----------------------------------------------------------------
+
+-- {------------------------ The commands ----------------------------
+
+-- Splits "--answers FILE" (and "--seed S" when @seed) off @args.
+local function lesson_options(args, seed)
+	local o, rest, i = {}, {}, 1
+	while args[i] do
+		local a = args[i]
+		if a == "--answers" or (seed and a == "--seed") then
+			if not args[i + 1] then return nil, a .. " needs a value" end
+			o[a:sub(3)] = args[i + 1]
+			i = i + 2
+		elseif a:sub(1, 2) == "--" then
+			return nil, "unknown option '" .. a .. "'"
+		else
+			rest[#rest + 1] = a
+			i = i + 1
+		end
+	end
+	return o, rest
+end
+
+local function list_lessons()
+	for _, name in ipairs(idr.lessons()) do
+		local l = idr.lesson(name)
+		outln(string.format("%-14s %s", name, l and l.title or "?"))
+	end
+	outln("Type 'lesson NAME' to take one, or 'lesson FILE' for your own.")
+	return true
+end
+
+-- A lesson compiled in, else a file of the format.
+local function load_lesson(name)
+	if (idr.lesson_texts or {})[name] then
+		return idr.lesson(name, lesson_allowed)
+	end
+	local f, err = io.open(name, "r")
+	if not f then
+		return nil, "no lesson '" .. name .. "' (see 'lesson'); " .. err
+	end
+	local text, rerr = f:read("a")
+	f:close()
+	if not text then return nil, name .. ": " .. rerr end
+	return idr.lesson_parse(text, name, lesson_allowed)
+end
+
+command {
+	name = "lesson", args = "[NAME | FILE] [--answers FILE]", max = 3,
+	help = "take a lesson: text, commands run for you, and questions",
+	text = "With no NAME, lists the lessons.  A question's answer is what an\n" ..
+		"idrsh command prints when it runs after you answer: the library\n" ..
+		"grades you.  At the terminal 'answer> ' asks for each answer\n" ..
+		"(Ctrl-C leaves the lesson); in a script or a pipe the lines\n" ..
+		"after the command are its answers, and --answers FILE reads\n" ..
+		"them from FILE.  A lesson ends with the score, and fails (exit\n" ..
+		"status 1) unless every answer was right.  'lesson FILE' runs a\n" ..
+		"file of your own (the format is in idrsh(1), LESSON FILES); it\n" ..
+		"runs only idrsh commands that run no Lua and touch no file, on\n" ..
+		"trees of its own.",
+	example = "lesson lowest-free",
+	complete = function(text)
+		if text:sub(1, 1) == "-" then return { "--answers" } end
+		local l = idr.lessons()
+		for _, name in ipairs(l) do
+			if name:sub(1, #text) == text then return l end
+		end
+		return "files"
+	end,
+	run = function(args)
+		local o, rest = lesson_options(args)
+		if not o then return nil, rest end
+		if #rest > 1 then return nil, usage("lesson") end
+		if not rest[1] then
+			if o.answers then return nil, usage("lesson") end
+			return list_lessons()
+		end
+		local l, err = load_lesson(rest[1])
+		if not l then return nil, err end
+		return start(l, o.answers)
+	end,
+}
+
+command {
+	name = "quiz", args = "[N] [--seed S] [--answers FILE]", max = 5,
+	help = "answer N questions (5) on random trees; the library grades",
+	text = "Each question has a tree of its own, made by the commands shown:\n" ..
+		"which ID alloc or alloc_cyclic returns next, how many nodes an\n" ..
+		"allocation makes, which slot of the root an ID goes through,\n" ..
+		"whether a tagged ID is live.  --seed S asks the same questions\n" ..
+		"each time (the title says the seed of a quiz without one).\n" ..
+		"Answers come as for 'lesson'.",
+	example = "quiz 5 --seed 1",
+	complete = { "--seed", "--answers" },
+	run = function(args)
+		local o, rest = lesson_options(args, true)
+		if not o then return nil, rest end
+		if #rest > 1 then return nil, usage("quiz") end
+		local n, e = number(rest[1] or "5", "N", QUIZ_MAX, 1)
+		if not n then return nil, e end
+		local seed = os.time()
+		if o.seed then
+			seed, e = number(o.seed, "S", INT_MAX)
+			if not seed then return nil, e end
+		end
+		return start(idr.quiz(n, seed), o.answers)
+	end,
+}
+
+-- }----------------------------------------------------------------
+
+-- }===============================================================
+
 -- {========================== Running =============================
 
 local function dispatch(line, src)
@@ -1637,6 +2013,8 @@ A reader is a source of lines: the terminal, standard input, a -c, a
 file being sourced.  It holds what a line left pending ('pending'):
   { word, lines, where, src }   a here-document: 'lua <<WORD' at
                                 where, the lines so far;
+  { lesson }                    a lesson or quiz: each line is an answer
+                                (see "Lessons and quizzes");
   { text }                      at the terminal only, a 'lua' or '='
                                 chunk Lua's parser found unfinished.
 Elsewhere a line is one chunk, so that a bad line fails alone.
@@ -1667,7 +2045,11 @@ end
 -- Return: as run_line; true while a chunk is pending.
 function feed(rd, line, where)
 	local p = rd.pending
-	if p and p.word then
+	if p and p.lesson then
+		local r, going = lesson_answer(p.lesson, line)
+		if not going then rd.pending = nil end
+		return r
+	elseif p and p.word then
 		if line:match("^%s*(.-)%s*$") ~= p.word then
 			p.lines[#p.lines + 1] = line
 			return true
@@ -1688,7 +2070,12 @@ function feed(rd, line, where)
 		rd.pending = { text = line }
 		return true
 	end
-	return run_line(line, where)
+	local r = run_line(line, where)
+	if sh.started then
+		-- The line started a lesson: the lines after it answer.
+		rd.pending, sh.started = { lesson = sh.started }, nil
+	end
+	return r
 end
 
 -- At the end of @rd's input: a here-document never closed is an error
@@ -1696,7 +2083,9 @@ end
 function finish(rd)
 	local p = rd.pending
 	rd.pending = nil
-	if p and p.word then
+	if p and p.lesson then
+		return lesson_stop(p.lesson, "the input ended")
+	elseif p and p.word then
 		M.report(p.where, "lua: no line '" .. p.word ..
 			"' ends the here-document")
 		return false
@@ -1721,10 +2110,19 @@ function M.finish()
 	return r == "quit" and "quit" or (r and true or false)
 end
 
--- Ctrl-C at the '>> ' prompt: the pending chunk is dropped.
+-- Ctrl-C at the '>> ' prompt: the pending chunk is dropped; at the
+-- 'answer> ' prompt, the lesson ends with its score.
 function M.abandon()
+	local p = top.pending
 	top.pending = nil
+	if p and p.lesson then lesson_stop(p.lesson, "Ctrl-C") end
 	return true
+end
+
+-- True while a lesson waits for an answer: at the end of a -c, the C
+-- side reads it from standard input.
+function M.waiting()
+	return top.pending ~= nil and top.pending.lesson ~= nil
 end
 
 function M.run_file(file, args)
@@ -1740,6 +2138,7 @@ function M.run_lua(chunk, name)
 end
 
 function M.prompt()
+	if top.pending and top.pending.lesson then return "answer> " end
 	if top.pending then return ">> " end
 	if sh.current == "default" then return "idr> " end
 	return "idr:" .. sh.current .. "> "
@@ -1799,6 +2198,7 @@ end
 -- go on with '.' or ':').
 function M.complete(text, line, start)
 	local before = line:sub(1, start)
+	if top.pending and top.pending.lesson then return {} end
 	if top.pending or before:find("^%s*=") or before:find("^%s*lua%s") then
 		return lua_names(text), "nospace"
 	end

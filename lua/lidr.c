@@ -54,7 +54,8 @@ struct embedded {
 	size_t len;
 };
 
-#include "lidr_lua.h" /* views[]: the files under lua/view/ */
+/* views[]: the files under lua/view/; lessons[]: examples/lessons/ */
+#include "lidr_lua.h"
 
 LIDR_API int luaopen_idr(lua_State *L);
 
@@ -1681,6 +1682,19 @@ static void open_views(lua_State *L)
 	}
 }
 
+/* The lessons, as data: idr.lesson_texts[NAME] is a lesson's text. */
+static void open_lessons(lua_State *L)
+{
+	const struct embedded *l;
+
+	lua_newtable(L);
+	for (l = lessons; l->name; l++) {
+		lua_pushlstring(L, l->src, l->len);
+		lua_setfield(L, -2, l->name);
+	}
+	lua_setfield(L, -2, "lesson_texts");
+}
+
 LIDR_API int luaopen_idr(lua_State *L)
 {
 	size_t i;
@@ -1696,6 +1710,7 @@ LIDR_API int luaopen_idr(lua_State *L)
 	lua_setfield(L, -2, "IDA_BITMAP_BITS");
 	createmeta(L, &idr_kind, idr_meta, idr_methods);
 	createmeta(L, &ida_kind, ida_meta, ida_methods);
+	open_lessons(L);
 	open_views(L);
 	return 1;
 }

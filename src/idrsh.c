@@ -13,6 +13,7 @@
  *     leave a chunk pending (a here-document, at the terminal an
  *     unfinished Lua chunk), which finish() ends at the end of input;
  *   abandon(): drops the pending chunk (Ctrl-C at the terminal);
+ *   waiting(): true while a lesson or quiz waits for its answers;
  *   complete(text, line, start): a table of candidates, or "files";
  *     then "nospace" if no space goes after the word;
  *   prompt(): the prompt.
@@ -298,7 +299,11 @@ static bool run_lua(struct shell *s, const char *chunk)
 	return call(s, 2, "-e");
 }
 
-/* -c: each line of CMD is a command, named "-c:N" in errors. */
+static bool waiting(struct shell *s);
+static void answers(struct shell *s);
+
+/* -c: each line of CMD is a command, named "-c:N" in errors.  A lesson
+ * it leaves waiting takes its answers from standard input. */
 static bool run_command(struct shell *s, const char *cmd)
 {
 	char where[32];
@@ -314,6 +319,8 @@ static bool run_command(struct shell *s, const char *cmd)
 			break;
 		cmd += len + 1;
 	}
+	if (!s->quit && waiting(s))
+		answers(s);
 	return run_fn(s, "finish") && ok;
 }
 
@@ -623,14 +630,54 @@ static char *prompt(struct shell *s)
 	return p;
 }
 
+/* True while a lesson or quiz waits for an answer (the module's waiting()). */
+static bool waiting(struct shell *s)
+{
+	bool r;
+
+	push_fn(s, "waiting");
+	if (lua_pcall(s->L, 0, 1, 0) != LUA_OK) {
+		lua_pop(s->L, 1);
+		return false;
+	}
+	r = lua_toboolean(s->L, -1);
+	lua_pop(s->L, 1);
+	return r;
+}
+
+static void readline_init(void)
+{
+	rl_readline_name = "idrsh";
+	rl_attempted_completion_function = complete;
+	rl_signal_event_hook = on_signal_event;
+}
+
+/* At the terminal: answers are read with the 'answer> ' prompt, and go
+ * to no history (they are no commands). */
+static void interact_answers(struct shell *s)
+{
+	char *line, *p;
+
+	readline_init();
+	while (!s->quit && waiting(s)) {
+		p = prompt(s);
+		line = readline(p);
+		free(p);
+		if (!line) {
+			putchar('\n');
+			return;
+		}
+		run_line(s, line, strlen(line), NULL);
+		free(line);
+	}
+}
+
 static void interact(struct shell *s)
 {
 	bool failed = s->failed; /* a typo at the prompt is no failure */
 	char *line;
 
-	rl_readline_name = "idrsh";
-	rl_attempted_completion_function = complete;
-	rl_signal_event_hook = on_signal_event;
+	readline_init();
 	history_load(s);
 	if (!s->quiet)
 		printf("idrsh (idr) %s: type 'help' for commands, "
@@ -654,15 +701,17 @@ static void interact(struct shell *s)
 	s->failed = failed;
 }
 
-/* Batch: no prompt, no echo, errors named <stdin>:N. */
-static void batch(struct shell *s)
+/* Batch: no prompt, no echo, errors named <stdin>:N.  @until_answered:
+ * only the answers of a waiting lesson are read; the rest of the input
+ * stays unread, and the caller ends the lesson. */
+static void batch(struct shell *s, bool until_answered)
 {
 	char *line = NULL, where[48];
 	size_t cap = 0;
 	ssize_t len = 0;
-	long lineno = 0;
+	static long lineno; /* standard input's: answers read it first */
 
-	while (!s->quit &&
+	while (!s->quit && !(until_answered && !waiting(s)) &&
 	       (errno = 0, len = getline(&line, &cap, stdin)) >= 0) {
 		if (len > 0 && line[len - 1] == '\n')
 			len--;
@@ -670,7 +719,7 @@ static void batch(struct shell *s)
 		if (!run_line(s, line, (size_t)len, where) && s->bail)
 			break;
 	}
-	if (!s->quit && !(s->failed && s->bail))
+	if (!until_answered && !s->quit && !(s->failed && s->bail))
 		run_fn(s, "finish");
 	/* A line too long for the memory left is no end of input. */
 	if (!s->quit && len < 0 && !feof(stdin)) {
@@ -825,7 +874,16 @@ static void run_stdin(struct shell *s)
 	if (s->interactive)
 		interact(s);
 	else
-		batch(s);
+		batch(s, false);
+}
+
+/* The answers to a lesson a -c started: the lines of standard input. */
+static void answers(struct shell *s)
+{
+	if (s->interactive)
+		interact_answers(s);
+	else
+		batch(s, true);
 }
 
 static void run_actions(struct shell *s)

@@ -1,0 +1,526 @@
+-- lesson.lua - lessons and quizzes: data that asks questions.
+--
+-- A lesson is a text file (the format is in idrsh(1), LESSON FILES):
+-- paragraphs, idrsh commands run for the student, and questions whose
+-- answer is what an idrsh command prints when it runs.  This file parses
+-- a lesson into a list of steps, runs them with a function the caller
+-- gives (the shell runs each command; a replay may record them), checks
+-- answers against what the command printed, and makes random quizzes.
+-- Nothing here runs a command itself: answers are never stored text,
+-- they come from the library each time.
+local idr = ...
+
+-- {========================= Parsing ==============================
+
+--[[
+A lesson: { name, title, steps = { step... } }, each step one of
+  { kind = "text", text, line }                  a paragraph
+  { kind = "run", command, line }                a command, shown with
+                                                 its output
+  { kind = "question", text, command, measure, why, line }
+Playing a lesson fills in, on each step it reached: output and ok (run,
+question), answer (question: what the command's output says), given
+and right (question: the student's answer, and whether it was right).
+That filled-in list is what a replay shows.
+]]
+
+-- The parts of an answer command's output that can be the answer:
+-- "CMD | MEASURE".  Each gets (output, before, after, arg), where before
+-- and after are the current tree's t:stats() around the command.
+local MEASURES = {}
+
+local function stat(s, key)
+	return type(s) == "table" and math.tointeger(s[key]) or nil
+end
+
+function MEASURES.made(_, before, after)
+	local a, b = stat(after, "nodes"), stat(before, "nodes")
+	if not (a and b) then return nil end
+	return tostring(math.max(0, a - b))
+end
+
+function MEASURES.freed(_, before, after)
+	local a, b = stat(after, "nodes"), stat(before, "nodes")
+	if not (a and b) then return nil end
+	return tostring(math.max(0, b - a))
+end
+
+function MEASURES.height(_, _, after)
+	local h = stat(after, "height")
+	return h and tostring(h)
+end
+
+function MEASURES.field(out, _, _, name)
+	for line in out:gmatch("[^\n]+") do
+		local k, v = line:match("^%s*(.-):%s*(.-)%s*$")
+		if k == name then return v end
+	end
+end
+
+-- "slot LEVEL" or "slot top": the slot taken at that level, from the
+-- lines of 'path' ("L2 0..262143: slot 2 ...").
+function MEASURES.slot(out, _, _, level)
+	local top
+	for l, s in out:gmatch("L(%d+) [^\n:]*: slot (%d+)") do
+		top = top or s
+		if l == level then return s end
+	end
+	if level == "top" then return top end
+end
+
+function MEASURES.word(out, _, _, n)
+	local i = 0
+	for w in out:gmatch("%S+") do
+		i = i + 1
+		if i == tonumber(n) then return (w:gsub("[:;,.]+$", "")) end
+	end
+end
+
+-- "has TEXT": yes if the output holds TEXT, else no.
+function MEASURES.has(out, _, _, text)
+	return out:find(text, 1, true) and "yes" or "no"
+end
+
+function MEASURES.errno(out)
+	return out:match("%((E%u+)%)%s*$") or "none"
+end
+
+-- The measures that take an argument, and what it must look like.
+local MEASURE_ARG = { field = "^[%w _]+$", slot = "^%d+$", word = "^%d+$",
+	has = "^%S.*$" }
+local MEASURE_ARG_TOP = { slot = "top" }
+
+local function parse_measure(spec)
+	local name, arg = spec:match("^(%a+)%s*(.-)$")
+	if not name or not MEASURES[name] then
+		return nil, "unknown measure '" .. spec .. "' (made, freed, " ..
+			"height, field NAME, slot N|top, word N, has TEXT, errno)"
+	end
+	local want = MEASURE_ARG[name]
+	if want and not (arg:find(want) or arg == MEASURE_ARG_TOP[name]) then
+		return nil, "'" .. name .. "' needs an argument: " .. spec
+	elseif not want and arg ~= "" then
+		return nil, "'" .. name .. "' takes no argument"
+	end
+	return { name = name, arg = arg ~= "" and arg or nil }
+end
+
+-- "= CMD" or "= CMD | MEASURE".
+local function parse_answer(s)
+	local cmd, spec = s:match("^(.-)%s+|%s+([^|]+)$")
+	if not cmd then return s end
+	local m, err = parse_measure(spec)
+	if not m then return nil, err end
+	return cmd, m
+end
+
+local function add_text(q, key, s)
+	q[key] = q[key] and (q[key] .. "\n" .. s) or s
+end
+
+--[[
+The parser, a line at a time.  State: the lesson so far, the paragraph
+being read (para) and the question being read (q).  A question is
+"? TEXT" lines, one "= CMD" line, then "! WHY" lines.
+]]
+local function parse_line(st, line, n)
+	local c, body = line:sub(1, 1), line:sub(2):gsub("^ ", "")
+	local q = st.q
+	if c == "#" then return true end
+	if line:find("^%s*$") then st.para = nil return true end
+	if c ~= "?" and c ~= "!" then st.para = st.para end
+	if q and not q.command and c ~= "?" and c ~= "=" then
+		return nil, "a question needs its answer: '= COMMAND' after '?'"
+	end
+	if c == "?" then
+		if q and q.command then st.q, q = nil, nil end
+		if not q then
+			q = { kind = "question", line = n }
+			st.q = q
+			st.steps[#st.steps + 1] = q
+		end
+		add_text(q, "text", body)
+		st.para = nil
+	elseif c == "=" then
+		if not q or q.command then
+			return nil, "'=' gives the answer to a question: put '? TEXT' first"
+		end
+		local cmd, m = parse_answer(body)
+		if not cmd then return nil, m end
+		q.command, q.measure, q.command_line = cmd, m, n
+		local ok, err = st.allowed(cmd)
+		if not ok then return nil, err end
+	elseif c == "!" then
+		if not q then return nil, "'!' explains a question: put it after '='" end
+		add_text(q, "why", body)
+	elseif c == ">" then
+		st.q, st.para = nil, nil
+		local ok, err = st.allowed(body)
+		if not ok then return nil, err end
+		st.steps[#st.steps + 1] = { kind = "run", command = body, line = n }
+	elseif not st.title then
+		local t = line:match("^title:%s*(.-)%s*$")
+		if not t or t == "" then
+			return nil, "a lesson begins with 'title: TEXT'"
+		end
+		st.title = t
+	else
+		st.q = nil
+		if st.para then
+			st.para.text = st.para.text .. "\n" .. line
+		else
+			st.para = { kind = "text", text = line, line = n }
+			st.steps[#st.steps + 1] = st.para
+		end
+	end
+	return true
+end
+
+-- Anything goes when the caller gives no check (the module alone runs
+-- no command); the shell gives its allowlist.
+local function allow_all() return true end
+
+--- idr.lesson_parse(text, name[, allowed]) -> lesson, or nil and
+-- "NAME:LINE: message".  allowed(command) -> true, or nil and why not:
+-- a command it refuses is an error at its line, and nothing runs.
+function idr.lesson_parse(text, name, allowed)
+	if type(text) ~= "string" then error("lesson text must be a string", 2) end
+	name = name or "lesson"
+	local st = { steps = {}, allowed = allowed or allow_all }
+	local n, last = 0, 0
+	for line in (text:gsub("\r\n", "\n") .. (text:sub(-1) == "\n" and ""
+		or "\n")):gmatch("(.-)\n") do
+		n = n + 1
+		if line:find("[%z\1-\8\11-\31\127]") then
+			return nil, name .. ":" .. n .. ": a control character"
+		end
+		local ok, err = parse_line(st, line, n)
+		if not ok then return nil, name .. ":" .. n .. ": " .. err end
+		if not line:find("^%s*$") then last = n end
+	end
+	if st.q and not st.q.command then
+		return nil, name .. ":" .. st.q.line ..
+			": a question needs its answer: '= COMMAND' after '?'"
+	end
+	if not st.title then
+		return nil, name .. ":" .. math.max(last, 1) .. ": no 'title: TEXT'"
+	end
+	return { name = name, title = st.title, steps = st.steps }
+end
+
+-- }===============================================================
+
+-- {========================= Answers ==============================
+
+-- An answer as compared: trimmed, lower case, spaces collapsed, a
+-- final '.' dropped; a number as its value (0x10 is 16); "-EAGAIN" as
+-- "eagain"; y/n as yes/no.
+local SAME = { y = "yes", n = "no", ["true"] = "yes", ["false"] = "no" }
+
+local function normal(s)
+	s = tostring(s or ""):lower():gsub("%s+", " "):gsub("^ ", "")
+		:gsub(" $", ""):gsub("%.$", "")
+	local sign, hex = s:match("^([-+]?)0x(%x+)$")
+	if hex and #hex <= 12 then
+		return tostring(tonumber(hex, 16) * (sign == "-" and -1 or 1))
+	end
+	if s:find("^[-+]?%d+$") and #s <= 16 then
+		return tostring(math.tointeger(tonumber(s)))
+	end
+	s = s:gsub("^%-(e%l+)$", "%1")
+	return SAME[s] or s
+end
+
+--- idr.lesson_check(expected, given) -> true if @given says @expected.
+function idr.lesson_check(expected, given)
+	return expected ~= nil and normal(given) == normal(expected)
+end
+
+--- idr.lesson_answer(step, output, before, after) -> the answer a
+-- question's command gave: its whole output (trimmed) or the measure
+-- the question names; nil and why when the output has no such part.
+function idr.lesson_answer(step, output, before, after)
+	local m = step.measure
+	if not m then
+		local s = output:gsub("^%s+", ""):gsub("%s+$", "")
+		return s
+	end
+	local a = MEASURES[m.name](output, before, after, m.arg)
+	if a == nil then
+		return nil, "the output of '" .. step.command .. "' has no " ..
+			m.name .. (m.arg and " " .. m.arg or "")
+	end
+	return a
+end
+
+-- }===============================================================
+
+-- {========================= Playing ==============================
+
+--[[
+A runner plays a lesson a step at a time, so that the answers may come
+from wherever the caller reads lines:
+  r = idr.lesson_runner(lesson, io)
+  q = r:advance()     runs steps up to the next question and returns it
+                      (nil: the lesson is over)
+  r:answer(line)      grades the answer to q, runs its command; then
+                      advance again
+  r:stop()            ends it (no more answers); r.score, r.asked,
+                      r.total; r.played is the list of steps played
+@io: { run = function(command) -> output, ok;
+       stats = function() -> the current tree's t:stats(), or nil;
+       emit = function(step, what) } -- what: "text", "run", "ask",
+                                        "graded", "end"
+]]
+local Runner = {}
+Runner.__index = Runner
+
+function idr.lesson_runner(lesson, io_)
+	local total = 0
+	for _, s in ipairs(lesson.steps) do
+		if s.kind == "question" then total = total + 1 end
+	end
+	return setmetatable({ lesson = lesson, io = io_, i = 0, score = 0,
+		asked = 0, answered = 0, total = total, played = {} }, Runner)
+end
+
+local function copy(s)
+	local c = {}
+	for k, v in pairs(s) do c[k] = v end
+	return c
+end
+
+function Runner:emit(step, what)
+	if self.io.emit then self.io.emit(step, what, self) end
+end
+
+function Runner:advance()
+	if self.q or self.over then return self.q end
+	while true do
+		self.i = self.i + 1
+		local s = self.lesson.steps[self.i]
+		if not s then return self:finish() end
+		s = copy(s)
+		self.played[#self.played + 1] = s
+		if s.kind == "text" then
+			self:emit(s, "text")
+		elseif s.kind == "run" then
+			for _ = 1, s.times or 1 do
+				s.output, s.ok = self.io.run(s.command)
+			end
+			self:emit(s, "run")
+		else
+			self.asked = self.asked + 1
+			s.number = self.asked
+			self.q = s
+			self:emit(s, "ask")
+			return s
+		end
+	end
+end
+
+-- Runs question @q's command; its answer is what the library says.
+function Runner:reveal(q)
+	local stats = self.io.stats or function() end
+	local before = stats()
+	q.output, q.ok = self.io.run(q.command)
+	q.answer, q.error = idr.lesson_answer(q, q.output, before, stats())
+end
+
+--- Grades @given as the answer to the question asked; true if right.
+function Runner:answer(given)
+	local q = self.q
+	if not q then return nil end
+	self.q = nil
+	q.given = given
+	self:reveal(q)
+	q.right = q.answer ~= nil and idr.lesson_check(q.answer, given)
+	self.answered = self.answered + 1
+	if q.right then self.score = self.score + 1 end
+	self:emit(q, "graded")
+	return q.right
+end
+
+function Runner:finish()
+	self.over = true
+	self:emit({ kind = "end", score = self.score, asked = self.asked,
+		total = self.total, answered = self.answered },
+		"end")
+	self.q = nil
+	return nil
+end
+
+-- Ends the lesson where it is: a question asked and not answered
+-- counts as unanswered.
+function Runner:stop()
+	if self.over then return end
+	self.q = nil
+	self:finish()
+end
+
+--- idr.lesson_play(lesson, io) -> the list of steps played, every
+-- question answered by running its command (no one is asked): what a
+-- replay shows, the answers revealed on a click.
+function idr.lesson_play(lesson, io_)
+	local r = idr.lesson_runner(lesson, { run = io_.run, stats = io_.stats })
+	while r:advance() do
+		local q = r.q
+		r.q = nil
+		r:reveal(q)
+	end
+	return r.played
+end
+
+-- }===============================================================
+
+-- {========================= Quizzes ==============================
+
+-- A small generator of its own (a 32-bit LCG, Numerical Recipes'), so
+-- that a seed makes the same quiz on every Lua and every machine, and
+-- math.random is left alone.
+local function rng(seed)
+	local x = math.tointeger(seed) % 4294967296
+	return function(lo, hi)
+		x = (1664525 * x + 1013904223) % 4294967296
+		return lo + (x >> 8) % (hi - lo + 1)
+	end
+end
+
+local function pick(r, list) return list[r(1, #list)] end
+
+-- Removes @k distinct IDs of 0 .. @n - 1 (kept in order).
+local function removals(r, n, k)
+	local set, list = {}, {}
+	for _ = 1, k do
+		local id = r(0, n - 1)
+		if not set[id] then set[id] = true list[#list + 1] = id end
+	end
+	table.sort(list)
+	return list
+end
+
+-- Each kind makes the steps of one question: the tree (its commands
+-- shown), then the question.
+local KINDS = {}
+
+function KINDS.next_id(r, add, tree)
+	add(">", "new " .. tree)
+	local n = r(2, 150)
+	add(">", "alloc_many " .. n)
+	for _, id in ipairs(removals(r, n, r(0, 3))) do add(">", "remove " .. id) end
+	add(">", "dump")
+	add("?", "Which ID will 'alloc x' return now?")
+	add("=", "alloc x")
+	add("!", "alloc takes the lowest free ID: the walk goes down the " ..
+		"first slot whose full bit is clear at each level.")
+end
+
+function KINDS.nodes(r, add, tree)
+	add(">", "new " .. tree)
+	local n = r(1, 130)
+	local start = pick(r, { r(0, 200), 64 * r(2, 70), 4096 * r(1, 70),
+		262144 + r(0, 5000) })
+	add(">", "alloc_many " .. n)
+	add(">", "stats")
+	add("?", "How many nodes will 'alloc x " .. start .. "' create?")
+	add("=", "alloc x " .. start .. " | made")
+	add("!", "A new ID needs a leaf for its 64-ID block and an interior " ..
+		"node for each level that does not exist yet; when the ID is " ..
+		"beyond what the top covers, the tree also grows new tops.")
+end
+
+function KINDS.root_slot(r, add, tree)
+	add(">", "new " .. tree)
+	local big = pick(r, { r(4096, 262143), r(262144, 999999) })
+	local id = r(0, big)
+	add(">", "alloc_many " .. r(1, 70))
+	add(">", "alloc x " .. big)
+	add(">", "stats")
+	add("?", "Which slot of the root does ID " .. id .. " go through?")
+	add("=", "path " .. id .. " | slot top")
+	add("!", "Write the ID in base 64 with one digit a level of the " ..
+		"tree: the root takes the top digit.")
+end
+
+function KINDS.tag_live(r, add, tree)
+	local n = r(2, 6)
+	add(">", "new " .. tree .. " --tagged 16")
+	add(">", "alloc_many " .. n)
+	local victim = r(0, n - 1)
+	local gens = r(0, 2)
+	for _ = 1, gens do
+		add(">", "remove " .. victim)
+		add(">", "alloc x")
+	end
+	local id, gen = pick(r, { victim, r(0, n - 1), r(0, n + 1) }), r(0, 2)
+	local tag = string.format("0x%x", (gen << 16) | id)
+	add("?", "Is tagged ID " .. tag .. " live, stale or free?")
+	add("=", "check " .. tag .. " | word 1")
+	add("!", "The bits above bit 16 are the generation the slot had when " ..
+		"the ID was handed out; each remove advances the slot's " ..
+		"generation, so an older tag is stale.")
+end
+
+function KINDS.cyclic(r, add, tree)
+	add(">", "new " .. tree)
+	local n = r(3, 40)
+	add(">", "alloc_cyclic x", n)
+	for _, id in ipairs(removals(r, n, r(1, 4))) do add(">", "remove " .. id) end
+	add(">", "cursor")
+	add("?", "Which ID will 'alloc_cyclic x' return now?")
+	add("=", "alloc_cyclic x")
+	add("!", "alloc_cyclic searches from the cursor (the ID after the last " ..
+		"it handed out), not from 0: freed IDs below it wait their turn.")
+end
+
+local KIND_ORDER = { "next_id", "nodes", "root_slot", "tag_live", "cyclic" }
+
+--- idr.quiz(n, seed) -> a lesson of @n random questions (seed: the same
+-- quiz each time), each on a fresh tree, checked as a lesson's are.
+function idr.quiz(n, seed)
+	local r = rng(seed or os.time())
+	local steps = {}
+	for i = 1, n do
+		local q
+		KINDS[pick(r, KIND_ORDER)](r, function(c, s, times)
+			if c == ">" then
+				steps[#steps + 1] = { kind = "run", command = s,
+					times = times }
+			elseif c == "?" then
+				q = { kind = "question", text = s }
+				steps[#steps + 1] = q
+			elseif c == "=" then
+				q.command, q.measure = parse_answer(s)
+			else
+				q.why = s
+			end
+		end, "q" .. i)
+	end
+	return { name = "quiz", title = "Quiz: " .. n .. " question" ..
+		(n == 1 and "" or "s") .. (seed and (", seed " .. seed) or ""),
+		steps = steps }
+end
+
+-- }===============================================================
+
+-- {========================= Lessons ==============================
+
+--- idr.lessons() -> the names of the lessons compiled in, sorted.
+function idr.lessons()
+	local names = {}
+	for name in pairs(idr.lesson_texts or {}) do names[#names + 1] = name end
+	table.sort(names)
+	return names
+end
+
+--- idr.lesson(name[, allowed]) -> the lesson compiled in as @name,
+-- parsed; nil and why when there is none.
+function idr.lesson(name, allowed)
+	local text = (idr.lesson_texts or {})[name]
+	if not text then return nil, "no lesson '" .. tostring(name) .. "'" end
+	return idr.lesson_parse(text, name, allowed)
+end
+
+-- }===============================================================
+
+return idr

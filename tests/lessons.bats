@@ -1,0 +1,214 @@
+#!/usr/bin/env bats
+# Lessons and quizzes: every lesson with right and wrong answers, through a
+# pipe and at a pty; a seeded quiz; lesson files that are malformed or try
+# to run Lua or read files; the golden text of one lesson's run.
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	load test_helper
+	idrsh_setup
+	export INPUTRC="$BATS_TEST_DIRNAME/inputrc" TERM=xterm
+}
+
+# The right answers of each lesson, one a line (the library grades them:
+# these are what a student who understood would say).
+declare -gA RIGHT=(
+	[lowest-free]=$'2\n65\n10'
+	[grow-shrink]=$'2\n2\n2\n2'
+	[cyclic]=$'-ENOSPC\n4\n3'
+	[pre-get]=$'11\nEAGAIN\n400000000'
+	[generations]=$'live\nstale\nno'
+	[ida]=$'2\n1'
+	[packed]=$'yes\n0\nno'
+)
+
+questions() {
+	printf '%s\n' "${RIGHT[$1]}" | wc -l
+}
+
+@test "lesson lists every lesson, with its title" {
+	run "$IDRSH" -c lesson
+	assert_success
+	for l in "${!RIGHT[@]}"; do
+		assert_line --regexp "^$l +[A-Z]"
+	done
+	[ "${#RIGHT[@]}" -eq 7 ]
+	[ "$(ls examples/lessons/*.lesson | wc -l)" -eq 7 ]
+}
+
+@test "every lesson, right answers through a pipe: full score, exit 0" {
+	for l in "${!RIGHT[@]}"; do
+		n=$(questions "$l")
+		run "$IDRSH" <<<"lesson $l
+${RIGHT[$l]}
+count"
+		assert_success
+		assert_line "Score: $n of $n."
+		refute_line --partial "Wrong:"
+		refute_line --partial "answer is missing"
+		# The line after the answers is a command again.
+		assert_line --index -1 --regexp '^[0-9]+$'
+	done
+}
+
+@test "every lesson, wrong answers through a pipe: each explained, exit 1" {
+	for l in "${!RIGHT[@]}"; do
+		n=$(questions "$l")
+		run "$IDRSH" <<<"lesson $l
+$(yes nonsense | head -n "$n")"
+		assert_failure 1
+		assert_line "Score: 0 of $n."
+		[ "$(grep -c '^Wrong: you said nonsense; the answer is ' <<<"$output")" -eq "$n" ]
+		[ "$(grep -c '^Why: ' <<<"$output")" -eq "$n" ]
+	done
+}
+
+@test "an answer is checked by running the library: 0x41 and 65 are the same ID" {
+	run "$IDRSH" <<<$'lesson lowest-free\n0x2\n 0x41 \n10.'
+	assert_success
+	assert_line "Score: 3 of 3."
+}
+
+@test "a missing answer at the end of input ends with the score so far" {
+	run "$IDRSH" <<<$'lesson lowest-free\n2'
+	assert_failure 1
+	assert_line "No answer to question 2: the input ended."
+	assert_line "Score: 1 of 3 (1 answered)."
+	refute_line --partial "Question 3"
+}
+
+@test "-c: the answers come from standard input; the rest stays unread" {
+	run "$IDRSH" -c 'lesson ida' <<<$'2\n1\nalloc x'
+	assert_success
+	assert_line "Score: 2 of 2."
+	refute_line --partial "unknown command"
+}
+
+@test "--answers FILE reads the answers from FILE" {
+	printf '# my answers\n2\n\n65\n9\n' >"$BATS_TEST_TMPDIR/a.txt"
+	run "$IDRSH" -c "lesson lowest-free --answers $BATS_TEST_TMPDIR/a.txt"
+	assert_failure 1
+	assert_line "Wrong: you said 9; the answer is 10."
+	assert_line "Score: 2 of 3."
+	run "$IDRSH" -c "lesson lowest-free --answers $BATS_TEST_TMPDIR/none"
+	assert_failure 1
+	assert_output --partial "No such file"
+}
+
+@test "a lesson in a sourced file takes the file's next lines as answers" {
+	printf 'lesson ida\n2\n1\ncount\n' >"$BATS_TEST_TMPDIR/s.idrsh"
+	run "$IDRSH" "$BATS_TEST_TMPDIR/s.idrsh"
+	assert_success
+	assert_line "Score: 2 of 2."
+	# The lesson's trees are its own: the user's default tree is empty.
+	assert_line --index -1 "0"
+}
+
+@test "golden: the run of the lesson lowest-free, one answer wrong" {
+	run "$IDRSH" <<<$'lesson lowest-free\n2\n64\n10'
+	assert_failure 1
+	diff -u tests/golden/lesson-lowest-free.txt - <<<"$output"
+}
+
+@test "quiz --seed: the same questions each time, and a known score" {
+	run "$IDRSH" -c 'quiz 5 --seed 1' <<<$'58\n1\nstale\n26\n3'
+	assert_failure 1
+	assert_line "Quiz: 5 questions, seed 1"
+	assert_line "Question 1 of 5: Which ID will 'alloc x' return now?"
+	assert_line "Question 2 of 5: How many nodes will 'alloc x 97' create?"
+	assert_line "Question 3 of 5: Is tagged ID 0x0 live, stale or free?"
+	assert_line "Question 4 of 5: Which ID will 'alloc_cyclic x' return now?"
+	assert_line "Wrong: you said 1; the answer is 2."
+	assert_line "Wrong: you said 3; the answer is 2."
+	assert_line "Score: 3 of 5."
+	first=$output
+	run "$IDRSH" -c 'quiz 5 --seed 1' <<<$'58\n1\nstale\n26\n3'
+	[ "$output" = "$first" ]
+	run "$IDRSH" -c 'quiz 5 --seed 1' <<<$'58\n2\nstale\n26\n2'
+	assert_success
+	assert_line "Score: 5 of 5."
+}
+
+@test "quiz: every kind of question, on many seeds, has an answer" {
+	for seed in 1 2 3 4 5 6 7 8; do
+		run "$IDRSH" -c "quiz 10 --seed $seed" < <(yes x | head -10)
+		assert_line "Score: 0 of 10."
+		refute_line --partial "answer is missing"
+		refute_line --partial "idrsh:"
+	done
+	run "$IDRSH" -c 'quiz 0'
+	assert_failure 1
+	assert_output --partial "bad N '0'"
+}
+
+@test "a malformed lesson file: an error naming its line, nothing run" {
+	f=$BATS_TEST_TMPDIR/bad.lesson
+	printf 'title: bad\n> alloc a\n? A question\n> dump\n' >"$f"
+	run "$IDRSH" -c "lesson $f"
+	assert_failure 1
+	assert_output "idrsh: -c:1: lesson: $f:4: a question needs its answer: '= COMMAND' after '?'"
+	printf 'no title here\n' >"$f"
+	run "$IDRSH" -c "lesson $f"
+	assert_output --partial "$f:1: a lesson begins with 'title: TEXT'"
+	printf 'title: x\n? q\n= alloc a | colour\n' >"$f"
+	run "$IDRSH" -c "lesson $f"
+	assert_output --partial "$f:3: unknown measure 'colour'"
+}
+
+@test "a lesson file that tries lua, source, = or dot: refused, nothing run" {
+	f=$BATS_TEST_TMPDIR/evil.lesson
+	for line in '> lua os.execute("touch PWNED")' '> source /etc/passwd' \
+		'> =os.execute("touch PWNED")' '> dot PWNED' \
+		'> lesson lowest-free' '> fail 1' \
+		'? q'$'\n''= lua os.execute("touch PWNED")'; do
+		printf 'title: t\n> alloc before\n%s\n' "$line" >"$f"
+		run "$IDRSH" -c "lesson $f" -c count
+		assert_failure 1
+		assert_line --regexp "(is not allowed in a lesson|'=' runs Lua)"
+		refute_line --partial "alloc before"
+		[ ! -e PWNED ] && [ ! -e "$BATS_TEST_TMPDIR/PWNED" ]
+	done
+	printf 'title: t\n> =1\n' >"$f"
+	run "$IDRSH" -c "lesson $f"
+	assert_output --partial "$f:2: '=' runs Lua: a lesson runs only idrsh commands"
+}
+
+@test "help lesson and help quiz; the man page has the format" {
+	run "$IDRSH" -c 'help lesson' -c 'help quiz'
+	assert_success
+	assert_line "usage: lesson [NAME | FILE] [--answers FILE]"
+	assert_line "usage: quiz [N] [--seed S] [--answers FILE]"
+	run grep -c 'LESSON FILES' man/idrsh.1
+	assert_success
+}
+
+# At a terminal: feeds keys to idrsh on a pty (as idrsh_interactive.bats).
+pty() {
+	run bash -c '
+		idrsh=$1; shift
+		for keys in "$@"; do sleep 0.2; printf "$keys"; done |
+			script -qec "exec $idrsh" /dev/null | tr -d "\r"
+		exit "${PIPESTATUS[1]}"' pty "$IDRSH -q" "$@"
+}
+
+@test "pty: every lesson, right answers at the answer> prompt" {
+	for l in "${!RIGHT[@]}"; do
+		n=$(questions "$l")
+		keys=("lesson $l\n")
+		while IFS= read -r a; do keys+=("${a#-}\n"); done <<<"${RIGHT[$l]}"
+		pty "${keys[@]}" 'count\n' '\004'
+		assert_line "Score: $n of $n."
+		assert_line --regexp "^answer> "
+		assert_line "idr> count"
+	done
+}
+
+@test "pty: wrong answers are explained; Ctrl-C leaves the lesson" {
+	pty 'lesson lowest-free\n' '7\n' '\003' 'count\n' '\004'
+	assert_line "answer> 7"
+	assert_line "Wrong: you said 7; the answer is 2."
+	assert_line --partial "No answer to question 2: Ctrl-C."
+	assert_line "Score: 0 of 3 (1 answered)."
+	assert_line "idr> count"
+}
