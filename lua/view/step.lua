@@ -62,8 +62,8 @@ local SAY = {
 		return nodes_text(e.nodes) .. " taken from this thread's preload"
 	end,
 	["node-new"] = function(e)
-		return fmt("a new %s%s joins the tree; the ID takes its slot %d",
-			leaf_or_node(e), node_name(e), e.slot)
+		return fmt("a new %s%s joins the tree", leaf_or_node(e),
+			node_name(e))
 	end,
 	attach = function(e)
 		return fmt("slot %d of %s now holds a child (the node just " ..
