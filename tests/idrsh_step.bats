@@ -197,3 +197,22 @@ EOF2
 	refute_output --partial "not shown"
 	[ "${#lines[@]}" -gt 200 ]
 }
+
+@test "the README's step and diff sessions are what idrsh prints" {
+	# Each block of "## Looking inside" that opens with "$ idrsh ...".
+	awk '/^## Looking inside/ { s = 1; next } s && /^## / { exit }
+		s && /^```$/ { if (in_) { in_ = 0; print "\036" } else in_ = 1; next }
+		s && in_' README.md > "$BATS_TEST_TMPDIR/blocks"
+	n=0
+	while IFS= read -r -d $'\036' block; do
+		block=${block#$'\n'}
+		cmd=$(printf '%s\n' "$block" | sed -n '1s/^\$ idrsh //p')
+		[ -n "$cmd" ] || continue
+		want=$(printf '%s\n' "$block" | sed 1d)
+		got=$(eval "$IDRSH $cmd" 2>&1)
+		[ "$got" = "$want" ] ||
+			{ diff <(echo "$want") <(echo "$got"); return 1; }
+		n=$((n + 1))
+	done < "$BATS_TEST_TMPDIR/blocks"
+	[ "$n" -eq 2 ]
+}
