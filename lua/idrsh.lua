@@ -1732,10 +1732,17 @@ command {
 		return names_of(marks)
 	end,
 	run = function(args)
-		local all = args[#args] == "--all"
-		if all then args[#args] = nil end
-		if #args > 1 then return nil, usage("diff") end
-		local name, err = mark_name(args, 1)
+		local all, words = false, {}
+		for _, a in ipairs(args) do
+			if a == "--all" then
+				all = true
+			elseif a:sub(1, 1) == "-" or #words > 0 then
+				return nil, usage("diff")
+			else
+				words[1] = a
+			end
+		end
+		local name, err = mark_name(words, 1)
 		if not name then return nil, err end
 		local m = marks[name]
 		if not m then

@@ -172,11 +172,15 @@ use default
 destroy
 diff m
 diff bad/name
+diff --bogus
+diff a b
 EOF2
 	assert_failure
 	assert_line "idrsh: <stdin>:4: diff: mark 'm' is of tree 'default', not of the current tree 'other'; 'use default' first"
 	assert_line "idrsh: <stdin>:7: diff: tree 'default' of mark 'm' was destroyed since; a mark compares one tree with itself"
 	assert_line "idrsh: <stdin>:8: diff: bad mark name 'bad/name'"
+	assert_line "idrsh: <stdin>:9: usage: diff [NAME] [--all]"
+	assert_line "idrsh: <stdin>:10: usage: diff [NAME] [--all]"
 }
 
 @test "diff: past 40 lines, how many more; --all shows them all" {
@@ -191,7 +195,7 @@ EOF2
 	run "$IDRSH" <<'EOF2'
 mark
 lua for i = 0, 99 do t:alloc(i, i * 64) end
-diff --all
+diff --all mark
 EOF2
 	assert_success
 	refute_output --partial "not shown"
