@@ -228,6 +228,7 @@ valgrind: deps-test all $(B)/unit/unit
 	$(VALGRIND) ./$(B)/idrsh tests/lua/run.lua
 	$(VALGRIND) ./$(B)/idrsh examples/quickstart.idrsh > /dev/null
 	$(VALGRIND) ./$(B)/idrsh examples/grow-shrink.idrsh > /dev/null
+	$(VALGRIND) ./$(B)/idrsh examples/inside.idrsh > /dev/null
 
 # make install: the library and its header, pkg-config file and static
 # archive; idrsh and its bash completion; the Lua module; the man pages.

@@ -41,6 +41,7 @@ local sh = {
 	config = {},
 	depth = 0,		-- nesting of 'source'
 	on = {},		-- reader name -> true while it reads events
+	tty = false,		-- the line running came from the terminal
 	chained = setmetatable({}, { __mode = "k" }), -- tree -> user's trace
 }
 
@@ -1953,6 +1954,189 @@ command {
 
 -- }===============================================================
 
+-- {===================== Stepping and diffs =======================
+
+--[[
+'step on': a reader that draws each event (idr.event_text) and, at the
+terminal, waits for a line after each: Enter the next event, 'c' the
+rest of the operation without waiting, 'q' nothing more of it.  An
+operation is what a command does to a tree ("op" to "done" when the
+binding reports those events).  Lines from a script, a pipe, -c or
+--batch never wait: sh.tty says the line came from the terminal.
+]]
+local stepping = { n = 0 } -- the event's number; mode: "c", "q" or nil
+
+local function step_reset()
+	stepping.n, stepping.mode = 0, nil
+end
+
+local STEP_KEYS = { [""] = "next", c = "c", q = "q" }
+
+-- The key read at the terminal; the end of input counts as 'c'.  Ctrl-C
+-- interrupts the read, and src/idrsh.c's hook then raises INTERRUPTED.
+local function step_key()
+	while true do
+		out("-- Enter: next step, c: continue, q: stop stepping -- ")
+		io.stdout:flush()
+		local line = io.read("l")
+		if line == nil then return "c" end
+		local key = STEP_KEYS[line:match("^%s*(.-)%s*$"):lower()]
+		if key then return key end
+	end
+end
+
+reader {
+	name = "step",
+	event = function(ev, t)
+		if ev.event == "op" then step_reset() end
+		if stepping.mode ~= "q" then
+			stepping.n = stepping.n + 1
+			out("step ", stepping.n, ", ", t:event_text(ev))
+			if not stepping.mode and sh.tty then
+				local key = step_key()
+				if key ~= "next" then stepping.mode = key end
+			end
+		end
+		if ev.event == "done" then step_reset() end
+	end,
+	done = step_reset,
+}
+
+command {
+	name = "step", args = "on|off", min = 1,
+	help = "draw each step of later operations, and wait after each",
+	text = "After each event of an operation: what happened, in words, and\n" ..
+		"the node concerned as a row of its 64 slots ('#' in use in a\n" ..
+		"leaf, subtree full in a node; '.' free or room), with '^' under\n" ..
+		"the cell that changed.  At the terminal it then waits: Enter\n" ..
+		"shows the next step, 'c' the rest of the operation, 'q' stops\n" ..
+		"stepping it; Ctrl-C interrupts.  In scripts, pipes and --batch\n" ..
+		"it never waits.  In Lua: t:event_text(ev), t:step_text(fn).",
+	example = "step on",
+	complete = { "on", "off" },
+	run = function(args)
+		local t, err = tree("any")
+		if not t then return nil, err end
+		if args[1] ~= "on" and args[1] ~= "off" then
+			return nil, "say 'step on' or 'step off'"
+		end
+		if not t.trace then
+			return nil, "not available on this tree (an IDA reports " ..
+				"no events)"
+		end
+		sh.on.step = args[1] == "on" or nil
+		step_reset()
+		return true
+	end,
+}
+
+-- name -> { snap, of = { tree } (weak), tree = its name then }
+local marks = {}
+
+local function mark_name(args, i)
+	local name = args[i] or "mark"
+	if not valid_name(name) then
+		return nil, "bad mark name '" .. name .. "'"
+	end
+	return name
+end
+
+local function plural(n, one, many)
+	return n .. " " .. (n == 1 and one or many)
+end
+
+local function names_of(t)
+	local names = {}
+	for k in pairs(t) do names[#names + 1] = k end
+	table.sort(names)
+	return names
+end
+
+command {
+	name = "mark", args = "[NAME]", max = 1,
+	help = "remember the current tree's shape and entries, for 'diff'",
+	text = "NAME defaults to 'mark'; several named marks can be kept.\n" ..
+		"In Lua: snap = t:mark().",
+	example = "mark before",
+	complete = function() return names_of(marks) end,
+	run = function(args)
+		local name, err = mark_name(args, 1)
+		if not name then return nil, err end
+		local t, terr = tree("any")
+		if not t then return nil, terr end
+		local snap, msg = call(t, "mark")
+		if not snap then return nil, msg end
+		marks[name] = { snap = snap, tree = sh.current,
+			of = setmetatable({ t }, { __mode = "v" }) }
+		outln(string.format("mark '%s': tree '%s', %s, height %d, %s",
+			name, sh.current, plural(snap.count, "ID", "IDs"),
+			snap.height, plural(#snap.nodes, "node", "nodes")))
+		return true
+	end,
+}
+
+-- The tree a mark is of, if it is the current tree and still alive.
+local function marked_tree(name, m)
+	local obj = m.of[1]
+	local info = obj and info_of(obj)
+	if not info or info.destroyed then
+		return nil, "tree '" .. m.tree .. "' of mark '" .. name ..
+			"' was destroyed since; a mark compares one tree with itself"
+	end
+	local t, err = tree("any")
+	if not t then return nil, err end
+	if t ~= obj then
+		return nil, "mark '" .. name .. "' is of tree '" .. m.tree ..
+			"', not of the current tree '" .. sh.current .. "'" ..
+			(rawget(sh.trees, m.tree) == obj and
+			"; 'use " .. m.tree .. "' first" or "")
+	end
+	return t
+end
+
+command {
+	name = "diff", args = "[NAME] [--all]", max = 2,
+	help = "show what changed in the tree since 'mark NAME'",
+	text = "Nodes made and freed, bits changed (which slot of which node,\n" ..
+		"full or present), IDs added, removed or replaced, the height.\n" ..
+		"NAME defaults to 'mark'; past 40 lines it says how many more\n" ..
+		"changes there are, and --all shows them all.  In Lua:\n" ..
+		"t:diff(snap), t:diff_text(snap).",
+	example = "diff before",
+	complete = function(text)
+		if text:sub(1, 1) == "-" then return { "--all" } end
+		return names_of(marks)
+	end,
+	run = function(args)
+		local all, words = false, {}
+		for _, a in ipairs(args) do
+			if a == "--all" then
+				all = true
+			elseif a:sub(1, 1) == "-" or #words > 0 then
+				return nil, usage("diff")
+			else
+				words[1] = a
+			end
+		end
+		local name, err = mark_name(words, 1)
+		if not name then return nil, err end
+		local m = marks[name]
+		if not m then
+			return nil, "no mark '" .. name .. "'; make one with 'mark" ..
+				(name == "mark" and "" or " " .. name) .. "'"
+		end
+		local t, terr = marked_tree(name, m)
+		if not t then return nil, terr end
+		local text, msg = call(t, "diff_text", m.snap,
+			{ max_lines = all and 0 or nil })
+		if not text then return nil, msg end
+		out(text)
+		return true
+	end,
+}
+
+-- }===============================================================
+
 -- {========================== Running =============================
 
 local function dispatch(line, src)
@@ -1988,7 +2172,10 @@ function run_line(line, where, src)
 		return true
 	end
 	observe_trees()
+	local tty = sh.tty
+	sh.tty = tty and where == nil
 	local ok, name, r, err = pcall(dispatch, line, src)
+	sh.tty = tty
 	command_done(line)
 	if not ok and name == "not enough memory" then
 		-- No bug: the command ran out of memory.  Say which one.
@@ -2101,7 +2288,10 @@ end
 local top = {}
 
 function M.run_line(line, where)
-	return feed(top, line, where)
+	sh.tty = where == nil and sh.config.interactive == true
+	local r = feed(top, line, where)
+	sh.tty = false
+	return r
 end
 
 -- The end of standard input or of a -c.

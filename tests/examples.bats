@@ -74,6 +74,14 @@ before() {
 		"$(line_of '^trace: shrink .*height=1$')"
 }
 
+@test "inside.idrsh: stepped, the tree grows, then shrinks; diff says so" {
+	run_ok ./build/idrsh examples/inside.idrsh
+	before "$(line_of '^step [0-9]+, grow: .*\(height 2\)$')" \
+		"$(line_of '^since the mark: height 1 -> 2; 2 nodes made; 1 ID added$')"
+	before "$(line_of '^step [0-9]+, shrink: .*\(height 1\)$')" \
+		"$(line_of '^since the mark: height 2 -> 1; ')"
+}
+
 @test "eagain-race.lua prints eagain-race.out" {
 	check_output examples/eagain-race.out lua_run examples/eagain-race.lua
 }

@@ -1,0 +1,222 @@
+#!/usr/bin/env bats
+# step, mark and diff in the shell: at a real pty (script(1)) step waits
+# for a line after each event; in pipes, scripts and --batch it never
+# does.
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	load test_helper
+	idrsh_setup
+	export INPUTRC="$BATS_TEST_DIRNAME/inputrc" TERM=xterm
+}
+
+# Feeds the keys in $@ (printf formats, a pause between each) to idrsh
+# on a pty; the transcript, with CRs dropped, is the output.
+pty() {
+	run timeout 20 bash -c '
+		idrsh=$1; shift
+		for keys in "$@"; do sleep 0.3; printf "$keys"; done |
+			script -qec "exec $idrsh" /dev/null | tr -d "\r"
+		exit "${PIPESTATUS[1]}"' pty "$IDRSH" "$@"
+}
+
+PROMPT='-- Enter: next step, c: continue, q: stop stepping -- '
+
+# How many lines of the last output hold the fixed string $1.
+count_of() {
+	printf '%s\n' "$output" | grep -cF -- "$1"
+}
+
+@test "pty: step waits after each event; Enter shows the next" {
+	# alloc into an empty tree: malloc, node-new, slot-set, full.
+	pty 'step on\n' 'alloc a\n' '\n' 'q\n' 'count\n' '\004'
+	assert_success
+	assert_line "step 1, malloc: 1 node allocated for this operation"
+	assert_line "step 2, node-new: a new leaf L0 0..63 joins the tree"
+	# q after step 2: step 3 never drawn, and the alloc done.
+	refute_output --partial "step 3,"
+	[ "$(count_of "$PROMPT")" -eq 2 ]
+	assert_line "0"
+	assert_line "idr> count"
+	assert_line "1"
+}
+
+@test "pty: 'c' draws the rest of the operation without waiting" {
+	pty 'step on\n' 'alloc a\n' 'c\n' 'alloc b\n' 'q\n' 'count\n' '\004'
+	assert_success
+	assert_line "step 4, full: leaf slot 0's full bit is set: the slot is used"
+	# One wait for the first alloc, one for the second: 'c' lasts one
+	# operation only.
+	[ "$(count_of "$PROMPT")" -eq 2 ]
+	assert_line "step 1, visit: the way down goes through L0 0..63 and takes its slot 1"
+	refute_output --partial "step 2, slot-set: leaf slot 1"
+	assert_line "2"
+}
+
+@test "pty: 'q' stops stepping this operation only" {
+	pty 'step on\n' 'alloc a\n' 'q\n' 'alloc b\n' 'c\n' '\004'
+	assert_success
+	refute_output --partial "step 2, node-new"
+	assert_line "step 3, full: leaf slot 1's full bit is set: the slot is used"
+	assert_line "0"
+	assert_line "1"
+}
+
+@test "pty: the step drawing marks the changed cell" {
+	pty 'step on\n' 'alloc a 5\n' 'c\n' '\004'
+	assert_success
+	assert_line "  .....#.........................................................."
+	assert_line "       ^ slot 5 (ID 5)"
+}
+
+@test "pty: Ctrl-C at the step prompt interrupts; the operation stands" {
+	pty 'step on\n' 'alloc a\n' '\003' 'count\n' '\004'
+	assert_success
+	assert_line --partial "idrsh: interrupted!"
+	refute_output --partial "step 2,"
+	assert_line "1"
+}
+
+@test "pty: step off: no drawing, no wait" {
+	pty 'step on\n' 'step off\n' 'alloc a\n' 'count\n' '\004'
+	assert_success
+	refute_output --partial "step 1,"
+	assert_line "1"
+}
+
+@test "pty: --batch at a terminal never waits" {
+	run timeout 20 bash -c "printf 'step on\nalloc a\ncount\n' |
+		script -qec '$IDRSH --batch' /dev/null | tr -d '\r'"
+	assert_success
+	refute_output --partial "$PROMPT"
+	assert_line --partial "step 4, full:"
+	assert_line "1"
+}
+
+@test "pty: a script run at a terminal never waits" {
+	printf 'step on\nalloc a\nalloc b\ncount\n' > "$BATS_TEST_TMPDIR/s.idrsh"
+	run timeout 20 script -qec "$IDRSH $BATS_TEST_TMPDIR/s.idrsh" /dev/null
+	assert_success
+	refute_output --partial "$PROMPT"
+	assert_line --partial "step 3, full: leaf slot 1's"
+	assert_line --partial "2"
+}
+
+@test "pipe: step never waits; the next line is a command, not a key" {
+	run timeout 20 "$IDRSH" <<'EOF2'
+step on
+alloc a
+count
+c
+EOF2
+	assert_failure	# 'c' is no command
+	refute_output --partial "$PROMPT"
+	assert_line "step 4, full: leaf slot 0's full bit is set: the slot is used"
+	assert_line "1"
+}
+
+@test "step on an IDA says it reports no events" {
+	run "$IDRSH" -c 'new i --ida' -c 'use i' -c 'step on'
+	assert_failure
+	assert_output "idrsh: -c:1: step: not available on this tree (an IDA reports no events)"
+}
+
+@test "mark and diff: what an alloc and a remove changed" {
+	run "$IDRSH" <<'EOF2'
+alloc a
+mark
+alloc b 70
+remove 0
+diff
+EOF2
+	assert_success
+	assert_output "0
+mark 'mark': tree 'default', 1 ID, height 1, 1 node
+70
+a
+since the mark: height 1 -> 2; 2 nodes made, 1 freed; 1 ID added, 1 removed
+  height 1 -> 2 (the tree grew)
+  made    L1 0..4095 (1 of 64 slots present)
+  freed   L0 0..63
+  made    L0 64..127 (1 of 64 slots present)
+  removed 0 (was a)
+  added   70 = b"
+}
+
+@test "mark NAME: several marks; diff NAME against each" {
+	run "$IDRSH" <<'EOF2'
+mark empty
+alloc a
+mark one
+alloc b
+diff one
+diff empty
+diff
+EOF2
+	assert_failure
+	assert_line "since the mark: 1 node changed; 1 ID added"
+	assert_line "  changed L0 0..63: now used 1"
+	assert_line "since the mark: height 0 -> 1; 1 node made; 2 IDs added"
+	assert_line "  added   1 = b"
+	assert_line "idrsh: <stdin>:7: diff: no mark 'mark'; make one with 'mark'"
+}
+
+@test "diff: a mark of another tree, or of a destroyed one, says so" {
+	run "$IDRSH" <<'EOF2'
+mark m
+new other
+use other
+diff m
+use default
+destroy
+diff m
+diff bad/name
+diff --bogus
+diff a b
+EOF2
+	assert_failure
+	assert_line "idrsh: <stdin>:4: diff: mark 'm' is of tree 'default', not of the current tree 'other'; 'use default' first"
+	assert_line "idrsh: <stdin>:7: diff: tree 'default' of mark 'm' was destroyed since; a mark compares one tree with itself"
+	assert_line "idrsh: <stdin>:8: diff: bad mark name 'bad/name'"
+	assert_line "idrsh: <stdin>:9: usage: diff [NAME] [--all]"
+	assert_line "idrsh: <stdin>:10: usage: diff [NAME] [--all]"
+}
+
+@test "diff: past 40 lines, how many more; --all shows them all" {
+	run "$IDRSH" <<'EOF2'
+mark
+lua for i = 0, 99 do t:alloc(i, i * 64) end
+diff
+EOF2
+	assert_success
+	assert_line --regexp '^  \.\.\. and [0-9]+ more changes not shown'
+	[ "${#lines[@]}" -eq 43 ]	# the mark, a summary, 40, how many more
+	run "$IDRSH" <<'EOF2'
+mark
+lua for i = 0, 99 do t:alloc(i, i * 64) end
+diff --all mark
+EOF2
+	assert_success
+	refute_output --partial "not shown"
+	[ "${#lines[@]}" -gt 200 ]
+}
+
+@test "the README's step and diff sessions are what idrsh prints" {
+	# Each block of "## Looking inside" that opens with "$ idrsh ...".
+	awk '/^## Looking inside/ { s = 1; next } s && /^## / { exit }
+		s && /^```$/ { if (in_) { in_ = 0; print "\036" } else in_ = 1; next }
+		s && in_' README.md > "$BATS_TEST_TMPDIR/blocks"
+	n=0
+	while IFS= read -r -d $'\036' block; do
+		block=${block#$'\n'}
+		cmd=$(printf '%s\n' "$block" | sed -n '1s/^\$ idrsh //p')
+		[ -n "$cmd" ] || continue
+		want=$(printf '%s\n' "$block" | sed 1d)
+		got=$(eval "$IDRSH $cmd" 2>&1)
+		[ "$got" = "$want" ] ||
+			{ diff <(echo "$want") <(echo "$got"); return 1; }
+		n=$((n + 1))
+	done < "$BATS_TEST_TMPDIR/blocks"
+	[ "$n" -eq 2 ]
+}

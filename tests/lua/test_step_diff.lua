@@ -1,0 +1,181 @@
+-- Stepping and diffs: t:event_text() draws an event's node with the
+-- changed cell marked, t:mark() / t:diff() / t:diff_text() say what
+-- changed.  The texts of a grow-and-shrink story must match
+-- tests/golden/step.txt and tests/golden/diff.txt byte for byte.
+local idr = require "idr"
+
+local here = debug.getinfo(1, "S").source:match("^@(.*)/[^/]*$") or "."
+-- IDR_GOLDEN_WRITE=1 rewrites the files instead (review the change!).
+local function golden(name, got)
+	local path = here .. "/../golden/" .. name .. ".txt"
+	if os.getenv("IDR_GOLDEN_WRITE") then
+		local f = assert(io.open(path, "wb"))
+		f:write(got)
+		f:close()
+	end
+	local f = assert(io.open(path, "rb"))
+	local want = f:read("a")
+	f:close()
+	assert(got == want, name .. " differs; got:\n" .. got)
+end
+
+-- {======================== step ========================
+
+local out = {}
+local function say(...) out[#out + 1] = table.concat { ... } end
+
+-- Each stepped operation: its title, then every event drawn.
+local function steps(t, title, fn, ...)
+	say("== " .. title .. "\n")
+	local text, a, b = t:step_text(fn, ...)
+	say(text)
+	return a, b
+end
+
+local t = idr.new()
+steps(t, "alloc into an empty tree: the first leaf", t.alloc, t, "a")
+steps(t, "alloc at 70: the tree grows a level", t.alloc, t, "b", 70)
+for _ = 1, 62 do t:alloc("v") end
+steps(t, "alloc takes 63, the last free slot of leaf 0..63",
+	t.alloc, t, "c")
+steps(t, "alloc: 0..63 is full, the search goes right", t.alloc, t, "d")
+steps(t, "remove 63: leaf 0..63 has room again", t.remove, t, 63)
+steps(t, "remove 64 and 70: leaf 64..127 goes, the tree shrinks",
+	function()
+		t:remove(64)
+		return t:remove(70)
+	end)
+t:alloc("x")
+steps(t, "alloc from 5: leaf 0..63 is full, no room: the tree grows",
+	t.alloc, t, "e", 5)
+golden("step", table.concat(out))
+
+-- The same text from idr.event_text() and t:event_text(); a cell per
+-- slot; the changed cell marked under its column.
+local five = idr.new()
+local evs = five:events(five.alloc, five, "f", 5)
+local full = evs[#evs]
+assert(full.event == "full" and full.slot == 5)
+assert(five:event_text(full) == idr.event_text(full))
+local lines = {}
+for l in idr.event_text(full):gmatch("[^\n]+") do lines[#lines + 1] = l end
+assert(#lines == 4, #lines)
+assert(#lines[3] == 2 + 64 and lines[3]:sub(3 + 5, 3 + 5) == "#")
+assert(lines[4]:find("^  %s%s%s%s%s%^ slot 5 %(ID 5%)$"), lines[4])
+-- Node-less events: one line; unknown ones (an "op", say): their fields.
+assert(idr.event_text { event = "malloc", nodes = 2, height = 1 } ==
+	"malloc: 2 nodes allocated for this operation\n")
+assert(idr.event_text { event = "op", name = "alloc", height = 1 } ==
+	"op: height=1 name=alloc\n")
+assert(not pcall(idr.event_text, "full"))
+-- step_text hands fn's results back.
+local text, id = five:step_text(five.alloc, five, "g")
+assert(id == 0 and text:find("^step 1, visit: "), text)
+
+-- }======================================================
+
+-- {======================== diff ========================
+
+out = {}
+local d = idr.new()
+for i = 1, 5 do d:alloc("v" .. i) end
+local m = d:mark()
+
+-- A mark is plain data: no userdata or function anywhere in it.
+local function plain(x, seen)
+	local ty = type(x)
+	if ty == "table" then
+		assert(not seen[x] and getmetatable(x) == nil)
+		seen[x] = true
+		for k, v in pairs(x) do
+			plain(k, seen)
+			plain(v, seen)
+		end
+	else
+		assert(ty == "number" or ty == "string" or ty == "boolean", ty)
+	end
+end
+plain(m, {})
+assert(m.kind == "idr" and m.count == 5 and m.height == 1)
+assert(#m.nodes == 1 and #m.ids == 5 and m.values[3] == "v3")
+
+say("== no change\n", d:diff_text(m))
+assert(#d:diff(m) == 0)
+d:remove(2)
+d:replace(3, "new value")
+d:alloc("far", 5000)
+d:alloc(nil, 6)
+say("== remove, replace, alloc far away: the tree grows\n", d:diff_text(m))
+say("== the same, three lines at most\n",
+	d:diff_text(m, { max_lines = 3 }))
+
+-- The structured list, in order: height, nodes in walk order, IDs.
+local list = d:diff(m)
+local kinds = {}
+for i, c in ipairs(list) do kinds[i] = c.change end
+assert(table.concat(kinds, " ") == "height node-new node-new bits " ..
+	"node-new node-new removed replaced added", table.concat(kinds, " "))
+assert(list[1].from == 1 and list[1].to == 3)
+local bits = list[4]
+assert(bits.level == 0 and bits.first == 0 and bits.last == 63)
+assert(#bits.present_cleared == 1 and bits.present_cleared[1] == 2)
+assert(#bits.present_set == 1 and bits.present_set[1] == 6)
+assert(list[8].id == 3 and list[8].from == "v4" and list[8].to == "new value")
+assert(list[9].id == 5000 and list[9].value == "far")
+-- A reserved ID (a NULL value) is no entry, as t:pairs() says: it
+-- shows in its leaf's bits only.
+
+local m2 = d:mark()
+d:remove(5000)
+say("== remove 5000: the tree shrinks back\n", d:diff_text(m2))
+
+-- An interior node's bits: a leaf filled, then opened.
+local f = idr.new()
+f:alloc("x", 100)
+local m3 = f:mark()
+for _ = 0, 63 do f:alloc("y") end
+say("== fill leaf 0..63 under a two-level top\n", f:diff_text(m3))
+
+-- An IDA: IDs, no values; runs of IDs take one line.
+local a = idr.ida()
+local ma = a:mark()
+for _ = 1, 5000 do a:alloc() end
+a:free(7)
+plain(ma, {})
+say("== an IDA: 4999 IDs taken\n", a:diff_text(ma))
+
+-- Past max_entries the mark keeps the shape only, and says so.
+local big = idr.new()
+for i = 1, 300 do big:alloc(i) end
+local mb = big:mark { max_entries = 100 }
+assert(mb.ids == nil and mb.count == 300)
+big:remove(0)
+say("== more entries than the mark keeps\n", big:diff_text(mb))
+golden("diff", table.concat(out))
+
+-- A big change stays a screenful: 40 lines, then how many more.
+local huge = idr.new()
+for _ = 1, 20000 do huge:alloc(true) end
+local mh = huge:mark()
+for id = 0, 19999, 2 do huge:remove(id) end
+local text = huge:diff_text(mh)
+local n = select(2, text:gsub("\n", ""))
+assert(n == 42, n)
+assert(text:find("\n  %.%.%. and %d+ more changes not shown"), text)
+assert(#huge:diff(mh) > 10000)
+local all = huge:diff_text(mh, { max_lines = 0 })
+assert(select(2, all:gsub("\n", "")) > 10000)
+
+-- A mark of another tree, or no mark, is a misuse.
+local ok, err = pcall(d.diff, d, ma)
+assert(not ok and err:find("the mark is of another tree"), err)
+ok, err = pcall(d.diff_text, d, { nodes = {} })
+assert(not ok and err:find("the mark is of another tree"), err)
+ok, err = pcall(d.diff, d, 5)
+assert(not ok and err:find("a mark expected"), err)
+ok, err = pcall(d.diff_text, d, m, { max_lines = -1 })
+assert(not ok and err:find("max_lines"), err)
+d:destroy()
+assert(not pcall(d.diff, d, m))
+
+-- }======================================================
