@@ -541,6 +541,7 @@ struct dotter {
 	struct idr_view path[IDR_LEVELS_MAX]; /* the way to @opts->at */
 	unsigned int npath;
 	unsigned long runs, left_out; /* boxes drawn: collapsed, not drawn */
+	unsigned long marks_drawn;    /* changed cells in the picture */
 	bool retired;		      /* a tagged idr with retired slots */
 };
 
@@ -764,7 +765,7 @@ static void dot_hex(const struct dotter *g, const struct idr_view *v)
 }
 
 /* Over the cells: where the way to @at goes, and what changed. */
-static void dot_markers(const struct dotter *g, const struct idr_view *v)
+static void dot_markers(struct dotter *g, const struct idr_view *v)
 {
 	int on_path = path_slot(g, v);
 	unsigned int slot, n = 0;
@@ -776,12 +777,14 @@ static void dot_markers(const struct dotter *g, const struct idr_view *v)
 	fputs("<TR>", g->d.out);
 	for (slot = 0; slot < v->slots; slot++) {
 		fputs("<TD BORDER=\"0\">", g->d.out);
-		if (marked(g, v, slot))
+		if (marked(g, v, slot)) {
+			g->marks_drawn++;
 			fputs("<FONT COLOR=\"#d55e00\">\xe2\x97\x86</FONT>",
 			      g->d.out); /* black diamond */
-		else if ((int)slot == on_path)
+		} else if ((int)slot == on_path) {
 			fputs("<FONT COLOR=\"#0072b2\">\xe2\x96\xbc</FONT>",
 			      g->d.out); /* black down-pointing triangle */
+		}
 		fputs("</TD>", g->d.out);
 	}
 	fputs("</TR>\n", g->d.out);
@@ -1167,9 +1170,13 @@ static void dot_legend(const struct dotter *g)
 			"<BR/><FONT COLOR=\"#0072b2\">\xe2\x96\xbc</FONT> and "
 			"blue: the way down to ID %lu.",
 			g->d.opts.at);
-	if (g->nmarks)
+	if (g->marks_drawn)
 		fputs("<BR/><FONT COLOR=\"#d55e00\">\xe2\x97\x86</FONT> a "
 		      "cell the last operation changed.",
+		      out);
+	else if (g->nmarks)
+		fputs("<BR/>The cells the last operation changed are gone: "
+		      "their nodes were freed.",
 		      out);
 	if (g->runs)
 		fprintf(out,

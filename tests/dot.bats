@@ -38,6 +38,10 @@ svg_size() {
 	# Growing: the new top's slots 0 and 1, and the new leaf's slot 0.
 	[ "$(occurrences "$CHANGED")" -eq 3 ]
 	assert_output --partial "a cell the last operation changed"
+	# Shrinking frees the nodes that changed: the picture says so.
+	idrsh_lines "alloc a" "alloc b 64" "remove 64" dot
+	[ "$(occurrences "$CHANGED")" -eq 0 ]
+	assert_output --partial "The cells the last operation changed are gone"
 }
 
 @test "dot: a command that changes nothing keeps the last marks; a lookup clears them" {
