@@ -108,3 +108,17 @@ idrsh: <stdin>:7: usage: dot [--at ID] [FILE | --svg FILE | --png FILE]"
 	grep -q "alike siblings, collapsed" "$svg"
 	grep -q "a cell the last operation changed" "$svg"
 }
+
+@test "make bench's dot figures: t:dot{} and Graphviz at N=2000, each checked" {
+	command -v dot || skip "Graphviz is not installed"
+	LUA_CPATH_5_4='build/?.so;;' run lua5.4 bench/dot.lua 2000 1 \
+		"$BATS_TEST_TMPDIR/dot.tsv"
+	assert_success
+	assert_line --partial "dot: N = 2000 in a row, medians of 1 runs"
+	assert_line --regexp '^t:dot\{at, changed\} +[0-9.]+ ms  \([0-9]+ bytes of DOT\)$'
+	assert_line --regexp '^dot -Tpng +[0-9.]+ ms  \([0-9]+ x [0-9]+ pixels\)$'
+	run cut -f1,2 "$BATS_TEST_TMPDIR/dot.tsv"
+	assert_output "view	n
+dot-text	2000
+dot-png	2000"
+}
