@@ -925,6 +925,8 @@ static int mem_close(lua_State *L, struct memtext *m, int err)
 		status = lua_pcall(L, 1, 1, 0);
 	}
 	free(m->text);
+	if (err == -ENOMEM)
+		return luaL_error(L, "not enough memory");
 	if (err)
 		return luaL_error(L, "cannot write the text");
 	if (status != LUA_OK)

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "gen.h"
 #include "tree.h"
 #include "view.h"
@@ -690,7 +691,11 @@ static int dot_marks(struct dotter *g)
 	uint64_t index;
 	size_t i;
 
-	g->marks = calloc(o->nchanged ? o->nchanged : 1, sizeof(*g->marks));
+	if (!o->nchanged)
+		return 0;
+	if (o->nchanged > SIZE_MAX / sizeof(*g->marks))
+		return -ENOMEM;
+	g->marks = idr__malloc(o->nchanged * sizeof(*g->marks));
 	if (!g->marks)
 		return -ENOMEM;
 	for (i = 0; i < o->nchanged; i++)
@@ -1223,7 +1228,8 @@ int idr_dump_dot(const struct idr *idr, FILE *out,
 	}
 	dot_legend(&g);
 	fputs("}\n", out);
-	free(g.marks);
+	if (g.marks)
+		idr__free(g.marks, g.d.opts.nchanged * sizeof(*g.marks));
 	return finish(out);
 }
 

@@ -976,31 +976,33 @@ IDR_API int idr_dump(const struct idr *idr, FILE *out,
  *
  * Each node is drawn as a table: its level, range and count, then its
  * slots as a row of cells, slot 0 at the left, each with a symbol and a
- * colour: a middle dot free (white), a disc in use (blue: an entry, or an
- * IDA bitmap with room), a square full below (orange), a small triangle
- * a child with room (green), a cross retired (pink).  Under the cells, the full bitmap in hex in the same
- * order: each digit stands for the four slots above it, the leftmost its
- * high bit (so it reads as the cells do, not as the integer's value).  A
- * leaf lists up to @opts->max_entries entries.  The graph's label is a
- * legend that says all this, and what the picture left out.
+ * colour: a dot free (white), a disc in use (blue: an entry, or an IDA
+ * bitmap with room), a square full below (orange), a small triangle a
+ * child with room (green), a cross retired (pink).  Over the cells, the
+ * full bitmap in hex in the same order: each digit stands for the four
+ * slots under it, the leftmost its high bit (so it reads as the cells do,
+ * not as the integer's value).  A leaf lists up to @opts->max_entries
+ * entries.  The graph's label is a legend that says all this, and what
+ * the picture left out.
  *
  * With @opts->at_set, the way down to @opts->at is drawn in blue, and a
- * blue triangle marks the slot it takes in each node.  A red triangle
- * marks each cell that one
- * of the @opts->nchanged events in @opts->changed changed (a slot set or
- * cleared, a full bit set or cleared, a child attached or detached, an
- * IDA bit taken or freed); visits, node counts and freed nodes mark none.
+ * blue triangle marks the slot it takes in each node.  A red diamond
+ * marks each cell that one of the @opts->nchanged events in
+ * @opts->changed changed (a slot set or cleared, a full bit set or
+ * cleared, a child attached or detached, an IDA bit taken or freed);
+ * visits, node counts and freed nodes mark none.
  *
  * Any tree draws to a picture at most about 3,600 pixels a side, as
  * Graphviz lays it out: runs of alike siblings collapse into one dashed
- * box, as in idr_dump(), and the children that do not fit their level's
- * width go into one dotted box saying how many subtrees and nodes it
- * stands for.  The nodes on the way to @opts->at and to the changed cells
- * (two a level at most) are always drawn.  @opts->full draws every node
- * (up to @opts->max_nodes, 64 by default), however large the picture.
+ * box, as in idr_dump(), and each node shares the picture's width among
+ * its children in slot order; those that do not fit go into one dotted
+ * box saying how many subtrees and nodes it stands for.  The nodes on the
+ * way to @opts->at and to the changed cells (two a level at most) are
+ * always drawn.  @opts->full draws every node (up to @opts->max_nodes, 64
+ * by default), however large the picture.
  *
  * Return: 0, or -EIO if writing failed, -ENOMEM if the changed cells
- * could not be held.
+ * could not be held (nothing is written then).
  */
 IDR_API int idr_dump_dot(const struct idr *idr, FILE *out,
 			 const struct idr_dump_opts *opts);

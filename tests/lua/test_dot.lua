@@ -122,3 +122,9 @@ assert(count(t:dot { changed = nowhere }, CHANGED) == 0)
 assert(count(t:dot { changed = ev("first", 0) }, CHANGED) == 1)
 -- Options that raise leave the tree as it was.
 assert(t:validate() and #t == 7)
+
+-- The marks' memory is the library's: a failure raises, nothing changes.
+idr.fault(0, 1)
+raises("not enough memory", function() return t:dot { changed = events } end)
+idr.fault(0, 0)
+assert(t:validate() and #t == 7 and t:dot { changed = events })

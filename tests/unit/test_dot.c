@@ -366,6 +366,27 @@ static void dot_empty_and_ida(void)
 	ida_destroy(&ida);
 }
 
+/* The changed cells' memory is the library's: a failure is -ENOMEM. */
+static void dot_changed_out_of_memory(void)
+{
+	struct idr_trace ev = { .event = IDR_TRACE_SLOT_SET, .last = 63 };
+	struct idr_dump_opts opts = { .changed = &ev, .nchanged = 1 };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	DEFINE_IDR(idr);
+
+	alloc_at(&idr, 0, value);
+	idr_fault_inject(0, 1);
+	CHECK_EQ(idr_dump_dot(&idr, mem, &opts), -ENOMEM);
+	idr_fault_inject(0, 0);
+	CHECK_EQ(idr_dump_dot(&idr, mem, &opts), 0);
+	fclose(mem);
+	CHECK(strstr(text, "\xe2\x97\x86</FONT></TD>") != NULL);
+	free(text);
+	idr_destroy(&idr);
+}
+
 void suite_dot(void)
 {
 #if IDR_BITS == 6
@@ -378,4 +399,5 @@ void suite_dot(void)
 	RUN(dot_sparse_leaves_out);
 	RUN(dot_max_nodes);
 	RUN(dot_empty_and_ida);
+	RUN(dot_changed_out_of_memory);
 }
