@@ -100,10 +100,12 @@ idrsh: <stdin>:7: usage: dot [--at ID] [FILE | --svg FILE | --png FILE]"
 	assert_line 1000000
 	read -r w h < <(png_size "$png")
 	echo "png: $w x $h"
-	[ "$w" -gt 100 ] && [ "$w" -le 4000 ] && [ "$h" -gt 100 ] && [ "$h" -le 4000 ]
+	[ "$w" -gt 100 ] && [ "$w" -le 4000 ] && [ "$h" -gt 100 ] &&
+		[ "$h" -le 4000 ] || return 1
 	read -r w h < <(svg_size "$svg")
 	echo "svg: $w x $h"
-	[ "$w" -gt 100 ] && [ "$w" -le 4000 ] && [ "$h" -gt 100 ] && [ "$h" -le 4000 ]
+	[ "$w" -gt 100 ] && [ "$w" -le 4000 ] && [ "$h" -gt 100 ] &&
+		[ "$h" -le 4000 ] || return 1
 	# The collapse is said in the picture.
 	grep -q "alike siblings, collapsed" "$svg"
 	grep -q "a cell the last operation changed" "$svg"

@@ -54,6 +54,7 @@ render() {
 		run file "$BATS_TEST_TMPDIR/p.png"
 		[[ "$output" =~ ([0-9]+)\ x\ ([0-9]+) ]] || { echo "$output"; return 1; }
 		echo "$f: ${BASH_REMATCH[1]} x ${BASH_REMATCH[2]}"
-		[ "${BASH_REMATCH[1]}" -le 4000 ] && [ "${BASH_REMATCH[2]}" -le 4000 ]
+		[ "${BASH_REMATCH[1]}" -le 4000 ] && [ "${BASH_REMATCH[2]}" -le 4000 ] ||
+			return 1
 	done
 }
