@@ -1082,7 +1082,7 @@ local last_events = setmetatable({}, { __mode = "k" })
 -- would pay for it): what they did is forgotten instead.
 local function recording(name, fn)
 	local t = current()
-	if not t or not t.trace then return fn() end
+	if not t or not t.trace or t:info().destroyed then return fn() end
 	if name == "lua" or name == "=" then
 		last_events[t] = nil
 		return fn()
