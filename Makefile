@@ -161,11 +161,22 @@ run: deps-build $(B)/idrsh
 demo: $(B)/demo
 	./$(B)/demo
 
-# A picture of the quickstart's tree, made on demand (never committed).
+# Pictures, made on demand (never committed): the quickstart's tree, and
+# examples/grow-shrink.idrsh as a sequence, one picture after each alloc
+# or remove, the cells it changed marked and the way to its ID in blue.
 examples-svg: $(B)/idrsh
 	./$(B)/idrsh -q -c 'source examples/quickstart.idrsh' \
 		-c 'dot --svg $(B)/tree.svg' > /dev/null
 	@echo "wrote $(B)/tree.svg"
+	@mkdir -p $(B)/examples
+	@awk -v dir='$(B)/examples' '{ print } \
+		$$1 == "alloc" || $$1 == "remove" { \
+			n++; at = $$1 == "remove" ? $$2 : $$3; \
+			printf "dot %s--svg %s/grow-shrink-%d.svg\n", \
+				at != "" ? "--at " at " " : "", dir, n }' \
+		examples/grow-shrink.idrsh > $(B)/examples/grow-shrink-svg.idrsh
+	./$(B)/idrsh $(B)/examples/grow-shrink-svg.idrsh > /dev/null
+	@ls $(B)/examples/grow-shrink-*.svg | sed 's/^/wrote /'
 
 # make test runs each suite through tests/run-suite (see tests/run-all),
 # which prints one line for it, and its failures in full, and keeps its

@@ -6,6 +6,8 @@
 #     array (the physical limit), the IDA beside Judy1 and a flat bitmap:
 #     ns/op, bytes per live ID, and ours as ratios (build/bench/bench.tsv);
 #   - the Lua binding beside the table idiom (build/bench/lua.tsv);
+#   - the picture: t:dot{} of N IDs, and Graphviz's PNG of it, its size
+#     checked against 4000 pixels a side (build/bench/dot.tsv);
 #   - churn: alloc + remove at every count of one leaf (1 .. 64 live IDs),
 #     ns and the idr's mallocs per pair, by range of counts
 #     (build/bench/churn.tsv has every count);
@@ -56,6 +58,8 @@ bench: deps-bench $(BENCH_BIN) $(B)/idr.so
 		$(B)/bench/churn.tsv
 	@LUA_CPATH_5_4='$(B)/?.so;;' $(LUA) bench/lua.lua $(N) $(RUNS) \
 		$(B)/bench/lua.tsv
+	@LUA_CPATH_5_4='$(B)/?.so;;' $(LUA) bench/dot.lua $(N) $(RUNS) \
+		$(B)/bench/dot.tsv
 	@./$(B)/bench/core $(N) $(RUNS) > $(B)/bench/traced.tsv
 	@./$(B)/bench/core-notrace $(N) $(RUNS) > $(B)/bench/untraced.tsv
 	@printf '\n%-12s %10s %10s %10s\n' "trace hooks" "ns/op" "compiled" \
@@ -65,7 +69,8 @@ bench: deps-bench $(BENCH_BIN) $(B)/idr.so
 		awk -F '\t' '{ printf "%-12s %10.2f %10.2f %9.3fx\n", \
 			$$1, $$2, $$3, $$2 / $$3 }'
 	@$(LUA) bench/targets.lua $(B)/bench/bench.tsv $(B)/bench/lua.tsv
-	@echo "figures for tools: $(B)/bench/bench.tsv $(B)/bench/lua.tsv"
+	@echo "figures for tools: $(B)/bench/bench.tsv $(B)/bench/lua.tsv" \
+		"$(B)/bench/dot.tsv"
 
 bench-plot: deps-bench $(B)/bench/bench
 	@sh .ci/deps gnuplot-nox

@@ -1142,34 +1142,96 @@ local function render(text, format, file)
 	return true
 end
 
+-- {------------------------- dot ----------------------------------
+
+-- What the last command did to each tree, for 'dot' to mark: the trace
+-- events of its operations (at most LAST_MAX of them), by tree.
+local LAST_MAX = 4096
+local last_events = setmetatable({}, { __mode = "k" })
+
+-- Runs @fn() recording the events of the current tree's operations.
+-- The trace function the command finds stays, and one it sets is kept.
+-- 'lua' and '=' chunks are not traced (a loop of a million operations
+-- would pay for it): what they did is forgotten instead.
+local function recording(name, fn)
+	local t = current()
+	if not t or not t.trace or t:info().destroyed then return fn() end
+	if name == "lua" or name == "=" then
+		last_events[t] = nil
+		return fn()
+	end
+	local list, mine = {}, nil
+	local prev
+	mine = function(ev)
+		if #list < LAST_MAX then list[#list + 1] = ev end
+		if prev then return prev(ev) end
+	end
+	prev = t:trace(mine)
+	local r = table.pack(pcall(fn))
+	if t:info().destroyed == false then
+		local now = t:trace(prev)
+		if now ~= mine then t:trace(now) end
+	end
+	if #list > 0 then last_events[t] = list end
+	if not r[1] then error(r[2], 0) end
+	return table.unpack(r, 2, r.n)
+end
+
+-- dot's arguments: { at = ID, format = "svg" | "png" | nil, file = FILE }.
+local function dot_args(t, args)
+	local o, i = {}, 1
+	while args[i] do
+		local a = args[i]
+		if a == "--at" and args[i + 1] and o.at == nil then
+			local id, err = number(args[i + 1], "ID", id_max("any", t))
+			if not id then return nil, err end
+			o.at, i = id, i + 2
+		elseif (a == "--svg" or a == "--png") and args[i + 1] and
+				not o.file then
+			o.format, o.file, i = a:sub(3), args[i + 1], i + 2
+		elseif a:sub(1, 1) ~= "-" and not o.file then
+			o.file, i = a, i + 1
+		else
+			return nil, usage("dot")
+		end
+	end
+	return o
+end
+
 command {
-	name = "dot", args = "[FILE | --svg FILE | --png FILE]", max = 2,
-	help = "write the tree as Graphviz DOT (or render it with dot)",
-	text = "With no FILE the DOT text goes to standard output.  --svg and\n" ..
+	name = "dot", args = "[--at ID] [FILE | --svg FILE | --png FILE]",
+	max = 4,
+	help = "draw the tree as Graphviz DOT (or render it with dot)",
+	text = "Each node's slots are a row of cells, slot 0 at the left: '\u{b7}'\n" ..
+		"free, '\u{25cf}' in use, '\u{25a0}' full below, '\u{25b8}' a " ..
+		"child with room;\nover them the full bitmap in hex, a digit " ..
+		"for four slots, the\nleftmost slot its high bit.  '\u{25c6}' " ..
+		"marks the cells the last command\nchanged; --at ID draws " ..
+		"the way down to ID in blue.  Large trees\nare collapsed to " ..
+		"fit 4000 pixels a side, and the picture says so.\n" ..
+		"With no FILE the DOT text goes to standard output.  --svg and\n" ..
 		"--png need Graphviz's 'dot' program.",
-	example = "dot --svg tree.svg",
+	example = "dot --at 70 --svg tree.svg",
 	complete = function(text)
-		if text:sub(1, 1) == "-" then return { "--svg", "--png" } end
+		if text:sub(1, 1) == "-" then return { "--at", "--svg", "--png" } end
 		return "files"
 	end,
 	run = function(args)
 		local t, err = tree("any")
 		if not t then return nil, err end
-		local format, file = nil, args[1]
-		if args[1] == "--svg" or args[1] == "--png" then
-			format, file = args[1]:sub(3), args[2]
-			if not file then return nil, usage("dot") end
-		elseif args[2] or (file and file:sub(1, 1) == "-") then
-			return nil, usage("dot")
-		end
-		local text, msg = call(t, "dot")
+		local o, oerr = dot_args(t, args)
+		if not o then return nil, oerr end
+		local text, msg = call(t, "dot",
+			{ at = o.at, changed = last_events[t] })
 		if not text then return nil, msg end
-		if format then return render(text, format, file) end
-		if file then return write_file(file, text) end
+		if o.format then return render(text, o.format, o.file) end
+		if o.file then return write_file(o.file, text) end
 		outln(text)
 		return true
 	end,
 }
+
+-- }---------------------------------------------------------------
 
 command {
 	name = "path", args = "ID", min = 1,
@@ -2142,7 +2204,9 @@ command {
 local function dispatch(line, src)
 	local expr = line:match("^%s*=(.*)$")
 	if expr then
-		return "=", run_chunk(expr, "=expr", "expr")
+		return "=", recording("=", function()
+			return run_chunk(expr, "=expr", "expr")
+		end)
 	end
 	local name, rest = line:match("^%s*(%S+)%s*(.-)%s*$")
 	local c = BY_NAME[name]
@@ -2152,14 +2216,19 @@ local function dispatch(line, src)
 			(hint ~= "" and hint or "; try 'help'")
 	end
 	if c.raw then
-		return name, c.run({}, rest, src)
+		return name, recording(name, function()
+			return c.run({}, rest, src)
+		end)
 	end
 	local args, err = split(rest)
 	if not args then return name, nil, err end
 	if #args < c.min or #args > c.max then
 		return name, nil, usage(name)
 	end
-	return name, c.run(args, rest)
+	if name == "dot" or name == "source" then
+		return name, c.run(args, rest)
+	end
+	return name, recording(name, function() return c.run(args, rest) end)
 end
 
 -- Runs one line.  Return: true, false (the error is reported), or "quit".

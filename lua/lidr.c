@@ -926,6 +926,8 @@ static int mem_close(lua_State *L, struct memtext *m, int err)
 		status = lua_pcall(L, 1, 1, 0);
 	}
 	free(m->text);
+	if (err == -ENOMEM)
+		return luaL_error(L, "not enough memory");
 	if (err)
 		return luaL_error(L, "cannot write the text");
 	if (status != LUA_OK)
@@ -1058,9 +1060,134 @@ static int lidr_dump(lua_State *L)
 	return dump_with(L, idr_dump);
 }
 
+/* The trace event named @name, or -1. */
+static int event_of(const char *name)
+{
+	int e;
+
+	for (e = 0; strcmp(idr_trace_name(e), "unknown") != 0; e++)
+		if (strcmp(idr_trace_name(e), name) == 0)
+			return e;
+	return -1;
+}
+
+/* A node's first and last ID: a top node covers more than 32 bits. */
+#define ID_FIELD_MAX \
+	((lua_Integer)(ULONG_MAX < LUA_MAXINTEGER ? ULONG_MAX : LUA_MAXINTEGER))
+
+/* Field @k of the event table on top: an integer in 0..@max, or 0. */
+static lua_Integer event_field(lua_State *L, lua_Integer i, const char *k,
+			       lua_Integer max)
+{
+	lua_Integer v = 0;
+
+	if (lua_getfield(L, -1, k) != LUA_TNIL) {
+		if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 0 ||
+		    lua_tointeger(L, -1) > max)
+			luaL_argerror(L, 2,
+				      lua_pushfstring(L,
+						      "changed[%I].%s must be "
+						      "an integer 0..%I",
+						      i, k, max));
+		v = lua_tointeger(L, -1);
+	}
+	lua_pop(L, 1);
+	return v;
+}
+
+/* The event table on top, as the library's event; pops it. */
+static void event_from(lua_State *L, lua_Integer i, struct idr_trace *ev)
+{
+	const char *name;
+	int e;
+
+	if (!lua_istable(L, -1))
+		luaL_argerror(L, 2,
+			      lua_pushfstring(L,
+					      "changed[%I] must be an event "
+					      "table (see t:events())",
+					      i));
+	lua_getfield(L, -1, "event");
+	name = lua_tostring(L, -1);
+	e = name && lua_type(L, -1) == LUA_TSTRING ? event_of(name) : -1;
+	if (e < 0)
+		luaL_argerror(L, 2,
+			      lua_pushfstring(L,
+					      "changed[%I].event is not an "
+					      "event name",
+					      i));
+	lua_pop(L, 1);
+	memset(ev, 0, sizeof(*ev));
+	ev->event = (enum idr_trace_event)e;
+	ev->level = (unsigned int)event_field(L, i, "level",
+					      IDR_LEVELS_MAX - 1);
+	ev->first = (unsigned long)event_field(L, i, "first", ID_FIELD_MAX);
+	ev->last = (unsigned long)event_field(L, i, "last", ID_FIELD_MAX);
+	ev->slot = (unsigned int)event_field(L, i, "slot", INT_MAX);
+	lua_pop(L, 1);
+}
+
+/* Options.changed, a list of events, into a buffer left on the stack. */
+static void changed_opt(lua_State *L, struct idr_dump_opts *o)
+{
+	struct idr_trace *ev;
+	lua_Integer i, n;
+
+	if (lua_getfield(L, 2, "changed") == LUA_TNIL) {
+		lua_pop(L, 1);
+		return;
+	}
+	if (!lua_istable(L, -1))
+		luaL_argerror(L, 2, "changed must be a list of events");
+	n = luaL_len(L, -1);
+	ev = lua_newuserdatauv(L, (size_t)n * sizeof(*ev) + 1, 0);
+	for (i = 1; i <= n; i++) {
+		lua_geti(L, -2, i);
+		event_from(L, i, &ev[i - 1]);
+	}
+	o->changed = ev;
+	o->nchanged = (size_t)n;
+}
+
+/* Options.at, the ID whose way down is drawn, and options.full. */
+static void dot_opts(lua_State *L, struct idr_dump_opts *o)
+{
+	if (lua_isnoneornil(L, 2))
+		return;
+	if (lua_getfield(L, 2, "at") != LUA_TNIL) {
+		if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 0 ||
+		    lua_tointeger(L, -1) > UINT32_MAX)
+			luaL_argerror(L, 2, "at must be an ID 0..4294967295");
+		o->at_set = true;
+		o->at = (unsigned long)lua_tointeger(L, -1);
+	}
+	lua_getfield(L, 2, "full");
+	o->full = lua_toboolean(L, -1);
+	lua_pop(L, 2);
+	changed_opt(L, o);
+}
+
+/*
+ * t:dot{ max_entries, max_nodes, at = ID, full = bool, changed = events }:
+ * the options dump takes, the ID whose way down is drawn, and the events
+ * whose cells are marked, as t:events() returns them.
+ */
 static int lidr_dot(lua_State *L)
 {
-	return dump_with(L, idr_dump_dot);
+	struct lidr *t;
+	const struct idr *tree = checktree(L, &t);
+	struct idr_dump_opts o;
+	struct memtext m;
+
+	dump_opts(L, t, &o);
+	dot_opts(L, &o);
+	/* print_entry finds the values table on top. */
+	if (t)
+		lua_pushvalue(L, 3);
+	/* The options may run Lua (__index, a finalizer): alive still? */
+	tree = checktree(L, &t);
+	mem_open(L, &m);
+	return mem_close(L, &m, idr_dump_dot(tree, m.out, &o));
 }
 
 static int lidr_path_text(lua_State *L)

@@ -926,7 +926,7 @@ struct idr_dump_opts {
 	int (*print_entry)(FILE *out, unsigned long id, void *entry,
 			   void *data);
 	void *data;
-	/* Text only, below. */
+	/* Text only, below, except @full and @at (see idr_dump_dot()). */
 	unsigned int depth;	/* levels shown from the top; 0: all */
 	unsigned int max_lines; /* 0: no limit (see idr_dump()) */
 	bool full;		/* no collapsing: every node */
@@ -934,6 +934,9 @@ struct idr_dump_opts {
 	unsigned long at;
 	bool range_set; /* only nodes and IDs in range */
 	unsigned long range_first, range_last;
+	/* DOT only: mark the cells these events changed. */
+	const struct idr_trace *changed;
+	size_t nchanged;
 };
 
 /**
@@ -969,17 +972,37 @@ IDR_API int idr_dump(const struct idr *idr, FILE *out,
  * idr_dump_dot() - Print the tree as a Graphviz digraph.
  * @idr: idr handle (or ida_tree()).
  * @out: where to write.
- * @opts: NULL for the defaults; beyond @opts->max_nodes nodes the rest
- *        are summarised in one node.
+ * @opts: NULL for the defaults.
  *
- * Each node is a record: its level and range, its slot map (as idr_dump()
- * draws it, slot 0 first), its full bitmap in hex in the same order (the
- * first hex digit is slots 0..3, slot 0 its high bit), its count, and a
- * leaf's entries.  Runs of alike siblings collapse into one dashed box
- * marked "(collapsed)", as in idr_dump() (@opts->full draws every node),
- * so that a million IDs in a row draw as a handful of boxes.
+ * Each node is drawn as a table: its level, range and count, then its
+ * slots as a row of cells, slot 0 at the left, each with a symbol and a
+ * colour: a dot free (white), a disc in use (blue: an entry, or an IDA
+ * bitmap with room), a square full below (orange), a small triangle a
+ * child with room (green), a cross retired (pink).  Over the cells, the
+ * full bitmap in hex in the same order: each digit stands for the four
+ * slots under it, the leftmost its high bit (so it reads as the cells do,
+ * not as the integer's value).  A leaf lists up to @opts->max_entries
+ * entries.  The graph's label is a legend that says all this, and what
+ * the picture left out.
  *
- * Return: 0, or -EIO if writing failed.
+ * With @opts->at_set, the way down to @opts->at is drawn in blue, and a
+ * blue triangle marks the slot it takes in each node.  A red diamond
+ * marks each cell that one of the @opts->nchanged events in
+ * @opts->changed changed (a slot set or cleared, a full bit set or
+ * cleared, a child attached or detached, an IDA bit taken or freed);
+ * visits, node counts and freed nodes mark none.
+ *
+ * Any tree draws to a picture at most about 3,600 pixels a side, as
+ * Graphviz lays it out: runs of alike siblings collapse into one dashed
+ * box, as in idr_dump(), and each node shares the picture's width among
+ * its children in slot order; those that do not fit go into one dotted
+ * box saying how many subtrees and nodes it stands for.  The nodes on the
+ * way to @opts->at and to the changed cells (two a level at most) are
+ * always drawn.  @opts->full draws every node (up to @opts->max_nodes, 64
+ * by default), however large the picture.
+ *
+ * Return: 0, or -EIO if writing failed, -ENOMEM if the changed cells
+ * could not be held (nothing is written then).
  */
 IDR_API int idr_dump_dot(const struct idr *idr, FILE *out,
 			 const struct idr_dump_opts *opts);

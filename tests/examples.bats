@@ -134,10 +134,16 @@ before() {
 		env LD_LIBRARY_PATH="$stage/usr/lib" "$BATS_TEST_TMPDIR/minor-numbers"
 }
 
-@test "make examples-svg draws the quickstart's tree" {
-	rm -f build/tree.svg
+@test "make examples-svg draws the quickstart's tree, and grow-shrink as a sequence" {
+	rm -f build/tree.svg build/examples/grow-shrink-*.svg
 	run make -s examples-svg
 	[ "$status" -eq 0 ]
 	grep -q '<svg' build/tree.svg
-	grep -q 'L0 960..1023' build/tree.svg
+	grep -q '960..1023' build/tree.svg
+	# One picture after each alloc or remove: one leaf, grown, shrunk.
+	[ "$(ls build/examples/grow-shrink-*.svg | wc -l)" -eq 3 ]
+	grep -q '>L1<' build/examples/grow-shrink-2.svg
+	grep -q 'the way down to ID 64' build/examples/grow-shrink-2.svg
+	! grep -q '>L1<' build/examples/grow-shrink-3.svg
+	grep -q 'their nodes were freed' build/examples/grow-shrink-3.svg
 }

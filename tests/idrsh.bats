@@ -731,9 +731,9 @@ b
 @test "dot with bad arguments, or an unwritable FILE, fails" {
 	idrsh_lines "dot --svg" "dot a b" "dot --frob" "dot /nonexistent/dir/t.dot"
 	assert_failure 1
-	assert_equal "$stderr" "idrsh: <stdin>:1: usage: dot [FILE | --svg FILE | --png FILE]
-idrsh: <stdin>:2: usage: dot [FILE | --svg FILE | --png FILE]
-idrsh: <stdin>:3: usage: dot [FILE | --svg FILE | --png FILE]
+	assert_equal "$stderr" "idrsh: <stdin>:1: usage: dot [--at ID] [FILE | --svg FILE | --png FILE]
+idrsh: <stdin>:2: usage: dot [--at ID] [FILE | --svg FILE | --png FILE]
+idrsh: <stdin>:3: usage: dot [--at ID] [FILE | --svg FILE | --png FILE]
 idrsh: <stdin>:4: dot: /nonexistent/dir/t.dot: No such file or directory"
 }
 

@@ -41,3 +41,20 @@ render() {
 	echo "$output"
 	[ "${BASH_REMATCH[1]}" -le 4000 ] && [ "${BASH_REMATCH[2]}" -le 4000 ]
 }
+
+# Sparse IDs over 31 bits, the way to one, a million with the way to one
+# inside a collapsed run: every picture fits 4000 pixels a side.
+@test "every picture renders to at most 4000 pixels a side" {
+	local f
+	for name in million-at sparse-31 large small; do
+		[ -s "build/dot/$name.dot" ] || { echo "missing $name.dot"; return 1; }
+	done
+	for f in build/dot/*.dot; do
+		dot -Tpng "$f" -o "$BATS_TEST_TMPDIR/p.png"
+		run file "$BATS_TEST_TMPDIR/p.png"
+		[[ "$output" =~ ([0-9]+)\ x\ ([0-9]+) ]] || { echo "$output"; return 1; }
+		echo "$f: ${BASH_REMATCH[1]} x ${BASH_REMATCH[2]}"
+		[ "${BASH_REMATCH[1]}" -le 4000 ] && [ "${BASH_REMATCH[2]}" -le 4000 ] ||
+			return 1
+	done
+}

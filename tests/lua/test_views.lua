@@ -79,23 +79,7 @@ assert(ld:find("2147483646:" .. string.rep("y", 40) .. "\n", 1, true), ld)
 -- The dump does not change the idr and is the same each time.
 assert(v:dump() == v:dump() and #v == 13 and v:validate())
 
--- DOT: a digraph, escaped; max_nodes summarises the rest.
-local dot = v:dot { max_entries = 64 }
-assert(dot:find("^digraph idr {\n") and dot:find("}\n$"))
-assert(dot:find("3:text\\l", 1, true))
-assert(dot:find("9:two?lines?tab\\l", 1, true))
-assert(idr.new():dot():find("(empty)", 1, true))
-local many = idr.new()
--- Leaves of 1 and 2 IDs in turn: no run of alike leaves to collapse.
-for i = 0, 20 do
-	many:alloc(i, i * 64)
-	if i % 2 == 1 then many:alloc(i, i * 64 + 1) end
-end
-assert(many:dot { max_nodes = 3 }:find("+19 more nodes (max_nodes 3)", 1, true))
-assert(v:dot { max_entries = 1 }:find("0:42\\l(+12\\ more)\\l", 1, true))
-local quoted = idr.new()
-quoted:alloc('say "hi" {|<>}')
-assert(quoted:dot():find('say\\ \\"hi\\"\\ \\{\\|\\<\\>\\}', 1, true))
+-- DOT: tests/lua/test_dot.lua.
 
 -- path: a table mirroring struct idr_path.
 local p = three:path(8300)

@@ -120,6 +120,7 @@ int main(int argc, char **argv)
 	suite_ida();
 	suite_tag();
 	suite_view();
+	suite_dot();
 	suite_trace();
 	suite_pack();
 	suite_edges();

@@ -905,13 +905,13 @@ static void edges_dump_limits(void)
 	CHECK(dump_has(&idr, 1, 0, false, "  0:* (+2 more)\n"));
 	CHECK(dump_has(&idr, 0, 0, false, "  0:* 1:* 2:*\n")); /* 0: 8 */
 	CHECK(!dump_has(&idr, 3, 0, true, "more"));
-	CHECK(dump_has(&idr, 2, 0, true, "|0:*\\l1:*\\l(+1\\ more)\\l}"));
+	CHECK(dump_has(&idr, 2, 0, true, ">0:* 1:* (+1 more)</TD>"));
 	/* Three nodes: a top and two leaves. */
 	CHECK_EQ(idr_alloc(&idr, val(9), IDR_SLOTS, 0, GFP_KERNEL), IDR_SLOTS);
-	CHECK(!dump_has(&idr, 0, 3, true, "more nodes"));
-	CHECK(!dump_has(&idr, 0, UINT_MAX, true, "more nodes"));
-	CHECK(dump_has(&idr, 0, 2, true, "+1 more nodes (max_nodes 2)"));
-	CHECK(dump_has(&idr, 0, 1, true, "+2 more nodes (max_nodes 1)"));
+	CHECK(!dump_has(&idr, 0, 3, true, "not drawn"));
+	CHECK(!dump_has(&idr, 0, UINT_MAX, true, "not drawn"));
+	CHECK(dump_has(&idr, 0, 2, true, "1 subtree not drawn\\n(1 node)"));
+	CHECK(dump_has(&idr, 0, 1, true, "2 subtrees not drawn\\n(2 nodes)"));
 	idr_destroy(&idr);
 }
 

@@ -482,39 +482,6 @@ static void view_dump_big_fits_50_lines(void)
 	idr_destroy(&idr);
 }
 
-/*
- * DOT collapses as the text dump does: a million IDs in a row draw as a
- * handful of boxes (tests/views.bats renders build/dot/million.dot and
- * holds the picture to 4000 pixels a side).
- */
-static void view_dot_million_collapses(void)
-{
-	char *text = NULL, *p;
-	size_t len = 0;
-	unsigned long records = 0, runs = 0, i;
-	FILE *mem = open_memstream(&text, &len);
-	DEFINE_IDR(idr);
-
-	for (i = 0; i < 1000000; i++)
-		if (!CHECK_EQ(idr_alloc(&idr, value, 0, 0, 0), i))
-			break;
-	CHECK_EQ(idr_dump_dot(&idr, mem, NULL), 0);
-	fclose(mem);
-	for (p = text; (p = strstr(p, "[label=\"{L")) != NULL; p++)
-		records++;
-	for (p = text; (p = strstr(p, "(collapsed)")) != NULL; p++)
-		runs++;
-	CHECK(records >= 2 && records <= 2 * IDR_LEVELS_MAX);
-	CHECK(runs >= 1 && runs <= 2 * IDR_LEVELS_MAX);
-	CHECK(strstr(text, "more nodes") == NULL);
-#if IDR_BITS == 6
-	mkdir("build/dot", 0777);
-	spill("build/dot/million.dot", text, len);
-#endif
-	free(text);
-	idr_destroy(&idr);
-}
-
 /* max_nodes stops a text dump too, and says so. */
 static void view_dump_max_nodes_text(void)
 {
@@ -530,34 +497,6 @@ static void view_dump_max_nodes_text(void)
 	CHECK_EQ(idr_dump(&idr, mem, &few), 0);
 	fclose(mem);
 	CHECK(strstr(text, "(stopped after 3 nodes: max_nodes)\n") != NULL);
-	free(text);
-	idr_destroy(&idr);
-}
-
-/* Beyond max_nodes, DOT draws one summary node instead of the rest. */
-static void view_dot_summarises_large_trees(void)
-{
-	struct idr_dump_opts small = { .max_nodes = 16 };
-	char *text = NULL, *p;
-	size_t len = 0;
-	unsigned long records = 0, i;
-	FILE *mem = open_memstream(&text, &len);
-	DEFINE_IDR(idr);
-
-	for (i = 0; i < 200; i++)
-		alloc_at(&idr, i * 100003 % 1000000, value);
-	CHECK_EQ(idr_dump_dot(&idr, mem, &small), 0);
-	fclose(mem);
-	for (p = text; (p = strstr(p, "[label=\"{L")) != NULL; p++)
-		records++;
-	CHECK_EQ(records, 16);
-	CHECK(strstr(text, "more nodes (max_nodes 16)") != NULL);
-	mkdir("build/dot", 0777);
-	mem = fopen("build/dot/large.dot", "w");
-	if (CHECK(mem != NULL)) {
-		fputs(text, mem);
-		fclose(mem);
-	}
 	free(text);
 	idr_destroy(&idr);
 }
@@ -620,9 +559,7 @@ void suite_view(void)
 	RUN(view_stats_idr);
 	RUN(view_stats_ida_tagged);
 	RUN(view_path_fields);
-	RUN(view_dot_summarises_large_trees);
 	RUN(view_dump_fits_80_columns);
 	RUN(view_dump_big_fits_50_lines);
 	RUN(view_dump_max_nodes_text);
-	RUN(view_dot_million_collapses);
 }

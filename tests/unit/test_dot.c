@@ -1,0 +1,403 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_dot.c - the Graphviz picture: a small tree's DOT compared byte for
+ * byte with tests/golden/dot-small.dot, the way to an ID and the cells an
+ * operation changed marked, and large trees held to a picture a person
+ * can view.  DOT files are left in build/dot/ for tests/views.bats to
+ * render and measure.  UPDATE_GOLDEN=1 rewrites the golden file.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "check.h"
+#include "tree.h"
+
+static char value[] = "v";
+
+/* The DOT of @idr with @opts, as a string to free. */
+static char *dot_of(const struct idr *idr, const struct idr_dump_opts *opts)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+
+	CHECK_EQ(idr_dump_dot(idr, mem, opts), 0);
+	fclose(mem);
+	return text;
+}
+
+static unsigned long count(const char *text, const char *s)
+{
+	unsigned long n = 0;
+	const char *p;
+
+	for (p = text; (p = strstr(p, s)) != NULL; p++)
+		n++;
+	return n;
+}
+
+/* Leave @text in build/dot/@name.dot for tests/views.bats. */
+static void leave(const char *name, const char *text)
+{
+	char path[256];
+	FILE *f;
+
+	/* The 3-bit build's pictures would overwrite the shipped ones. */
+	if (IDR_BITS != 6)
+		return;
+	mkdir("build", 0777);
+	mkdir("build/dot", 0777);
+	snprintf(path, sizeof(path), "build/dot/%s.dot", name);
+	f = fopen(path, "w");
+	if (CHECK(f != NULL)) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/* Trace events of one operation, kept for idr_dump_dot()'s @changed. */
+struct events {
+	struct idr_trace ev[64];
+	size_t n;
+};
+
+static void keep_event(const struct idr *idr, const struct idr_trace *ev,
+		       void *data)
+{
+	struct events *e = data;
+
+	(void)idr;
+	if (e->n < sizeof(e->ev) / sizeof(e->ev[0]))
+		e->ev[e->n++] = *ev;
+}
+
+static void alloc_at(struct idr *idr, unsigned long id, void *ptr)
+{
+	uint32_t got = (uint32_t)id;
+
+	CHECK_EQ(idr_alloc_u32(idr, ptr, &got, id, 0), 0);
+}
+
+#if IDR_BITS == 6
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long n;
+
+	*len = 0;
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = malloc((size_t)n + 1);
+	*len = fread(buf, 1, (size_t)n, f);
+	buf[*len] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static int print_value(FILE *out, unsigned long id, void *entry, void *data)
+{
+	(void)id;
+	(void)data;
+	return fprintf(out, "%s", entry ? (const char *)entry : "NULL");
+}
+
+/*
+ * A small tree, as a lesson draws it: five IDs in a row, 64 and 300 on
+ * leaves of their own, then 70 allocated with its events kept.  The DOT
+ * with the way to 70 and the cells 70's allocation changed is golden.
+ */
+static void dot_golden_small(void)
+{
+	static char v[5][3] = { "v0", "v1", "v2", "v3", "v4" };
+	static char big[] = "big", far[] = "far", x[] = "x<&>";
+	struct idr_dump_opts opts = { .print_entry = print_value,
+				      .at_set = true,
+				      .at = 70 };
+	struct events e = { .n = 0 };
+	char *text, *want;
+	size_t i, len;
+	DEFINE_IDR(idr);
+
+	for (i = 0; i < 5; i++)
+		CHECK_EQ(idr_alloc(&idr, v[i], 0, 0, 0), i);
+	alloc_at(&idr, 64, big);
+	alloc_at(&idr, 300, far);
+	idr_set_trace(&idr, keep_event, &e);
+	alloc_at(&idr, 70, x);
+	idr_set_trace(&idr, NULL, NULL);
+	opts.changed = e.ev;
+	opts.nchanged = e.n;
+	text = dot_of(&idr, &opts);
+	leave("small", text);
+	if (getenv("UPDATE_GOLDEN")) {
+		FILE *f = fopen("tests/golden/dot-small.dot", "w");
+
+		if (CHECK(f != NULL)) {
+			fputs(text, f);
+			fclose(f);
+		}
+	}
+	want = slurp("tests/golden/dot-small.dot", &len);
+	if (!CHECK(want != NULL) || !CHECK(strcmp(want, text) == 0))
+		fprintf(stderr,
+			"golden: tests/golden/dot-small.dot differs; "
+			"got:\n%s",
+			text);
+	free(want);
+	free(text);
+	idr_destroy(&idr);
+}
+
+#endif
+
+/* Each slot a cell: one of five symbols, in slot order, hex over them. */
+static void dot_cells_in_slot_order(void)
+{
+	char *text, *p;
+	DEFINE_IDR(idr);
+
+	alloc_at(&idr, 0, value);
+	alloc_at(&idr, 5, value);
+	text = dot_of(&idr, NULL);
+	/* Slot 0 in use, 1..4 free, 5 in use: in that order. */
+	p = strstr(text, "PORT=\"s0\"");
+	CHECK(p != NULL &&
+	      strstr(p, "\xe2\x97\x8f</TD>") < strstr(p, "PORT=\"s1\""));
+	p = p ? strstr(p, "PORT=\"s1\"") : NULL;
+	CHECK(p != NULL &&
+	      strstr(p, "\xc2\xb7</TD>") < strstr(p, "PORT=\"s2\""));
+	p = p ? strstr(p, "PORT=\"s5\"") : NULL;
+	CHECK(p != NULL &&
+	      strstr(p, "\xe2\x97\x8f</TD>") <
+		      (strstr(p, "PORT=\"s6\"") ? strstr(p, "PORT=\"s6\"")
+						: p + strlen(p)));
+	/* Slots 0..3 full: 1000 is 8; 4..7: 0100 is 4, leftmost the high. */
+	CHECK(strstr(text,
+		     "<TD COLSPAN=\"4\">8</TD><TD COLSPAN=\"4\">4</TD>") !=
+	      NULL);
+	CHECK(strstr(text, "leftmost slot its high bit") != NULL);
+	free(text);
+	idr_destroy(&idr);
+}
+
+/* The way to an ID: blue nodes and edges, a marker over each slot. */
+static void dot_at_marks_the_path(void)
+{
+	struct idr_dump_opts opts = { .at_set = true, .at = 70 };
+	char *text, *p;
+	DEFINE_IDR(idr);
+
+	alloc_at(&idr, 0, value);
+	alloc_at(&idr, 70, value);
+	text = dot_of(&idr, &opts);
+	/* The nodes down to the leaf 64..127 are on the way, 0..63 not. */
+	CHECK_EQ(count(text, "BORDER=\"3\" COLOR=\"#0072b2\""),
+		 idr__height(&idr));
+	p = strstr(text, "n0_0 [");
+	CHECK(p != NULL &&
+	      strncmp(p, "n0_0 [label=<<TABLE BORDER=\"0\"", 30) == 0);
+	CHECK_EQ(count(text, "penwidth=3"), idr__height(&idr) - 1);
+	CHECK(strstr(text, "the way down to ID 70.") != NULL);
+	/* A marker a node: slot 1 of the top, slot 6 of the leaf. */
+	CHECK_EQ(count(text, "\xe2\x96\xbc</FONT></TD>"), idr__height(&idr));
+	free(text);
+	/* An ID no node covers: no blue. */
+	opts.at = 100000;
+	text = dot_of(&idr, &opts);
+	CHECK_EQ(count(text, "#0072b2"), 0);
+	free(text);
+	idr_destroy(&idr);
+}
+
+/*
+ * The cells an operation changed get a marker; visits change nothing.
+ * A removal marks the freed slot, which then reads free.
+ */
+static void dot_changed_marks_cells(void)
+{
+	struct idr_dump_opts opts = { .max_nodes = 0 };
+	struct events e = { .n = 0 };
+	char *text;
+	DEFINE_IDR(idr);
+
+	alloc_at(&idr, 0, value);
+	alloc_at(&idr, 1, value);
+	idr_set_trace(&idr, keep_event, &e);
+	CHECK(idr_find(&idr, 1) == value);
+	opts.changed = e.ev;
+	opts.nchanged = e.n;
+	CHECK(e.n > 0);
+	text = dot_of(&idr, &opts);
+	CHECK_EQ(count(text, "\xe2\x97\x86</FONT>"), 0);
+	free(text);
+	e.n = 0;
+	CHECK(idr_remove(&idr, 1) == value);
+	idr_set_trace(&idr, NULL, NULL);
+	opts.nchanged = e.n;
+	text = dot_of(&idr, &opts);
+	/* One cell marked (slot-clear and open are the same cell). */
+	CHECK_EQ(count(text, "\xe2\x97\x86</FONT></TD>"), 1);
+	CHECK(strstr(text, "PORT=\"s1\" WIDTH=\"8\" HEIGHT=\"12\" "
+			   "FIXEDSIZE=\"TRUE\" BGCOLOR=\"#ffffff\"") != NULL);
+	CHECK(strstr(text, "a cell the last operation changed") != NULL);
+	free(text);
+	idr_destroy(&idr);
+}
+
+/*
+ * DOT collapses as the text dump does: a million IDs in a row draw as a
+ * handful of boxes (tests/views.bats renders build/dot/million.dot and
+ * holds the picture to 4000 pixels a side).  The way to one ID in the
+ * middle of a collapsed run is drawn all the same.
+ */
+static void dot_million_collapses(void)
+{
+	struct idr_dump_opts opts = { .at_set = true, .at = 500000 };
+	unsigned long i;
+	char *text;
+	DEFINE_IDR(idr);
+
+	for (i = 0; i < 1000000; i++)
+		if (!CHECK_EQ(idr_alloc(&idr, value, 0, 0, 0), i))
+			break;
+	text = dot_of(&idr, NULL);
+	CHECK(count(text, "[label=<<TABLE") >= 2);
+	CHECK(count(text, "[label=<<TABLE") <= 2 * IDR_LEVELS_MAX);
+	CHECK(count(text, "collapsed\"]") >= 1);
+	CHECK(count(text, "not drawn") == 0);
+	CHECK(strstr(text, "alike siblings, collapsed") != NULL);
+	leave("million", text);
+	free(text);
+	text = dot_of(&idr, &opts);
+	/* The leaf of 500000 is drawn, blue, inside runs of full leaves. */
+	CHECK(strstr(text, "n0_499968 [label=<<TABLE BORDER=\"3\"") != NULL ||
+	      IDR_BITS != 6);
+	CHECK_EQ(count(text, "BORDER=\"3\""), idr__height(&idr));
+	leave("million-at", text);
+	free(text);
+	idr_destroy(&idr);
+}
+
+/*
+ * IDs scattered over 31 bits: no alike siblings to collapse, so the
+ * children that do not fit go into dotted boxes that count them.  Every
+ * node is drawn or counted.
+ */
+static void dot_sparse_leaves_out(void)
+{
+	struct idr_dump_opts opts = { .at_set = true, .at = 1234567 };
+	unsigned long i, seed = 1, drawn, left = 0;
+	struct idr_stats st;
+	char *text, *p;
+	DEFINE_IDR(idr);
+
+	for (i = 0; i < 3000; i++) {
+		uint32_t id;
+
+		seed = (seed * 1103515245 + 12345) % 2147483648u;
+		id = (uint32_t)(seed % 2147483647u);
+		idr_alloc_u32(&idr, value, &id, id, 0);
+	}
+	alloc_at(&idr, 1234567, value);
+	idr_stats(&idr, &st);
+	text = dot_of(&idr, &opts);
+	drawn = count(text, "[label=<<TABLE");
+	for (p = text; (p = strstr(p, "not drawn\\n(")) != NULL; p++)
+		left += strtoul(p + strlen("not drawn\\n("), NULL, 10);
+	CHECK_EQ(drawn + left, st.nodes);
+	CHECK(left > 0 && drawn < 64);
+	CHECK(strstr(text, "to keep the picture small") != NULL);
+	CHECK_EQ(count(text, "BORDER=\"3\""), idr__height(&idr));
+	leave("sparse-31", text);
+	free(text);
+	/* full: every node, up to max_nodes. */
+	opts.full = true;
+	opts.max_nodes = 100;
+	text = dot_of(&idr, &opts);
+	CHECK_EQ(count(text, "[label=<<TABLE"), 100);
+	CHECK(strstr(text, "(max_nodes 100)") != NULL);
+	free(text);
+	idr_destroy(&idr);
+}
+
+/* Beyond max_nodes, DOT counts the rest in dotted boxes and says so. */
+static void dot_max_nodes(void)
+{
+	struct idr_dump_opts small = { .max_nodes = 5 };
+	unsigned long i;
+	char *text;
+	DEFINE_IDR(idr);
+
+	for (i = 0; i < 200; i++)
+		alloc_at(&idr, i * 100003 % 1000000, value);
+	text = dot_of(&idr, &small);
+	CHECK_EQ(count(text, "[label=<<TABLE"), 5);
+	CHECK(strstr(text, "(max_nodes 5)") != NULL);
+	leave("large", text);
+	free(text);
+	idr_destroy(&idr);
+}
+
+/* An empty tree, and an IDA: a picture all the same. */
+static void dot_empty_and_ida(void)
+{
+	DEFINE_IDR(idr);
+	DEFINE_IDA(ida);
+	char *text = dot_of(&idr, NULL);
+	unsigned long i;
+
+	CHECK(strstr(text, "empty [label=\"(empty)\"]") != NULL);
+	free(text);
+	/* Bitmaps 0 and 1 full, 2 with room. */
+	for (i = 0; i < 2 * IDR__CHUNK + IDR__CHUNK / 2; i++)
+		CHECK(ida_alloc(&ida, 0) >= 0);
+	text = dot_of(ida_tree(&ida), NULL);
+	CHECK(strncmp(text, "digraph ida {", 13) == 0);
+	CHECK(strstr(text, "BGCOLOR=\"#e69f00\">\xe2\x96\xa0</TD>") != NULL);
+	CHECK(strstr(text, "PORT=\"s2\" WIDTH=\"8\" HEIGHT=\"12\" "
+			   "FIXEDSIZE=\"TRUE\" BGCOLOR=\"#56b4e9\"") != NULL);
+	free(text);
+	ida_destroy(&ida);
+}
+
+/* The changed cells' memory is the library's: a failure is -ENOMEM. */
+static void dot_changed_out_of_memory(void)
+{
+	struct idr_trace ev = { .event = IDR_TRACE_SLOT_SET, .last = 63 };
+	struct idr_dump_opts opts = { .changed = &ev, .nchanged = 1 };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	DEFINE_IDR(idr);
+
+	alloc_at(&idr, 0, value);
+	idr_fault_inject(0, 1);
+	CHECK_EQ(idr_dump_dot(&idr, mem, &opts), -ENOMEM);
+	idr_fault_inject(0, 0);
+	CHECK_EQ(idr_dump_dot(&idr, mem, &opts), 0);
+	fclose(mem);
+	CHECK(strstr(text, "\xe2\x97\x86</FONT></TD>") != NULL);
+	free(text);
+	idr_destroy(&idr);
+}
+
+void suite_dot(void)
+{
+#if IDR_BITS == 6
+	RUN(dot_golden_small);
+#endif
+	RUN(dot_cells_in_slot_order);
+	RUN(dot_at_marks_the_path);
+	RUN(dot_changed_marks_cells);
+	RUN(dot_million_collapses);
+	RUN(dot_sparse_leaves_out);
+	RUN(dot_max_nodes);
+	RUN(dot_empty_and_ida);
+	RUN(dot_changed_out_of_memory);
+}
