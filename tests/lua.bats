@@ -148,7 +148,7 @@ setup() {
 	# lidr.c compiled into the host, as idrsh does, with the same flags.
 	run cc -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Wpedantic \
 		-Wshadow -Wstrict-prototypes -Wmissing-prototypes \
-		-Wwrite-strings -Werror $(pkg-config --cflags lua5.4) -Isrc \
+		-Wwrite-strings -Werror $(pkg-config --cflags lua5.4) -Isrc -Ibuild \
 		-o "$host" "$host.c" lua/lidr.c build/libidr.a \
 		$(pkg-config --libs lua5.4)
 	[ "$status" -eq 0 ]
