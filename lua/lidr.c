@@ -73,15 +73,15 @@ struct events {
 
 /* What an idr and an IDA object share: each starts with it. */
 struct obj {
-	bool dead; /* destroyed: every method raises */
+	bool dead;     /* destroyed: every method raises */
+	bool in_trace; /* the trace function is running */
+	struct events tr;
 };
 
 struct lidr {
 	struct obj o;
 	struct idr idr;
-	struct events tr;
 	unsigned int id_bits; /* tagged: as given to idr_tag_init */
-	bool in_trace;	      /* the trace function is running */
 };
 
 struct lida {
@@ -181,7 +181,7 @@ static struct lidr *checkidr(lua_State *L)
 
 	if (t->o.dead)
 		luaL_error(L, "attempt to use a destroyed idr");
-	t->tr.n = 0;
+	t->o.tr.n = 0;
 	return t;
 }
 
@@ -272,8 +272,8 @@ static void lidr_release(lua_State *L, struct obj *o)
 
 	idr_set_trace(&t->idr, NULL, NULL);
 	idr_destroy(&t->idr);
-	free(t->tr.ev);
-	t->tr = (struct events){ NULL, 0, 0 };
+	free(t->o.tr.ev);
+	t->o.tr = (struct events){ NULL, 0, 0 };
 	lua_pushnil(L);
 	lua_setiuservalue(L, 1, UV_VALUES);
 	lua_pushnil(L);
@@ -401,11 +401,11 @@ static void publish(lua_State *L, struct lidr *t, lua_Integer id, int arg,
 static void trace_hook(const struct idr *idr, const struct idr_trace *ev,
 		       void *data)
 {
-	struct lidr *t = data;
-	struct events *tr = &t->tr;
+	struct obj *o = data;
+	struct events *tr = &o->tr;
 
 	(void)idr;
-	if (t->in_trace)
+	if (o->in_trace)
 		return;
 	if (tr->n == tr->cap) {
 		size_t cap = tr->cap ? 2 * tr->cap : 16;
@@ -477,11 +477,11 @@ static void push_event(lua_State *L, const struct idr_trace *ev)
 }
 
 /* Call the trace function on each event in the list on top, then pop. */
-static void call_trace(lua_State *L, struct lidr *t)
+static void call_trace(lua_State *L, struct obj *t)
 {
 	lua_Integer i, n = (lua_Integer)lua_rawlen(L, -1);
 
-	for (i = 1; i <= n && !t->o.dead; i++) {
+	for (i = 1; i <= n && !t->dead; i++) {
 		if (lua_getiuservalue(L, 1, UV_TRACE) != LUA_TFUNCTION) {
 			lua_pop(L, 1);
 			break;
@@ -521,7 +521,7 @@ static int push_events(lua_State *L)
  * operation of its own into a new one.  The buffer is freed (or given
  * back, for the next operation) whatever happens.
  */
-static int delivered(lua_State *L, struct lidr *t, int nres)
+static int delivered(lua_State *L, struct obj *t, int nres)
 {
 	struct events tr = t->tr;
 	int status;
@@ -532,7 +532,7 @@ static int delivered(lua_State *L, struct lidr *t, int nres)
 	lua_pushcfunction(L, push_events);
 	lua_pushlightuserdata(L, &tr);
 	status = lua_pcall(L, 1, 1, 0);
-	if (!t->o.dead && !t->tr.ev)
+	if (!t->dead && !t->tr.ev)
 		t->tr = (struct events){ tr.ev, 0, tr.cap };
 	else
 		free(tr.ev);
@@ -542,10 +542,33 @@ static int delivered(lua_State *L, struct lidr *t, int nres)
 	return nres;
 }
 
-/* t:trace(fn) returns the function it replaces, so readers can chain. */
+static struct lida *checkida(lua_State *L);
+
+/* The idr or IDA at index 1, alive, and its tree. */
+static struct obj *checktraced(lua_State *L, struct idr **tree)
+{
+	struct lidr *t = luaL_testudata(L, 1, IDR_MT);
+	struct lida *a;
+
+	if (t) {
+		*tree = &checkidr(L)->idr;
+		return &t->o;
+	}
+	if (!luaL_testudata(L, 1, IDA_MT))
+		luaL_typeerror(L, 1, "idr or ida");
+	a = checkida(L);
+	*tree = &a->ida.ida_rt;
+	return &a->o;
+}
+
+/*
+ * t:trace(fn) returns the function it replaces, so readers can chain.
+ * An idr's and an IDA's alike: the IDA's events are its tree's.
+ */
 static int lidr_trace(lua_State *L)
 {
-	struct lidr *t = checkidr(L);
+	struct idr *tree;
+	struct obj *o = checktraced(L, &tree);
 
 	if (!lua_isnoneornil(L, 2))
 		luaL_checktype(L, 2, LUA_TFUNCTION);
@@ -553,10 +576,10 @@ static int lidr_trace(lua_State *L)
 	lua_getiuservalue(L, 1, UV_TRACE);
 	lua_insert(L, 2);
 	if (lua_isnil(L, 3)) {
-		idr_set_trace(&t->idr, NULL, NULL);
+		idr_set_trace(tree, NULL, NULL);
 		lua_pushnil(L);
 	} else {
-		idr_set_trace(&t->idr, trace_hook, t);
+		idr_set_trace(tree, trace_hook, o);
 		lua_pushvalue(L, 3);
 	}
 	lua_setiuservalue(L, 1, UV_TRACE);
@@ -584,16 +607,16 @@ static int allocated(lua_State *L, struct lidr *t, int id, int arg,
 		     unsigned int cursor, int start, int end)
 {
 	if (id == -ENOMEM)
-		return delivered(L, t, fail_nomem(L));
+		return delivered(L, &t->o, fail_nomem(L));
 	if (id == -EAGAIN)
 		return delivered(
-			L, t,
+			L, &t->o,
 			fail(L, id, "no node cached: call pre_get and retry"));
 	if (id < 0)
-		return delivered(L, t, no_space(L, id, start, end));
+		return delivered(L, &t->o, no_space(L, id, start, end));
 	publish(L, t, id, arg, cursor);
 	lua_pushinteger(L, id);
-	return delivered(L, t, 1);
+	return delivered(L, &t->o, 1);
 }
 
 typedef int alloc_fn(struct idr *idr, void *ptr, int start, int end, gfp_t gfp);
@@ -628,14 +651,14 @@ static int lidr_alloc_u32(lua_State *L)
 	int err = idr_alloc_u32(&t->idr, marker(L, t, 2), &id, max, GFP_KERNEL);
 
 	if (err == -ENOMEM)
-		return delivered(L, t, fail_nomem(L));
+		return delivered(L, &t->o, fail_nomem(L));
 	if (err)
-		return delivered(L, t,
+		return delivered(L, &t->o,
 				 fail(L, err, "no free id in [%I, %I]",
 				      (LUAI_UACINT)id, (LUAI_UACINT)max));
 	publish(L, t, id, 2, idr_get_cursor(&t->idr));
 	lua_pushinteger(L, id);
-	return delivered(L, t, 1);
+	return delivered(L, &t->o, 1);
 }
 
 static int lidr_get_cursor(lua_State *L)
@@ -662,7 +685,7 @@ static int lidr_find(lua_State *L)
 	unsigned long id = ulong_arg(L, 2);
 
 	push_value(L, t, id, idr_find(&t->idr, id));
-	return delivered(L, t, 1);
+	return delivered(L, &t->o, 1);
 }
 
 /*
@@ -678,11 +701,11 @@ static int lidr_remove(lua_State *L)
 
 	/* Events first: the message allocates (see the rule at the top). */
 	if (idr_count(&t->idr) == before) {
-		delivered(L, t, 0);
+		delivered(L, &t->o, 0);
 		return fail(L, -ENOENT, "no such id %I", (LUAI_UACINT)id);
 	}
 	take_value(L, t, id, entry);
-	return delivered(L, t, 1);
+	return delivered(L, &t->o, 1);
 }
 
 /* The old value (nil if reserved); a failed store puts the old back. */
@@ -695,7 +718,7 @@ static int lidr_replace(lua_State *L)
 	lua_settop(L, 3);
 	old = idr_replace(&t->idr, marker(L, t, 3), id);
 	if (IS_ERR(old)) {
-		delivered(L, t, 0);
+		delivered(L, &t->o, 0);
 		return fail(L, -ENOENT, "no such id %I", (LUAI_UACINT)id);
 	}
 	push_value(L, t, id, old);
@@ -703,7 +726,7 @@ static int lidr_replace(lua_State *L)
 		idr_replace(&t->idr, old, id);
 		lua_error(L);
 	}
-	return delivered(L, t, 1);
+	return delivered(L, &t->o, 1);
 }
 
 static int lidr_get_next(lua_State *L)
@@ -714,11 +737,11 @@ static int lidr_get_next(lua_State *L)
 
 	if (!entry) {
 		lua_pushnil(L);
-		return delivered(L, t, 1);
+		return delivered(L, &t->o, 1);
 	}
 	lua_pushinteger(L, (lua_Integer)id);
 	push_value(L, t, (lua_Integer)id, entry);
-	return delivered(L, t, 2);
+	return delivered(L, &t->o, 2);
 }
 
 /* }==================== Lookup and removal ==================== */
@@ -744,10 +767,10 @@ static int pairs_step(lua_State *L)
 	}
 	entry = idr_get_next_ul(&t->idr, &id);
 	if (!entry)
-		return delivered(L, t, 0);
+		return delivered(L, &t->o, 0);
 	lua_pushinteger(L, (lua_Integer)id);
 	push_value(L, t, (lua_Integer)id, entry);
-	return delivered(L, t, 2);
+	return delivered(L, &t->o, 2);
 }
 
 static int lidr_pairs(lua_State *L)
@@ -769,7 +792,7 @@ static int lidr_for_each(lua_State *L)
 	luaL_checktype(L, 2, LUA_TFUNCTION);
 	lua_settop(L, 2);
 	while ((entry = idr_get_next_ul(&checkidr(L)->idr, &id))) {
-		delivered(L, toidr(L), 0);
+		delivered(L, &toidr(L)->o, 0);
 		lua_pushvalue(L, 2);
 		lua_pushinteger(L, (lua_Integer)id);
 		push_value(L, toidr(L), (lua_Integer)id, entry);
@@ -781,7 +804,7 @@ static int lidr_for_each(lua_State *L)
 			break;
 	}
 	lua_pushnil(L);
-	return delivered(L, toidr(L), 1);
+	return delivered(L, &toidr(L)->o, 1);
 }
 
 /* }==================== Iteration ==================== */
@@ -793,7 +816,7 @@ static int lidr_pre_get(lua_State *L)
 	struct lidr *t = checkidr(L);
 
 	lua_pushboolean(L, idr_pre_get(&t->idr, GFP_KERNEL));
-	return delivered(L, t, 1);
+	return delivered(L, &t->o, 1);
 }
 
 static int get_new_from(lua_State *L, int start, bool above)
@@ -842,7 +865,7 @@ static int lidr_alloc_tagged(lua_State *L)
 /* Events first: the message allocates (see the rule at the top). */
 static int tag_fail(lua_State *L, struct lidr *t, int err, int tid)
 {
-	delivered(L, t, 0);
+	delivered(L, &t->o, 0);
 	if (err == -ESTALE)
 		return fail(L, err, "stale tagged id %d", tid);
 	return fail(L, err, "no such tagged id %d", tid);
@@ -866,7 +889,7 @@ static int tagged_op(lua_State *L, enum tag_op op)
 		push_value(L, t, tid, idr_find_tagged(&t->idr, tid));
 	else
 		take_value(L, t, tid, idr_remove_tagged(&t->idr, tid));
-	return delivered(L, t, 1);
+	return delivered(L, &t->o, 1);
 }
 
 static int lidr_check(lua_State *L)
@@ -1312,18 +1335,20 @@ static struct lida *toida(lua_State *L)
 	return luaL_checkudata(L, 1, IDA_MT);
 }
 
+/* As checkidr(): alive, and no events left from an earlier call. */
 static struct lida *checkida(lua_State *L)
 {
 	struct lida *a = toida(L);
 
 	if (a->o.dead)
 		luaL_error(L, "attempt to use a destroyed ida");
+	a->o.tr.n = 0;
 	return a;
 }
 
 static int lida_new(lua_State *L)
 {
-	struct lida *a = lua_newuserdatauv(L, sizeof(*a), 0);
+	struct lida *a = lua_newuserdatauv(L, sizeof(*a), 2);
 
 	memset(a, 0, sizeof(*a));
 	ida_init(&a->ida);
@@ -1333,8 +1358,14 @@ static int lida_new(lua_State *L)
 
 static void lida_release(lua_State *L, struct obj *o)
 {
-	(void)L;
-	ida_destroy(&((struct lida *)o)->ida);
+	struct lida *a = (struct lida *)o;
+
+	idr_set_trace(&a->ida.ida_rt, NULL, NULL);
+	ida_destroy(&a->ida);
+	free(o->tr.ev);
+	o->tr = (struct events){ NULL, 0, 0 };
+	lua_pushnil(L);
+	lua_setiuservalue(L, 1, UV_TRACE);
 }
 
 static unsigned long lida_count(const struct obj *o)
@@ -1357,12 +1388,13 @@ static int lida_alloc(lua_State *L)
 	int id = ida_alloc_range(&a->ida, min, max, GFP_KERNEL);
 
 	if (id == -ENOMEM)
-		return fail_nomem(L);
+		return delivered(L, &a->o, fail_nomem(L));
 	if (id < 0)
-		return fail(L, id, "no free id in [%I, %I]", (LUAI_UACINT)min,
-			    (LUAI_UACINT)max);
+		return delivered(L, &a->o,
+				 fail(L, id, "no free id in [%I, %I]",
+				      (LUAI_UACINT)min, (LUAI_UACINT)max));
 	lua_pushinteger(L, id);
-	return 1;
+	return delivered(L, &a->o, 1);
 }
 
 static int lida_free(lua_State *L)
@@ -1371,10 +1403,11 @@ static int lida_free(lua_State *L)
 	unsigned long id = ulong_arg(L, 2);
 
 	if (ida_free(&a->ida, (unsigned int)id))
-		return fail(L, -ENOENT, "id %I is not allocated",
-			    (LUAI_UACINT)id);
+		return delivered(L, &a->o,
+				 fail(L, -ENOENT, "id %I is not allocated",
+				      (LUAI_UACINT)id));
 	lua_pushboolean(L, 1);
-	return 1;
+	return delivered(L, &a->o, 1);
 }
 
 static int lida_exists(lua_State *L)
@@ -1382,7 +1415,7 @@ static int lida_exists(lua_State *L)
 	struct lida *a = checkida(L);
 
 	lua_pushboolean(L, ida_exists(&a->ida, (unsigned int)ulong_arg(L, 2)));
-	return 1;
+	return delivered(L, &a->o, 1);
 }
 
 static int lida_find_first(lua_State *L)
@@ -1394,13 +1427,15 @@ static int lida_find_first(lua_State *L)
 	int id = ida_find_first_range(&a->ida, min, max);
 
 	if (id == -EINVAL)
-		return fail(L, id, "%I is above the largest id",
-			    (LUAI_UACINT)min);
+		return delivered(L, &a->o,
+				 fail(L, id, "%I is above the largest id",
+				      (LUAI_UACINT)min));
 	if (id < 0)
-		return fail(L, id, "no id in [%I, %I]", (LUAI_UACINT)min,
-			    (LUAI_UACINT)max);
+		return delivered(L, &a->o,
+				 fail(L, id, "no id in [%I, %I]",
+				      (LUAI_UACINT)min, (LUAI_UACINT)max));
 	lua_pushinteger(L, id);
-	return 1;
+	return delivered(L, &a->o, 1);
 }
 
 static int ida_step(lua_State *L)
@@ -1414,9 +1449,9 @@ static int ida_step(lua_State *L)
 		return 0;
 	id = ida_find_first_range(&a->ida, (unsigned int)(last + 1), INT_MAX);
 	if (id < 0)
-		return 0;
+		return delivered(L, &a->o, 0);
 	lua_pushinteger(L, id);
-	return 1;
+	return delivered(L, &a->o, 1);
 }
 
 static int lida_pairs(lua_State *L)
@@ -1648,6 +1683,7 @@ static const luaL_Reg ida_methods[] = {
 	{ "stats_text", lidr_stats_text },
 	{ "nodes", lidr_nodes },
 	{ "validate", lidr_validate },
+	{ "trace", lidr_trace },
 	{ NULL, NULL }
 };
 

@@ -203,3 +203,23 @@ end
 collectgarbage("collect")
 collectgarbage("collect")
 assert(idr.mem().bytes == bytes)
+
+-- An IDA traces as an idr does: its tree's events, delivered after each
+-- call (a failed one too), op first and done last.
+local a = idr.ida()
+local evs = a:events(function()
+	assert(a:alloc() == 0)
+	assert(a:free(9) == nil)
+end)
+assert(evs[1].event == "op" and evs[1].op == "ida_alloc_range")
+local bitset = false
+for _, ev in ipairs(evs) do bitset = bitset or ev.event == "bit-set" end
+assert(bitset)
+assert(evs[#evs].event == "done" and evs[#evs].op == "ida_free")
+assert(evs[#evs].errno == "ENOENT")
+count = 0
+assert(a:trace(function() count = count + 1 end) == nil)
+assert(a:exists(0) and count > 0)
+a:destroy()
+assert(not pcall(a.trace, a, nil))
+collectgarbage("collect")
