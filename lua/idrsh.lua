@@ -110,7 +110,7 @@ local function format_table(t)
 	return table.concat(lines, "\n")
 end
 
-local TRACE_FIELDS = { "level", "first", "last", "slot", "nodes" }
+local TRACE_FIELDS = { "level", "first", "last", "slot", "nodes", "aux" }
 local TRACE_HEIGHT = { grow = true, shrink = true }
 
 -- An operation's arguments: a range for the allocations and searches,

@@ -472,6 +472,11 @@ static void push_event(lua_State *L, const struct idr_trace *ev)
 		set_int(L, "last", (lua_Integer)ev->last);
 		set_int(L, "slot", ev->slot);
 		set_int(L, "full", (lua_Integer)ev->full);
+		if (ev->aux) {
+			lua_pushstring(L, ev->aux == IDR_AUX_GENS ? "gens"
+								  : "bitmap");
+			lua_setfield(L, -2, "aux");
+		}
 	}
 	set_int(L, "height", ev->height);
 }

@@ -185,6 +185,7 @@ static void *remove_id(struct idr *idr, unsigned long id, bool *gone)
 		return NULL;
 	if (idr__tagged(idr))
 		return idr__tag_remove(idr, index, gone);
+	idr__trace_path(idr, index);
 	*gone = idr__delete(idr, index, &entry);
 	return entry;
 }

@@ -41,15 +41,11 @@ bool idr__tag_retired(const struct idr *idr, uint64_t index)
 	       current_gen(idr, index) >= idr__gen_limit(idr);
 }
 
-void *idr__tag_remove(struct idr *idr, uint64_t index, bool *gone)
+/* Remove the live @index at @slot: idr__tag_remove() after the lookup. */
+static void *remove_at(struct idr *idr, uint64_t index, void **slot)
 {
-	void **slot = idr__lookup(idr, index);
 	void *entry = NULL;
 
-	*gone = false;
-	if (!slot || idr__tag_retired(idr, index))
-		return NULL;
-	*gone = true;
 	/* Advance first: a leaf freed below passes its counters on. */
 	if (++*idr__gen(idr, index) >= idr__gen_limit(idr) &&
 	    idr__retiring(idr)) {
@@ -61,6 +57,14 @@ void *idr__tag_remove(struct idr *idr, uint64_t index, bool *gone)
 	}
 	idr__delete(idr, index, &entry);
 	return entry;
+}
+
+void *idr__tag_remove(struct idr *idr, uint64_t index, bool *gone)
+{
+	void **slot = idr__lookup(idr, index);
+
+	*gone = slot && !idr__tag_retired(idr, index);
+	return *gone ? remove_at(idr, index, slot) : NULL;
 }
 
 /*
@@ -155,13 +159,11 @@ void *idr_find_tagged(const struct idr *idr, int tagged_id)
 void *idr_remove_tagged(struct idr *idr, int tagged_id)
 {
 	bool op = idr__op(idr, "remove_tagged", 0, 0, (unsigned int)tagged_id);
-	bool gone = false;
 	uint64_t index;
-	void *entry = NULL;
+	void **slot = live_slot(idr, tagged_id, &index);
+	void *entry = slot ? remove_at(idr, index, slot) : NULL;
 
-	if (live_slot(idr, tagged_id, &index))
-		entry = idr__tag_remove(idr, index, &gone);
-	idr__done(idr, op, gone ? tagged_id : -ENOENT);
+	idr__done(idr, op, slot ? tagged_id : -ENOENT);
 	return entry;
 }
 

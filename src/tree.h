@@ -43,6 +43,17 @@ static inline bool idr__tracing(const struct idr *idr)
 #endif
 }
 
+/* Report node-new, node-free, cache-put or free (@event) for a node a
+ * leaf keeps at @index: its generations, or the IDA bitmap (IDR_AUX_*). */
+IDR__HIDDEN void idr__trace_node(const struct idr *idr,
+				 enum idr_trace_event event, uint64_t index,
+				 unsigned int aux);
+/* node-free, then cache-put (@cached) or free, of such a node. */
+IDR__HIDDEN void idr__trace_gone(const struct idr *idr, uint64_t index,
+				 unsigned int aux, bool cached);
+/* The visits of a lookup of @index, when tracing: a removal's path. */
+IDR__HIDDEN void idr__trace_path(const struct idr *idr, uint64_t index);
+
 /* Report @event (bit-set, bit-clear) for bit @n of IDA bitmap @chunk. */
 IDR__HIDDEN void idr__trace_bit(const struct idr *idr,
 				enum idr_trace_event event, uint64_t chunk,
@@ -81,8 +92,10 @@ static inline int64_t idr__done(const struct idr *idr, bool op, int64_t result)
 /* The lowest free index in [@start, @max]: 0, or -ENOSPC. */
 IDR__HIDDEN int idr__find_free(const struct idr *idr, uint64_t start,
 			       uint64_t max, uint64_t *index);
-/* The leaf slot of a present index, or NULL. */
+/* The leaf slot of a present index, or NULL; its visits reported. */
 IDR__HIDDEN void **idr__lookup(const struct idr *idr, uint64_t index);
+/* The same, reporting nothing: the caller reports the path. */
+IDR__HIDDEN void **idr__lookup_quiet(const struct idr *idr, uint64_t index);
 /* The first present index at or above @start, and its entry. */
 IDR__HIDDEN bool idr__next_present(const struct idr *idr, uint64_t start,
 				   uint64_t *index, void **entry);
@@ -108,7 +121,8 @@ IDR__HIDDEN int idr__alloc_fast(struct idr *idr, void *entry, uint64_t start,
 				uint64_t max, uint64_t *index);
 IDR__HIDDEN void idr__set_full(struct idr *idr, uint64_t index,
 			       enum idr__fill fill);
-/* Free @index; false (and nothing changed) if it is not present. */
+/* Free @index; false (and nothing changed) if it is not present.  The
+ * caller reports the path (idr__trace_path()). */
 IDR__HIDDEN bool idr__delete(struct idr *idr, uint64_t index, void **entry);
 /* Free every node of the tree (not the cache: see nodes.h). */
 IDR__HIDDEN void idr__free_all(struct idr *idr);

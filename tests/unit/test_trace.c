@@ -56,9 +56,10 @@ static void record(const struct idr *idr, const struct idr_trace *ev,
 			put(t, "done %s %lld\n", ev->op, (long long)ev->result);
 		return;
 	}
-	put(t, "%s L%u %lu s%u f%llx n%u h%u\n", idr_trace_name(ev->event),
+	put(t, "%s L%u %lu s%u f%llx n%u h%u", idr_trace_name(ev->event),
 	    ev->level, ev->first, ev->slot, (unsigned long long)ev->full,
 	    ev->nodes, ev->height);
+	put(t, ev->aux ? " aux%u\n" : "\n", ev->aux);
 }
 
 /* Whether @t holds the text of @fmt; @t is emptied either way. */
@@ -264,8 +265,8 @@ static void trace_get_new_cache(void)
 }
 
 /*
- * The IDA's last free bit of a bitmap: the search, the bitmap looked up,
- * its bit set, and the leaf's full bit set because the bitmap is full.
+ * The IDA's last free bit of a bitmap: the search (its path, once), the
+ * bit set, and the leaf's full bit set because the bitmap is full.
  * Then a free: the bit cleared, and the bitmap open again.
  */
 static void trace_ida_bitmap_full(void)
@@ -279,7 +280,6 @@ static void trace_ida_bitmap_full(void)
 	idr_set_trace(&ida.ida_rt, record, &t);
 	CHECK_EQ(ida_alloc(&ida, 0), last);
 	CHECK(tape_is(&t,
-		      "visit L0 0 s0 f0 n0 h1\n"
 		      "visit L0 0 s0 f0 n0 h1\n"
 		      "bit-set L0 0 s%u f%llx n0 h1\n"
 		      "bitmap-full L0 0 s0 f1 n0 h1\n",
@@ -304,6 +304,7 @@ static void trace_ida_first(void)
 	CHECK(tape_is(&t, "malloc L0 0 s0 f0 n2 h0\n"
 			  "node-new L0 0 s0 f0 n0 h1\n"
 			  "slot-set L0 0 s0 f0 n0 h1\n"
+			  "node-new L0 0 s0 f0 n0 h1 aux2\n"
 			  "bit-set L0 0 s0 f0 n0 h1\n"));
 	ida_destroy(&ida);
 }
@@ -406,6 +407,7 @@ static void trace_ops_ida(void)
 		      "malloc L0 0 s0 f0 n2 h0\n"
 		      "node-new L0 0 s0 f0 n0 h1\n"
 		      "slot-set L0 0 s0 f0 n0 h1\n"
+		      "node-new L0 0 s0 f0 n0 h1 aux2\n"
 		      "bit-set L0 0 s4 f0 n0 h1\n"
 		      "done ida_alloc_range 4\n",
 		      (long long)UINT_MAX));
@@ -437,8 +439,146 @@ static void trace_ops_tagged(void)
 	idr_destroy(&idr);
 }
 
+/* How many lines of @t's text begin with @name (then a space). */
+static unsigned int count_of(const struct tape *t, const char *name)
+{
+	size_t n = strlen(name);
+	unsigned int k = 0;
+	const char *p;
+
+	for (p = t->text; *p; p = strchr(p, '\n') + 1)
+		k += strncmp(p, name, n) == 0 && p[n] == ' ';
+	return k;
+}
+
+static void clear(struct tape *t)
+{
+	t->len = 0;
+	t->text[0] = '\0';
+}
+
+/* idr_get_next and idr_for_each go down the tree: their visits show. */
+static void trace_next_visits(void)
+{
+	struct tape t = { "", 0, false };
+	DEFINE_IDR(idr);
+	int id = 1;
+
+	fill(&idr, 0, 1);
+	CHECK_EQ(idr_alloc(&idr, value, S, S + 1, 0), S);
+	idr_set_trace(&idr, record, &t);
+	CHECK(idr_get_next(&idr, &id) == value);
+	CHECK_EQ(id, S);
+	/* Down slot 0 (nothing after 1 there), back up, down slot 1. */
+	CHECK(tape_is(&t,
+		      "visit L1 0 s0 f0 n0 h2\n"
+		      "visit L1 0 s1 f0 n0 h2\n"
+		      "visit L0 %u s0 f1 n0 h2\n",
+		      S));
+	CHECK_EQ(idr_for_each(&idr, stop_at_second, NULL), 0);
+	CHECK(count_of(&t, "visit") >= 2);
+	clear(&t);
+	idr_destroy(&idr);
+}
+
+/* An IDA reports its path once per allocation, and once per free. */
+static void trace_ida_path_once(void)
+{
+	struct tape t = { "", 0, false };
+	DEFINE_IDA(ida);
+
+	CHECK_EQ(ida_alloc(&ida, 0), 0);
+	idr_set_trace(&ida.ida_rt, record, &t);
+	CHECK_EQ(ida_alloc(&ida, 0), 1);
+	CHECK_EQ(count_of(&t, "visit"), 1);
+	clear(&t);
+	CHECK_EQ(ida_free(&ida, 1), 0);
+	CHECK_EQ(count_of(&t, "visit"), 1);
+	clear(&t);
+	/* The last ID: the bitmap empties, the leaf goes. */
+	CHECK_EQ(ida_free(&ida, 0), 0);
+	CHECK_EQ(count_of(&t, "visit"), 1);
+	clear(&t);
+	ida_destroy(&ida);
+}
+
+/* A tagged removal reports its path once, as an untagged one does. */
+static void trace_tagged_remove_path_once(void)
+{
+	struct tape t = { "", 0, false };
+	DEFINE_IDR(idr);
+	int a, b;
+
+	CHECK_EQ(idr_tag_init(&idr, 8, 0), 0);
+	a = idr_alloc_tagged(&idr, value, 0, 0, 0);
+	b = idr_alloc_tagged(&idr, value, 0, 0, 0);
+	idr_set_trace(&idr, record, &t);
+	CHECK(idr_remove_tagged(&idr, b) == value);
+	CHECK_EQ(count_of(&t, "visit"), 1);
+	clear(&t);
+	CHECK(idr_remove(&idr, (unsigned long)a) == value);
+	CHECK_EQ(count_of(&t, "visit"), 1);
+	clear(&t);
+	idr_destroy(&idr);
+}
+
+/* A tagged leaf's generation node is made and freed in the open too. */
+static void trace_tagged_gens_node(void)
+{
+	struct tape t = { "", 0, false };
+	DEFINE_IDR(idr);
+	int a;
+
+	CHECK_EQ(idr_tag_init(&idr, 8, 0), 0);
+	idr_set_trace(&idr, record, &t);
+	a = idr_alloc_tagged(&idr, value, 0, 0, 0);
+	CHECK(strstr(t.text, "malloc L0 0 s0 f0 n2 h0\n") != NULL);
+	CHECK_EQ(count_of(&t, "node-new"), 2);
+	clear(&t);
+	CHECK(idr_remove_tagged(&idr, a) == value);
+	CHECK_EQ(count_of(&t, "node-free"), 2);
+	CHECK_EQ(count_of(&t, "cache-put") + count_of(&t, "free"), 2);
+	clear(&t);
+	idr_destroy(&idr);
+}
+
+/* An IDA's bitmap is a node too: made, and freed when it empties. */
+static void trace_ida_bitmap_node(void)
+{
+	struct tape t = { "", 0, false };
+	DEFINE_IDA(ida);
+
+	idr_set_trace(&ida.ida_rt, record, &t);
+	CHECK_EQ(ida_alloc(&ida, 0), 0);
+	CHECK_EQ(count_of(&t, "node-new"), 2);
+	clear(&t);
+	CHECK_EQ(ida_free(&ida, 0), 0);
+	CHECK_EQ(count_of(&t, "node-free"), 2);
+	CHECK_EQ(count_of(&t, "cache-put") + count_of(&t, "free"), 2);
+	clear(&t);
+	ida_destroy(&ida);
+}
+
+/* idr_pre_get's nodes: from malloc into the cache, and said so. */
+static void trace_pre_get_fill(void)
+{
+	struct tape t = { "", 0, false };
+	DEFINE_IDR(idr);
+
+	idr_set_trace(&idr, record, &t);
+	CHECK_EQ(idr_pre_get(&idr, 0), 1);
+	CHECK(tape_is(&t, "malloc L0 0 s0 f0 n%u h0\n", idr_cache_count(&idr)));
+	idr_destroy(&idr);
+}
+
 void suite_trace(void)
 {
+	RUN(trace_next_visits);
+	RUN(trace_ida_path_once);
+	RUN(trace_tagged_remove_path_once);
+	RUN(trace_tagged_gens_node);
+	RUN(trace_ida_bitmap_node);
+	RUN(trace_pre_get_fill);
 	RUN(trace_ops_idr);
 	RUN(trace_ops_legacy);
 	RUN(trace_ops_ida);
