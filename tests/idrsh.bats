@@ -812,3 +812,29 @@ idrsh: <stdin>:4: dot: /nonexistent/dir/t.dot: No such file or directory"
 	assert_equal "$output" ""
 	assert_equal "$stderr" "idrsh: $BATS_TEST_TMPDIR/f.idrsh:1: find: no id 1 (ENOENT)"
 }
+
+@test "explain CMD tells one command; explain on tells each operation until off" {
+	idrsh_lines "alloc a" "explain alloc b 64" "find 64" "explain on" \
+		"remove 64" "explain off" "alloc c"
+	assert_success
+	assert_line --index 0 "0"
+	assert_line --index 1 "idr_alloc: the lowest free ID at or above 64."
+	assert_line "  The tree grows a level: a new top, level-1 node 0..4095, holds the old top in its slot 0. Height 2."
+	assert_line "  Result: ID 64, allocated."
+	assert_line "  Kernel: idr_alloc() -> idr_alloc_u32() -> idr_get_free()."
+	assert_line "idr_remove(64)."
+	assert_line "  Result: ID 64, removed."
+	# find ran before 'explain on', alloc c after 'explain off'
+	refute_line "idr_find(64)."
+	refute_line --partial "at or above 0."
+	run grep -c '^idr_' <<<"$output"
+	assert_output 2
+}
+
+@test "explain narrates an IDA's bitmaps" {
+	idrsh_lines "new a --ida" "explain ida_alloc" "explain ida_free 0"
+	assert_success
+	assert_line "  A new bitmap node for IDs 0..4095 (4096 bits, all free) goes into slot 0 of the leaf."
+	assert_line "  Bitmap 0..4095: bit 0 is set (ID 0 taken); words full: none."
+	assert_line "  The bitmap for IDs 0..4095, now empty, goes to the idr's cache."
+}

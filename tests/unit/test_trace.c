@@ -367,9 +367,9 @@ static void trace_ops_idr(void)
 	CHECK(tape_is(&t, "op replace 0 0 1\n"
 			  "visit L0 0 s1 f3 n0 h1\n"
 			  "done replace 1\n"));
-	CHECK(idr_remove(&idr, 9) == NULL);
-	CHECK(tape_is(&t, "op remove 0 0 9\n"
-			  "visit L0 0 s9 f3 n0 h1\n"
+	CHECK(idr_remove(&idr, 5) == NULL);
+	CHECK(tape_is(&t, "op remove 0 0 5\n"
+			  "visit L0 0 s5 f3 n0 h1\n"
 			  "done remove -2\n"));
 	idr_destroy(&idr);
 }
