@@ -288,9 +288,9 @@ local function no_room(st, ev)
 	return text .. " Back up to the parent, and on to its next slot."
 end
 
-local KERNEL_BITS = "(Today's kernel keeps the opposite mark: IDR_FREE " ..
-	"tags the slots with a free ID below, and idr_get_free() follows " ..
-	"it down; this tree keeps a bit per full slot and looks for a 0.)"
+local KERNEL_BITS = "(Today's kernel marks the opposite: its IDR_FREE " ..
+	"tag is on the slots that still have a free ID, and idr_get_free() " ..
+	"follows it down.)"
 
 local function made(st, ev)
 	if ev.aux == "gens" then
