@@ -260,13 +260,34 @@ local function visit(st, ev)
 		return ("%s %s (%s)."):format(head,
 			why:sub(1, 1):upper() .. why:sub(2), slot_ids(ev, ev.slot))
 	elseif NEXT[st.op] then
-		if ev.slot ~= d then st.want = node + ev.slot * width end
-		if ev.slot == d then
-			return ("%s Digit %d: go down slot %d (%s)."):format(head, d,
-				d, slot_ids(ev, d))
+		local back = ""
+		if st.last_level and lvl >= st.last_level then
+			back = ("The child for %s has nothing in use at or above " ..
+				"%d: back up. "):format(st.last_child, st.want +
+				(s.ida and 0 or s.base))
+			st.last_level = lvl
+			st.last_child = slot_ids(ev, ev.slot)
+			st.want = node + ev.slot * width
+			return ("%s%s From the next slot on, the first in use is " ..
+				"%d (%s)."):format(back, head, ev.slot,
+				slot_ids(ev, ev.slot))
 		end
-		return ("%s Nothing at digit %d; the next slot in use is %d " ..
-			"(%s)."):format(head, d, ev.slot, slot_ids(ev, ev.slot))
+		st.last_level = lvl
+		st.last_child = slot_ids(ev, ev.slot)
+		local from_left = not want or want < node
+		if ev.slot ~= d or from_left then
+			st.want = node + ev.slot * width
+		end
+		if from_left then
+			return ("%s%s Coming in from the left, the first slot in " ..
+				"use is %d (%s)."):format(back, head, ev.slot,
+				slot_ids(ev, ev.slot))
+		elseif ev.slot == d then
+			return ("%s%s Digit %d: go down slot %d (%s)."):format(back,
+				head, d, d, slot_ids(ev, d))
+		end
+		return ("%s%s Nothing at digit %d; the next slot in use is %d " ..
+			"(%s)."):format(back, head, d, ev.slot, slot_ids(ev, ev.slot))
 	end
 	return ("%s Digit %d: slot %d (%s)."):format(head, ev.slot, ev.slot,
 		slot_ids(ev, ev.slot))
@@ -449,6 +470,9 @@ local function result(st, ev)
 	if r < 0 then
 		local e = ev.errno or tostring(r)
 		local why = ERRNO_SAYS[e] or e
+		if e == "ENOENT" and NEXT[ev.op] then
+			why = "no entry at or above it"
+		end
 		if e == "ENOSPC" and st.want and SEARCH[ev.op] and
 			not st.shape.ida then
 			why = ("the first free ID the search found, %d, is past " ..
