@@ -111,11 +111,36 @@ local function format_table(t)
 	return table.concat(lines, "\n")
 end
 
-local TRACE_FIELDS = { "level", "first", "last", "slot", "nodes" }
+local TRACE_FIELDS = { "level", "first", "last", "slot", "nodes", "aux" }
 local TRACE_HEIGHT = { grow = true, shrink = true }
+
+-- An operation's arguments: a range for the allocations and searches,
+-- the ID for the rest (none for for_each, pre_get, get_new).
+local function op_args(ev)
+	local op = ev.op
+	if op:find("alloc") or op:find("find_first") or op == "get_new_above" then
+		return "start=" .. ev.start .. " end=" .. ev["end"]
+	elseif op == "for_each" or op == "pre_get" or op == "get_new" then
+		return nil
+	end
+	return "id=" .. ev.id
+end
+
+-- op and done: "trace: op alloc start=0 end=0", "trace: done alloc result=5"
+local function op_line(ev)
+	local parts = { "trace:", ev.event, ev.op }
+	if ev.event == "op" then
+		parts[#parts + 1] = op_args(ev)
+	else
+		parts[#parts + 1] = "result=" .. ev.result
+		parts[#parts + 1] = ev.errno and "errno=" .. ev.errno
+	end
+	return table.concat(parts, " ")
+end
 
 -- One trace event (the binding's table) as one line.
 local function trace_line(ev)
+	if ev.op then return outln(op_line(ev)) end
 	local parts = { "trace:", tostring(ev.event) }
 	for _, k in ipairs(TRACE_FIELDS) do
 		if ev[k] ~= nil then
@@ -1263,8 +1288,30 @@ command {
 command {
 	name = "trace", args = "on|off", min = 1,
 	help = "print each step of later operations",
-	text = "Node visits, new and freed nodes, slots set and cleared, as the\n" ..
-		"commands run, on the current tree.",
+	text = "One line a step, as the commands run, on every tree:\n" ..
+		"  op, done       an operation begins (name, arguments); it ends\n" ..
+		"                 (result=ID, or errno=...)\n" ..
+		"  visit          a node on the way down; slot= is the one taken\n" ..
+		"  no-room        no free slot in the node from slot= on: go back\n" ..
+		"                 up and right, or grow the tree\n" ..
+		"  malloc, cache-take, preload-take   nodes= came from there\n" ..
+		"  node-new       a node joined the tree (aux=gens: a tagged\n" ..
+		"                 leaf's generations; aux=bitmap: an IDA bitmap)\n" ..
+		"  attach         it hangs from slot= of the parent named\n" ..
+		"  grow, shrink   a level added on top, or the top removed\n" ..
+		"  detach         the node named lets go of its child at slot=\n" ..
+		"  node-free      a node left the tree; then cache-put (kept in\n" ..
+		"                 the idr's cache) or free (back to malloc)\n" ..
+		"  pack           a sparse leaf packed into a smaller block\n" ..
+		"  slot-set, slot-clear   a leaf slot took or lost its entry\n" ..
+		"  full, open     a leaf slot's full bit set (used) or cleared\n" ..
+		"  subtree-full, subtree-open   an interior slot's full bit set\n" ..
+		"                 (child full) or cleared (room below again)\n" ..
+		"  bit-set, bit-clear   IDA: ID first+slot taken or freed\n" ..
+		"  bitmap-full, bitmap-open   IDA: a bitmap became full, or not\n" ..
+		"level=0 is a leaf; first..last are the IDs the node covers.  The\n" ..
+		"kernel marks free slots (IDR_FREE) where this tree sets full bits.\n" ..
+		"See also: explain, idr(3).",
 	example = "trace on",
 	complete = { "on", "off" },
 	run = function(args)
@@ -2193,6 +2240,61 @@ command {
 			{ max_lines = all and 0 or nil })
 		if not text then return nil, msg end
 		out(text)
+		return true
+	end,
+}
+
+-- }===============================================================
+
+-- {=========================== Explain ============================
+
+-- Each tree's events since its last "done": an operation being told.
+local told = setmetatable({}, { __mode = "k" })
+
+local function tell(t)
+	local list = told[t]
+	told[t] = nil
+	if list and #list > 0 then
+		outln((t:explain(list):gsub("\n$", "")))
+	end
+end
+
+reader {
+	name = "explain",
+	event = function(ev, t)
+		local list = told[t] or {}
+		told[t] = list
+		list[#list + 1] = ev
+		if ev.event == "done" then tell(t) end
+	end,
+	done = function()
+		for t in pairs(told) do tell(t) end
+	end,
+}
+
+command {
+	name = "explain", args = "on|off|COMMAND...", min = 1, raw = true,
+	help = "tell in sentences what each operation does, level by level",
+	text = "explain on: every later operation is told as it runs: the\n" ..
+		"ID's base-64 digits, each node's full bitmap and why the search\n" ..
+		"took the slot it took, nodes made and freed, the full bits that\n" ..
+		"change on the way back up, the result, and the kernel function\n" ..
+		"doing the same step.  explain off stops.  explain COMMAND ...\n" ..
+		"tells one command (explain alloc x 64).  From Lua: t:explain(fn)\n" ..
+		"or t:explain(t:events(fn)).",
+	example = "explain alloc x 64",
+	complete = { "on", "off" },
+	run = function(_, rest)
+		if rest == "" then return nil, usage("explain") end
+		if rest == "on" or rest == "off" then
+			sh.on.explain = rest == "on" or nil
+			return true
+		end
+		local was = sh.on.explain
+		sh.on.explain = true
+		local ok, r = pcall(run_line, rest, nil)
+		sh.on.explain = was
+		if not ok then error(r, 0) end
 		return true
 	end,
 }

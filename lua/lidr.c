@@ -74,15 +74,15 @@ struct events {
 
 /* What an idr and an IDA object share: each starts with it. */
 struct obj {
-	bool dead; /* destroyed: every method raises */
+	bool dead;     /* destroyed: every method raises */
+	bool in_trace; /* the trace function is running */
+	struct events tr;
 };
 
 struct lidr {
 	struct obj o;
 	struct idr idr;
-	struct events tr;
 	unsigned int id_bits; /* tagged: as given to idr_tag_init */
-	bool in_trace;	      /* the trace function is running */
 };
 
 struct lida {
@@ -182,7 +182,7 @@ static struct lidr *checkidr(lua_State *L)
 
 	if (t->o.dead)
 		luaL_error(L, "attempt to use a destroyed idr");
-	t->tr.n = 0;
+	t->o.tr.n = 0;
 	return t;
 }
 
@@ -273,8 +273,8 @@ static void lidr_release(lua_State *L, struct obj *o)
 
 	idr_set_trace(&t->idr, NULL, NULL);
 	idr_destroy(&t->idr);
-	free(t->tr.ev);
-	t->tr = (struct events){ NULL, 0, 0 };
+	free(t->o.tr.ev);
+	t->o.tr = (struct events){ NULL, 0, 0 };
 	lua_pushnil(L);
 	lua_setiuservalue(L, 1, UV_VALUES);
 	lua_pushnil(L);
@@ -402,11 +402,11 @@ static void publish(lua_State *L, struct lidr *t, lua_Integer id, int arg,
 static void trace_hook(const struct idr *idr, const struct idr_trace *ev,
 		       void *data)
 {
-	struct lidr *t = data;
-	struct events *tr = &t->tr;
+	struct obj *o = data;
+	struct events *tr = &o->tr;
 
 	(void)idr;
-	if (t->in_trace)
+	if (o->in_trace)
 		return;
 	if (tr->n == tr->cap) {
 		size_t cap = tr->cap ? 2 * tr->cap : 16;
@@ -432,6 +432,24 @@ static void set_bool(lua_State *L, const char *k, bool v)
 	lua_setfield(L, -2, k);
 }
 
+/* op: the operation and its arguments; done: its result, and errno. */
+static void push_op(lua_State *L, const struct idr_trace *ev)
+{
+	lua_pushstring(L, ev->op);
+	lua_setfield(L, -2, "op");
+	if (ev->event == IDR_TRACE_OP) {
+		set_int(L, "start", (lua_Integer)ev->start);
+		set_int(L, "end", (lua_Integer)ev->end);
+		set_int(L, "id", (lua_Integer)ev->id);
+		return;
+	}
+	set_int(L, "result", (lua_Integer)ev->result);
+	if (ev->result < 0) {
+		lua_pushstring(L, errname((int)ev->result));
+		lua_setfield(L, -2, "errno");
+	}
+}
+
 /*
  * Node counts for *-take and malloc; a node and a slot for the rest.
  * @ev is in a buffer no finalizer can reach (see delivered()).
@@ -445,7 +463,9 @@ static void push_event(lua_State *L, const struct idr_trace *ev)
 	lua_createtable(L, 0, 8);
 	lua_pushstring(L, idr_trace_name(ev->event));
 	lua_setfield(L, -2, "event");
-	if (counts) {
+	if (ev->event == IDR_TRACE_OP || ev->event == IDR_TRACE_DONE) {
+		push_op(L, ev);
+	} else if (counts) {
 		set_int(L, "nodes", ev->nodes);
 	} else {
 		set_int(L, "level", ev->level);
@@ -453,16 +473,21 @@ static void push_event(lua_State *L, const struct idr_trace *ev)
 		set_int(L, "last", (lua_Integer)ev->last);
 		set_int(L, "slot", ev->slot);
 		set_int(L, "full", (lua_Integer)ev->full);
+		if (ev->aux) {
+			lua_pushstring(L, ev->aux == IDR_AUX_GENS ? "gens"
+								  : "bitmap");
+			lua_setfield(L, -2, "aux");
+		}
 	}
 	set_int(L, "height", ev->height);
 }
 
 /* Call the trace function on each event in the list on top, then pop. */
-static void call_trace(lua_State *L, struct lidr *t)
+static void call_trace(lua_State *L, struct obj *t)
 {
 	lua_Integer i, n = (lua_Integer)lua_rawlen(L, -1);
 
-	for (i = 1; i <= n && !t->o.dead; i++) {
+	for (i = 1; i <= n && !t->dead; i++) {
 		if (lua_getiuservalue(L, 1, UV_TRACE) != LUA_TFUNCTION) {
 			lua_pop(L, 1);
 			break;
@@ -502,7 +527,7 @@ static int push_events(lua_State *L)
  * operation of its own into a new one.  The buffer is freed (or given
  * back, for the next operation) whatever happens.
  */
-static int delivered(lua_State *L, struct lidr *t, int nres)
+static int delivered(lua_State *L, struct obj *t, int nres)
 {
 	struct events tr = t->tr;
 	int status;
@@ -513,7 +538,7 @@ static int delivered(lua_State *L, struct lidr *t, int nres)
 	lua_pushcfunction(L, push_events);
 	lua_pushlightuserdata(L, &tr);
 	status = lua_pcall(L, 1, 1, 0);
-	if (!t->o.dead && !t->tr.ev)
+	if (!t->dead && !t->tr.ev)
 		t->tr = (struct events){ tr.ev, 0, tr.cap };
 	else
 		free(tr.ev);
@@ -523,10 +548,33 @@ static int delivered(lua_State *L, struct lidr *t, int nres)
 	return nres;
 }
 
-/* t:trace(fn) returns the function it replaces, so readers can chain. */
+static struct lida *checkida(lua_State *L);
+
+/* The idr or IDA at index 1, alive, and its tree. */
+static struct obj *checktraced(lua_State *L, struct idr **tree)
+{
+	struct lidr *t = luaL_testudata(L, 1, IDR_MT);
+	struct lida *a;
+
+	if (t) {
+		*tree = &checkidr(L)->idr;
+		return &t->o;
+	}
+	if (!luaL_testudata(L, 1, IDA_MT))
+		luaL_typeerror(L, 1, "idr or ida");
+	a = checkida(L);
+	*tree = &a->ida.ida_rt;
+	return &a->o;
+}
+
+/*
+ * t:trace(fn) returns the function it replaces, so readers can chain.
+ * An idr's and an IDA's alike: the IDA's events are its tree's.
+ */
 static int lidr_trace(lua_State *L)
 {
-	struct lidr *t = checkidr(L);
+	struct idr *tree;
+	struct obj *o = checktraced(L, &tree);
 
 	if (!lua_isnoneornil(L, 2))
 		luaL_checktype(L, 2, LUA_TFUNCTION);
@@ -534,10 +582,10 @@ static int lidr_trace(lua_State *L)
 	lua_getiuservalue(L, 1, UV_TRACE);
 	lua_insert(L, 2);
 	if (lua_isnil(L, 3)) {
-		idr_set_trace(&t->idr, NULL, NULL);
+		idr_set_trace(tree, NULL, NULL);
 		lua_pushnil(L);
 	} else {
-		idr_set_trace(&t->idr, trace_hook, t);
+		idr_set_trace(tree, trace_hook, o);
 		lua_pushvalue(L, 3);
 	}
 	lua_setiuservalue(L, 1, UV_TRACE);
@@ -565,14 +613,16 @@ static int allocated(lua_State *L, struct lidr *t, int id, int arg,
 		     unsigned int cursor, int start, int end)
 {
 	if (id == -ENOMEM)
-		return fail_nomem(L);
+		return delivered(L, &t->o, fail_nomem(L));
 	if (id == -EAGAIN)
-		return fail(L, id, "no node cached: call pre_get and retry");
+		return delivered(
+			L, &t->o,
+			fail(L, id, "no node cached: call pre_get and retry"));
 	if (id < 0)
-		return no_space(L, id, start, end);
+		return delivered(L, &t->o, no_space(L, id, start, end));
 	publish(L, t, id, arg, cursor);
 	lua_pushinteger(L, id);
-	return delivered(L, t, 1);
+	return delivered(L, &t->o, 1);
 }
 
 typedef int alloc_fn(struct idr *idr, void *ptr, int start, int end, gfp_t gfp);
@@ -607,13 +657,14 @@ static int lidr_alloc_u32(lua_State *L)
 	int err = idr_alloc_u32(&t->idr, marker(L, t, 2), &id, max, GFP_KERNEL);
 
 	if (err == -ENOMEM)
-		return fail_nomem(L);
+		return delivered(L, &t->o, fail_nomem(L));
 	if (err)
-		return fail(L, err, "no free id in [%I, %I]", (LUAI_UACINT)id,
-			    (LUAI_UACINT)max);
+		return delivered(L, &t->o,
+				 fail(L, err, "no free id in [%I, %I]",
+				      (LUAI_UACINT)id, (LUAI_UACINT)max));
 	publish(L, t, id, 2, idr_get_cursor(&t->idr));
 	lua_pushinteger(L, id);
-	return delivered(L, t, 1);
+	return delivered(L, &t->o, 1);
 }
 
 static int lidr_get_cursor(lua_State *L)
@@ -640,7 +691,7 @@ static int lidr_find(lua_State *L)
 	unsigned long id = ulong_arg(L, 2);
 
 	push_value(L, t, id, idr_find(&t->idr, id));
-	return delivered(L, t, 1);
+	return delivered(L, &t->o, 1);
 }
 
 /*
@@ -656,11 +707,11 @@ static int lidr_remove(lua_State *L)
 
 	/* Events first: the message allocates (see the rule at the top). */
 	if (idr_count(&t->idr) == before) {
-		delivered(L, t, 0);
+		delivered(L, &t->o, 0);
 		return fail(L, -ENOENT, "no such id %I", (LUAI_UACINT)id);
 	}
 	take_value(L, t, id, entry);
-	return delivered(L, t, 1);
+	return delivered(L, &t->o, 1);
 }
 
 /* The old value (nil if reserved); a failed store puts the old back. */
@@ -673,7 +724,7 @@ static int lidr_replace(lua_State *L)
 	lua_settop(L, 3);
 	old = idr_replace(&t->idr, marker(L, t, 3), id);
 	if (IS_ERR(old)) {
-		delivered(L, t, 0);
+		delivered(L, &t->o, 0);
 		return fail(L, -ENOENT, "no such id %I", (LUAI_UACINT)id);
 	}
 	push_value(L, t, id, old);
@@ -681,7 +732,7 @@ static int lidr_replace(lua_State *L)
 		idr_replace(&t->idr, old, id);
 		lua_error(L);
 	}
-	return delivered(L, t, 1);
+	return delivered(L, &t->o, 1);
 }
 
 static int lidr_get_next(lua_State *L)
@@ -692,11 +743,11 @@ static int lidr_get_next(lua_State *L)
 
 	if (!entry) {
 		lua_pushnil(L);
-		return 1;
+		return delivered(L, &t->o, 1);
 	}
 	lua_pushinteger(L, (lua_Integer)id);
 	push_value(L, t, (lua_Integer)id, entry);
-	return 2;
+	return delivered(L, &t->o, 2);
 }
 
 /* }==================== Lookup and removal ==================== */
@@ -722,10 +773,10 @@ static int pairs_step(lua_State *L)
 	}
 	entry = idr_get_next_ul(&t->idr, &id);
 	if (!entry)
-		return 0;
+		return delivered(L, &t->o, 0);
 	lua_pushinteger(L, (lua_Integer)id);
 	push_value(L, t, (lua_Integer)id, entry);
-	return 2;
+	return delivered(L, &t->o, 2);
 }
 
 static int lidr_pairs(lua_State *L)
@@ -747,6 +798,7 @@ static int lidr_for_each(lua_State *L)
 	luaL_checktype(L, 2, LUA_TFUNCTION);
 	lua_settop(L, 2);
 	while ((entry = idr_get_next_ul(&checkidr(L)->idr, &id))) {
+		delivered(L, &toidr(L)->o, 0);
 		lua_pushvalue(L, 2);
 		lua_pushinteger(L, (lua_Integer)id);
 		push_value(L, toidr(L), (lua_Integer)id, entry);
@@ -758,7 +810,7 @@ static int lidr_for_each(lua_State *L)
 			break;
 	}
 	lua_pushnil(L);
-	return 1;
+	return delivered(L, &toidr(L)->o, 1);
 }
 
 /* }==================== Iteration ==================== */
@@ -770,29 +822,31 @@ static int lidr_pre_get(lua_State *L)
 	struct lidr *t = checkidr(L);
 
 	lua_pushboolean(L, idr_pre_get(&t->idr, GFP_KERNEL));
-	return delivered(L, t, 1);
+	return delivered(L, &t->o, 1);
 }
 
-static int get_new_from(lua_State *L, int start)
+static int get_new_from(lua_State *L, int start, bool above)
 {
 	struct lidr *t = toidr(L);
 	unsigned int cursor = idr_get_cursor(&t->idr);
 	int id, err;
 
-	err = idr_get_new_above(&t->idr, marker(L, t, 2), start, &id);
+	/* idr_get_new() for get_new, so that the trace names it. */
+	err = above ? idr_get_new_above(&t->idr, marker(L, t, 2), start, &id)
+		    : idr_get_new(&t->idr, marker(L, t, 2), &id);
 	return allocated(L, t, err ? err : id, 2, cursor, start, 0);
 }
 
 static int lidr_get_new(lua_State *L)
 {
 	checkidr(L);
-	return get_new_from(L, 0);
+	return get_new_from(L, 0, false);
 }
 
 static int lidr_get_new_above(lua_State *L)
 {
 	checkidr(L);
-	return get_new_from(L, int_arg(L, 3));
+	return get_new_from(L, int_arg(L, 3), true);
 }
 
 /* }==================== The 2004 API ==================== */
@@ -817,7 +871,7 @@ static int lidr_alloc_tagged(lua_State *L)
 /* Events first: the message allocates (see the rule at the top). */
 static int tag_fail(lua_State *L, struct lidr *t, int err, int tid)
 {
-	delivered(L, t, 0);
+	delivered(L, &t->o, 0);
 	if (err == -ESTALE)
 		return fail(L, err, "stale tagged id %d", tid);
 	return fail(L, err, "no such tagged id %d", tid);
@@ -841,7 +895,7 @@ static int tagged_op(lua_State *L, enum tag_op op)
 		push_value(L, t, tid, idr_find_tagged(&t->idr, tid));
 	else
 		take_value(L, t, tid, idr_remove_tagged(&t->idr, tid));
-	return delivered(L, t, 1);
+	return delivered(L, &t->o, 1);
 }
 
 static int lidr_check(lua_State *L)
@@ -1414,18 +1468,20 @@ static struct lida *toida(lua_State *L)
 	return luaL_checkudata(L, 1, IDA_MT);
 }
 
+/* As checkidr(): alive, and no events left from an earlier call. */
 static struct lida *checkida(lua_State *L)
 {
 	struct lida *a = toida(L);
 
 	if (a->o.dead)
 		luaL_error(L, "attempt to use a destroyed ida");
+	a->o.tr.n = 0;
 	return a;
 }
 
 static int lida_new(lua_State *L)
 {
-	struct lida *a = lua_newuserdatauv(L, sizeof(*a), 0);
+	struct lida *a = lua_newuserdatauv(L, sizeof(*a), 2);
 
 	memset(a, 0, sizeof(*a));
 	ida_init(&a->ida);
@@ -1435,8 +1491,14 @@ static int lida_new(lua_State *L)
 
 static void lida_release(lua_State *L, struct obj *o)
 {
-	(void)L;
-	ida_destroy(&((struct lida *)o)->ida);
+	struct lida *a = (struct lida *)o;
+
+	idr_set_trace(&a->ida.ida_rt, NULL, NULL);
+	ida_destroy(&a->ida);
+	free(o->tr.ev);
+	o->tr = (struct events){ NULL, 0, 0 };
+	lua_pushnil(L);
+	lua_setiuservalue(L, 1, UV_TRACE);
 }
 
 static unsigned long lida_count(const struct obj *o)
@@ -1459,12 +1521,13 @@ static int lida_alloc(lua_State *L)
 	int id = ida_alloc_range(&a->ida, min, max, GFP_KERNEL);
 
 	if (id == -ENOMEM)
-		return fail_nomem(L);
+		return delivered(L, &a->o, fail_nomem(L));
 	if (id < 0)
-		return fail(L, id, "no free id in [%I, %I]", (LUAI_UACINT)min,
-			    (LUAI_UACINT)max);
+		return delivered(L, &a->o,
+				 fail(L, id, "no free id in [%I, %I]",
+				      (LUAI_UACINT)min, (LUAI_UACINT)max));
 	lua_pushinteger(L, id);
-	return 1;
+	return delivered(L, &a->o, 1);
 }
 
 static int lida_free(lua_State *L)
@@ -1473,10 +1536,11 @@ static int lida_free(lua_State *L)
 	unsigned long id = ulong_arg(L, 2);
 
 	if (ida_free(&a->ida, (unsigned int)id))
-		return fail(L, -ENOENT, "id %I is not allocated",
-			    (LUAI_UACINT)id);
+		return delivered(L, &a->o,
+				 fail(L, -ENOENT, "id %I is not allocated",
+				      (LUAI_UACINT)id));
 	lua_pushboolean(L, 1);
-	return 1;
+	return delivered(L, &a->o, 1);
 }
 
 static int lida_exists(lua_State *L)
@@ -1484,7 +1548,7 @@ static int lida_exists(lua_State *L)
 	struct lida *a = checkida(L);
 
 	lua_pushboolean(L, ida_exists(&a->ida, (unsigned int)ulong_arg(L, 2)));
-	return 1;
+	return delivered(L, &a->o, 1);
 }
 
 static int lida_find_first(lua_State *L)
@@ -1496,13 +1560,15 @@ static int lida_find_first(lua_State *L)
 	int id = ida_find_first_range(&a->ida, min, max);
 
 	if (id == -EINVAL)
-		return fail(L, id, "%I is above the largest id",
-			    (LUAI_UACINT)min);
+		return delivered(L, &a->o,
+				 fail(L, id, "%I is above the largest id",
+				      (LUAI_UACINT)min));
 	if (id < 0)
-		return fail(L, id, "no id in [%I, %I]", (LUAI_UACINT)min,
-			    (LUAI_UACINT)max);
+		return delivered(L, &a->o,
+				 fail(L, id, "no id in [%I, %I]",
+				      (LUAI_UACINT)min, (LUAI_UACINT)max));
 	lua_pushinteger(L, id);
-	return 1;
+	return delivered(L, &a->o, 1);
 }
 
 static int ida_step(lua_State *L)
@@ -1516,9 +1582,9 @@ static int ida_step(lua_State *L)
 		return 0;
 	id = ida_find_first_range(&a->ida, (unsigned int)(last + 1), INT_MAX);
 	if (id < 0)
-		return 0;
+		return delivered(L, &a->o, 0);
 	lua_pushinteger(L, id);
-	return 1;
+	return delivered(L, &a->o, 1);
 }
 
 static int lida_pairs(lua_State *L)
@@ -1750,6 +1816,7 @@ static const luaL_Reg ida_methods[] = {
 	{ "stats_text", lidr_stats_text },
 	{ "nodes", lidr_nodes },
 	{ "validate", lidr_validate },
+	{ "trace", lidr_trace },
 	{ NULL, NULL }
 };
 

@@ -28,9 +28,10 @@ struct bitmap {
 	uint64_t *word, *ones, *used;
 };
 
+/* The bitmap at @chunk, if any; its path is the caller's to report. */
 static bool bitmap_of(const struct ida *ida, uint64_t chunk, struct bitmap *map)
 {
-	void **slot = idr__lookup(&ida->ida_rt, chunk);
+	void **slot = idr__lookup_quiet(&ida->ida_rt, chunk);
 
 	if (!slot)
 		return false;
@@ -116,9 +117,12 @@ static int bitmap_new(struct ida *ida, uint64_t chunk, uint64_t id)
 			       idr__node_words_used(node) };
 	set_bit(&map, (unsigned int)(id % CHUNK));
 	idr__insert(tree, chunk, node, IDR__SLOT_OPEN, &spare);
-	if (idr__tracing(tree))
+	if (idr__tracing(tree)) {
+		idr__trace_node(tree, IDR_TRACE_NODE_NEW, chunk,
+				IDR_AUX_BITMAP);
 		idr__trace_bit(tree, IDR_TRACE_BIT_SET, chunk,
 			       (unsigned int)(id % CHUNK), *map.ones);
+	}
 	return (int)id;
 }
 
@@ -135,12 +139,10 @@ static int bitmap_take(struct ida *ida, uint64_t chunk,
 	return (int)(chunk * CHUNK + n);
 }
 
-int ida_alloc_range(struct ida *ida, unsigned int min, unsigned int max,
-		    gfp_t gfp)
+static int alloc_range(struct ida *ida, unsigned int min, unsigned int max)
 {
 	uint64_t id = min, chunk;
 
-	(void)gfp;
 	if (max > INT_MAX) /* >=: an equivalent mutant */
 		max = INT_MAX;
 	if (min > max)
@@ -166,6 +168,16 @@ int ida_alloc_range(struct ida *ida, unsigned int min, unsigned int max,
 	}
 }
 
+int ida_alloc_range(struct ida *ida, unsigned int min, unsigned int max,
+		    gfp_t gfp)
+{
+	const struct idr *tree = &ida->ida_rt;
+	bool op = idr__op(tree, "ida_alloc_range", min, max, 0);
+
+	(void)gfp;
+	return (int)idr__done(tree, op, alloc_range(ida, min, max));
+}
+
 int ida_alloc(struct ida *ida, gfp_t gfp)
 {
 	return ida_alloc_range(ida, 0, UINT_MAX, gfp);
@@ -181,7 +193,7 @@ int ida_alloc_max(struct ida *ida, unsigned int max, gfp_t gfp)
 	return ida_alloc_range(ida, 0, max, gfp);
 }
 
-int ida_free(struct ida *ida, unsigned int id)
+static int free_id(struct ida *ida, unsigned int id)
 {
 	uint64_t chunk = id / CHUNK;
 	unsigned int n = id % CHUNK;
@@ -189,6 +201,8 @@ int ida_free(struct ida *ida, unsigned int id)
 	void *node;
 	bool full;
 
+	if (id <= INT_MAX)
+		idr__trace_path(&ida->ida_rt, chunk);
 	if (id > INT_MAX || !bitmap_of(ida, chunk, &map) || !test_bit(&map, n))
 		return -ENOENT;
 	full = bitmap_full(&map);
@@ -200,21 +214,38 @@ int ida_free(struct ida *ida, unsigned int id)
 		idr__set_full(&ida->ida_rt, chunk, IDR__SLOT_OPEN);
 	if (!*map.used) {
 		idr__delete(&ida->ida_rt, chunk, &node);
-		idr__node_release(&ida->ida_rt, node);
+		idr__trace_gone(&ida->ida_rt, chunk, IDR_AUX_BITMAP,
+				idr__node_release(&ida->ida_rt, node));
 	}
 	return 0;
 }
 
-bool ida_exists(const struct ida *ida, unsigned int id)
+int ida_free(struct ida *ida, unsigned int id)
 {
-	struct bitmap map;
+	bool op = idr__op(&ida->ida_rt, "ida_free", 0, 0, id);
+	int err = free_id(ida, id);
 
-	return id <= INT_MAX && bitmap_of(ida, id / CHUNK, &map) &&
-	       test_bit(&map, id % CHUNK);
+	idr__done(&ida->ida_rt, op, err ? err : (int64_t)id);
+	return err;
 }
 
-int ida_find_first_range(const struct ida *ida, unsigned int min,
-			 unsigned int max)
+bool ida_exists(const struct ida *ida, unsigned int id)
+{
+	bool op = idr__op(&ida->ida_rt, "ida_exists", 0, 0, id);
+	struct bitmap map;
+	bool yes;
+
+	if (id <= INT_MAX)
+		idr__trace_path(&ida->ida_rt, id / CHUNK);
+	yes = id <= INT_MAX && bitmap_of(ida, id / CHUNK, &map) &&
+	      test_bit(&map, id % CHUNK);
+
+	idr__done(&ida->ida_rt, op, yes ? (int64_t)id : -ENOENT);
+	return yes;
+}
+
+static int find_first_range(const struct ida *ida, unsigned int min,
+			    unsigned int max)
 {
 	uint64_t chunk = min / CHUNK, id = min;
 	void *node;
@@ -240,6 +271,15 @@ int ida_find_first_range(const struct ida *ida, unsigned int min,
 	return -ENOENT;
 }
 
+int ida_find_first_range(const struct ida *ida, unsigned int min,
+			 unsigned int max)
+{
+	bool op = idr__op(&ida->ida_rt, "ida_find_first_range", min, max, 0);
+
+	return (int)idr__done(&ida->ida_rt, op,
+			      find_first_range(ida, min, max));
+}
+
 int ida_find_first(const struct ida *ida)
 {
 	return ida_find_first_range(ida, 0, UINT_MAX);
@@ -252,6 +292,7 @@ bool ida_is_empty(const struct ida *ida)
 
 unsigned long ida_count(const struct ida *ida)
 {
+	bool op = idr__op(&ida->ida_rt, "ida_count", 0, 0, 0);
 	uint64_t chunk = 0;
 	unsigned long count = 0;
 	unsigned int w;
@@ -263,6 +304,7 @@ unsigned long ida_count(const struct ida *ida)
 				idr__node_bits(node)[w]);
 		chunk++;
 	}
+	idr__done(&ida->ida_rt, op, (int64_t)count);
 	return count;
 }
 

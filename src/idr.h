@@ -1036,18 +1036,40 @@ IDR_API int idr_stats_print(const struct idr *idr, FILE *out);
  * and which of its slots (@slot), with the node's full bitmap after the
  * step (@full).  The glossary:
  *
+ * Operations (@op: the public function's name without "idr_", as
+ * "alloc", "alloc_cyclic", "find", "get_new_above"; an IDA's keep
+ * "ida_": "ida_alloc_range", "ida_free")
+ *   op            an operation begins; every other event of it follows.
+ *                 @start, @end: the range asked for, as the caller passed
+ *                 it (idr_alloc's @end is exclusive, 0 or less for none;
+ *                 idr_alloc_u32's and ida_alloc_range's is the inclusive
+ *                 max); @id: the ID asked about (find, remove, replace,
+ *                 get_next: where it starts; idr_alloc_cyclic: the cursor;
+ *                 tagged calls: the tagged ID).
+ *   done          it is over: @result is the ID allocated, found, removed
+ *                 or replaced (tagged calls: the tagged ID), or a negative
+ *                 errno (-ENOSPC, -EAGAIN, -ENOENT, ...); idr_for_each:
+ *                 what fn last returned; idr_pre_get: 0 or -ENOMEM.
+ *   Each public call reports one op and one done, also when it calls
+ *   another public function (idr_alloc_cyclic calls idr_alloc_u32, once
+ *   or twice): only the outer one is reported.  idr_preload() names no
+ *   idr and reports nothing; its nodes show as preload-take later.
+ *
  * Finding
  *   visit         a node on the way down: @slot is the one taken.  Every
  *                 search for a free ID (alloc, the 2004 API, the IDA), a
- *                 find and a removal report one per node they go through;
- *                 a search that backs up and goes right visits again.
+ *                 find, a removal and a search for the next entry
+ *                 (get_next, for_each, the IDA's find_first and count)
+ *                 report one per node they go through, once; a search
+ *                 that backs up and goes right visits again.
  *   no-room       a search for a free ID read a node's full bitmap and
  *                 found no free slot at or after @slot (the digit it came
  *                 in at): it goes back up to the parent's next slot, or,
  *                 at the top, the tree must grow.
  *
  * Where nodes come from and go to (@nodes: how many; no node fields)
- *   malloc        @nodes were allocated for this operation.
+ *   malloc        @nodes were allocated for this operation (for
+ *                 idr_pre_get(): allocated into the idr's cache).
  *   cache-take    @nodes came from the idr's cache (the 2004 API's, and
  *                 the nodes earlier removals returned).
  *   preload-take  @nodes came from this thread's idr_preload().
@@ -1075,6 +1097,13 @@ IDR_API int idr_stats_print(const struct idr *idr, FILE *out);
  *
  * A tree whose first node is made reports node-new alone, at height 1 (or
  * more); a tree whose last node goes reports node-free, at height 0.
+ *
+ * A leaf's own extra node (@aux set; @level 0, @slot the leaf slot): a
+ * tagged leaf's generation counters, made with the leaf (a second
+ * node-new after the leaf's) and freed with it (node-free, then
+ * cache-put or free); an IDA bitmap, made when its first ID is taken
+ * (node-new after slot-set, @first..@last its IDs) and freed when its
+ * last ID is (after the leaf's own events, if the leaf goes too).
  *
  * Bits (a node's bitmap of full slots: set means no free ID below)
  *   slot-set      a leaf slot now holds an entry (its present bit set);
@@ -1126,6 +1155,8 @@ enum idr_trace_event {
 	IDR_TRACE_BIT_CLEAR,	/* IDA: ID @first + @slot freed */
 	IDR_TRACE_PACK,		/* a leaf was packed (or shrunk) */
 	IDR_TRACE_NO_ROOM,	/* a node with no free slot from @slot on */
+	IDR_TRACE_OP,		/* an operation begins: @op, its arguments */
+	IDR_TRACE_DONE,		/* it is over: @op, @result */
 };
 
 struct idr_trace {
@@ -1136,7 +1167,22 @@ struct idr_trace {
 	uint64_t full;		   /* the node's full bitmap, after */
 	unsigned int nodes;	   /* *_TAKE, MALLOC: how many */
 	unsigned int height;	   /* the tree's, after the event */
+	/* op and done only (NULL, 0 in the others): */
+	const char *op;	    /* the operation: "alloc" for idr_alloc() */
+	int64_t start, end; /* op: the range asked for, as passed */
+	unsigned long id;   /* op: the ID asked about (find, remove...) */
+	int64_t result;	    /* done: the ID concerned, or -errno */
+	unsigned int aux;   /* IDR_AUX_*: a leaf's extra node, not a tree's */
 };
+
+/*
+ * idr_trace.aux of node-new, node-free, cache-put and free: the node is
+ * not one of the tree's but one a leaf keeps, at the leaf's @level 0 and
+ * slot @slot: a tagged leaf's generation counters (@first..@last: the
+ * leaf's IDs), or an IDA's bitmap (@first..@last: the bitmap's IDs).
+ */
+#define IDR_AUX_GENS 1u
+#define IDR_AUX_BITMAP 2u
 
 /**
  * idr_set_trace() - Report each step of later operations to a callback.

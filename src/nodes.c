@@ -117,19 +117,31 @@ static bool cache_put(struct idr *idr, struct idr_node *node)
 }
 
 /* Fill the cache to capacity; malloc runs outside the spinlock. */
+static void trace_supply(const struct idr *idr, enum idr_trace_event event,
+			 unsigned int n);
+
 int idr__cache_fill(struct idr *idr)
 {
+	unsigned int made = 0;
+	int err = 0;
+
 	while (idr_cache_count(idr) < IDR__CACHE_NODES) {
 		struct idr_node *node = node_new();
 
-		if (!node)
-			return -ENOMEM;
+		if (!node) {
+			err = -ENOMEM;
+			break;
+		}
 		if (!cache_put(idr, node)) {
 			idr__free(node, IDR__NODE_SIZE);
 			break;
 		}
+		made++;
 	}
-	return 0;
+	/* The nodes went from malloc into the cache: say how many. */
+	if (idr->idr_trace)
+		trace_supply(idr, IDR_TRACE_MALLOC, made);
+	return err;
 }
 
 /* Take exactly @n nodes, or none (false) if the cache holds fewer. */
@@ -218,7 +230,7 @@ static void trace_supply(const struct idr *idr, enum idr_trace_event event,
 				.height = idr__height(idr) };
 
 	if (n)
-		idr->idr_trace(idr, &ev, idr->idr_trace_data);
+		idr__emit(idr, &ev);
 }
 
 /* Give back what a failed reservation took: malloc'd nodes on top. */

@@ -41,13 +41,11 @@ bool idr__tag_retired(const struct idr *idr, uint64_t index)
 	       current_gen(idr, index) >= idr__gen_limit(idr);
 }
 
-void *idr__tag_remove(struct idr *idr, uint64_t index)
+/* Remove the live @index at @slot: idr__tag_remove() after the lookup. */
+static void *remove_at(struct idr *idr, uint64_t index, void **slot)
 {
-	void **slot = idr__lookup(idr, index);
 	void *entry = NULL;
 
-	if (!slot || idr__tag_retired(idr, index))
-		return NULL;
 	/* Advance first: a leaf freed below passes its counters on. */
 	if (++*idr__gen(idr, index) >= idr__gen_limit(idr) &&
 	    idr__retiring(idr)) {
@@ -59,6 +57,14 @@ void *idr__tag_remove(struct idr *idr, uint64_t index)
 	}
 	idr__delete(idr, index, &entry);
 	return entry;
+}
+
+void *idr__tag_remove(struct idr *idr, uint64_t index, bool *gone)
+{
+	void **slot = idr__lookup(idr, index);
+
+	*gone = slot && !idr__tag_retired(idr, index);
+	return *gone ? remove_at(idr, index, slot) : NULL;
 }
 
 /*
@@ -109,7 +115,7 @@ static bool gen_current(const struct idr *idr, uint64_t index, uint64_t gen)
 	       (current_gen(idr, index) & (idr__gen_limit(idr) - 1)) == gen;
 }
 
-int idr_tag_check(const struct idr *idr, int tagged_id)
+static int tag_check(const struct idr *idr, int tagged_id)
 {
 	uint64_t index, gen;
 
@@ -120,6 +126,13 @@ int idr_tag_check(const struct idr *idr, int tagged_id)
 	if (!gen_current(idr, index, gen))
 		return -ESTALE;
 	return idr__lookup(idr, index) ? 0 : -ENOENT;
+}
+
+int idr_tag_check(const struct idr *idr, int tagged_id)
+{
+	bool op = idr__op(idr, "tag_check", 0, 0, (unsigned int)tagged_id);
+
+	return (int)idr__done(idr, op, tag_check(idr, tagged_id));
 }
 
 /* The slot of a live tagged ID, or NULL. */
@@ -135,19 +148,23 @@ static void **live_slot(const struct idr *idr, int tagged_id, uint64_t *index)
 
 void *idr_find_tagged(const struct idr *idr, int tagged_id)
 {
+	bool op = idr__op(idr, "find_tagged", 0, 0, (unsigned int)tagged_id);
 	uint64_t index;
 	void **slot = live_slot(idr, tagged_id, &index);
 
+	idr__done(idr, op, slot ? tagged_id : -ENOENT);
 	return slot ? *slot : NULL;
 }
 
 void *idr_remove_tagged(struct idr *idr, int tagged_id)
 {
+	bool op = idr__op(idr, "remove_tagged", 0, 0, (unsigned int)tagged_id);
 	uint64_t index;
+	void **slot = live_slot(idr, tagged_id, &index);
+	void *entry = slot ? remove_at(idr, index, slot) : NULL;
 
-	if (!live_slot(idr, tagged_id, &index))
-		return NULL;
-	return idr__tag_remove(idr, index);
+	idr__done(idr, op, slot ? tagged_id : -ENOENT);
+	return entry;
 }
 
 int idr_tag_id(const struct idr *idr, int tagged_id)

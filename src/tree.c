@@ -209,7 +209,7 @@ emit(const struct idr *idr, enum idr_trace_event event, uint64_t index,
 	uint64_t span = capacity(shift);
 
 	idr__range(idr, index / span * span, span, &ev.first, &ev.last);
-	idr->idr_trace(idr, &ev, idr->idr_trace_data);
+	idr__emit(idr, &ev);
 }
 
 /* Whether to report events: see idr__tracing() in tree.h. */
@@ -265,7 +265,75 @@ void idr__trace_bit(const struct idr *idr, enum idr_trace_event event,
 				.height = idr__height(idr) };
 
 	idr__range(idr, chunk, 1, &ev.first, &ev.last);
-	idr->idr_trace(idr, &ev, idr->idr_trace_data);
+	idr__emit(idr, &ev);
+}
+
+void idr__trace_node(const struct idr *idr, enum idr_trace_event event,
+		     uint64_t index, unsigned int aux)
+{
+	struct idr_trace ev = { .event = event,
+				.slot = digit(index, 0),
+				.height = idr__height(idr),
+				.aux = aux };
+
+	if (aux == IDR_AUX_BITMAP)
+		idr__range(idr, index, 1, &ev.first, &ev.last);
+	else
+		idr__range(idr, index & ~(uint64_t)SLOT_MASK, IDR_SLOTS,
+			   &ev.first, &ev.last);
+	idr__emit(idr, &ev);
+}
+
+/*
+ * The operation being reported in this thread, and its idr: a public
+ * function that another calls reports no op of its own.  Cleared while
+ * the callback runs, so that what it does to another idr is reported
+ * there in full.
+ */
+struct op_state {
+	const struct idr *idr;
+	const char *op;
+};
+
+static _Thread_local struct op_state current;
+
+void idr__emit(const struct idr *idr, struct idr_trace *ev)
+{
+	struct op_state saved = current;
+
+	current.idr = NULL;
+	idr->idr_trace(idr, ev, idr->idr_trace_data);
+	current = saved;
+}
+
+bool idr__op_begin(const struct idr *idr, const char *op, int64_t start,
+		   int64_t end, unsigned long id)
+{
+	struct idr_trace ev = { .event = IDR_TRACE_OP,
+				.height = idr__height(idr),
+				.op = op,
+				.start = start,
+				.end = end,
+				.id = id };
+
+	if (current.idr == idr)
+		return false;
+	idr__emit(idr, &ev);
+	current.idr = idr;
+	current.op = op;
+	return true;
+}
+
+void idr__op_done(const struct idr *idr, int64_t result)
+{
+	struct idr_trace ev = { .event = IDR_TRACE_DONE,
+				.height = idr__height(idr),
+				.op = current.op,
+				.result = result };
+
+	current.idr = NULL;
+	if (idr->idr_trace)
+		idr__emit(idr, &ev);
 }
 
 size_t idr__view_size(const struct idr_view *view)
@@ -355,8 +423,7 @@ static unsigned int descend_first(const struct idr *idr, struct idr_node *node,
 		i = lowest(set);
 		if (i != digit(at, shift))
 			at = slot_start(at, shift, i);
-		if (seek == SEEK_FREE)
-			trace(idr, IDR_TRACE_VISIT, at, shift, node);
+		trace(idr, IDR_TRACE_VISIT, at, shift, node);
 		if (shift == 0 || !node->slots[i]) {
 			*start = at;
 			return depth + 1;
@@ -483,14 +550,23 @@ static void trace_path(const struct idr *idr, uint64_t index)
 		     digit(index, views[i].shift), views[i].full);
 }
 
+void idr__trace_path(const struct idr *idr, uint64_t index)
+{
+	if (tracing(idr))
+		trace_path(idr, index);
+}
+
 /* The leaf slot of a present index, or NULL.  The path find takes. */
 void **idr__lookup(const struct idr *idr, uint64_t index)
 {
-	struct idr_node *leaf;
+	idr__trace_path(idr, index);
+	return idr__lookup_quiet(idr, index);
+}
 
-	if (tracing(idr))
-		trace_path(idr, index);
-	leaf = leaf_of(idr, index);
+void **idr__lookup_quiet(const struct idr *idr, uint64_t index)
+{
+	struct idr_node *leaf = leaf_of(idr, index);
+
 	if (!leaf || !(present_of(leaf) & bit(digit(index, 0))))
 		return NULL;
 	return leaf_slot(leaf, digit(index, 0));
@@ -559,6 +635,15 @@ static struct idr_node *node_new_at(struct idr *idr, unsigned int shift,
 				    struct idr__nodes *spare)
 {
 	return shift ? idr__node_take(spare) : leaf_new(idr, spare);
+}
+
+/* node-new for @node, made at @shift; a tagged leaf's gens node next. */
+static void trace_made(const struct idr *idr, uint64_t index,
+		       unsigned int shift, const struct idr_node *node)
+{
+	trace(idr, IDR_TRACE_NODE_NEW, index, shift, node);
+	if (tracing(idr) && !shift && idr__tagged(idr))
+		idr__trace_node(idr, IDR_TRACE_NODE_NEW, index, IDR_AUX_GENS);
 }
 
 /* Point @leaf's parent (or the idr) at @leaf, which moved. */
@@ -650,7 +735,7 @@ static void grow(struct idr *idr, uint64_t index, struct idr__nodes *spare)
 	if (!idr->idr_rt) {
 		idr->idr_shift = (unsigned char)top;
 		idr->idr_rt = node_new_at(idr, top, spare);
-		trace(idr, IDR_TRACE_NODE_NEW, index, top, idr->idr_rt);
+		trace_made(idr, index, top, idr->idr_rt);
 		return;
 	}
 	while (idr->idr_shift < top) {
@@ -734,8 +819,8 @@ void idr__insert(struct idr *idr, uint64_t index, void *entry,
 			node->slots[off] = node_new_at(idr, shift - IDR_BITS,
 						       spare);
 			node->present |= bit(off);
-			trace(idr, IDR_TRACE_NODE_NEW, index, shift - IDR_BITS,
-			      node->slots[off]);
+			trace_made(idr, index, shift - IDR_BITS,
+				   node->slots[off]);
 			trace(idr, IDR_TRACE_ATTACH, index, shift, node);
 		}
 		path[depth++] = node;
@@ -862,8 +947,19 @@ static void absorb_gens(struct idr *idr, const struct idr_node *leaf)
 					      (leaf->present >> off & 1));
 }
 
+void idr__trace_gone(const struct idr *idr, uint64_t index, unsigned int aux,
+		     bool cached)
+{
+	if (tracing(idr)) {
+		idr__trace_node(idr, IDR_TRACE_NODE_FREE, index, aux);
+		idr__trace_node(idr,
+				cached ? IDR_TRACE_CACHE_PUT : IDR_TRACE_FREE,
+				index, aux);
+	}
+}
+
 /* Whether the leaf went to the idr's cache (else to the allocator). */
-static bool leaf_release(struct idr *idr, struct idr_node *leaf)
+static bool leaf_release(struct idr *idr, struct idr_node *leaf, uint64_t index)
 {
 	if (is_packed(leaf)) {
 		idr__free(leaf, pack_size(pack_cap(leaf)));
@@ -871,7 +967,8 @@ static bool leaf_release(struct idr *idr, struct idr_node *leaf)
 	}
 	if (leaf->aux) {
 		absorb_gens(idr, leaf);
-		idr__node_release(idr, leaf->aux);
+		idr__trace_gone(idr, index, IDR_AUX_GENS,
+				idr__node_release(idr, leaf->aux));
 	}
 	return idr__node_release(idr, leaf);
 }
@@ -880,7 +977,7 @@ static void node_release_at(struct idr *idr, struct idr_node *node,
 			    uint64_t index, unsigned int shift)
 {
 	bool cached = shift ? idr__node_release(idr, node)
-			    : leaf_release(idr, node);
+			    : leaf_release(idr, node, index);
 
 	trace_gone(idr, index, shift, cached);
 }
@@ -1003,8 +1100,6 @@ bool idr__delete(struct idr *idr, uint64_t index, void **entry)
 	unsigned int depth = descend(idr, index, path);
 	unsigned int off = digit(index, 0), shift = 0;
 
-	if (tracing(idr))
-		trace_path(idr, index);
 	if (!depth || !(present_of(path[depth - 1]) & bit(off)))
 		return false;
 	idr->idr_mods++;

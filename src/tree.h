@@ -43,10 +43,47 @@ static inline bool idr__tracing(const struct idr *idr)
 #endif
 }
 
+/* Report node-new, node-free, cache-put or free (@event) for a node a
+ * leaf keeps at @index: its generations, or the IDA bitmap (IDR_AUX_*). */
+IDR__HIDDEN void idr__trace_node(const struct idr *idr,
+				 enum idr_trace_event event, uint64_t index,
+				 unsigned int aux);
+/* node-free, then cache-put (@cached) or free, of such a node. */
+IDR__HIDDEN void idr__trace_gone(const struct idr *idr, uint64_t index,
+				 unsigned int aux, bool cached);
+/* The visits of a lookup of @index, when tracing: a removal's path. */
+IDR__HIDDEN void idr__trace_path(const struct idr *idr, uint64_t index);
+
 /* Report @event (bit-set, bit-clear) for bit @n of IDA bitmap @chunk. */
 IDR__HIDDEN void idr__trace_bit(const struct idr *idr,
 				enum idr_trace_event event, uint64_t chunk,
 				unsigned int n, uint64_t words_full);
+
+/*
+ * The "op" event of public operation @op (@start, @end: the range asked
+ * for; @id: the ID asked about), unless one is under way on @idr in this
+ * thread (a public function calling another): true if it was reported,
+ * and so the "done" event must follow.
+ */
+IDR__HIDDEN bool idr__op_begin(const struct idr *idr, const char *op,
+			       int64_t start, int64_t end, unsigned long id);
+/* The "done" event of the operation idr__op_begin() reported. */
+IDR__HIDDEN void idr__op_done(const struct idr *idr, int64_t result);
+
+/* Begin an operation: off, one predictable branch. */
+static inline bool idr__op(const struct idr *idr, const char *op, int64_t start,
+			   int64_t end, unsigned long id)
+{
+	return idr__tracing(idr) && idr__op_begin(idr, op, start, end, id);
+}
+
+/* End it: @result (the ID concerned, or -errno) when @op began it. */
+static inline int64_t idr__done(const struct idr *idr, bool op, int64_t result)
+{
+	if (__builtin_expect(op, 0))
+		idr__op_done(idr, result);
+	return result;
+}
 
 /* }==================== Tracing ==================== */
 
@@ -55,8 +92,10 @@ IDR__HIDDEN void idr__trace_bit(const struct idr *idr,
 /* The lowest free index in [@start, @max]: 0, or -ENOSPC. */
 IDR__HIDDEN int idr__find_free(const struct idr *idr, uint64_t start,
 			       uint64_t max, uint64_t *index);
-/* The leaf slot of a present index, or NULL. */
+/* The leaf slot of a present index, or NULL; its visits reported. */
 IDR__HIDDEN void **idr__lookup(const struct idr *idr, uint64_t index);
+/* The same, reporting nothing: the caller reports the path. */
+IDR__HIDDEN void **idr__lookup_quiet(const struct idr *idr, uint64_t index);
 /* The first present index at or above @start, and its entry. */
 IDR__HIDDEN bool idr__next_present(const struct idr *idr, uint64_t start,
 				   uint64_t *index, void **entry);
@@ -82,7 +121,8 @@ IDR__HIDDEN int idr__alloc_fast(struct idr *idr, void *entry, uint64_t start,
 				uint64_t max, uint64_t *index);
 IDR__HIDDEN void idr__set_full(struct idr *idr, uint64_t index,
 			       enum idr__fill fill);
-/* Free @index; false (and nothing changed) if it is not present. */
+/* Free @index; false (and nothing changed) if it is not present.  The
+ * caller reports the path (idr__trace_path()). */
 IDR__HIDDEN bool idr__delete(struct idr *idr, uint64_t index, void **entry);
 /* Free every node of the tree (not the cache: see nodes.h). */
 IDR__HIDDEN void idr__free_all(struct idr *idr);

@@ -660,6 +660,7 @@ stop: the ID is beyond what the top node covers, so it is free"
 	idrsh_lines "alloc a" "trace on" "alloc b 64" "remove 64" "trace off" "alloc c"
 	assert_success
 	assert_equal "$output" "0
+trace: op alloc start=64 end=0
 trace: malloc nodes=2
 trace: node-new level=1 first=0 last=4095 slot=0
 trace: attach level=1 first=0 last=4095 slot=0
@@ -668,7 +669,9 @@ trace: node-new level=0 first=64 last=127 slot=0
 trace: attach level=1 first=0 last=4095 slot=1
 trace: slot-set level=0 first=64 last=127 slot=0
 trace: full level=0 first=64 last=127 slot=0
+trace: done alloc result=64
 64
+trace: op remove id=64
 trace: visit level=1 first=0 last=4095 slot=1
 trace: visit level=0 first=64 last=127 slot=0
 trace: slot-clear level=0 first=64 last=127 slot=0
@@ -680,6 +683,7 @@ trace: detach level=1 first=0 last=4095 slot=0
 trace: node-free level=1 first=0 last=4095 slot=0
 trace: cache-put level=1 first=0 last=4095 slot=0
 trace: shrink level=0 first=0 last=63 slot=0 height=1
+trace: done remove result=64
 b
 1"
 }
@@ -690,13 +694,13 @@ b
 		"trace off" "alloc y"
 	assert_success
 	assert_line "trace: slot-set level=0 first=0 last=63 slot=0"
-	# 4 events on each tree while trace is on; the user's function
-	# sees its tree's 4, then 3 more after 'trace off'
+	# 6 events on each tree while trace is on (op, 4 steps, done); the
+	# user's function sees its tree's 6, then 5 more after 'trace off'
 	local all=$output
 	run grep -c '^trace: ' <<<"$all"
-	assert_output 8
+	assert_output 12
 	run grep -c '^user' <<<"$all"
-	assert_output 7
+	assert_output 11
 }
 
 @test "trace takes on or off only" {
@@ -807,4 +811,40 @@ idrsh: <stdin>:4: dot: /nonexistent/dir/t.dot: No such file or directory"
 	run -1 --separate-stderr "$IDRSH" --bail "$BATS_TEST_TMPDIR/f.idrsh"
 	assert_equal "$output" ""
 	assert_equal "$stderr" "idrsh: $BATS_TEST_TMPDIR/f.idrsh:1: find: no id 1 (ENOENT)"
+}
+
+@test "explain CMD tells one command; explain on tells each operation until off" {
+	idrsh_lines "alloc a" "explain alloc b 64" "find 64" "explain on" \
+		"remove 64" "explain off" "alloc c"
+	assert_success
+	assert_line --index 0 "0"
+	assert_line --index 1 "idr_alloc: the lowest free ID at or above 64."
+	assert_line "  The tree grows a level: a new top, level-1 node 0..4095, holds the old top in its slot 0. Height 2."
+	assert_line "  Result: ID 64, allocated."
+	assert_line "  Kernel: idr_alloc() -> idr_alloc_u32() -> idr_get_free()."
+	assert_line "idr_remove(64)."
+	assert_line "  Result: ID 64, removed."
+	# find ran before 'explain on', alloc c after 'explain off'
+	refute_line "idr_find(64)."
+	refute_line --partial "at or above 0."
+	run grep -c '^idr_' <<<"$output"
+	assert_output 2
+}
+
+@test "explain narrates an IDA's bitmaps" {
+	idrsh_lines "new a --ida" "explain ida_alloc" "explain ida_free 0"
+	assert_success
+	assert_line "  A new bitmap node for IDs 0..4095 (4096 bits, all free) goes into slot 0 of the leaf."
+	assert_line "  Bitmap 0..4095: bit 0 is set (ID 0 taken); words full: none."
+	assert_line "  The bitmap for IDs 0..4095, now empty, goes to the idr's cache."
+}
+
+@test "the README's explain and trace session is what idrsh prints" {
+	awk '/^\$ idrsh -c .alloc a. -c .explain/ { s = 1; next }
+		s && /^```$/ { exit } s' README.md > "$BATS_TEST_TMPDIR/want"
+	[ "$(wc -l < "$BATS_TEST_TMPDIR/want")" -ge 20 ]
+	run ./build/idrsh -c 'alloc a' -c 'explain alloc b 64' -c 'trace on' \
+		-c 'remove 64'
+	assert_success
+	diff <(printf '%s\n' "$output") "$BATS_TEST_TMPDIR/want"
 }

@@ -4,7 +4,7 @@
 -- operation reports, as t:trace() delivers them: one table an event, in
 -- order, after the operation is over.  t:events() collects them for
 -- one piece of work, keeping whatever trace function was set.
-local idr, idr_methods = ...
+local idr, idr_methods, ida_methods = ...
 
 --- t:events(fn, ...) -> events, ...: calls fn(...) with t traced and
 -- returns the list of the events its operations on t reported, then
@@ -21,5 +21,8 @@ function idr_methods:events(fn, ...)
 	if not res[1] then error(res[2], 0) end
 	return list, table.unpack(res, 2, res.n)
 end
+
+-- An IDA's: the events of its tree.
+ida_methods.events = idr_methods.events
 
 return idr

@@ -1,0 +1,675 @@
+-- explain.lua - an operation's events told in sentences, level by level.
+--
+-- t:explain(events) reads the list t:events() returns (one operation or
+-- several: each runs from its "op" event to its "done") and says what
+-- happened and why: the ID's base-64 digits, at each node its full
+-- bitmap and why the search took the slot it took, the nodes made and
+-- freed, the full bits that changed on the way back up, the result, and
+-- where today's kernel does the same step differently.
+local idr, idr_methods, ida_methods = ...
+
+local SLOTS = 64                     -- slots per node: 6 bits of the ID
+local BITMAP = idr.IDA_BITMAP_BITS   -- IDs in one IDA bitmap
+
+-- {====================== Words for numbers =======================
+
+-- "none", "0", "0-3", "0-3 5 9-63": the set bits of a bitmap.
+local function runs(bits)
+	local out, i = {}, 0
+	while i < SLOTS do
+		if bits >> i & 1 == 1 then
+			local j = i
+			while j + 1 < SLOTS and bits >> (j + 1) & 1 == 1 do j = j + 1 end
+			out[#out + 1] = i == j and tostring(i) or i .. "-" .. j
+			i = j + 1
+		else
+			i = i + 1
+		end
+	end
+	return #out == 0 and "none" or table.concat(out, " ")
+end
+
+local function count(bits)
+	local n = 0
+	for i = 0, SLOTS - 1 do n = n + (bits >> i & 1) end
+	return n
+end
+
+-- A node's full bitmap, as a student reads it.
+local function bitmap(full)
+	local n = count(full)
+	if n == SLOTS then return "all 64 slots full" end
+	if n == 0 then return "no slot full" end
+	return ("full slots %s (%d of 64)"):format(runs(full), n)
+end
+
+-- The base-64 digits of @index for a tree of @levels levels, top first.
+local function digits(index, levels)
+	local d = {}
+	for l = levels - 1, 0, -1 do
+		d[#d + 1] = tostring(index >> (6 * l) & 63)
+	end
+	return table.concat(d, ".")
+end
+
+-- Levels a tree needs to hold @index.
+local function levels_for(index)
+	local l = 1
+	while index >> (6 * l) > 0 do l = l + 1 end
+	return l
+end
+
+local function plural(n, one, many)
+	return n == 1 and ("1 " .. one) or (n .. " " .. (many or one .. "s"))
+end
+
+-- }================================================================
+
+-- {======================= The tree's geometry =====================
+
+-- What the narration needs of the tree: the base, tagged bits, IDA or not.
+local function shape_of(t, kind)
+	local info = t:info()
+	local s = { ida = kind == "ida", base = info.base or 0 }
+	if info.tagged then s.id_bits = info.tagged.id_bits end
+	return s
+end
+
+-- The tree index of an ID: minus the base; an IDA's is its bitmap.
+local function index_of(s, id)
+	if s.id_bits then id = id & ((1 << s.id_bits) - 1) end
+	if s.ida then return id // BITMAP end
+	return id - s.base
+end
+
+-- The tree index where a node's range begins.
+local function node_index(s, ev)
+	if s.ida then return ev.first // BITMAP end
+	return ev.first - s.base
+end
+
+local function node_name(ev)
+	local what = ev.level == 0 and "leaf" or ("level-" .. ev.level .. " node")
+	return ("%s %d..%d"):format(what, ev.first, ev.last)
+end
+
+local function cap(text)
+	return text:sub(1, 1):upper() .. text:sub(2)
+end
+
+-- The IDs slot @slot of the node of @ev covers.
+local function slot_ids(ev, slot)
+	local w = (ev.last - ev.first + 1) // SLOTS
+	local a = ev.first + slot * w
+	if w == 1 then return "ID " .. a end
+	return ("IDs %d..%d"):format(a, a + w - 1)
+end
+
+-- }================================================================
+
+-- {========================= What each op is =======================
+
+local KERNEL = {
+	alloc = "idr_alloc() -> idr_alloc_u32() -> idr_get_free()",
+	alloc_u32 = "idr_alloc_u32() -> idr_get_free()",
+	alloc_cyclic = "idr_alloc_cyclic() -> idr_alloc_u32() -> idr_get_free()",
+	find = "idr_find() -> radix_tree_lookup()",
+	remove = "idr_remove() -> radix_tree_delete_item()",
+	replace = "idr_replace() -> __radix_tree_lookup(), __radix_tree_replace()",
+	get_next = "idr_get_next() -> idr_get_next_ul() -> radix_tree_iter_find()",
+	get_next_ul = "idr_get_next_ul() -> radix_tree_iter_find()",
+	for_each = "idr_for_each() -> radix_tree_for_each_slot()",
+	pre_get = "idr_pre_get() (2.6.8-2.6.10) filled idp->id_free; " ..
+		"today idr_preload()",
+	get_new = "idr_get_new() -> idr_get_new_above_int() -> sub_alloc() " ..
+		"(2.6.8-2.6.10); today idr_alloc()",
+	get_new_above = "idr_get_new_above() -> sub_alloc() (2.6.8-2.6.10); " ..
+		"today idr_alloc()",
+	ida_alloc_range = "ida_alloc_range() -> xas_find_marked(XA_FREE_MARK)",
+	ida_free = "ida_free() -> xas_load(), then xas_store(NULL) " ..
+		"of an empty bitmap",
+	ida_exists = "ida_exists() -> xa_load()",
+	ida_find_first_range = "ida_find_first_range() -> xas_find()",
+}
+
+local function range(ev, inclusive)
+	local e = ev["end"]
+	if inclusive then return ("[%d, %d]"):format(ev.start, e) end
+	if e <= 0 then return "at or above " .. ev.start end
+	return ("in [%d, %d)"):format(ev.start, e)
+end
+
+-- The first sentence of an operation: what it is asked to do.
+local function asked(ev, s)
+	local op = ev.op
+	if op == "alloc" or op == "alloc_tagged" or op == "get_new_above" then
+		return ("idr_%s: the lowest free ID %s."):format(op, range(ev))
+	elseif op == "alloc_u32" or op == "ida_alloc_range" then
+		return ("%s%s: the lowest free ID in %s."):format(
+			op:find("^ida") and "" or "idr_", op, range(ev, true))
+	elseif op == "alloc_cyclic" then
+		return ("idr_alloc_cyclic: the lowest free ID %s, searching from " ..
+			"the cursor %d (one past the last ID it gave) and " ..
+			"wrapping to %d if nothing is free above."):format(
+			range(ev), ev.id, ev.start)
+	elseif op == "get_new" then
+		return "idr_get_new (the 2004 API): the lowest free ID, " ..
+			"with nodes from the idr's cache only."
+	elseif op == "pre_get" then
+		return "idr_pre_get (the 2004 API): fill the idr's cache " ..
+			"with nodes, outside the caller's lock."
+	elseif op == "for_each" then
+		return "idr_for_each: every entry, in ID order."
+	elseif op:find("^ida_find_first") then
+		return ("%s: the lowest ID in use in %s."):format(op, range(ev, true))
+	elseif op == "ida_count" then
+		return "ida_count: count the IDs in use, bitmap by bitmap."
+	end
+	local name = op:find("^ida_") and op or "idr_" .. op
+	return ("%s(%d)."):format(name, ev.id)
+end
+
+-- Where idr_alloc_cyclic searches from: the cursor, if in the range.
+local function cursor_start(ev)
+	local c, e = ev.id, ev["end"]
+	if c < ev.start or c > 0x7fffffff or (e > 0 and c >= e) then
+		return ev.start
+	end
+	return c
+end
+
+-- Where the ID of an operation sits: its digits, its bitmap, its tag.
+local function where(ev, s)
+	local op, id = ev.op, nil
+	if op == "alloc_cyclic" then
+		id = cursor_start(ev)
+	elseif op:find("alloc") or op == "get_new_above" or
+		op:find("find_first") then
+		id = ev.start
+	elseif op == "get_new" or op == "for_each" or op == "pre_get" or
+		op == "ida_count" then
+		return nil
+	else
+		id = ev.id
+	end
+	local out = {}
+	if s.id_bits and op:find("tag") and not op:find("alloc") then
+		out[#out + 1] = ("Tagged ID %d = generation %d << %d | ID %d."):format(
+			id, id >> s.id_bits, s.id_bits, id & ((1 << s.id_bits) - 1))
+	end
+	local index = index_of(s, id)
+	if index < 0 then return table.concat(out, " ") end
+	local lv = math.max(ev.height, levels_for(index))
+	if s.ida then
+		out[#out + 1] = ("ID %d is bit %d of bitmap %d (IDs %d..%d); " ..
+			"bitmap %d in base 64 is %s, one digit per level, top " ..
+			"first."):format(id & ((1 << 62) - 1), id % BITMAP, index,
+			index * BITMAP, index * BITMAP + BITMAP - 1, index,
+			digits(index, lv))
+	else
+		local base = s.base ~= 0 and (" (%d minus the base %d)"):format(
+			id & ((1 << (s.id_bits or 62)) - 1), s.base) or ""
+		out[#out + 1] = ("Index %d%s in base 64 is %s: one digit per " ..
+			"level, top first."):format(index, base, digits(index, lv))
+	end
+	if ev.height > 0 and index >> (6 * ev.height) > 0 then
+		out[#out + 1] = ("The tree's %s cover indices 0..%d: %d lies " ..
+			"beyond them."):format(plural(ev.height, "level"),
+			(1 << (6 * ev.height)) - 1, index)
+	end
+	return table.concat(out, " ")
+end
+
+-- }================================================================
+
+-- {======================= Narrating events ========================
+
+-- What a search for a free ID is doing, and what its visits mean.
+local SEARCH = { alloc = true, alloc_u32 = true, alloc_cyclic = true,
+	alloc_tagged = true, get_new = true, get_new_above = true,
+	ida_alloc_range = true }
+local NEXT = { get_next = true, get_next_ul = true, for_each = true,
+	ida_find_first_range = true, ida_count = true }
+
+local function visit(st, ev)
+	local s = st.shape
+	local node, lvl = node_index(s, ev), ev.level
+	local width = 1 << (6 * lvl)
+	local want = st.want
+	local d
+	if want and want >= node and want < node + width * SLOTS then
+		d = (want - node) // width
+	else
+		d = 0 -- the search came into this node from the left
+	end
+	local head = ("%s: %s."):format(cap(node_name(ev)), bitmap(ev.full))
+	if SEARCH[st.op] then
+		local why
+		if ev.slot == d then
+			why = ("digit %d; slot %d is not full: take it"):format(d, d)
+		elseif d == 0 and want and want < node then
+			why = ("the search came here from the left, so from slot " ..
+				"0: the first zero bit is slot %d"):format(ev.slot)
+		else
+			local full = ev.slot - 1 == d and ("slot %d is"):format(d) or
+				("slots %d..%d are"):format(d, ev.slot - 1)
+			why = ("digit %d, but %s full: the first zero bit at or " ..
+				"above %d is slot %d"):format(d, full, d, ev.slot)
+		end
+		if ev.slot ~= d or not want then st.want = node + ev.slot * width end
+		return ("%s %s (%s)."):format(head,
+			why:sub(1, 1):upper() .. why:sub(2), slot_ids(ev, ev.slot))
+	elseif NEXT[st.op] then
+		local back = ""
+		if st.last_level and lvl >= st.last_level then
+			back = ("The child for %s has nothing in use at or above " ..
+				"%d: back up. "):format(st.last_child, st.want +
+				(s.ida and 0 or s.base))
+			st.last_level = lvl
+			st.last_child = slot_ids(ev, ev.slot)
+			st.want = node + ev.slot * width
+			return ("%s%s From the next slot on, the first in use is " ..
+				"%d (%s)."):format(back, head, ev.slot,
+				slot_ids(ev, ev.slot))
+		end
+		st.last_level = lvl
+		st.last_child = slot_ids(ev, ev.slot)
+		local from_left = not want or want < node
+		if ev.slot ~= d or from_left then
+			st.want = node + ev.slot * width
+		end
+		if from_left then
+			return ("%s%s Coming in from the left, the first slot in " ..
+				"use is %d (%s)."):format(back, head, ev.slot,
+				slot_ids(ev, ev.slot))
+		elseif ev.slot == d then
+			return ("%s%s Digit %d: go down slot %d (%s)."):format(back,
+				head, d, d, slot_ids(ev, d))
+		end
+		return ("%s%s Nothing at digit %d; the next slot in use is %d " ..
+			"(%s)."):format(back, head, d, ev.slot, slot_ids(ev, ev.slot))
+	end
+	return ("%s Digit %d: slot %d (%s)."):format(head, ev.slot, ev.slot,
+		slot_ids(ev, ev.slot))
+end
+
+local function no_room(st, ev)
+	local s = st.shape
+	local node = node_index(s, ev)
+	local width = 1 << (6 * ev.level)
+	local text = ("%s: %s. No zero bit at or above slot %d: nothing " ..
+		"free here from %s on."):format(cap(node_name(ev)), bitmap(ev.full),
+		ev.slot, slot_ids(ev, ev.slot):gsub("^IDs? (%d+).*", "%1"))
+	st.want = node + width * SLOTS -- the first index right of this node
+	if ev.level + 1 >= ev.height then
+		return text .. (" It is the top: the tree must grow a level, " ..
+			"and the search goes on at index %d, the first the new " ..
+			"level adds."):format(st.want)
+	end
+	return text .. " Back up to the parent, and on to its next slot."
+end
+
+local KERNEL_BITS = "(Today's kernel marks the opposite: its IDR_FREE " ..
+	"tag is on the slots that still have a free ID, and idr_get_free() " ..
+	"follows it down.)"
+
+local function made(st, ev)
+	if ev.aux == "gens" then
+		return ("The leaf gets a second node for its 64 generation " ..
+			"counters (one per slot; a tagged ID carries its slot's).")
+	elseif ev.aux == "bitmap" then
+		return ("A new bitmap node for IDs %d..%d (%d bits, all free) " ..
+			"goes into slot %d of the leaf."):format(ev.first, ev.last,
+			BITMAP, ev.slot)
+	end
+	if ev.height == ev.level + 1 and not st.seen_top then
+		st.seen_top = true
+		return ("A new %s (%s) is the top of the tree."):format(
+			node_name(ev), ev.level == 0 and (st.shape.ida and
+			"64 slots for bitmaps of 4096 IDs" or "64 IDs") or
+			"64 slots of " .. ((ev.last - ev.first + 1) // SLOTS) .. " IDs")
+	end
+	return ("A new %s: the path had no node here."):format(node_name(ev))
+end
+
+local combine
+
+local SAY = {
+	op = function(st, ev)
+		local out = { asked(ev, st.shape) }
+		local w = where(ev, st.shape)
+		if w and w ~= "" then out[#out + 1] = w end
+		if ev.height == 0 and (SEARCH[ev.op]) then
+			out[#out + 1] = "The tree is empty."
+		end
+		return table.concat(out, "\n  ")
+	end,
+	visit = visit,
+	["no-room"] = no_room,
+	malloc = function(st, ev)
+		if st.op == "pre_get" then
+			return ("%s from malloc into the idr's cache."):format(
+				plural(ev.nodes, "node"))
+		end
+		return ("%s needed, from malloc."):format(plural(ev.nodes, "node"))
+	end,
+	["cache-take"] = function(st, ev)
+		return ("%s taken from the idr's cache (filled by idr_pre_get " ..
+			"or left by removals)."):format(plural(ev.nodes, "node"))
+	end,
+	["preload-take"] = function(st, ev)
+		return ("%s taken from this thread's idr_preload()."):format(
+			plural(ev.nodes, "node"))
+	end,
+	["node-new"] = made,
+	attach = function(st, ev)
+		return ("It hangs from slot %d of the %s."):format(ev.slot,
+			node_name(ev))
+	end,
+	grow = function(st, ev)
+		return ("The tree grows a level: the new top (%s) holds the old " ..
+			"top in slot 0. Height %d."):format(node_name(ev), ev.height)
+	end,
+	["slot-set"] = function(st, ev)
+		if st.shape.ida then
+			return ("Leaf %d..%d, slot %d now holds the bitmap for %s.")
+				:format(ev.first, ev.last, ev.slot, slot_ids(ev, ev.slot))
+		end
+		return ("Leaf %d..%d, slot %d: %s now holds the entry."):format(
+			ev.first, ev.last, ev.slot, slot_ids(ev, ev.slot))
+	end,
+	full = function(st, ev)
+		local k = st.kernel_bits and "" or " " .. KERNEL_BITS
+		st.kernel_bits = true
+		return ("Its full bit is set: %s.%s"):format(bitmap(ev.full), k)
+	end,
+	["subtree-full"] = function(st, ev)
+		return ("Back up: that child is now full, so the %s sets slot " ..
+			"%d's full bit: %s."):format(node_name(ev), ev.slot,
+			bitmap(ev.full))
+	end,
+	["slot-clear"] = function(st, ev)
+		if st.shape.ida then
+			return ("Leaf %d..%d, slot %d lets go of the bitmap for %s.")
+				:format(ev.first, ev.last, ev.slot, slot_ids(ev, ev.slot))
+		end
+		return ("Leaf %d..%d, slot %d: %s is emptied."):format(ev.first,
+			ev.last, ev.slot, slot_ids(ev, ev.slot))
+	end,
+	open = function(st, ev)
+		return ("Its full bit is cleared: %s."):format(bitmap(ev.full))
+	end,
+	["subtree-open"] = function(st, ev)
+		local k = st.kernel_bits and "" or
+			" (The kernel sets IDR_FREE here instead.)"
+		st.kernel_bits = true
+		return ("Back up: the %s clears slot %d's full bit, as there " ..
+			"is a free ID below it again: %s.%s"):format(node_name(ev),
+			ev.slot, bitmap(ev.full), k)
+	end,
+	detach = function(st, ev)
+		return ("The %s lets go of the child in slot %d."):format(
+			node_name(ev), ev.slot)
+	end,
+	["node-free"] = function(st, ev)
+		if ev.aux == "gens" then
+			return "The leaf's generation node goes with it"
+		elseif ev.aux == "bitmap" then
+			return ("The bitmap for IDs %d..%d is empty and goes"):format(
+				ev.first, ev.last)
+		end
+		return ("The %s is empty and leaves the tree"):format(node_name(ev))
+	end,
+	["cache-put"] = function()
+		return "  ...into the idr's cache, for a later insertion."
+	end,
+	free = function()
+		return "  ...back to malloc."
+	end,
+	shrink = function(st, ev)
+		return ("The top kept only slot 0: the tree shrinks a level to " ..
+			"height %d; the %s is the top."):format(ev.height,
+			node_name(ev))
+	end,
+	pack = function(st, ev)
+		return ("The leaf %d..%d has few entries left: it is packed " ..
+			"into a smaller block (same bits, fewer bytes)."):format(
+			ev.first, ev.last)
+	end,
+	["bit-set"] = function(st, ev)
+		return ("Bitmap %d..%d: bit %d is set (ID %d taken); words full: " ..
+			"%s."):format(ev.first, ev.last, ev.slot, ev.first + ev.slot,
+			runs(ev.full))
+	end,
+	["bit-clear"] = function(st, ev)
+		return ("Bitmap %d..%d: bit %d is cleared (ID %d freed); words " ..
+			"full: %s."):format(ev.first, ev.last, ev.slot,
+			ev.first + ev.slot, runs(ev.full))
+	end,
+	["bitmap-full"] = function(st, ev)
+		return ("That bitmap is full: the leaf sets slot %d's full bit: " ..
+			"%s."):format(ev.slot, bitmap(ev.full))
+	end,
+	["bitmap-open"] = function(st, ev)
+		return ("That bitmap has a free bit again: the leaf clears slot " ..
+			"%d's full bit: %s."):format(ev.slot, bitmap(ev.full))
+	end,
+}
+
+local ERRNO_SAYS = {
+	ENOSPC = "no free ID in the range",
+	EAGAIN = "the cache had too few nodes: call idr_pre_get() and retry",
+	ENOENT = "no such ID",
+	ESTALE = "the generation does not match: the ID is stale",
+	EINVAL = "invalid argument",
+	ENOMEM = "out of memory",
+}
+
+local function result(st, ev)
+	local r = ev.result
+	if r < 0 then
+		local e = ev.errno or tostring(r)
+		local why = ERRNO_SAYS[e] or e
+		if e == "ENOENT" and NEXT[ev.op] then
+			why = "no entry at or above it"
+		end
+		if e == "ENOSPC" and st.want and SEARCH[ev.op] and
+			not st.shape.ida then
+			why = ("the first free ID the search found, %d, is past " ..
+				"the end of the range"):format(st.want + st.shape.base)
+		end
+		return ("Result: -%s (%s)."):format(e, why)
+	end
+	local op = ev.op
+	if op == "pre_get" then return "Result: the cache is full." end
+	if op == "for_each" then return ("Result: %d."):format(r) end
+	if op == "ida_count" then return ("Result: %d IDs."):format(r) end
+	if op == "ida_exists" then return ("Result: ID %d is in use."):format(r) end
+	local verb = SEARCH[op] and "allocated" or op:find("remove") and "removed"
+		or op:find("free") and "freed" or op == "replace" and "replaced"
+		or "found"
+	local text = ("Result: ID %d, %s."):format(r, verb)
+	if st.shape.id_bits and op:find("remove") then
+		verb = verb .. "; its slot's generation goes up by one, so this " ..
+			"tagged ID is stale from now on"
+	end
+	if st.shape.id_bits and op:find("tag") then
+		local b = st.shape.id_bits
+		text = ("Result: tagged ID %d = generation %d << %d | ID %d, %s.")
+			:format(r, r >> b, b, r & ((1 << b) - 1), verb)
+	end
+	return text
+end
+
+-- The kernel's way, after the result.
+local function kernel(st, op)
+	if op:find("tag") then
+		return "The kernel has no tagged IDs: generations are this " ..
+			"library's own."
+	end
+	if op == "ida_count" then return nil end
+	local k = KERNEL[op]
+	if not k then return nil end
+	local out = "Kernel: " .. k .. "."
+	if op:find("^ida") and op ~= "ida_exists" then
+		out = out .. " Its IDA leaves are 1024-bit bitmaps in an " ..
+			"XArray; here each bitmap is a node of 4096 bits."
+	end
+	return out
+end
+
+-- }================================================================
+
+-- {===================== Steps told as one ========================
+
+local function is(ev, name, level, first)
+	return ev and ev.event == name and (level == nil or ev.level == level)
+		and (first == nil or ev.first == first)
+end
+
+-- Where a freed node's memory went, from the event after node-free.
+local function gone_to(ev)
+	if is(ev, "cache-put") then return "goes to the idr's cache" end
+	if is(ev, "free") then return "goes back to malloc" end
+	return "is freed"
+end
+
+-- A few steps read better as one sentence: a node made and attached, a
+-- level grown, a node detached and freed, the top removed.  Returns
+-- { text, skip = events used after the first } or nil.
+combine = function(events, i)
+	local ev, a, b, c = events[i], events[i + 1], events[i + 2],
+		events[i + 3]
+	if is(ev, "node-new") and not ev.aux and is(a, "attach", ev.level,
+		ev.first) then
+		-- Growing: the new top holds the old one at slot 0.
+		local full = is(b, "subtree-full", ev.level, ev.first)
+		local g = full and c or b
+		if is(g, "grow") then
+			return { skip = full and 3 or 2, text = ("The tree grows a " ..
+				"level: a new top, %s, holds the old top in its slot 0" ..
+				"%s. Height %d."):format(node_name(ev), full and
+				" (the old top was full, so slot 0's full bit is set)"
+				or "", g.height) }
+		end
+	end
+	if is(ev, "node-new") and not ev.aux and is(a, "attach", ev.level + 1) then
+		return { skip = 1, text = ("A new %s hangs from slot %d of the " ..
+			"%s: the path had no node there."):format(node_name(ev),
+			a.slot, node_name(a)) }
+	end
+	if is(ev, "detach") and is(a, "node-free", ev.level - 1) then
+		local skip = (is(b, "cache-put") or is(b, "free")) and 2 or 1
+		local after = events[i + 1 + skip]
+		if is(after, "shrink") then
+			return nil
+		end
+		return { skip = skip, text = ("%s is empty: the %s lets go of " ..
+			"it (slot %d), and it %s."):format(cap(node_name(a)),
+			node_name(ev), ev.slot, gone_to(b)) }
+	end
+	if is(ev, "detach") and ev.slot == 0 and is(a, "node-free", ev.level,
+		ev.first) then
+		-- Shrinking: the top kept only slot 0.
+		local skip = (is(b, "cache-put") or is(b, "free")) and 2 or 1
+		local s = events[i + 1 + skip]
+		if is(s, "shrink") then
+			return { skip = skip + 1, text = ("The top, %s, now holds " ..
+				"only slot 0: it %s, and its child, %s, is the new " ..
+				"top. Height %d."):format(node_name(ev), gone_to(b),
+				node_name(s), s.height) }
+		end
+	end
+	if is(ev, "node-free") and (is(a, "cache-put") or is(a, "free")) then
+		local what
+		if ev.aux == "gens" then
+			what = "The leaf's generation node"
+		elseif ev.aux == "bitmap" then
+			what = ("The bitmap for IDs %d..%d, now empty,"):format(ev.first,
+				ev.last)
+		elseif ev.height == 0 then
+			what = ("The last node, %s,"):format(node_name(ev))
+		else
+			what = cap(node_name(ev))
+		end
+		return { skip = 1, text = ("%s %s."):format(what, gone_to(a)) }
+	end
+	return nil
+end
+
+-- }================================================================
+
+-- {============================ The view ===========================
+
+local function narrate(t, kind, events)
+	local st = { shape = shape_of(t, kind) }
+	local once = {}
+	local out = {}
+	local function say(text, indent)
+		if text then out[#out + 1] = (indent or "  ") .. text end
+	end
+	local i = 0
+	while i < #events do
+		i = i + 1
+		local ev, e = events[i], events[i].event
+		local nx = events[i + 1] or {}
+		local combined = combine(events, i)
+		if combined then
+			say(combined.text)
+			i = i + combined.skip
+		elseif e == "op" then
+			if #out > 0 then out[#out + 1] = "" end
+			st = { shape = st.shape, op = ev.op, want = nil,
+				kernel_bits = once.kernel_bits }
+			local idx
+			if ev.op == "alloc_cyclic" then
+				idx = index_of(st.shape, cursor_start(ev))
+			elseif SEARCH[ev.op] or ev.op:find("find_first") then
+				idx = index_of(st.shape, ev.start)
+			elseif not NEXT[ev.op] and ev.op ~= "pre_get" then
+				idx = index_of(st.shape, ev.id)
+			elseif ev.op:find("get_next") then
+				idx = index_of(st.shape, ev.id)
+			end
+			st.want = idx
+			say(SAY.op(st, ev), "")
+		elseif e == "done" then
+			say(result(st, ev))
+			say(kernel(st, ev.op))
+			st.op = nil
+		elseif e == "free" or e == "cache-put" then
+			local last = out[#out]
+			if last and not last:find("%.$") then
+				out[#out] = last .. SAY[e](st, ev):gsub("^  %.%.%.", " ")
+			else
+				say(SAY[e](st, ev))
+			end
+		elseif SAY[e] then
+			say(SAY[e](st, ev))
+			once.kernel_bits = st.kernel_bits
+		else
+			say(("(%s)"):format(e))
+		end
+	end
+	return table.concat(out, "\n") .. (#out > 0 and "\n" or "")
+end
+
+--- t:explain(events) -> text: the narration of @events (a list from
+-- t:events(), or a function to run traced, with its arguments).
+function idr_methods:explain(events, ...)
+	if type(events) == "function" then
+		events = self:events(events, ...)
+	end
+	return narrate(self, "idr", events)
+end
+
+function ida_methods:explain(events, ...)
+	if type(events) == "function" then
+		events = self:events(events, ...)
+	end
+	return narrate(self, "ida", events)
+end
+
+-- }================================================================
+
+return idr

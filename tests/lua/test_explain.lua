@@ -1,0 +1,97 @@
+-- explain: the narration of each kind of operation, against golden text
+-- in tests/golden/explain-*.txt.  IDR_UPDATE_GOLDEN=1 rewrites them (then
+-- read the diff as a student would).
+local idr = require "idr"
+
+local golden = (arg and arg[0]:match("^(.*)/lua/[^/]*$") or "tests") ..
+	"/golden/"
+
+local function check(name, text)
+	local path = golden .. "explain-" .. name .. ".txt"
+	if os.getenv("IDR_UPDATE_GOLDEN") then
+		local f = assert(io.open(path, "w"))
+		f:write(text)
+		f:close()
+		return
+	end
+	local f = assert(io.open(path, "r"), "no golden file " .. path)
+	local want = f:read("a")
+	f:close()
+	if text ~= want then
+		error(("%s differs from the narration:\n%s"):format(path, text), 2)
+	end
+end
+
+local function fill(t, lo, hi)
+	for i = lo, hi do assert(t:alloc("v", i, i + 1) == i) end
+end
+
+-- A small tree: the first ID, a slot skipped, growing, a failure.
+local t = idr.new()
+check("alloc", t:explain(function()
+	t:alloc("a")
+	t:alloc("b", 0, 0)
+	fill(t, 2, 63)
+	t:remove(4)
+	t:alloc("c", 5)
+	t:alloc("d", 0, 64)
+	t:alloc("e", 0, 64)
+end))
+
+-- Three levels: the search goes up and right, bits change on the way up.
+local d = idr.new()
+fill(d, 0, 4095)
+assert(d:remove(4000) == "v")
+d:alloc("x", 4096)
+check("three-levels", d:explain(function()
+	d:alloc("y", 4000)
+	d:alloc("z", 4000)
+	d:remove(3968)
+	d:alloc("w", 4000)
+	d:find(4096)
+	d:remove(4096)
+end))
+
+-- The other calls of today's API.
+local o = idr.new()
+fill(o, 0, 2)
+o:set_cursor(1)
+check("calls", o:explain(function()
+	o:alloc_cyclic("c", 0, 4)
+	o:alloc_cyclic("c", 0, 4)
+	o:alloc_u32("u", 70, 100)
+	o:replace(1, "new")
+	o:get_next(3)
+	o:for_each(function() end)
+	o:remove(2)
+	o:find(2)
+end))
+
+-- The 2004 API: -EAGAIN, then pre_get fills the cache.
+local l = idr.new()
+check("legacy", l:explain(function()
+	l:get_new("a")
+	l:pre_get()
+	l:get_new("a")
+	l:get_new_above("b", 100)
+end))
+
+-- Tagged IDs: generations above the ID bits.
+local g = idr.new { tagged = { id_bits = 8 } }
+check("tagged", g:explain(function()
+	local a = g:alloc_tagged("a")
+	g:remove_tagged(a)
+	local b = g:alloc_tagged("b")
+	g:find_tagged(a)
+	g:find_tagged(b)
+end))
+
+-- The IDA: bitmaps of 4096 IDs in the leaf slots.
+local a = idr.ida()
+check("ida", a:explain(function()
+	a:alloc()
+	a:alloc(5000)
+	a:exists(5000)
+	a:free(5000)
+	a:free(7)
+end))
