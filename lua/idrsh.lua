@@ -2129,10 +2129,6 @@ command {
 		if args[1] ~= "on" and args[1] ~= "off" then
 			return nil, "say 'step on' or 'step off'"
 		end
-		if not t.trace then
-			return nil, "not available on this tree (an IDA reports " ..
-				"no events)"
-		end
 		sh.on.step = args[1] == "on" or nil
 		step_reset()
 		return true

@@ -29,36 +29,38 @@ count_of() {
 }
 
 @test "pty: step waits after each event; Enter shows the next" {
-	# alloc into an empty tree: malloc, node-new, slot-set, full.
-	pty 'step on\n' 'alloc a\n' '\n' 'q\n' 'count\n' '\004'
+	# alloc into an empty tree: op, malloc, node-new, slot-set, full, done.
+	pty 'step on\n' 'alloc a\n' '\n' '\n' 'q\n' 'count\n' '\004'
 	assert_success
-	assert_line "step 1, malloc: 1 node allocated for this operation"
-	assert_line "step 2, node-new: a new leaf L0 0..63 joins the tree"
-	# q after step 2: step 3 never drawn, and the alloc done.
-	refute_output --partial "step 3,"
-	[ "$(count_of "$PROMPT")" -eq 2 ]
+	assert_line "step 1, op: alloc begins (start 0, end 0)"
+	assert_line "step 2, malloc: 1 node allocated for this operation"
+	assert_line "step 3, node-new: a new leaf L0 0..63 joins the tree"
+	# q after step 3: step 4 never drawn, and the alloc done.
+	refute_output --partial "step 4,"
+	[ "$(count_of "$PROMPT")" -eq 3 ]
 	assert_line "0"
 	assert_line "idr> count"
 	assert_line "1"
 }
 
 @test "pty: 'c' draws the rest of the operation without waiting" {
-	pty 'step on\n' 'alloc a\n' 'c\n' 'alloc b\n' 'q\n' 'count\n' '\004'
+	pty 'step on\n' 'alloc a\n' 'c\n' 'alloc b\n' '\n' 'q\n' 'count\n' \
+		'\004'
 	assert_success
-	assert_line "step 4, full: leaf slot 0's full bit is set: the slot is used"
-	# One wait for the first alloc, one for the second: 'c' lasts one
+	assert_line "step 5, full: leaf slot 0's full bit is set: the slot is used"
+	# One wait for the first alloc, two for the second: 'c' lasts one
 	# operation only.
-	[ "$(count_of "$PROMPT")" -eq 2 ]
-	assert_line "step 1, visit: the way down goes through L0 0..63 and takes its slot 1"
-	refute_output --partial "step 2, slot-set: leaf slot 1"
+	[ "$(count_of "$PROMPT")" -eq 3 ]
+	assert_line "step 2, visit: the way down goes through L0 0..63 and takes its slot 1"
+	refute_output --partial "step 3, slot-set: leaf slot 1"
 	assert_line "2"
 }
 
 @test "pty: 'q' stops stepping this operation only" {
 	pty 'step on\n' 'alloc a\n' 'q\n' 'alloc b\n' 'c\n' '\004'
 	assert_success
-	refute_output --partial "step 2, node-new"
-	assert_line "step 3, full: leaf slot 1's full bit is set: the slot is used"
+	refute_output --partial "node-new"
+	assert_line "step 4, full: leaf slot 1's full bit is set: the slot is used"
 	assert_line "0"
 	assert_line "1"
 }
@@ -90,7 +92,7 @@ count_of() {
 		script -qec '$IDRSH --batch' /dev/null | tr -d '\r'"
 	assert_success
 	refute_output --partial "$PROMPT"
-	assert_line --partial "step 4, full:"
+	assert_line --partial "step 5, full:"
 	assert_line "1"
 }
 
@@ -99,7 +101,7 @@ count_of() {
 	run timeout 20 script -qec "$IDRSH $BATS_TEST_TMPDIR/s.idrsh" /dev/null
 	assert_success
 	refute_output --partial "$PROMPT"
-	assert_line --partial "step 3, full: leaf slot 1's"
+	assert_line --partial "step 4, full: leaf slot 1's"
 	assert_line --partial "2"
 }
 
@@ -112,14 +114,17 @@ c
 EOF2
 	assert_failure	# 'c' is no command
 	refute_output --partial "$PROMPT"
-	assert_line "step 4, full: leaf slot 0's full bit is set: the slot is used"
+	assert_line "step 5, full: leaf slot 0's full bit is set: the slot is used"
 	assert_line "1"
 }
 
-@test "step on an IDA says it reports no events" {
-	run "$IDRSH" -c 'new i --ida' -c 'use i' -c 'step on'
-	assert_failure
-	assert_output "idrsh: -c:1: step: not available on this tree (an IDA reports no events)"
+@test "step on an IDA draws its leaf and names its bitmaps" {
+	run "$IDRSH" -c 'new i --ida' -c 'step on' -c 'ida_alloc'
+	assert_success
+	assert_line "step 4, slot-set: leaf slot 0 (IDs 0..4095) now holds an entry"
+	assert_line "step 5, node-new: a new bitmap for IDs 0..4095 hangs at its leaf's slot"
+	assert_line "step 6, bit-set: ID 0 is taken in the bitmap of 0..4095"
+	assert_line --index -1 "0"
 }
 
 @test "mark and diff: what an alloc and a remove changed" {
@@ -216,7 +221,10 @@ EOF2
 		got=$(eval "$IDRSH $cmd" 2>&1)
 		[ "$got" = "$want" ] ||
 			{ diff <(echo "$want") <(echo "$got"); return 1; }
-		n=$((n + 1))
+		case $cmd in
+		*"step on"*) n=$((n | 1)) ;;
+		*" diff"*) n=$((n | 2)) ;;
+		esac
 	done < "$BATS_TEST_TMPDIR/blocks"
-	[ "$n" -eq 2 ]
+	[ "$n" -eq 3 ]	# both were there, and checked
 }

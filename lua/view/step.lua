@@ -37,6 +37,14 @@ local function leaf_or_node(ev)
 	return ev.level == 0 and "leaf " or "node "
 end
 
+-- The IDs of leaf slot @e.slot: one in an idr, a bitmap's in an IDA.
+local function slot_ids(e)
+	local per = (e.last - e.first + 1) // fanout(e)
+	local first = e.first + e.slot * per
+	if per == 1 then return "ID " .. first end
+	return fmt("IDs %d..%d", first, first + per - 1)
+end
+
 local function nodes_text(n)
 	return n == 1 and "1 node" or n .. " nodes"
 end
@@ -52,6 +60,24 @@ local SAY = {
 			"to the parent's next slot (at the top: grow)",
 			node_name(e), e.slot)
 	end,
+	op = function(e)
+		-- A range for the allocations, an ID for the rest.
+		local op, args = tostring(e.op), {}
+		local keys = (op:find("alloc") or op:find("get_new"))
+			and { "start", "end" } or { "id" }
+		for _, k in ipairs(keys) do
+			if e[k] ~= nil then args[#args + 1] = k .. " " .. e[k] end
+		end
+		return fmt("%s begins (%s)", op, table.concat(args, ", "))
+	end,
+	done = function(e)
+		if e.errno then
+			return fmt("%s is over: it fails with %s", tostring(e.op),
+				e.errno)
+		end
+		return fmt("%s is over: it returns %s", tostring(e.op),
+			tostring(e.result))
+	end,
 	malloc = function(e)
 		return nodes_text(e.nodes) .. " allocated for this operation"
 	end,
@@ -62,6 +88,13 @@ local SAY = {
 		return nodes_text(e.nodes) .. " taken from this thread's preload"
 	end,
 	["node-new"] = function(e)
+		if e.aux == "bitmap" then
+			return fmt("a new bitmap for IDs %d..%d hangs at its " ..
+				"leaf's slot", e.first, e.last)
+		elseif e.aux == "gens" then
+			return fmt("leaf %s gets its generation counters",
+				node_name(e))
+		end
 		return fmt("a new %s%s joins the tree", leaf_or_node(e),
 			node_name(e))
 	end,
@@ -82,6 +115,13 @@ local SAY = {
 			"the top (height %d)", node_name(e), e.height)
 	end,
 	["node-free"] = function(e)
+		if e.aux == "bitmap" then
+			return fmt("the bitmap for IDs %d..%d is freed", e.first,
+				e.last)
+		elseif e.aux == "gens" then
+			return fmt("leaf %s's generation counters go with it",
+				node_name(e))
+		end
 		return fmt("%s%s leaves the tree", leaf_or_node(e), node_name(e))
 	end,
 	["cache-put"] = function()
@@ -94,11 +134,11 @@ local SAY = {
 		return fmt("leaf %s is packed into a smaller block", node_name(e))
 	end,
 	["slot-set"] = function(e)
-		return fmt("leaf slot %d (ID %d) now holds an entry",
-			e.slot, e.first + e.slot)
+		return fmt("leaf slot %d (%s) now holds an entry", e.slot,
+			slot_ids(e))
 	end,
 	["slot-clear"] = function(e)
-		return fmt("leaf slot %d (ID %d) is freed", e.slot, e.first + e.slot)
+		return fmt("leaf slot %d (%s) is freed", e.slot, slot_ids(e))
 	end,
 	full = function(e)
 		return fmt("leaf slot %d's full bit is set: the slot is used",
@@ -168,7 +208,9 @@ end
 -- "^ slot N" under cell N; past the middle, "slot N ^" ends at it.
 local function caret(ev, slots, indent)
 	local label = "slot " .. ev.slot
-	if ev.level == 0 and ev.slot < slots then
+	-- A slot is one ID in an idr's leaf, a bitmap in an IDA's.
+	if ev.level == 0 and ev.slot < slots and
+			ev.last - ev.first + 1 == slots then
 		label = label .. " (ID " .. (ev.first + ev.slot) .. ")"
 	end
 	local at = math.min(ev.slot, slots - 1)
@@ -182,7 +224,7 @@ end
 
 local function is_node_event(ev)
 	return ev.level ~= nil and ev.full ~= nil and ev.first ~= nil and
-		ev.last ~= nil and not NO_ROW[ev.event]
+		ev.last ~= nil and not NO_ROW[ev.event] and not ev.aux
 end
 
 --- idr.event_text(ev) -> text: one event table (as t:trace() and

@@ -54,7 +54,8 @@ golden("step", table.concat(out))
 -- slot; the changed cell marked under its column.
 local five = idr.new()
 local evs = five:events(five.alloc, five, "f", 5)
-local full = evs[#evs]
+assert(evs[#evs].event == "done" and evs[#evs].result == 5)
+local full = evs[#evs - 1]
 assert(full.event == "full" and full.slot == 5)
 assert(five:event_text(full) == idr.event_text(full))
 local lines = {}
@@ -62,15 +63,19 @@ for l in idr.event_text(full):gmatch("[^\n]+") do lines[#lines + 1] = l end
 assert(#lines == 4, #lines)
 assert(#lines[3] == 2 + 64 and lines[3]:sub(3 + 5, 3 + 5) == "#")
 assert(lines[4]:find("^  %s%s%s%s%s%^ slot 5 %(ID 5%)$"), lines[4])
--- Node-less events: one line; unknown ones (an "op", say): their fields.
+-- Node-less events: one line; unknown ones: their fields.
 assert(idr.event_text { event = "malloc", nodes = 2, height = 1 } ==
 	"malloc: 2 nodes allocated for this operation\n")
-assert(idr.event_text { event = "op", name = "alloc", height = 1 } ==
-	"op: height=1 name=alloc\n")
+assert(idr.event_text { event = "later", name = "x", height = 1 } ==
+	"later: height=1 name=x\n")
+assert(idr.event_text { event = "op", op = "find", id = 7, start = 0 } ==
+	"op: find begins (id 7)\n")
+assert(idr.event_text { event = "done", op = "alloc", result = -28,
+	errno = "ENOSPC" } == "done: alloc is over: it fails with ENOSPC\n")
 assert(not pcall(idr.event_text, "full"))
 -- step_text hands fn's results back.
 local text, id = five:step_text(five.alloc, five, "g")
-assert(id == 0 and text:find("^step 1, visit: "), text)
+assert(id == 0 and text:find("^step 1, op: alloc begins %(start 0, end 0%)\nstep 2, visit: "), text)
 
 -- }======================================================
 
