@@ -40,5 +40,6 @@ void suite_view(void);
 void suite_pack(void);
 void suite_trace(void);
 void suite_edges(void);
+void suite_mutants(void);
 
 #endif
