@@ -203,8 +203,7 @@ void *idr_get_next_ul(const struct idr *idr, unsigned long *nextid)
 	void *entry = NULL;
 
 	start = 0;
-	if (*nextid >
-	    idr->idr_base) /* >=: an equivalent mutant (0 both ways) */
+	if (*nextid > idr->idr_base) /* >=: 0 both ways: equivalent mutant */
 		start = *nextid - idr->idr_base;
 	/* NULL entries are reserved IDs: iteration steps over them. */
 	while (idr__next_present(idr, start, &index, &entry) && !entry)
