@@ -194,6 +194,73 @@ static void mutants_dump_at_ida(void)
 	ida_destroy(&ida);
 }
 
+/* Options ask for IDs @first..@last only, every node in full. */
+static struct idr_dump_opts range(unsigned long first, unsigned long last)
+{
+	struct idr_dump_opts opts = { 0 };
+
+	opts.full = true;
+	opts.range_set = true;
+	opts.range_first = first;
+	opts.range_last = last;
+	return opts;
+}
+
+/* A range's first and last IDs are in it, the IDs either side are not. */
+static void mutants_dump_range_edges(void)
+{
+	struct idr_dump_opts opts;
+	char text[8192];
+	DEFINE_IDR(idr);
+
+	fill(&idr, 0, 2 * IDR_SLOTS);
+	/* Across two leaves: each shows the one ID the range holds. */
+	opts = range(IDR_SLOTS - 1, IDR_SLOTS);
+	if (capture(text, sizeof(text), idr_dump, &idr, &opts)) {
+		CHECK(strstr(text, " 62:*") == NULL);
+		CHECK(strstr(text, " 63:*\n") != NULL);
+		CHECK(strstr(text, " 64:*\n") != NULL);
+		CHECK(strstr(text, " 65:*") == NULL);
+	}
+	/* One ID, the first of a leaf: its leaf alone. */
+	opts = range(IDR_SLOTS, IDR_SLOTS);
+	if (capture(text, sizeof(text), idr_dump, &idr, &opts)) {
+		CHECK(strstr(text, " 63:*") == NULL);
+		CHECK(strstr(text, " 64:*\n") != NULL);
+		CHECK(strstr(text, " 65:*") == NULL);
+	}
+	idr_destroy(&idr);
+}
+
+/* Entries 0 and 1 end a line at column 80 exactly; entry 2 wraps. */
+static int wide_entry(FILE *out, unsigned long id, void *entry, void *data)
+{
+	static const int width[] = { 38, 35, 1 };
+
+	(void)entry;
+	(void)data;
+	return fprintf(out, "%.*s", id < 3 ? width[id] : 1,
+		       "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx");
+}
+
+/* Entries fill a line up to column 80 and wrap only past it. */
+static void mutants_dump_wrap_at_80(void)
+{
+	struct idr_dump_opts opts = { 0 };
+	char text[4096], want[128];
+	DEFINE_IDR(idr);
+
+	fill(&idr, 0, 3);
+	opts.print_entry = wide_entry;
+	snprintf(want, sizeof(want), "\n  0:%.38s 1:%.35s\n  2:x\n",
+		 "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+		 "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx");
+	CHECK_EQ(strlen(want), 1 + 80 + 1 + 5 + 1);
+	if (capture(text, sizeof(text), idr_dump, &idr, &opts))
+		CHECK(strstr(text, want) != NULL);
+	idr_destroy(&idr);
+}
+
 /* A collapsed run of full leaves in DOT: named and labelled as level 0. */
 static void mutants_dot_run_level(void)
 {
@@ -245,6 +312,8 @@ void suite_mutants(void)
 	RUN(mutants_delete_says_absent);
 	RUN(mutants_check_full_bit);
 	RUN(mutants_dump_at_ida);
+	RUN(mutants_dump_range_edges);
+	RUN(mutants_dump_wrap_at_80);
 	RUN(mutants_dot_run_level);
 	RUN(mutants_cyclic_full_from_start);
 }
