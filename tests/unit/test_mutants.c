@@ -232,35 +232,6 @@ static void mutants_dump_range_edges(void)
 	idr_destroy(&idr);
 }
 
-/* Entries 0 and 1 end a line at column 80 exactly; entry 2 wraps. */
-static int wide_entry(FILE *out, unsigned long id, void *entry, void *data)
-{
-	static const int width[] = { 38, 35, 1 };
-
-	(void)entry;
-	(void)data;
-	return fprintf(out, "%.*s", id < 3 ? width[id] : 1,
-		       "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx");
-}
-
-/* Entries fill a line up to column 80 and wrap only past it. */
-static void mutants_dump_wrap_at_80(void)
-{
-	struct idr_dump_opts opts = { 0 };
-	char text[4096], want[128];
-	DEFINE_IDR(idr);
-
-	fill(&idr, 0, 3);
-	opts.print_entry = wide_entry;
-	snprintf(want, sizeof(want), "\n  0:%.38s 1:%.35s\n  2:x\n",
-		 "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
-		 "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx");
-	CHECK_EQ(strlen(want), 1 + 80 + 1 + 5 + 1);
-	if (capture(text, sizeof(text), idr_dump, &idr, &opts))
-		CHECK(strstr(text, want) != NULL);
-	idr_destroy(&idr);
-}
-
 /* A collapsed run of full leaves in DOT: named and labelled as level 0. */
 static void mutants_dot_run_level(void)
 {
@@ -313,7 +284,6 @@ void suite_mutants(void)
 	RUN(mutants_check_full_bit);
 	RUN(mutants_dump_at_ida);
 	RUN(mutants_dump_range_edges);
-	RUN(mutants_dump_wrap_at_80);
 	RUN(mutants_dot_run_level);
 	RUN(mutants_cyclic_full_from_start);
 }
