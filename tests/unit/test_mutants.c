@@ -206,6 +206,15 @@ static struct idr_dump_opts range(unsigned long first, unsigned long last)
 	return opts;
 }
 
+/* Whether the dump @text shows ID @id's entry (printed as a pointer). */
+static bool shows(const char *text, unsigned long id)
+{
+	char want[32];
+
+	snprintf(want, sizeof(want), " %lu:*", id);
+	return strstr(text, want) != NULL;
+}
+
 /* A range's first and last IDs are in it, the IDs either side are not. */
 static void mutants_dump_range_edges(void)
 {
@@ -217,17 +226,56 @@ static void mutants_dump_range_edges(void)
 	/* Across two leaves: each shows the one ID the range holds. */
 	opts = range(IDR_SLOTS - 1, IDR_SLOTS);
 	if (capture(text, sizeof(text), idr_dump, &idr, &opts)) {
-		CHECK(strstr(text, " 62:*") == NULL);
-		CHECK(strstr(text, " 63:*\n") != NULL);
-		CHECK(strstr(text, " 64:*\n") != NULL);
-		CHECK(strstr(text, " 65:*") == NULL);
+		CHECK(!shows(text, IDR_SLOTS - 2));
+		CHECK(shows(text, IDR_SLOTS - 1));
+		CHECK(shows(text, IDR_SLOTS));
+		CHECK(!shows(text, IDR_SLOTS + 1));
 	}
 	/* One ID, the first of a leaf: its leaf alone. */
 	opts = range(IDR_SLOTS, IDR_SLOTS);
 	if (capture(text, sizeof(text), idr_dump, &idr, &opts)) {
-		CHECK(strstr(text, " 63:*") == NULL);
-		CHECK(strstr(text, " 64:*\n") != NULL);
-		CHECK(strstr(text, " 65:*") == NULL);
+		CHECK(!shows(text, IDR_SLOTS - 1));
+		CHECK(shows(text, IDR_SLOTS));
+		CHECK(!shows(text, IDR_SLOTS + 1));
+	}
+	idr_destroy(&idr);
+}
+
+/* The number of lines of @text. */
+static unsigned int lines(const char *text)
+{
+	unsigned int n = 0;
+
+	for (; *text; text++)
+		n += *text == '\n';
+	return n;
+}
+
+/*
+ * A dump held to max_lines that still does not fit at one level is cut
+ * to max_lines - 1 lines and the line that says so; one that fits in
+ * max_lines - 1 exactly is whole (dump.c, dump_limited's max - 1).  Here
+ * one level takes 4 lines: header, the top node, its map, the leaves'
+ * run.
+ */
+static void mutants_dump_max_lines_exact(void)
+{
+	struct idr_dump_opts opts = { 0 };
+	char text[8192];
+	unsigned int max;
+	unsigned long id;
+	DEFINE_IDR(idr);
+
+	for (id = 0; id < 3 * IDR_SLOTS; id += 2)
+		CHECK_EQ(idr_alloc(&idr, val(id), (int)id, 0, GFP_KERNEL), id);
+	CHECK_EQ(idr__height(&idr), 2);
+	for (max = 2; max <= 7; max++) {
+		opts.max_lines = max;
+		if (!capture(text, sizeof(text), idr_dump, &idr, &opts))
+			continue;
+		CHECK_EQ(lines(text), max < 5 ? max : 5);
+		CHECK(strstr(text, "\n(1 of 2 levels shown") != NULL);
+		CHECK_EQ(strstr(text, "L0 0..") != NULL, max >= 5);
 	}
 	idr_destroy(&idr);
 }
@@ -284,6 +332,7 @@ void suite_mutants(void)
 	RUN(mutants_check_full_bit);
 	RUN(mutants_dump_at_ida);
 	RUN(mutants_dump_range_edges);
+	RUN(mutants_dump_max_lines_exact);
 	RUN(mutants_dot_run_level);
 	RUN(mutants_cyclic_full_from_start);
 }
