@@ -280,6 +280,41 @@ static void mutants_dump_max_lines_exact(void)
 	idr_destroy(&idr);
 }
 
+/*
+ * A dump of three levels whose two top levels take max_lines - 1 lines
+ * exactly shows those two; one line fewer, and it shows one (dump.c,
+ * dump_limited's "> max - 1").
+ */
+static void mutants_dump_max_lines_levels(void)
+{
+	struct idr_dump_opts opts = { 0 };
+	char text[8192];
+	unsigned int two;
+	unsigned long id;
+	DEFINE_IDR(idr);
+
+	for (id = 0; id < 3 * IDR_SLOTS; id += 2)
+		CHECK_EQ(idr_alloc(&idr, val(id), (int)id, 0, GFP_KERNEL), id);
+	id = IDR_SLOTS * IDR_SLOTS;
+	CHECK_EQ(idr_alloc(&idr, val(id), (int)id, 0, GFP_KERNEL), id);
+	CHECK_EQ(idr__height(&idr), 3);
+	opts.depth = 2;
+	if (!capture(text, sizeof(text), idr_dump, &idr, &opts))
+		goto out;
+	two = lines(text);
+	opts.depth = 0;
+	opts.max_lines = two + 1;
+	if (capture(text, sizeof(text), idr_dump, &idr, &opts)) {
+		CHECK_EQ(lines(text), two + 1);
+		CHECK(strstr(text, "\n(2 of 3 levels shown") != NULL);
+	}
+	opts.max_lines = two;
+	if (capture(text, sizeof(text), idr_dump, &idr, &opts))
+		CHECK(strstr(text, "\n(1 of 3 levels shown") != NULL);
+out:
+	idr_destroy(&idr);
+}
+
 /* A collapsed run of full leaves in DOT: named and labelled as level 0. */
 static void mutants_dot_run_level(void)
 {
@@ -333,6 +368,7 @@ void suite_mutants(void)
 	RUN(mutants_dump_at_ida);
 	RUN(mutants_dump_range_edges);
 	RUN(mutants_dump_max_lines_exact);
+	RUN(mutants_dump_max_lines_levels);
 	RUN(mutants_dot_run_level);
 	RUN(mutants_cyclic_full_from_start);
 }
