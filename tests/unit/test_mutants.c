@@ -120,6 +120,30 @@ static void mutants_packed_leaf_freed(void)
 	idr_destroy(&idr);
 }
 
+/*
+ * A search that climbs out of a top node's last child reports no room in
+ * that child only: the top node has no slot after its last (tree.c,
+ * descend_first's off < IDR_SLOTS).
+ */
+static void mutants_no_room_after_last_slot(void)
+{
+	unsigned long lo = IDR_SLOTS * IDR_SLOTS - IDR_SLOTS / 2;
+	struct tally t;
+	DEFINE_IDR(idr);
+
+	fill(&idr, lo, IDR_SLOTS * IDR_SLOTS);
+	CHECK_EQ(idr__height(&idr), 2);
+	memset(&t, 0, sizeof(t));
+	idr_set_trace(&idr, count, &t);
+	CHECK_EQ(idr_alloc(&idr, val(0), (int)lo, 0, GFP_KERNEL),
+		 IDR_SLOTS * IDR_SLOTS);
+	idr_set_trace(&idr, NULL, NULL);
+	CHECK_EQ(t.n[IDR_TRACE_NO_ROOM], 1);
+	CHECK_EQ(t.n[IDR_TRACE_GROW], 1);
+	CHECK_SOUND(&idr);
+	idr_destroy(&idr);
+}
+
 /* idr__delete says whether it freed anything (tree.c, its return false). */
 static void mutants_delete_says_absent(void)
 {
@@ -363,6 +387,7 @@ static void mutants_cyclic_full_from_start(void)
 void suite_mutants(void)
 {
 	RUN(mutants_packed_leaf_freed);
+	RUN(mutants_no_room_after_last_slot);
 	RUN(mutants_delete_says_absent);
 	RUN(mutants_check_full_bit);
 	RUN(mutants_dump_at_ida);
