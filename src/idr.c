@@ -121,7 +121,9 @@ int idr_alloc_cyclic(struct idr *idr, void *ptr, int start, int end, gfp_t gfp)
 
 	if (start < 0)
 		return -EINVAL;
-	if (id < (uint32_t)start || id > INT_MAX)
+	/* "<=": at a tie id is start already. */
+	if (id < (uint32_t)start /* equivalent mutant */
+	    || id > INT_MAX)
 		id = (uint32_t)start;
 	err = idr_alloc_u32(idr, ptr, &id, range_max(end), gfp);
 	if (err == -ENOSPC && id > (uint32_t)start) {
