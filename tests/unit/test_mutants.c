@@ -297,7 +297,7 @@ static void mutants_dump_max_lines_exact(void)
 		opts.max_lines = max;
 		if (!capture(text, sizeof(text), idr_dump, &idr, &opts))
 			continue;
-		CHECK_EQ(lines(text), max < 5 ? max : 5);
+		CHECK_EQ(lines(text), (max < 5 ? max : 5));
 		CHECK(strstr(text, "\n(1 of 2 levels shown") != NULL);
 		CHECK_EQ(strstr(text, "L0 0..") != NULL, max >= 5);
 	}
