@@ -129,8 +129,8 @@ $(B)/idrsh: src/idrsh.c $(LIDR) $(B)/idrsh_lua.h $(B)/libidr.a $(LIB_HDR)
 		-o $@ src/idrsh.c lua/lidr.c $(B)/libidr.a $(LUA_LIBS) \
 		$(READLINE_LIBS) $(LDFLAGS)
 
-# The unit tests, in three builds: as shipped, with 3 bits per level so
-# that deep trees appear with small IDs, and under ASan+UBSan.
+# The unit tests, in four builds: as shipped, with 3 bits per level so
+# that deep trees appear with small IDs, with 4, and under ASan+UBSan.
 $(B)/unit/unit: $(UNIT_SRC) $(UNIT_HDR) $(B)/libidr.a
 	@mkdir -p $(@D)
 	$(QUIET_CC)$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc -o $@ $(UNIT_SRC) \
@@ -139,6 +139,12 @@ $(B)/unit/unit: $(UNIT_SRC) $(UNIT_HDR) $(B)/libidr.a
 $(B)/unit-b3/unit: $(UNIT_SRC) $(UNIT_HDR) $(LIB_SRC) $(LIB_HDR)
 	@mkdir -p $(@D)
 	$(QUIET_CC)$(CC) $(CPPFLAGS) -DIDR_BITS=3 $(CFLAGS) -Isrc -o $@ \
+		$(UNIT_SRC) $(LIB_SRC) -pthread
+
+# 4 bits: n * IDR_BITS meets 64 exactly, as at 6 or 3 bits it never does.
+$(B)/unit-b4/unit: $(UNIT_SRC) $(UNIT_HDR) $(LIB_SRC) $(LIB_HDR)
+	@mkdir -p $(@D)
+	$(QUIET_CC)$(CC) $(CPPFLAGS) -DIDR_BITS=4 $(CFLAGS) -Isrc -o $@ \
 		$(UNIT_SRC) $(LIB_SRC) -pthread
 
 $(B)/unit-asan/unit: $(UNIT_SRC) $(UNIT_HDR) $(LIB_SRC) $(LIB_HDR)
@@ -189,10 +195,11 @@ TEST_DEPS :=
 include bench/bench.mk fuzz/fuzz.mk tests/reliability.mk tests/header.mk \
 	tests/mutate.mk tests/packaging.mk
 
-UNIT_BUILDS := unit unit-b3 unit-asan unit-tsan
+UNIT_BUILDS := unit unit-b3 unit-b4 unit-asan unit-tsan
 SUITES := $(UNIT_BUILDS) lua lua-in-idrsh bats
 SUITE_unit = ./$(B)/unit/unit
 SUITE_unit-b3 = ./$(B)/unit-b3/unit
+SUITE_unit-b4 = ./$(B)/unit-b4/unit
 SUITE_unit-asan = ./$(B)/unit-asan/unit
 SUITE_unit-tsan = env TSAN_OPTIONS='halt_on_error=1 exitcode=66' \
 	./$(B)/unit-tsan/unit threads

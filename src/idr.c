@@ -126,7 +126,9 @@ int idr_alloc_cyclic(struct idr *idr, void *ptr, int start, int end, gfp_t gfp)
 
 	if (start < 0)
 		return (int)idr__done(idr, op, -EINVAL);
-	if (id < (uint32_t)start || id > INT_MAX)
+	/* "<=": at a tie id is start already. */
+	if (id < (uint32_t)start /* equivalent mutant */
+	    || id > INT_MAX)
 		id = (uint32_t)start;
 	err = idr_alloc_u32(idr, ptr, &id, range_max(end), gfp);
 	if (err == -ENOSPC && id > (uint32_t)start) {
@@ -225,8 +227,7 @@ void *idr_get_next_ul(const struct idr *idr, unsigned long *nextid)
 	void *entry = NULL;
 
 	start = 0;
-	if (*nextid >
-	    idr->idr_base) /* >=: an equivalent mutant (0 both ways) */
+	if (*nextid > idr->idr_base) /* >=: 0 both ways: equivalent mutant */
 		start = *nextid - idr->idr_base;
 	/* NULL entries are reserved IDs: iteration steps over them. */
 	while (idr__next_present(idr, start, &index, &entry) && !entry)

@@ -891,7 +891,12 @@ int idr__alloc_fast(struct idr *idr, void *entry, uint64_t start, uint64_t max,
 	*index = at;
 	if (at > max)
 		return -ENOSPC;
-	if (is_packed(node) && count_of(node->full) == pack_cap(node))
+	/*
+	 * "||" sends a leaf with room the slow way, to the same end: no
+	 * node is needed and none is taken; it is only slower.
+	 */
+	if (is_packed(node) && /* equivalent mutant */
+	    count_of(node->full) == pack_cap(node))
 		return IDR__NEEDS_NODES;
 	leaf_put(idr, node, i, entry);
 	mark_full(idr, path, depth, at);

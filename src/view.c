@@ -17,13 +17,21 @@ static unsigned int levels_for(uint64_t index)
 {
 	unsigned int n = 1;
 
-	while (n * IDR_BITS < 64 && index >> (n * IDR_BITS))
+	/*
+	 * "<= 64" changes nothing at 6 or 3 bits, where n * IDR_BITS is
+	 * never 64; at 4 bits it shifts by 64 (the unit-b4 build sees it).
+	 */
+	while (n * IDR_BITS < 64 /* equivalent mutant (above) */
+	       && index >> (n * IDR_BITS))
 		n++;
 	return n;
 }
 
-_Static_assert(IDR__LEVELS_FOR(sizeof(unsigned long) * 8) <= IDR_LEVELS_MAX,
-	       "an unsigned long index's digits fit idr_path's arrays");
+/* No code: a mutant of it that compiles changes nothing. */
+_Static_assert(
+	IDR__LEVELS_FOR(sizeof(unsigned long) * 8) /* equivalent mutant */ <=
+		IDR_LEVELS_MAX,
+	"an unsigned long index's digits fit idr_path's arrays");
 
 static void path_digits(struct idr_path *path)
 {

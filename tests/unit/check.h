@@ -41,5 +41,6 @@ void suite_dot(void);
 void suite_pack(void);
 void suite_trace(void);
 void suite_edges(void);
+void suite_mutants(void);
 
 #endif

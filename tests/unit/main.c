@@ -124,6 +124,7 @@ int main(int argc, char **argv)
 	suite_trace();
 	suite_pack();
 	suite_edges();
+	suite_mutants();
 	suite_model();
 	if (!filter)
 		report_skips();

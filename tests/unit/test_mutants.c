@@ -1,0 +1,399 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_mutants.c - cases written against the mutants that the other
+ * suites let live (make mutate, tests/mutate): each asserts a behaviour
+ * that one of them changed, and says which line it pins.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "tree.h"
+
+static void *val(unsigned long id)
+{
+	return (void *)(id * 8 + 8);
+}
+
+static void fill(struct idr *idr, unsigned long lo, unsigned long hi)
+{
+	unsigned long id;
+
+	for (id = lo; id < hi; id++)
+		CHECK_EQ(idr_alloc(idr, val(id), (int)id, (int)id + 1,
+				   GFP_KERNEL),
+			 id);
+}
+
+static unsigned long packed_leaves(const struct idr *idr)
+{
+	struct idr_stats st;
+
+	idr_stats(idr, &st);
+	return st.packed;
+}
+
+static int first_leaf_of(const struct idr_view *view, void *data)
+{
+	if (view->level)
+		return 0;
+	*(struct idr_view *)data = *view;
+	return 1;
+}
+
+/* How many of each event a traced operation emitted. */
+struct tally {
+	unsigned int n[IDR_TRACE_NO_ROOM + 1];
+	unsigned int total;
+};
+
+static void count(const struct idr *idr, const struct idr_trace *ev, void *data)
+{
+	struct tally *t = data;
+
+	(void)idr;
+	if (ev->event <= IDR_TRACE_NO_ROOM)
+		t->n[ev->event]++;
+	t->total++;
+}
+
+/* Everything @fn writes to a stream, in @text (NUL-terminated). */
+static bool capture(char *text, size_t size,
+		    int (*fn)(const struct idr *, FILE *,
+			      const struct idr_dump_opts *),
+		    const struct idr *idr, const struct idr_dump_opts *opts)
+{
+	FILE *out = fmemopen(text, size, "w");
+	int err;
+
+	if (!CHECK(out))
+		return false;
+	err = fn(idr, out, opts);
+	fclose(out);
+	return CHECK_EQ(err, 0);
+}
+
+/* {==================== tree.c ==================== */
+
+/*
+ * A packed leaf is malloc'd to its size, so it never goes to the node
+ * cache: unpacked by an insertion (tree.c, leaf_store's trace_gone) or
+ * emptied by a removal (leaf_release), it is traced as "free".
+ */
+static void mutants_packed_leaf_freed(void)
+{
+	struct tally t;
+	DEFINE_IDR(idr);
+	unsigned long id;
+
+	fill(&idr, 0, IDR_SLOTS);
+	for (id = 1; id < IDR_SLOTS; id++)
+		if (id != IDR_SLOTS / 2)
+			CHECK(idr_remove(&idr, id) == val(id));
+	CHECK_EQ(packed_leaves(&idr), 1);
+	memset(&t, 0, sizeof(t));
+	idr_set_trace(&idr, count, &t);
+	CHECK_EQ(idr_alloc(&idr, val(1), 1, 2, GFP_KERNEL), 1);
+	CHECK_EQ(t.n[IDR_TRACE_NODE_FREE], 1);
+	CHECK_EQ(t.n[IDR_TRACE_FREE], 1);
+	CHECK_EQ(t.n[IDR_TRACE_CACHE_PUT], 0);
+	idr_set_trace(&idr, NULL, NULL);
+	CHECK_EQ(packed_leaves(&idr), 0);
+	CHECK_SOUND(&idr);
+	idr_destroy(&idr);
+	/* Packed again, its last entry goes, and the leaf with it. */
+	fill(&idr, 0, IDR_SLOTS);
+	for (id = 0; id < IDR_SLOTS; id++)
+		if (id != IDR_SLOTS / 2)
+			CHECK(idr_remove(&idr, id) == val(id));
+	CHECK_EQ(packed_leaves(&idr), 1);
+	memset(&t, 0, sizeof(t));
+	idr_set_trace(&idr, count, &t);
+	CHECK(idr_remove(&idr, IDR_SLOTS / 2) == val(IDR_SLOTS / 2));
+	CHECK_EQ(t.n[IDR_TRACE_NODE_FREE], 1);
+	CHECK_EQ(t.n[IDR_TRACE_FREE], 1);
+	CHECK_EQ(t.n[IDR_TRACE_CACHE_PUT], 0);
+	CHECK(idr_is_empty(&idr));
+	CHECK_SOUND(&idr);
+	idr_destroy(&idr);
+}
+
+/*
+ * A search that climbs out of a top node's last child reports no room in
+ * that child only: the top node has no slot after its last (tree.c,
+ * descend_first's off < IDR_SLOTS).
+ */
+static void mutants_no_room_after_last_slot(void)
+{
+	unsigned long lo = IDR_SLOTS * IDR_SLOTS - IDR_SLOTS / 2;
+	struct tally t;
+	DEFINE_IDR(idr);
+
+	fill(&idr, lo, IDR_SLOTS * IDR_SLOTS);
+	CHECK_EQ(idr__height(&idr), 2);
+	memset(&t, 0, sizeof(t));
+	idr_set_trace(&idr, count, &t);
+	CHECK_EQ(idr_alloc(&idr, val(0), (int)lo, 0, GFP_KERNEL),
+		 IDR_SLOTS * IDR_SLOTS);
+	idr_set_trace(&idr, NULL, NULL);
+	CHECK_EQ(t.n[IDR_TRACE_NO_ROOM], 1);
+	CHECK_EQ(t.n[IDR_TRACE_GROW], 1);
+	CHECK_SOUND(&idr);
+	idr_destroy(&idr);
+}
+
+/* idr__delete says whether it freed anything (tree.c, its return false). */
+static void mutants_delete_says_absent(void)
+{
+	void *entry = val(99);
+	DEFINE_IDR(idr);
+
+	CHECK(!idr__delete(&idr, 0, &entry)); /* no tree */
+	CHECK(entry == val(99));
+	fill(&idr, 0, 2);
+	CHECK(!idr__delete(&idr, 2, &entry));	      /* in the leaf, free */
+	CHECK(!idr__delete(&idr, IDR_SLOTS, &entry)); /* above the top */
+	CHECK(entry == val(99));
+	CHECK_EQ(idr_count(&idr), 2);
+	CHECK(idr__delete(&idr, 1, &entry));
+	CHECK(entry == val(1));
+	CHECK_EQ(idr_count(&idr), 1);
+	CHECK_SOUND(&idr);
+	idr_destroy(&idr);
+}
+
+/*
+ * idr_check: a plain idr's leaf slot in use but not marked full is
+ * -EUCLEAN (tree.c, leaf_sound's full != present).
+ */
+static void mutants_check_full_bit(void)
+{
+	struct idr_view leaf;
+	uint64_t *full, was;
+	DEFINE_IDR(idr);
+
+	fill(&idr, 0, 3);
+	CHECK_EQ(idr_walk(&idr, first_leaf_of, &leaf), 1);
+	if (!CHECK(!leaf.packed && leaf.full == 7 && leaf.present == 7))
+		goto out; /* not the tree this case knows */
+	full = (uint64_t *)(uintptr_t)leaf.node; /* full is the first word */
+	was = *full;
+	if (!CHECK(was == 7))
+		goto out; /* not the layout this case knows */
+	*full = 5;	  /* slot 1 in use, not full */
+	CHECK_EQ(idr_check(&idr), -EUCLEAN);
+	*full = was;
+	CHECK_SOUND(&idr);
+out:
+	idr_destroy(&idr);
+}
+
+/* }==================== tree.c ==================== */
+
+/* {==================== dump.c ==================== */
+
+/* An IDA's dump down to one ID shows the nodes that hold its bit. */
+static void mutants_dump_at_ida(void)
+{
+	struct idr_dump_opts opts = { 0 };
+	char text[4096];
+	struct ida ida;
+
+	ida_init(&ida);
+	CHECK_EQ(ida_alloc(&ida, GFP_KERNEL), 0);
+	opts.at_set = true;
+	opts.at = 0;
+	if (capture(text, sizeof(text), idr_dump, ida_tree(&ida), &opts)) {
+		CHECK(strstr(text, "\nL0 0..") != NULL);
+		CHECK(strstr(text, "it is free") == NULL);
+	}
+	/* A bit beyond the tree: no node holds it. */
+	opts.at = 1ul << 30;
+	if (capture(text, sizeof(text), idr_dump, ida_tree(&ida), &opts)) {
+		CHECK(strstr(text, "\nL0 0..") == NULL);
+		CHECK(strstr(text, "holds ID 1073741824: it is free") != NULL);
+	}
+	ida_destroy(&ida);
+}
+
+/* Options ask for IDs @first..@last only, every node in full. */
+static struct idr_dump_opts range(unsigned long first, unsigned long last)
+{
+	struct idr_dump_opts opts = { 0 };
+
+	opts.full = true;
+	opts.range_set = true;
+	opts.range_first = first;
+	opts.range_last = last;
+	return opts;
+}
+
+/* Whether the dump @text shows ID @id's entry (printed as a pointer). */
+static bool shows(const char *text, unsigned long id)
+{
+	char want[32];
+
+	snprintf(want, sizeof(want), " %lu:*", id);
+	return strstr(text, want) != NULL;
+}
+
+/* A range's first and last IDs are in it, the IDs either side are not. */
+static void mutants_dump_range_edges(void)
+{
+	struct idr_dump_opts opts;
+	char text[8192];
+	DEFINE_IDR(idr);
+
+	fill(&idr, 0, 2 * IDR_SLOTS);
+	/* Across two leaves: each shows the one ID the range holds. */
+	opts = range(IDR_SLOTS - 1, IDR_SLOTS);
+	if (capture(text, sizeof(text), idr_dump, &idr, &opts)) {
+		CHECK(!shows(text, IDR_SLOTS - 2));
+		CHECK(shows(text, IDR_SLOTS - 1));
+		CHECK(shows(text, IDR_SLOTS));
+		CHECK(!shows(text, IDR_SLOTS + 1));
+	}
+	/* One ID, the first of a leaf: its leaf alone. */
+	opts = range(IDR_SLOTS, IDR_SLOTS);
+	if (capture(text, sizeof(text), idr_dump, &idr, &opts)) {
+		CHECK(!shows(text, IDR_SLOTS - 1));
+		CHECK(shows(text, IDR_SLOTS));
+		CHECK(!shows(text, IDR_SLOTS + 1));
+	}
+	idr_destroy(&idr);
+}
+
+/* The number of lines of @text. */
+static unsigned int lines(const char *text)
+{
+	unsigned int n = 0;
+
+	for (; *text; text++)
+		n += *text == '\n';
+	return n;
+}
+
+/*
+ * A dump held to max_lines that still does not fit at one level is cut
+ * to max_lines - 1 lines and the line that says so; one that fits in
+ * max_lines - 1 exactly is whole (dump.c, dump_limited's max - 1).  Here
+ * one level takes 4 lines: header, the top node, its map, the leaves'
+ * run.
+ */
+static void mutants_dump_max_lines_exact(void)
+{
+	struct idr_dump_opts opts = { 0 };
+	char text[8192];
+	unsigned int max;
+	unsigned long id;
+	DEFINE_IDR(idr);
+
+	for (id = 0; id < 3 * IDR_SLOTS; id += 2)
+		CHECK_EQ(idr_alloc(&idr, val(id), (int)id, 0, GFP_KERNEL), id);
+	CHECK_EQ(idr__height(&idr), 2);
+	for (max = 2; max <= 7; max++) {
+		opts.max_lines = max;
+		if (!capture(text, sizeof(text), idr_dump, &idr, &opts))
+			continue;
+		CHECK_EQ(lines(text), (max < 5 ? max : 5));
+		CHECK(strstr(text, "\n(1 of 2 levels shown") != NULL);
+		CHECK_EQ(strstr(text, "L0 0..") != NULL, max >= 5);
+	}
+	idr_destroy(&idr);
+}
+
+/*
+ * A dump of three levels whose two top levels take max_lines - 1 lines
+ * exactly shows those two; one line fewer, and it shows one (dump.c,
+ * dump_limited's "> max - 1").
+ */
+static void mutants_dump_max_lines_levels(void)
+{
+	struct idr_dump_opts opts = { 0 };
+	char text[8192];
+	unsigned int two;
+	unsigned long id;
+	DEFINE_IDR(idr);
+
+	for (id = 0; id < 3 * IDR_SLOTS; id += 2)
+		CHECK_EQ(idr_alloc(&idr, val(id), (int)id, 0, GFP_KERNEL), id);
+	id = IDR_SLOTS * IDR_SLOTS;
+	CHECK_EQ(idr_alloc(&idr, val(id), (int)id, 0, GFP_KERNEL), id);
+	CHECK_EQ(idr__height(&idr), 3);
+	opts.depth = 2;
+	if (!capture(text, sizeof(text), idr_dump, &idr, &opts))
+		goto out;
+	two = lines(text);
+	opts.depth = 0;
+	opts.max_lines = two + 1;
+	if (capture(text, sizeof(text), idr_dump, &idr, &opts)) {
+		CHECK_EQ(lines(text), two + 1);
+		CHECK(strstr(text, "\n(2 of 3 levels shown") != NULL);
+	}
+	opts.max_lines = two;
+	if (capture(text, sizeof(text), idr_dump, &idr, &opts))
+		CHECK(strstr(text, "\n(1 of 3 levels shown") != NULL);
+out:
+	idr_destroy(&idr);
+}
+
+/* A collapsed run of full leaves in DOT: named and labelled as level 0. */
+static void mutants_dot_run_level(void)
+{
+	char text[8192];
+	DEFINE_IDR(idr);
+
+	fill(&idr, 0, 3 * IDR_SLOTS);
+	if (capture(text, sizeof(text), idr_dump_dot, &idr, NULL)) {
+		CHECK(strstr(text, "\trun0_0 [shape=box, style=dashed, "
+				   "label=\"L0 0..") != NULL);
+		CHECK(strstr(text, "-> run0_0 [label=\"0..2\"]") != NULL);
+	}
+	idr_destroy(&idr);
+}
+
+/* }==================== dump.c ==================== */
+
+/* {==================== idr.c ==================== */
+
+/*
+ * A cyclic allocation that fails from its range's start searches once,
+ * as idr_alloc would: nothing below the start to wrap round to (idr.c,
+ * idr_alloc_cyclic's id > start).
+ */
+static void mutants_cyclic_full_from_start(void)
+{
+	struct tally once, cyclic;
+	DEFINE_IDR(idr);
+
+	fill(&idr, 0, 4);
+	memset(&once, 0, sizeof(once));
+	memset(&cyclic, 0, sizeof(cyclic));
+	idr_set_trace(&idr, count, &once);
+	CHECK_EQ(idr_alloc(&idr, val(9), 0, 4, GFP_KERNEL), -ENOSPC);
+	idr_set_trace(&idr, count, &cyclic);
+	CHECK_EQ(idr_alloc_cyclic(&idr, val(9), 0, 4, GFP_KERNEL), -ENOSPC);
+	idr_set_trace(&idr, NULL, NULL);
+	CHECK(once.total > 0);
+	CHECK_EQ(cyclic.total, once.total);
+	CHECK_EQ(idr_count(&idr), 4);
+	idr_destroy(&idr);
+}
+
+/* }==================== idr.c ==================== */
+
+void suite_mutants(void)
+{
+	RUN(mutants_packed_leaf_freed);
+	RUN(mutants_no_room_after_last_slot);
+	RUN(mutants_delete_says_absent);
+	RUN(mutants_check_full_bit);
+	RUN(mutants_dump_at_ida);
+	RUN(mutants_dump_range_edges);
+	RUN(mutants_dump_max_lines_exact);
+	RUN(mutants_dump_max_lines_levels);
+	RUN(mutants_dot_run_level);
+	RUN(mutants_cyclic_full_from_start);
+}
