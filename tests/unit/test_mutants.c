@@ -347,9 +347,9 @@ static void mutants_dot_run_level(void)
 
 	fill(&idr, 0, 3 * IDR_SLOTS);
 	if (capture(text, sizeof(text), idr_dump_dot, &idr, NULL)) {
-		CHECK(strstr(text, "\trun0_0 [shape=box, style=dashed, "
+		CHECK(strstr(text, "\tr0_0 [shape=box, style=dashed, "
 				   "label=\"L0 0..") != NULL);
-		CHECK(strstr(text, "-> run0_0 [label=\"0..2\"]") != NULL);
+		CHECK(strstr(text, "\tn1_0:s0:s -> r0_0:n ") != NULL);
 	}
 	idr_destroy(&idr);
 }
