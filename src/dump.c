@@ -31,9 +31,10 @@
 
 /* What a child subtree is, as far as collapsing alike siblings goes. */
 enum kind {
-	K_NONE, /* no child, or outside the range asked for */
-	K_FULL, /* no free ID below */
-	K_ROOM, /* room below */
+	K_NONE,	 /* outside the range asked for */
+	K_EMPTY, /* no child */
+	K_FULL,	 /* no free ID below */
+	K_ROOM,	 /* room below */
 };
 
 struct key {
@@ -49,6 +50,7 @@ struct dumper {
 	unsigned long drawn;   /* nodes drawn so far */
 	unsigned long skipped; /* DOT: nodes summarised */
 	bool cut;	       /* stopped at max_nodes */
+	bool gaps;	       /* text: a line for each run of empty slots */
 	/* How the walk below writes a node, and a run of alike siblings. */
 	void (*node)(struct dumper *d, const struct idr_view *v);
 	void (*run)(struct dumper *d, const struct idr_view *v,
@@ -219,7 +221,12 @@ static struct key key_of(const struct dumper *d, const struct idr_view *v,
 {
 	struct key k = { K_NONE, 0 };
 	struct idr_view child;
+	unsigned long lo, hi;
 
+	slot_range(v, slot, &lo, &hi);
+	if (!in_range(d, lo, hi))
+		return k;
+	k.kind = K_EMPTY;
 	if (!shown_slot(d, v, slot) ||
 	    !idr__view_child(d->idr, v, slot, &child))
 		return k;
@@ -241,7 +248,9 @@ static void run_words(FILE *out, const struct idr_view *v, unsigned int n,
 	unsigned int level = v->level - 1;
 
 	fprintf(out, "%u%s", n, space);
-	if (k->kind == K_FULL)
+	if (k->kind == K_EMPTY)
+		fprintf(out, "empty%sslot%s", space, n == 1 ? "" : "s");
+	else if (k->kind == K_FULL)
 		fprintf(out, "full%s%s", space,
 			level ? (n == 1 ? "node" : "nodes")
 			      : (n == 1 ? "leaf" : "leaves"));
@@ -278,16 +287,29 @@ static void text_run(struct dumper *d, const struct idr_view *v,
 
 static void dump_subtree(struct dumper *d, const struct idr_view *v);
 
+/* Whether a slot of @v from @slot on holds something the dump shows. */
+static bool shown_from(const struct dumper *d, const struct idr_view *v,
+		       unsigned int slot)
+{
+	for (; slot < v->slots; slot++)
+		if (shown_slot(d, v, slot))
+			return true;
+	return false;
+}
+
 /*
  * The children of @v: a run of alike siblings as one line (unless the
  * options ask for every node), each other child in full.  Below the depth
- * asked for, every run is one line.
+ * asked for, every run is one line.  In text, a gap between children says
+ * so ("L1 4096..8191: 1 empty slot"), where the IDs would jump; empty
+ * slots before the first child and after the last only the map shows.
  */
 static void dump_children(struct dumper *d, const struct idr_view *v)
 {
 	bool below = d->opts.depth && v->depth + 1 >= d->opts.depth;
 	unsigned int slot, end, i;
 	struct idr_view child;
+	bool seen = false;
 
 	for (slot = 0; slot < v->slots; slot = end) {
 		struct key k = key_of(d, v, slot);
@@ -296,12 +318,16 @@ static void dump_children(struct dumper *d, const struct idr_view *v)
 		for (end = slot + 1;
 		     end < v->slots && same_key(key_of(d, v, end), k); end++)
 			;
-		if (k.kind == K_NONE)
+		if (k.kind == K_NONE ||
+		    (k.kind == K_EMPTY &&
+		     !(d->gaps && seen && shown_from(d, v, end))))
 			continue;
+		seen = true;
 		alike = end - slot >= (k.kind == K_FULL ? RUN_FULL
 				       : k.count	? RUN_LEAVES
 							: UINT_MAX);
-		if (below || (!d->opts.full && alike)) {
+		/* Empty slots have nothing more to show, even in full. */
+		if (below || k.kind == K_EMPTY || (!d->opts.full && alike)) {
 			d->run(d, v, slot, end, &k);
 			continue;
 		}
@@ -483,6 +509,7 @@ int idr_dump(const struct idr *idr, FILE *out, const struct idr_dump_opts *opts)
 	dumper_init(&d, idr, out, opts, 0);
 	d.node = text_node;
 	d.run = text_run;
+	d.gaps = true;
 	if (d.opts.max_lines)
 		err = dump_limited(&d);
 	else

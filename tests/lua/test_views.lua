@@ -47,8 +47,10 @@ ida:free(4097)
 ida:alloc(100000)
 golden("ida", ida, { 4097, 5000, 100000 })
 
--- Values as the dump prints them: numbers and strings plain, others by
--- type, reserved IDs as NULL; control characters never break a line.
+-- Values as the dump prints them: numbers plain, strings as the shell's
+-- 'list' shows them (quoted when they hold a space, a quote or a control
+-- character), others by type, reserved IDs as NULL; control characters
+-- never break a line.
 local v = idr.new()
 for _, x in ipairs { 42, -7, 1.5, "text", true, false } do v:alloc(x) end
 v:replace(1, -7.0)
@@ -62,7 +64,7 @@ v:alloc(2^53)
 local d = v:dump { max_entries = 64 }
 assert(d:find("0:42 1:-7.0 2:1.5 3:text 4:true 5:false 6:table 7:function " ..
 	"8:NULL\n", 1, true), d)
-assert(d:find(" 9:two?lines?tab 10:userdata 11:thread " ..
+assert(d:find(' 9:"two\\nlines\\ttab" 10:userdata 11:thread ' ..
 	tostring(12) .. ":" .. tostring(2^53) .. "\n", 1, true), d)
 -- max_entries cuts a leaf's list.
 assert(v:dump():find("(+5 more)", 1, true))
@@ -83,7 +85,7 @@ assert(v:dump() == v:dump() and #v == 13 and v:validate())
 local dot = v:dot { max_entries = 64 }
 assert(dot:find("^digraph idr {\n") and dot:find("}\n$"))
 assert(dot:find("3:text\\l", 1, true))
-assert(dot:find("9:two?lines?tab\\l", 1, true))
+assert(dot:find('9:\\"two\\\\nlines\\\\ttab\\"\\l', 1, true), dot)
 assert(idr.new():dot():find("(empty)", 1, true))
 local many = idr.new()
 -- Leaves of 1 and 2 IDs in turn: no run of alike leaves to collapse.
@@ -95,7 +97,8 @@ assert(many:dot { max_nodes = 3 }:find("+19 more nodes (max_nodes 3)", 1, true))
 assert(v:dot { max_entries = 1 }:find("0:42\\l(+12\\ more)\\l", 1, true))
 local quoted = idr.new()
 quoted:alloc('say "hi" {|<>}')
-assert(quoted:dot():find('say\\ \\"hi\\"\\ \\{\\|\\<\\>\\}', 1, true))
+assert(quoted:dot():find('0:\\"say\\ \\\\\\"hi\\\\\\"\\ \\{\\|\\<\\>\\}\\"', 1,
+	true))
 
 -- path: a table mirroring struct idr_path.
 local p = three:path(8300)
