@@ -1344,6 +1344,63 @@ static void stats_levels(lua_State *L, const struct idr_stats *st)
 	lua_setfield(L, -2, "level_nodes");
 }
 
+/* Slots in use at each level, and slots in all; [0] the leaves'. */
+struct occupancy {
+	lua_Integer used[IDR_LEVELS_MAX], slots[IDR_LEVELS_MAX];
+};
+
+static int count_slots(const struct idr_view *v, void *data)
+{
+	struct occupancy *o = data;
+
+	o->used[v->level] += __builtin_popcountll(v->present);
+	o->slots[v->level] += v->slots;
+	return 0;
+}
+
+static void set_levels(lua_State *L, const char *k, const lua_Integer *n,
+		       unsigned int height)
+{
+	unsigned int i;
+
+	lua_createtable(L, (int)height, 0);
+	for (i = 0; i < height; i++) {
+		lua_pushinteger(L, n[i]);
+		lua_rawseti(L, -2, i + 1);
+	}
+	lua_setfield(L, -2, k);
+}
+
+/*
+ * How full each level is, and what a flat array of the IDs from the
+ * first the tree hands out to the highest would cost: of pointers, and
+ * for an IDA of bits (as idr_stats_print() says it).
+ */
+static void stats_compare(lua_State *L, const struct idr *tree, bool ida,
+			  const struct idr_stats *st)
+{
+	struct occupancy o;
+	lua_Integer span = st->highest + 1 - (lua_Integer)tree->idr_base;
+
+	memset(&o, 0, sizeof(o));
+	idr_walk(tree, count_slots, &o);
+	set_levels(L, "level_used", o.used, st->height);
+	set_levels(L, "level_slots", o.slots, st->height);
+	if (!st->ids)
+		return;
+	set_int(L, "flat_bytes", span * (lua_Integer)sizeof(void *));
+	lua_pushnumber(
+		L, (lua_Number)st->bytes /
+			   (lua_Number)(span * (lua_Integer)sizeof(void *)));
+	lua_setfield(L, -2, "flat_ratio");
+	if (!ida)
+		return;
+	set_int(L, "bitmap_bytes", (span + 7) / 8);
+	lua_pushnumber(L, (lua_Number)st->bytes / (lua_Number)((span + 7) / 8));
+	lua_setfield(L, -2, "bitmap_ratio");
+	set_int(L, "bitmap_bits", (lua_Integer)st->aux_nodes * IDA_BITMAP_BITS);
+}
+
 static int lidr_stats(lua_State *L)
 {
 	struct lidr *t;
@@ -1367,6 +1424,7 @@ static int lidr_stats(lua_State *L)
 	lua_setfield(L, -2, "bytes_per_id");
 	set_int(L, "lowest", st.lowest);
 	set_int(L, "highest", st.highest);
+	stats_compare(L, tree, t == NULL, &st);
 	return 1;
 }
 

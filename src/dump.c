@@ -721,9 +721,71 @@ int idr_path_print(const struct idr *idr, unsigned long id, FILE *out)
 
 /* }==================== The path in words ==================== */
 
+/* {==================== Statistics ==================== */
+
+#define BAR 25 /* characters in a full bar of the histogram */
+
+/* Slots in use at each level, [0] the leaves'. */
+struct occupancy {
+	unsigned long used[IDR_LEVELS_MAX];
+	unsigned long slots[IDR_LEVELS_MAX];
+};
+
+static int count_slots(const struct idr_view *v, void *data)
+{
+	struct occupancy *o = data;
+
+	o->used[v->level] += (unsigned long)__builtin_popcountll(v->present);
+	o->slots[v->level] += v->slots;
+	return 0;
+}
+
+/* One bar: "|#####     | 25 of 64 (39%)"; a sliver for any use at all. */
+static void bar(FILE *out, const char *name, unsigned long used,
+		unsigned long all)
+{
+	unsigned long n = all ? used * BAR / all : 0;
+
+	if (used && !n)
+		n = 1;
+	fprintf(out, "  %-4s |%.*s%*s| %lu of %lu (%lu%%)\n", name, (int)n,
+		"##########################", (int)(BAR - n), "", used, all,
+		all ? used * 100 / all : 0);
+}
+
+/* How full each level is, top first; an IDA's bitmaps too. */
+static void stats_histogram(const struct idr *idr, const struct idr_stats *st,
+			    FILE *out)
+{
+	struct occupancy o;
+	unsigned int level;
+	char name[16];
+
+	memset(&o, 0, sizeof(o));
+	idr_walk(idr, count_slots, &o);
+	fprintf(out, "slots in use, by level (# = %u%%):\n", 100 / BAR);
+	for (level = st->height; level-- > 0;) {
+		snprintf(name, sizeof(name), "L%u", level);
+		bar(out, name, o.used[level], o.slots[level]);
+	}
+	if (idr->idr_flags & IDR__IDA && st->aux_nodes)
+		bar(out, "bits", st->ids, st->aux_nodes * IDR__CHUNK);
+}
+
+/* The tree's bytes against a flat array of the same IDs, and the ratio. */
+static void stats_flat(FILE *out, const struct idr_stats *st, const char *what,
+		       unsigned long first, size_t flat, const char *unit)
+{
+	fprintf(out, "flat %s: %zu bytes (IDs %lu..%ld, %s an ID)\n", what,
+		flat, first, st->highest, unit);
+	fprintf(out, "tree / flat %s: %.3g\n", what,
+		(double)st->bytes / (double)flat);
+}
+
 int idr_stats_print(const struct idr *idr, FILE *out)
 {
 	struct idr_stats st;
+	unsigned long span;
 	unsigned int level;
 
 	idr_stats(idr, &st);
@@ -734,8 +796,9 @@ int idr_stats_print(const struct idr *idr, FILE *out)
 	for (level = st.height; level-- > 0;)
 		fprintf(out, "level %u nodes: %lu\n", level,
 			st.level_nodes[level]);
-	if (st.packed)
-		fprintf(out, "packed leaves: %lu\n", st.packed);
+	if (st.height)
+		stats_histogram(idr, &st, out);
+	fprintf(out, "packed leaves: %lu\n", st.packed);
 	if (st.aux_nodes)
 		fprintf(out, "%s: %lu\n",
 			idr->idr_flags & IDR__IDA ? "bitmaps"
@@ -752,7 +815,16 @@ int idr_stats_print(const struct idr *idr, FILE *out)
 		return finish(out);
 	}
 	fprintf(out, "bytes per ID: %.3f\n", st.bytes_per_id);
+	/* A flat array holds every ID from the first the tree can hand out. */
+	span = (unsigned long)st.highest + 1 - idr->idr_base;
+	stats_flat(out, &st, "pointer array", idr->idr_base,
+		   span * sizeof(void *),
+		   sizeof(void *) == 8 ? "8 bytes" : "4 bytes");
+	if (idr->idr_flags & IDR__IDA)
+		stats_flat(out, &st, "bitmap", 0, (span + 7) / 8, "1 bit");
 	fprintf(out, "lowest ID: %ld\nhighest ID: %ld\n", st.lowest,
 		st.highest);
 	return finish(out);
 }
+
+/* }==================== Statistics ==================== */
