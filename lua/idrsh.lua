@@ -40,6 +40,7 @@ local sh = {
 	current = "default",
 	config = {},
 	depth = 0,		-- nesting of 'source'
+	typed = false,		-- the line running was typed at the prompt
 	tracing = setmetatable({}, { __mode = "k" }), -- object -> true
 }
 
@@ -1034,7 +1035,7 @@ command {
 -- The terminal's height, when the shell reads a person's lines at one and
 -- writes to it; nil in scripts and pipes, which are never paged.
 local function screen_lines()
-	if not sh.config.interactive or sh.depth > 0 or
+	if not (sh.config.interactive and sh.typed) or sh.depth > 0 or
 		not os.execute("test -t 1") then
 		return nil
 	end
@@ -1757,7 +1758,11 @@ end
 local top = {}
 
 function M.run_line(line, where)
-	return feed(top, line, where)
+	-- Typed at the prompt (no FILE:LINE): only such a line's dump is paged.
+	sh.typed = where == nil
+	local r = feed(top, line, where)
+	sh.typed = false
+	return r
 end
 
 -- The end of standard input or of a -c.
