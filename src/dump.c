@@ -475,8 +475,13 @@ static int dump_limited(struct dumper *d)
 {
 	unsigned int max = d->opts.max_lines, height = idr__height(d->idr);
 	unsigned int depth = d->opts.depth ? d->opts.depth : height;
+	unsigned long total;
 	char *text;
 	size_t len, cut;
+
+	/* The header and the line that says how to see more, at least. */
+	if (max < 2)
+		max = 2;
 
 	if (!render(d, &text, &len))
 		return -ENOMEM;
@@ -492,12 +497,20 @@ static int dump_limited(struct dumper *d)
 		if (!render(d, &text, &len))
 			return -ENOMEM;
 	}
+	total = lines_of(text, len, max - 1, &cut);
 	fwrite(text, 1, cut, d->out);
 	free(text);
-	fprintf(d->out,
-		"(%u of %u levels shown; more: --full, --depth N, "
-		"--at ID, --range A B)\n",
+	fprintf(d->out, "(%u of %u levels shown",
 		depth < height ? depth : height, height);
+	/* Even one level was too long: say what was cut; --depth is no help. */
+	if (total > max - 1)
+		fprintf(d->out,
+			", %lu lines cut; more: --full, --at ID, "
+			"--range A B)\n",
+			total - (max - 1));
+	else
+		fputs("; more: --full, --depth N, --at ID, --range A B)\n",
+		      d->out);
 	return 0;
 }
 

@@ -196,6 +196,26 @@ static void view_golden_hole(void)
 }
 
 /*
+ * L1 children and gaps in turn: even one level is longer than 12 lines, so
+ * the dump is cut and says how many lines were; a max_lines of 1 is
+ * taken as 2, the header and that last line.
+ */
+static void view_golden_cut(void)
+{
+	const struct idr_dump_opts list[] = {
+		{ .print_entry = print_value, .max_lines = 12 },
+		{ .print_entry = print_value, .max_lines = 1 },
+	};
+	DEFINE_IDR(idr);
+	unsigned long i;
+
+	for (i = 0; i < 64; i += 2)
+		alloc_at(&idr, i * 4096, val_s);
+	golden_dumps("cut", &idr, list, sizeof(list) / sizeof(list[0]));
+	idr_destroy(&idr);
+}
+
+/*
  * stats as text: the bar a level and the flat arrays, on the trees of
  * the dumps above (100,000 IDs, the hole), an IDA, an idr with a base,
  * and an empty one.
@@ -664,6 +684,7 @@ void suite_view(void)
 	RUN(view_golden_sparse_collapsed);
 	RUN(view_golden_hole);
 	RUN(view_golden_stats);
+	RUN(view_golden_cut);
 #endif
 	RUN(view_stats_idr);
 	RUN(view_stats_ida_tagged);
