@@ -77,26 +77,28 @@ pty() {
 	[ ! -e "$PAGED" ]
 }
 
+# Fails if the pager ran for case $1; else the dump is in the output.
+not_paged() {
+	[ ! -e "$PAGED" ] || { echo "paged in $1:"; head -3 "$PAGED"; return 1; }
+	assert_success
+	assert_line "idr: 750 IDs, height 3, 306 nodes"
+}
+
 @test "pty: never paged in a script, a sourced file, -c, or a pipe" {
 	printf '%s\ndump --full\n' "$FILL" > "$BATS_TEST_TMPDIR/s.idrsh"
 	KEYS=()
 	pty "exec $IDRSH $BATS_TEST_TMPDIR/s.idrsh"
-	assert_success
-	assert_line "idr: 750 IDs, height 3, 306 nodes"
+	not_paged "a script"
 	KEYS=("source $BATS_TEST_TMPDIR/s.idrsh\n" '\004')
 	pty "exec $IDRSH"
-	assert_success
-	assert_line "idr: 750 IDs, height 3, 306 nodes"
+	not_paged "a sourced file"
 	KEYS=()
 	pty "exec $IDRSH -c '$FILL' -c 'dump --full'"
-	assert_success
-	assert_line "idr: 750 IDs, height 3, 306 nodes"
+	not_paged "-c"
 	# Typed at the terminal, but the output goes to a pipe.
 	KEYS=("$FILL\n" 'dump --full\n' '\004')
 	pty "$IDRSH | cat"
-	assert_success
-	assert_line "idr: 750 IDs, height 3, 306 nodes"
-	[ ! -e "$PAGED" ] || { echo "paged:"; head -3 "$PAGED"; return 1; }
+	not_paged "a pipe"
 }
 
 @test "off a terminal, the default dump of 10^7 IDs is 50 lines or less" {
