@@ -12,6 +12,7 @@
 #     ns and the idr's mallocs per pair, by range of counts
 #     (build/bench/churn.tsv has every count);
 #   - the cost of the trace hooks (the idr built with them compiled out);
+#   - how long idrsh's default dump (50 lines) of DUMP_N IDs takes;
 #   - issue 8's targets, each marked ok or MISSED.
 # A slow figure never fails it; a wrong result from any implementation does.
 #
@@ -20,6 +21,7 @@
 
 N ?= 1000000
 RUNS ?= 5
+DUMP_N ?= 10000000
 PLOT_N ?= 10000 100000 1000000
 PLOT_RUNS ?= 3
 
@@ -68,6 +70,7 @@ bench: deps-bench $(BENCH_BIN) $(B)/idr.so
 	@join -t '	' $(B)/bench/traced.tsv $(B)/bench/untraced.tsv | \
 		awk -F '\t' '{ printf "%-12s %10.2f %10.2f %9.3fx\n", \
 			$$1, $$2, $$3, $$2 / $$3 }'
+	@LUA_CPATH_5_4='$(B)/?.so;;' $(LUA) bench/dump.lua $(DUMP_N) $(RUNS)
 	@$(LUA) bench/targets.lua $(B)/bench/bench.tsv $(B)/bench/lua.tsv
 	@echo "figures for tools: $(B)/bench/bench.tsv $(B)/bench/lua.tsv" \
 		"$(B)/bench/dot.tsv"

@@ -1129,14 +1129,124 @@ command {
 
 -- {========================= Seeing inside ========================
 
+-- The terminal's height, when the shell reads a person's lines at one and
+-- writes to it; nil in scripts and pipes, which are never paged.
+local function screen_lines()
+	if not sh.tty or sh.depth > 0 or
+		not os.execute("test -t 1") then
+		return nil
+	end
+	-- readline keeps LINES up to date; stty asks the terminal itself.
+	local n = tonumber(os.getenv("LINES") or "")
+	if not n or n < 2 then
+		local p = io.popen("stty size 2>/dev/null")
+		n = p and tonumber((p:read("l") or ""):match("^(%d+) ")) or 0
+		if p then p:close() end
+	end
+	return n >= 2 and math.tointeger(n) or 24
+end
+
+-- Shows @text through $PAGER (less -R by default) when it is longer than
+-- @rows, the terminal's height; else, or off a terminal, prints it.
+local function page(text, rows)
+	local _, lines = text:gsub("\n", "")
+	if not rows or lines < rows then
+		outln(text)
+		return true
+	end
+	local pager = os.getenv("PAGER")
+	if not pager or not pager:find("%S") then pager = "less -R" end
+	io.stdout:flush()
+	local p = io.popen(pager, "w")
+	if p then
+		p:write(text)
+		local ok, _, code = p:close()
+		if ok or code ~= 127 then return true end
+	end
+	outln(text)
+	return nil, "cannot run the pager '" .. pager .. "' (set PAGER)"
+end
+
+local DUMP_OPTIONS = { "--depth", "--at", "--range", "--entries", "--full" }
+
+-- Options of dump, as t:dump{} takes them, or nil, why.
+local function parse_dump(args, t)
+	local o, i, idmax = {}, 1, id_max("any", t)
+	-- The number after option args[i], as @what: "--at ID".
+	local function num(what, max, min)
+		local s = args[i + 1]
+		if not s then return nil, what .. ": a number is missing" end
+		return number(s, what, max, min)
+	end
+	while args[i] do
+		local a, n, err = args[i], nil, nil
+		if a == "--full" then
+			o.full, i = true, i + 1
+		elseif a == "--depth" or a == "--entries" then
+			n, err = num(a .. " N", a == "--depth" and 34 or 64, 1)
+			if not n then return nil, err end
+			o[a:sub(3)], i = n, i + 2
+		elseif a == "--at" then
+			n, err = num("--at ID", idmax)
+			if not n then return nil, err end
+			o.at, i = n, i + 2
+		elseif a == "--range" then
+			local first, e1 = num("--range A", idmax)
+			if not first then return nil, e1 end
+			i = i + 1
+			local last, e2 = num("--range B", idmax)
+			if not last then return nil, e2 end
+			if last < first then
+				return nil, string.format("bad --range %d %d: A " ..
+					"must not be above B", first, last)
+			end
+			o.range, i = { first, last }, i + 2
+		else
+			return nil, a:sub(1, 1) == "-" and
+				"unknown option '" .. a .. "'" or usage("dump")
+		end
+	end
+	if o.at and o.range then
+		return nil, "give --at or --range, not both"
+	end
+	return o
+end
+
 command {
 	name = "dump",
+	args = "[--depth N] [--at ID | --range A B] [--entries N] [--full]",
+	max = 8,
 	help = "print the tree: two lines a node, then a leaf's entries",
 	text = "Each node's range and use, then a map of its slots: '#' full,\n" ..
 		"'+' in use with room below, '.' free, '-' no child; then a\n" ..
-		"leaf's entries.",
-	example = "dump",
-	run = print_result("dump"),
+		"leaf's entries (8 at most; --entries N shows up to N).\n" ..
+		"Runs of alike siblings print as one line: 'L0 64..4031: 62 full\n" ..
+		"leaves', 'L0 0..4095: 64 leaves of 1/64'; a gap between children,\n" ..
+		"as 'L1 4096..8191: 1 empty slot'.  A dump longer than a screen\n" ..
+		"(the terminal's height; 50 lines off a terminal) shows fewer\n" ..
+		"levels, and its last line says so.\n" ..
+		"  --depth N    draw N levels from the top; below, runs only\n" ..
+		"  --at ID      only the way down to ID, and its leaf\n" ..
+		"  --range A B  only the nodes and entries of IDs A to B\n" ..
+		"  --entries N  show up to N of a leaf's entries (1 to 64)\n" ..
+		"  --full       every node, no collapsing, however long;\n" ..
+		"               at a terminal, through $PAGER (less -R)",
+	example = "dump --at 8300",
+	complete = DUMP_OPTIONS,
+	run = function(args)
+		local t, err = tree("any")
+		if not t then return nil, err end
+		local o, e = parse_dump(args, t)
+		if not o then return nil, e end
+		local rows = screen_lines()
+		if not o.full then
+			-- Room for the prompt under a screenful.
+			o.max_lines = rows and math.max(rows - 1, 2) or 50
+		end
+		local text, msg = call(t, "dump", o)
+		if not text then return nil, msg end
+		return page(text, rows)
+	end,
 }
 
 local function shell_quote(s)
@@ -1272,7 +1382,14 @@ command {
 
 command {
 	name = "stats",
-	help = "print count, height, nodes, bytes, bytes per ID",
+	help = "print IDs, nodes, how full each level is, bytes against a flat array",
+	text = "Counts: IDs, height, nodes a level.  Then one bar a level: the\n" ..
+		"slots in use of all the slots of that level's nodes (an IDA: and\n" ..
+		"the bits set of its bitmaps' bits).  Then packed leaves, nodes in\n" ..
+		"the tree's cache and this thread's preload, and the bytes: all\n" ..
+		"of them, per ID, and against a flat array of the same IDs (8\n" ..
+		"bytes an ID; an IDA also 1 bit an ID): 'tree / flat pointer\n" ..
+		"array: 1.06' means the tree takes 1.06 times the array's bytes.",
 	example = "stats",
 	run = function()
 		local t, err = tree("any")

@@ -990,18 +990,87 @@ static int mem_close(lua_State *L, struct memtext *m, int err)
 }
 
 /*
- * A string for the dump, cut so that its line stays within 80 columns
- * at any depth; control characters would break the line.
+ * A string for the dump as the shell's 'list' shows it: bare when it
+ * needs no quotes, else in double quotes with \\ \" \n \t and \ddd
+ * escapes.  Cut to PRINT_MAX characters ("..." after it), so that its
+ * line stays within 80 columns at any depth.
  */
 #define PRINT_MAX 40
 
+static bool needs_quotes(const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c <= ' ' || c == 0x7f || strchr("\"'\\", c))
+			return true;
+	}
+	return len == 0;
+}
+
+/* Character @c inside double quotes, into @buf; returns its length. */
+static int quoted_char(unsigned char c, char *buf)
+{
+	if (c == '\\' || c == '"')
+		return sprintf(buf, "\\%c", c);
+	if (c == '\n' || c == '\t')
+		return sprintf(buf, "\\%c", c == '\n' ? 'n' : 't');
+	if (c < ' ' || c == 0x7f)
+		return sprintf(buf, "\\%03u", c);
+	buf[0] = (char)c;
+	return 1;
+}
+
+/* The bytes of the character at @s[i]: a UTF-8 sequence is never cut. */
+static size_t char_len(const char *s, size_t i, size_t len)
+{
+	size_t n = 1;
+
+	if ((unsigned char)s[i] >= 0xc0)
+		while (i + n < len && ((unsigned char)s[i + n] & 0xc0) == 0x80)
+			n++;
+	return n;
+}
+
+static int print_quoted(FILE *out, const char *s, size_t len)
+{
+	size_t i, step, total = 2;
+	int n = 1;
+	char buf[8];
+
+	for (i = 0; i < len; i++)
+		total += (size_t)quoted_char((unsigned char)s[i], buf);
+	fputc('"', out);
+	for (i = 0; i < len; i += step) {
+		int w;
+
+		step = char_len(s, i, len);
+		w = step > 1 ? (int)step
+			     : quoted_char((unsigned char)s[i], buf);
+
+		/* Too long: stop where the quote and "..." still fit. */
+		if (total > PRINT_MAX && n + w + 4 > PRINT_MAX) {
+			fputs("\"...", out);
+			return n + 4;
+		}
+		fwrite(step > 1 ? s + i : buf, 1, (size_t)w, out);
+		n += w;
+	}
+	fputc('"', out);
+	return n + 1;
+}
+
 static int print_string(FILE *out, const char *s, size_t len)
 {
-	size_t i, n = len > PRINT_MAX ? PRINT_MAX - 3 : len;
+	size_t n = len > PRINT_MAX ? PRINT_MAX - 3 : len;
 
-	for (i = 0; i < n; i++)
-		fputc((unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i],
-		      out);
+	while (n < len && n && ((unsigned char)s[n] & 0xc0) == 0x80)
+		n--;
+	if (needs_quotes(s, len))
+		return print_quoted(out, s, len);
+	fwrite(s, 1, n, out);
 	if (n < len)
 		fputs("...", out);
 	return (int)(n < len ? PRINT_MAX : n);
@@ -1055,34 +1124,138 @@ static int print_entry(FILE *out, unsigned long id, void *entry, void *data)
 	return n;
 }
 
-static unsigned int opt_field(lua_State *L, const char *k)
-{
-	unsigned int v = 0;
+/* {==================== Dump options ==================== */
 
-	if (lua_getfield(L, 2, k) != LUA_TNIL) {
-		if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 0 ||
-		    lua_tointeger(L, -1) > INT_MAX)
-			luaL_argerror(
-				L, 2,
-				lua_pushfstring(L, "%s must be an integer >= 0",
-						k));
-		v = (unsigned int)lua_tointeger(L, -1);
-	}
+/* Raise "bad argument #1 to 'dump' (K why)". */
+static int opt_error(lua_State *L, const char *k, const char *why)
+{
+	return luaL_argerror(L, 2, lua_pushfstring(L, "%s %s", k, why));
+}
+
+/* Integer option @k of the options table, in @lo .. @hi; 0 if absent. */
+static lua_Integer dump_int(lua_State *L, const char *k, lua_Integer lo,
+			    lua_Integer hi)
+{
+	lua_Integer v = 0;
+	int isnum = 1;
+
+	if (lua_getfield(L, 2, k) != LUA_TNIL)
+		v = lua_tointegerx(L, -1, &isnum);
+	if (!isnum || (lua_type(L, -1) != LUA_TNIL && (v < lo || v > hi)))
+		luaL_argerror(
+			L, 2,
+			lua_pushfstring(L,
+					"%s must be an integer in "
+					"[%I, %I]",
+					k, (LUAI_UACINT)lo, (LUAI_UACINT)hi));
 	lua_pop(L, 1);
 	return v;
 }
 
-/* Options { max_entries = N, max_nodes = N }; leaves the values table. */
+static bool opt_bool(lua_State *L, const char *k)
+{
+	int type = lua_getfield(L, 2, k);
+	bool v = lua_toboolean(L, -1);
+
+	if (type != LUA_TNIL && type != LUA_TBOOLEAN)
+		opt_error(L, k,
+			  lua_pushfstring(L, "must be a boolean, not %s",
+					  luaL_typename(L, -1)));
+	lua_pop(L, 1);
+	return v;
+}
+
+/* range = { FIRST, LAST }: IDs, FIRST <= LAST. */
+static void opt_ids(lua_State *L, struct idr_dump_opts *o)
+{
+	lua_Integer v[2];
+	int i, isnum;
+
+	if (lua_getfield(L, 2, "range") == LUA_TNIL) {
+		lua_pop(L, 1);
+		return;
+	}
+	if (!lua_istable(L, -1) || luaL_len(L, -1) != 2)
+		opt_error(L, "range", "must be a table { FIRST, LAST }");
+	for (i = 0; i < 2; i++) {
+		lua_geti(L, -1, i + 1);
+		v[i] = lua_tointegerx(L, -1, &isnum);
+		if (!isnum || v[i] < 0 || v[i] > UINT32_MAX)
+			opt_error(L, "range",
+				  "must hold two integers in [0, 4294967295]");
+		lua_pop(L, 1);
+	}
+	if (v[0] > v[1])
+		opt_error(L, "range",
+			  "{ FIRST, LAST } must have FIRST <= LAST");
+	lua_pop(L, 1);
+	o->range_set = true;
+	o->range_first = (unsigned long)v[0];
+	o->range_last = (unsigned long)v[1];
+}
+
+/* What t:dump{} takes (t:dot{} reads the same, and no check). */
+static const char *const dump_keys[] = {
+	"at",	     "depth",	  "entries", "full", "max_entries",
+	"max_lines", "max_nodes", "range",   NULL,
+};
+
+/* A misspelt option would be ignored without a word: refuse it. */
+static void opt_known(lua_State *L, const char *const *keys)
+{
+	lua_pushnil(L);
+	while (lua_next(L, 2)) {
+		const char *k = lua_type(L, -2) == LUA_TSTRING
+					? lua_tostring(L, -2)
+					: NULL;
+		int i;
+
+		for (i = 0; k && keys[i] && strcmp(k, keys[i]); i++)
+			;
+		if (!k || !keys[i])
+			luaL_argerror(
+				L, 2,
+				lua_pushfstring(
+					L, "unknown option '%s'",
+					k ? k : luaL_tolstring(L, -2, NULL)));
+		lua_pop(L, 1);
+	}
+}
+
+/* A leaf holds 64 entries at most; 34 levels hold any unsigned long. */
+static void opt_fields(lua_State *L, struct idr_dump_opts *o)
+{
+	lua_Integer entries = dump_int(L, "entries", 1, 64);
+	lua_Integer old = dump_int(L, "max_entries", 1, 64);
+
+	if (entries && old)
+		opt_error(L, "entries", "and max_entries: give one, not both");
+	o->max_entries = (unsigned int)(entries ? entries : old);
+	o->max_nodes = (unsigned int)dump_int(L, "max_nodes", 1, INT_MAX);
+	o->depth = (unsigned int)dump_int(L, "depth", 1, IDR_LEVELS_MAX);
+	/* Two lines at least: the header and the one saying how to see more. */
+	o->max_lines = (unsigned int)dump_int(L, "max_lines", 2, INT_MAX);
+	o->full = opt_bool(L, "full");
+	lua_getfield(L, 2, "at");
+	o->at_set = !lua_isnil(L, -1);
+	lua_pop(L, 1);
+	if (o->at_set)
+		o->at = (unsigned long)dump_int(L, "at", 0, UINT32_MAX);
+	opt_ids(L, o);
+	if (o->at_set && o->range_set)
+		opt_error(L, "at", "and range: give one, not both");
+}
+
+/* The options of t:dump{} or t:dot{}; leaves the values table. */
 static void dump_opts(lua_State *L, const struct lidr *t,
-		      struct idr_dump_opts *o)
+		      struct idr_dump_opts *o, const char *const *keys)
 {
 	memset(o, 0, sizeof(*o));
 	if (!lua_isnoneornil(L, 2)) {
 		luaL_checktype(L, 2, LUA_TTABLE);
-		o->max_entries = opt_field(L, "max_entries");
-		o->max_nodes = opt_field(L, "max_nodes");
-		o->depth = opt_field(L, "depth");
-		o->max_lines = opt_field(L, "max_lines");
+		if (keys)
+			opt_known(L, keys);
+		opt_fields(L, o);
 	}
 	lua_settop(L, 2);
 	if (t) {
@@ -1092,17 +1265,19 @@ static void dump_opts(lua_State *L, const struct lidr *t,
 	}
 }
 
+/* }==================== Dump options ==================== */
+
 typedef int dump_fn(const struct idr *idr, FILE *out,
 		    const struct idr_dump_opts *opts);
 
-static int dump_with(lua_State *L, dump_fn *fn)
+static int dump_with(lua_State *L, dump_fn *fn, const char *const *keys)
 {
 	struct lidr *t;
 	const struct idr *tree = checktree(L, &t);
 	struct idr_dump_opts o;
 	struct memtext m;
 
-	dump_opts(L, t, &o);
+	dump_opts(L, t, &o, keys);
 	/* The options may run Lua (__index, a finalizer): alive still? */
 	checktree(L, &t);
 	mem_open(L, &m);
@@ -1111,7 +1286,7 @@ static int dump_with(lua_State *L, dump_fn *fn)
 
 static int lidr_dump(lua_State *L)
 {
-	return dump_with(L, idr_dump);
+	return dump_with(L, idr_dump, dump_keys);
 }
 
 /* The trace event named @name, or -1. */
@@ -1203,23 +1378,10 @@ static void changed_opt(lua_State *L, struct idr_dump_opts *o)
 	o->nchanged = (size_t)n;
 }
 
-/* Options.at, the ID whose way down is drawn, and options.full. */
-static void dot_opts(lua_State *L, struct idr_dump_opts *o)
-{
-	if (lua_isnoneornil(L, 2))
-		return;
-	if (lua_getfield(L, 2, "at") != LUA_TNIL) {
-		if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 0 ||
-		    lua_tointeger(L, -1) > UINT32_MAX)
-			luaL_argerror(L, 2, "at must be an ID 0..4294967295");
-		o->at_set = true;
-		o->at = (unsigned long)lua_tointeger(L, -1);
-	}
-	lua_getfield(L, 2, "full");
-	o->full = lua_toboolean(L, -1);
-	lua_pop(L, 2);
-	changed_opt(L, o);
-}
+/* t:dot{} takes at and full as t:dump{} does, and changed. */
+static const char *const dot_keys[] = {
+	"at", "changed", "entries", "full", "max_entries", "max_nodes", NULL,
+};
 
 /*
  * t:dot{ max_entries, max_nodes, at = ID, full = bool, changed = events }:
@@ -1233,8 +1395,8 @@ static int lidr_dot(lua_State *L)
 	struct idr_dump_opts o;
 	struct memtext m;
 
-	dump_opts(L, t, &o);
-	dot_opts(L, &o);
+	dump_opts(L, t, &o, dot_keys);
+	changed_opt(L, &o);
 	/* print_entry finds the values table on top. */
 	if (t)
 		lua_pushvalue(L, 3);
@@ -1351,6 +1513,63 @@ static void stats_levels(lua_State *L, const struct idr_stats *st)
 	lua_setfield(L, -2, "level_nodes");
 }
 
+/* Slots in use at each level, and slots in all; [0] the leaves'. */
+struct occupancy {
+	lua_Integer used[IDR_LEVELS_MAX], slots[IDR_LEVELS_MAX];
+};
+
+static int count_slots(const struct idr_view *v, void *data)
+{
+	struct occupancy *o = data;
+
+	o->used[v->level] += __builtin_popcountll(v->present);
+	o->slots[v->level] += v->slots;
+	return 0;
+}
+
+static void set_levels(lua_State *L, const char *k, const lua_Integer *n,
+		       unsigned int height)
+{
+	unsigned int i;
+
+	lua_createtable(L, (int)height, 0);
+	for (i = 0; i < height; i++) {
+		lua_pushinteger(L, n[i]);
+		lua_rawseti(L, -2, i + 1);
+	}
+	lua_setfield(L, -2, k);
+}
+
+/*
+ * How full each level is, and what a flat array of the IDs from the
+ * first the tree hands out to the highest would cost: of pointers, and
+ * for an IDA of bits (as idr_stats_print() says it).
+ */
+static void stats_compare(lua_State *L, const struct idr *tree, bool ida,
+			  const struct idr_stats *st)
+{
+	struct occupancy o;
+	lua_Integer span = st->highest + 1 - (lua_Integer)tree->idr_base;
+
+	memset(&o, 0, sizeof(o));
+	idr_walk(tree, count_slots, &o);
+	set_levels(L, "level_used", o.used, st->height);
+	set_levels(L, "level_slots", o.slots, st->height);
+	if (!st->ids)
+		return;
+	set_int(L, "flat_bytes", span * (lua_Integer)sizeof(void *));
+	lua_pushnumber(
+		L, (lua_Number)st->bytes /
+			   (lua_Number)(span * (lua_Integer)sizeof(void *)));
+	lua_setfield(L, -2, "flat_ratio");
+	if (!ida)
+		return;
+	set_int(L, "bitmap_bytes", (span + 7) / 8);
+	lua_pushnumber(L, (lua_Number)st->bytes / (lua_Number)((span + 7) / 8));
+	lua_setfield(L, -2, "bitmap_ratio");
+	set_int(L, "bitmap_bits", (lua_Integer)st->aux_nodes * IDA_BITMAP_BITS);
+}
+
 static int lidr_stats(lua_State *L)
 {
 	struct lidr *t;
@@ -1374,6 +1593,7 @@ static int lidr_stats(lua_State *L)
 	lua_setfield(L, -2, "bytes_per_id");
 	set_int(L, "lowest", st.lowest);
 	set_int(L, "highest", st.highest);
+	stats_compare(L, tree, t == NULL, &st);
 	return 1;
 }
 

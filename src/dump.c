@@ -32,9 +32,10 @@
 
 /* What a child subtree is, as far as collapsing alike siblings goes. */
 enum kind {
-	K_NONE, /* no child, or outside the range asked for */
-	K_FULL, /* no free ID below */
-	K_ROOM, /* room below */
+	K_NONE,	 /* outside the range asked for */
+	K_EMPTY, /* no child */
+	K_FULL,	 /* no free ID below */
+	K_ROOM,	 /* room below */
 };
 
 struct key {
@@ -50,6 +51,7 @@ struct dumper {
 	unsigned long drawn;   /* nodes drawn so far */
 	unsigned long skipped; /* DOT: nodes summarised */
 	bool cut;	       /* stopped at max_nodes */
+	bool gaps;	       /* text: a line for each run of empty slots */
 	/* How the walk below writes a node, and a run of alike siblings. */
 	void (*node)(struct dumper *d, const struct idr_view *v);
 	void (*run)(struct dumper *d, const struct idr_view *v,
@@ -220,7 +222,12 @@ static struct key key_of(const struct dumper *d, const struct idr_view *v,
 {
 	struct key k = { K_NONE, 0 };
 	struct idr_view child;
+	unsigned long lo, hi;
 
+	slot_range(v, slot, &lo, &hi);
+	if (!in_range(d, lo, hi))
+		return k;
+	k.kind = K_EMPTY;
 	if (!shown_slot(d, v, slot) ||
 	    !idr__view_child(d->idr, v, slot, &child))
 		return k;
@@ -242,7 +249,9 @@ static void run_words(FILE *out, const struct idr_view *v, unsigned int n,
 	unsigned int level = v->level - 1;
 
 	fprintf(out, "%u%s", n, space);
-	if (k->kind == K_FULL)
+	if (k->kind == K_EMPTY)
+		fprintf(out, "empty%sslot%s", space, n == 1 ? "" : "s");
+	else if (k->kind == K_FULL)
 		fprintf(out, "full%s%s", space,
 			level ? (n == 1 ? "node" : "nodes")
 			      : (n == 1 ? "leaf" : "leaves"));
@@ -279,16 +288,29 @@ static void text_run(struct dumper *d, const struct idr_view *v,
 
 static void dump_subtree(struct dumper *d, const struct idr_view *v);
 
+/* Whether a slot of @v from @slot on holds something the dump shows. */
+static bool shown_from(const struct dumper *d, const struct idr_view *v,
+		       unsigned int slot)
+{
+	for (; slot < v->slots; slot++)
+		if (shown_slot(d, v, slot))
+			return true;
+	return false;
+}
+
 /*
  * The children of @v: a run of alike siblings as one line (unless the
  * options ask for every node), each other child in full.  Below the depth
- * asked for, every run is one line.
+ * asked for, every run is one line.  In text, a gap between children says
+ * so ("L1 4096..8191: 1 empty slot"), where the IDs would jump; empty
+ * slots before the first child and after the last only the map shows.
  */
 static void dump_children(struct dumper *d, const struct idr_view *v)
 {
 	bool below = d->opts.depth && v->depth + 1 >= d->opts.depth;
 	unsigned int slot, end, i;
 	struct idr_view child;
+	bool seen = false;
 
 	for (slot = 0; slot < v->slots; slot = end) {
 		struct key k = key_of(d, v, slot);
@@ -304,12 +326,16 @@ static void dump_children(struct dumper *d, const struct idr_view *v)
 				     && same_key(key_of(d, v, end), k);
 		     end++)
 			;
-		if (k.kind == K_NONE)
+		if (k.kind == K_NONE ||
+		    (k.kind == K_EMPTY &&
+		     !(d->gaps && seen && shown_from(d, v, end))))
 			continue;
+		seen = true;
 		alike = end - slot >= (k.kind == K_FULL ? RUN_FULL
 				       : k.count	? RUN_LEAVES
 							: UINT_MAX);
-		if (below || (!d->opts.full && alike)) {
+		/* Empty slots have nothing more to show, even in full. */
+		if (below || k.kind == K_EMPTY || (!d->opts.full && alike)) {
 			d->run(d, v, slot, end, &k);
 			continue;
 		}
@@ -457,8 +483,13 @@ static int dump_limited(struct dumper *d)
 {
 	unsigned int max = d->opts.max_lines, height = idr__height(d->idr);
 	unsigned int depth = d->opts.depth ? d->opts.depth : height;
+	unsigned long total;
 	char *text;
 	size_t len, cut;
+
+	/* The header and the line that says how to see more, at least. */
+	if (max < 2)
+		max = 2;
 
 	if (!render(d, &text, &len))
 		return -ENOMEM;
@@ -474,12 +505,20 @@ static int dump_limited(struct dumper *d)
 		if (!render(d, &text, &len))
 			return -ENOMEM;
 	}
+	total = lines_of(text, len, max - 1, &cut);
 	fwrite(text, 1, cut, d->out);
 	free(text);
-	fprintf(d->out,
-		"(%u of %u levels shown; more: --full, --depth N, "
-		"--at ID, --range A B)\n",
+	fprintf(d->out, "(%u of %u levels shown",
 		depth < height ? depth : height, height);
+	/* Even one level was too long: say what was cut; --depth is no help. */
+	if (total > max - 1)
+		fprintf(d->out,
+			", %lu lines cut; more: --full, --at ID, "
+			"--range A B)\n",
+			total - (max - 1));
+	else
+		fputs("; more: --full, --depth N, --at ID, --range A B)\n",
+		      d->out);
 	return 0;
 }
 
@@ -491,6 +530,7 @@ int idr_dump(const struct idr *idr, FILE *out, const struct idr_dump_opts *opts)
 	dumper_init(&d, idr, out, opts, 0);
 	d.node = text_node;
 	d.run = text_run;
+	d.gaps = true;
 	if (d.opts.max_lines)
 		err = dump_limited(&d);
 	else
@@ -1312,9 +1352,71 @@ int idr_path_print(const struct idr *idr, unsigned long id, FILE *out)
 
 /* }==================== The path in words ==================== */
 
+/* {==================== Statistics ==================== */
+
+#define BAR 25 /* characters in a full bar of the histogram */
+
+/* Slots in use at each level, [0] the leaves'. */
+struct occupancy {
+	unsigned long used[IDR_LEVELS_MAX];
+	unsigned long slots[IDR_LEVELS_MAX];
+};
+
+static int count_slots(const struct idr_view *v, void *data)
+{
+	struct occupancy *o = data;
+
+	o->used[v->level] += (unsigned long)__builtin_popcountll(v->present);
+	o->slots[v->level] += v->slots;
+	return 0;
+}
+
+/* One bar: "|#####     | 25 of 64 (39%)"; a sliver for any use at all. */
+static void bar(FILE *out, const char *name, unsigned long used,
+		unsigned long all)
+{
+	unsigned long n = all ? used * BAR / all : 0;
+
+	if (used && !n)
+		n = 1;
+	fprintf(out, "  %-4s |%.*s%*s| %lu of %lu (%lu%%)\n", name, (int)n,
+		"##########################", (int)(BAR - n), "", used, all,
+		all ? used * 100 / all : 0);
+}
+
+/* How full each level is, top first; an IDA's bitmaps too. */
+static void stats_histogram(const struct idr *idr, const struct idr_stats *st,
+			    FILE *out)
+{
+	struct occupancy o;
+	unsigned int level;
+	char name[16];
+
+	memset(&o, 0, sizeof(o));
+	idr_walk(idr, count_slots, &o);
+	fprintf(out, "slots in use, by level (# = %u%%):\n", 100 / BAR);
+	for (level = st->height; level-- > 0;) {
+		snprintf(name, sizeof(name), "L%u", level);
+		bar(out, name, o.used[level], o.slots[level]);
+	}
+	if (idr->idr_flags & IDR__IDA && st->aux_nodes)
+		bar(out, "bits", st->ids, st->aux_nodes * IDR__CHUNK);
+}
+
+/* The tree's bytes against a flat array of the same IDs, and the ratio. */
+static void stats_flat(FILE *out, const struct idr_stats *st, const char *what,
+		       unsigned long first, size_t flat, const char *unit)
+{
+	fprintf(out, "flat %s: %zu bytes (IDs %lu..%ld, %s an ID)\n", what,
+		flat, first, st->highest, unit);
+	fprintf(out, "tree / flat %s: %.3g\n", what,
+		(double)st->bytes / (double)flat);
+}
+
 int idr_stats_print(const struct idr *idr, FILE *out)
 {
 	struct idr_stats st;
+	unsigned long span;
 	unsigned int level;
 
 	idr_stats(idr, &st);
@@ -1325,8 +1427,9 @@ int idr_stats_print(const struct idr *idr, FILE *out)
 	for (level = st.height; level-- > 0;)
 		fprintf(out, "level %u nodes: %lu\n", level,
 			st.level_nodes[level]);
-	if (st.packed)
-		fprintf(out, "packed leaves: %lu\n", st.packed);
+	if (st.height)
+		stats_histogram(idr, &st, out);
+	fprintf(out, "packed leaves: %lu\n", st.packed);
 	if (st.aux_nodes)
 		fprintf(out, "%s: %lu\n",
 			idr->idr_flags & IDR__IDA ? "bitmaps"
@@ -1343,7 +1446,16 @@ int idr_stats_print(const struct idr *idr, FILE *out)
 		return finish(out);
 	}
 	fprintf(out, "bytes per ID: %.3f\n", st.bytes_per_id);
+	/* A flat array holds every ID from the first the tree can hand out. */
+	span = (unsigned long)st.highest + 1 - idr->idr_base;
+	stats_flat(out, &st, "pointer array", idr->idr_base,
+		   span * sizeof(void *),
+		   sizeof(void *) == 8 ? "8 bytes" : "4 bytes");
+	if (idr->idr_flags & IDR__IDA)
+		stats_flat(out, &st, "bitmap", 0, (span + 7) / 8, "1 bit");
 	fprintf(out, "lowest ID: %ld\nhighest ID: %ld\n", st.lowest,
 		st.highest);
 	return finish(out);
 }
+
+/* }==================== Statistics ==================== */

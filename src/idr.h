@@ -957,10 +957,13 @@ struct idr_dump_opts {
  * @opts->at_set shows only the nodes on @opts->at's way down, and its leaf;
  * @opts->range_set only the nodes and entries from @opts->range_first to
  * @opts->range_last.  When the dump would be longer than @opts->max_lines
- * lines, it is printed collapsed, with fewer levels until it fits, and its
- * last line says so and how to see more; @opts->max_nodes stops it after
- * that many nodes, saying so too.  Empty slots print no line: the slot map
- * shows them.  The same tree and options always print the same text.
+ * lines (taken as 2 if less), it is printed collapsed, with fewer levels
+ * until it fits, and its last line says so and how to see more (or, when
+ * one level is too long, how many lines were cut); @opts->max_nodes stops
+ * it after that many nodes, saying so too.  A gap between two children
+ * prints as one line, "L1 4096..8191: 1 empty slot"; other empty slots
+ * print none: the slot map shows them.  The same tree and options always
+ * print the same text.
  *
  * Return: 0, or -EIO if writing failed, -ENOMEM if the text of a limited
  * dump could not be held.
@@ -1022,8 +1025,12 @@ IDR_API int idr_path_print(const struct idr *idr, unsigned long id, FILE *out);
  * @idr: idr handle (or ida_tree()).
  * @out: where to write.
  *
- * A tree that holds no ID shows "none" for the bytes per ID and for the
- * lowest and highest ID.
+ * With them, a bar a level: the slots in use of all that level's slots
+ * (an IDA: and the bits set of its bitmaps' bits); and the tree's bytes
+ * against a flat pointer array (an IDA: and a flat bitmap) of the IDs
+ * from the idr's base to the highest, as a ratio ("tree / flat pointer
+ * array: 1.06").  A tree that holds no ID shows "none" for the bytes per
+ * ID and for the lowest and highest ID, and no flat array.
  *
  * Return: 0, or -EIO if writing failed.
  */

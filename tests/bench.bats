@@ -217,3 +217,11 @@ agree() {
 			"alloc find iterate remove "
 	done
 }
+
+@test "bench/dump.lua times the default dump: a row each tree, at most 50 lines" {
+	run env LUA_CPATH_5_4='build/?.so;;' lua5.4 bench/dump.lua 100000 1
+	assert_success
+	assert_line --regexp '^dump, 100000 IDs +ms +lines$'
+	assert_line --regexp '^dense +[0-9.]+ +11$'
+	assert_line --regexp '^a hole every 4096 +[0-9.]+ +([1-9]|[1-4][0-9]|50)$'
+}

@@ -141,9 +141,9 @@ raises("not a tagged idr",
 -- dump options.
 raises("bad argument #1 to 'dump' (table expected, got number)",
 	function() return t:dump(3) end)
-raises("max_entries must be an integer >= 0",
+raises("max_entries must be an integer in [1, 64]",
 	function() return t:dump { max_entries = -1 } end)
-raises("max_nodes must be an integer >= 0",
+raises("max_nodes must be an integer in [1, 2147483647]",
 	function() return t:dot { max_nodes = "x" } end)
 
 -- The fault-injection hook.

@@ -195,6 +195,73 @@ static void view_golden_hole(void)
 	idr_destroy(&idr);
 }
 
+/*
+ * L1 children and gaps in turn: even one level is longer than 12 lines, so
+ * the dump is cut and says how many lines were; a max_lines of 1 is
+ * taken as 2, the header and that last line.
+ */
+static void view_golden_cut(void)
+{
+	const struct idr_dump_opts list[] = {
+		{ .print_entry = print_value, .max_lines = 12 },
+		{ .print_entry = print_value, .max_lines = 1 },
+	};
+	DEFINE_IDR(idr);
+	unsigned long i;
+
+	for (i = 0; i < 64; i += 2)
+		alloc_at(&idr, i * 4096, val_s);
+	golden_dumps("cut", &idr, list, sizeof(list) / sizeof(list[0]));
+	idr_destroy(&idr);
+}
+
+/*
+ * stats as text: the bar a level and the flat arrays, on the trees of
+ * the dumps above (100,000 IDs, the hole), an IDA, an idr with a base,
+ * and an empty one.
+ */
+static void view_golden_stats(void)
+{
+	DEFINE_IDR(dense);
+	DEFINE_IDR(holed);
+	DEFINE_IDR(empty);
+	DEFINE_IDA(ida);
+	struct idr based;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	unsigned long i;
+
+	idr_init_base(&based, 1000);
+	for (i = 0; i < 100000; i++)
+		CHECK_EQ(idr_alloc(&dense, val_s, 0, 0, 0), i);
+	for (i = 0; i < 20000; i++)
+		CHECK_EQ(idr_alloc(&holed, val_s, 0, 0, 0), i);
+	for (i = 1000; i < 9000; i++)
+		CHECK(idr_remove(&holed, i) == val_s);
+	for (i = 0; i < 5000; i++)
+		CHECK_EQ(ida_alloc(&ida, 0), i);
+	CHECK_EQ(ida_alloc_min(&ida, 100000, 0), 100000);
+	alloc_at(&based, 1005, val_s);
+	alloc_at(&based, 70000, val_s);
+	fputs("== 100000 IDs\n", mem);
+	CHECK_EQ(idr_stats_print(&dense, mem), 0);
+	fputs("== a hole\n", mem);
+	CHECK_EQ(idr_stats_print(&holed, mem), 0);
+	fputs("== an IDA\n", mem);
+	CHECK_EQ(idr_stats_print(ida_tree(&ida), mem), 0);
+	fputs("== base 1000\n", mem);
+	CHECK_EQ(idr_stats_print(&based, mem), 0);
+	fputs("== empty\n", mem);
+	CHECK_EQ(idr_stats_print(&empty, mem), 0);
+	fclose(mem);
+	golden_compare("stats", text, len);
+	idr_destroy(&dense);
+	idr_destroy(&holed);
+	idr_destroy(&based);
+	ida_destroy(&ida);
+}
+
 static void view_golden_empty(void)
 {
 	static const unsigned long ids[] = { 0, 5 };
@@ -555,6 +622,8 @@ void suite_view(void)
 	RUN(view_golden_dense);
 	RUN(view_golden_sparse_collapsed);
 	RUN(view_golden_hole);
+	RUN(view_golden_stats);
+	RUN(view_golden_cut);
 #endif
 	RUN(view_stats_idr);
 	RUN(view_stats_ida_tagged);

@@ -1,0 +1,37 @@
+-- bench/dump.lua - how long idrsh's default dump takes (issue 15): the
+-- text of a tree of 10^7 IDs held to 50 lines, as 'dump' prints it off a
+-- terminal, dense and with a hole every 4096 IDs.  Informative only: no
+-- time is a failure.
+--
+--   LUA_CPATH_5_4='build/?.so;;' lua5.4 bench/dump.lua [N [RUNS]]
+
+local idr = require "idr"
+
+local N = math.tointeger(tonumber(arg[1] or "")) or 10000000
+local RUNS = math.tointeger(tonumber(arg[2] or "")) or 5
+
+-- The median of RUNS timings of @f, in milliseconds.
+local function median_ms(f)
+	local t = {}
+	for i = 1, RUNS do
+		local c = os.clock()
+		f()
+		t[i] = (os.clock() - c) * 1000
+	end
+	table.sort(t)
+	return t[(RUNS + 1) // 2]
+end
+
+local function row(name, tree)
+	local text
+	local ms = median_ms(function() text = tree:dump { max_lines = 50 } end)
+	local _, lines = text:gsub("\n", "")
+	print(string.format("%-22s %10.1f %8d", name, ms, lines))
+end
+
+local dense = idr.new()
+for _ = 1, N do dense:alloc(true) end
+print(string.format("\n%-22s %10s %8s", "dump, " .. N .. " IDs", "ms", "lines"))
+row("dense", dense)
+for i = 0, N - 1, 4096 do dense:remove(i) end
+row("a hole every 4096", dense)
