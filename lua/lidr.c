@@ -1362,6 +1362,8 @@ static void changed_opt(lua_State *L, struct idr_dump_opts *o)
 	struct idr_trace *ev;
 	lua_Integer i, n;
 
+	if (lua_isnoneornil(L, 2))
+		return;
 	if (lua_getfield(L, 2, "changed") == LUA_TNIL) {
 		lua_pop(L, 1);
 		return;

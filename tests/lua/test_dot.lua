@@ -25,8 +25,9 @@ v:alloc('say "hi" <&>')
 v:alloc("two\nlines")
 local dot = v:dot()
 assert(dot:find("^digraph idr {\n") and dot:find("}\n$"))
-assert(dot:find("0:42 1:say &quot;hi&quot; &lt;&amp;&gt; 2:two?lines</TD>",
-	1, true), dot)
+-- Quoted as list quotes them, then escaped for the label.
+assert(dot:find('0:42 1:&quot;say \\&quot;hi\\&quot; &lt;&amp;&gt;&quot; ' ..
+	'2:&quot;two\\nlines&quot;</TD>', 1, true), dot)
 assert(idr.new():dot():find("(empty)", 1, true))
 assert(v:dot { max_entries = 1 }:find(">0:42 (+2 more)</TD>", 1, true))
 assert(v:dot() == v:dot() and #v == 3 and v:validate())
@@ -76,13 +77,14 @@ assert(a:dot { at = 4096 }:find(PATH_NODE, 1, true))
 
 -- Bad options: the first invalid value each side, and what is valid.
 raises("table expected", function() return t:dot(3) end)
-raises("at must be an ID 0..4294967295", function() return t:dot { at = -1 } end)
+raises("at must be an integer in [0, 4294967295]", function() return t:dot { at = -1 } end)
 assert(t:dot { at = 0 })
 assert(t:dot { at = 4294967295 })
-raises("at must be an ID 0..4294967295",
+raises("at must be an integer in [0, 4294967295]",
 	function() return t:dot { at = 4294967296 } end)
-raises("at must be an ID", function() return t:dot { at = 1.5 } end)
-raises("at must be an ID", function() return t:dot { at = "70" } end)
+raises("at must be an integer", function() return t:dot { at = 1.5 } end)
+-- A numeric string converts, as luaL_checkinteger converts it.
+assert(t:dot { at = "70" } == t:dot { at = 70 })
 raises("changed must be a list of events",
 	function() return t:dot { changed = "x" } end)
 raises("changed[1] must be an event table",
@@ -109,11 +111,17 @@ raises("changed[1].first must be an integer",
 	function() return t:dot { changed = ev("first", -1) } end)
 raises("changed[1].last must be an integer",
 	function() return t:dot { changed = ev("last", 0.5) } end)
-raises("max_nodes must be an integer >= 0",
-	function() return t:dot { max_nodes = -1 } end)
-assert(t:dot { max_nodes = 0 })
-raises("max_entries must be an integer >= 0",
+raises("max_nodes must be an integer in [1, 2147483647]",
+	function() return t:dot { max_nodes = 0 } end)
+assert(t:dot { max_nodes = 1 })
+raises("max_entries must be an integer in [1, 64]",
+	function() return t:dot { max_entries = 0 } end)
+assert(t:dot { max_entries = 64 })
+raises("max_entries must be an integer in [1, 64]",
+	function() return t:dot { max_entries = 65 } end)
+raises("max_entries must be an integer",
 	function() return t:dot { max_entries = "x" } end)
+raises("unknown option 'depth'", function() return t:dot { depth = 1 } end)
 -- A cell event naming no node of the tree marks nothing, and fails not.
 local nowhere = ev("first", 64000)
 assert(count(t:dot { changed = nowhere }, CHANGED) == 0)
