@@ -957,13 +957,17 @@ static void shrink(struct idr *idr)
 	}
 }
 
-/* Take the entry at @off out of @leaf; mark_open() then clears its bit. */
-static void *leaf_take(struct idr_node *leaf, unsigned int off)
+/*
+ * Take the entry at @off out of @leaf, which holds @n entries (counted
+ * once by the caller, which compacts the leaf with it); mark_open() then
+ * clears its bit.
+ */
+static void *leaf_take(struct idr_node *leaf, unsigned int off, unsigned int n)
 {
 	void **s = leaf_slot(leaf, off), *entry = *s;
 
 	if (is_packed(leaf)) {
-		void **end = pack_slots(leaf) + count_of(leaf->full);
+		void **end = pack_slots(leaf) + n;
 
 		memmove(s, s + 1, (size_t)(end - s - 1) * sizeof(*s));
 	} else {
@@ -1011,13 +1015,13 @@ static struct idr_node *pack_whole(struct idr_node *leaf, unsigned int n,
  * does it shrink, tight, to no room.  So churn costs at most one unpack
  * (one node) when it starts at a full packed leaf, and nothing after.
  * realloc only gives memory back here; should it fail, the leaf stays
- * as it was.
+ * as it was.  @n: the entries the leaf holds now.
  */
 static void leaf_compact(struct idr *idr, struct idr_node **path,
-			 unsigned int depth, uint64_t index)
+			 unsigned int depth, uint64_t index, unsigned int n)
 {
 	struct idr_node *leaf = path[depth - 1], *small;
-	unsigned int n = count_of(present_of(leaf)), cap = n;
+	unsigned int cap = n;
 	bool loose = false;
 
 	if (is_packed(leaf)) {
@@ -1046,18 +1050,19 @@ bool idr__delete(struct idr *idr, uint64_t index, void **entry)
 {
 	struct idr_node *path[IDR__LEVELS];
 	unsigned int depth = descend(idr, index, path);
-	unsigned int off = digit(index, 0), shift = 0;
+	unsigned int off = digit(index, 0), shift = 0, n;
 
 	if (tracing(idr))
 		trace_path(idr, index);
 	if (!depth || !(present_of(path[depth - 1]) & bit(off)))
 		return false;
 	idr->idr_mods++;
-	*entry = leaf_take(path[depth - 1], off);
+	n = count_of(present_of(path[depth - 1]));
+	*entry = leaf_take(path[depth - 1], off, n);
 	trace(idr, IDR_TRACE_SLOT_CLEAR, index, 0, path[depth - 1]);
 	mark_open(idr, path, depth, index);
 	if (present_of(path[depth - 1]) && packable(idr))
-		leaf_compact(idr, path, depth, index);
+		leaf_compact(idr, path, depth, index, n - 1);
 	/* A node left empty goes, and its slot in the parent with it. */
 	for (; depth > 1 && !present_of(path[depth - 1]); depth--) {
 		shift += IDR_BITS;
