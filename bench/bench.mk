@@ -13,6 +13,9 @@
 #     (build/bench/churn.tsv has every count);
 #   - the cost of the trace hooks (the idr built with them compiled out);
 #   - how long idrsh's default dump (50 lines) of DUMP_N IDs takes;
+#   - instructions and simulated cache misses per operation of the idr's
+#     alloc, find, iteration and remove, from valgrind --tool=cachegrind
+#     at INSTR_N IDs (bench/instr.sh; deterministic, unlike the times);
 #   - issue 8's targets, each marked ok or MISSED.
 # A slow figure never fails it; a wrong result from any implementation does.
 #
@@ -22,11 +25,12 @@
 N ?= 1000000
 RUNS ?= 5
 DUMP_N ?= 10000000
+INSTR_N ?= 100000
 PLOT_N ?= 10000 100000 1000000
 PLOT_RUNS ?= 3
 
 DEPS_TEST += libjudy-dev
-DEPS_BENCH := $(DEPS_BUILD) libjudy-dev lua5.4
+DEPS_BENCH := $(DEPS_BUILD) libjudy-dev lua5.4 valgrind
 
 BENCH_SRC := bench/main.c bench/impl_idr.c bench/impl_judy.c \
 	bench/impl_flat.c
@@ -48,7 +52,12 @@ $(B)/bench/core-notrace: bench/core.c bench/args.h $(LIB_SRC) $(LIB_HDR)
 	$(QUIET_CC)$(CC) $(CPPFLAGS) -DIDR_NO_TRACE $(CFLAGS) -Isrc -o $@ bench/core.c \
 		$(LIB_SRC)
 
-BENCH_BIN := $(B)/bench/bench $(B)/bench/core $(B)/bench/core-notrace
+$(B)/bench/instr: bench/instr.c bench/args.h $(LIB_SRC) $(LIB_HDR)
+	@mkdir -p $(@D)
+	$(QUIET_CC)$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc -o $@ bench/instr.c $(LIB_SRC)
+
+BENCH_BIN := $(B)/bench/bench $(B)/bench/core $(B)/bench/core-notrace \
+	$(B)/bench/instr
 
 .PHONY: deps-bench bench-plot
 
@@ -71,6 +80,7 @@ bench: deps-bench $(BENCH_BIN) $(B)/idr.so
 		awk -F '\t' '{ printf "%-12s %10.2f %10.2f %9.3fx\n", \
 			$$1, $$2, $$3, $$2 / $$3 }'
 	@LUA_CPATH_5_4='$(B)/?.so;;' $(LUA) bench/dump.lua $(DUMP_N) $(RUNS)
+	@sh bench/instr.sh $(B)/bench/instr $(INSTR_N)
 	@$(LUA) bench/targets.lua $(B)/bench/bench.tsv $(B)/bench/lua.tsv
 	@echo "figures for tools: $(B)/bench/bench.tsv $(B)/bench/lua.tsv" \
 		"$(B)/bench/dot.tsv"

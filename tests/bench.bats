@@ -225,3 +225,23 @@ agree() {
 	assert_line --regexp '^dense +[0-9.]+ +11$'
 	assert_line --regexp '^a hole every 4096 +[0-9.]+ +([1-9]|[1-4][0-9]|50)$'
 }
+
+@test "instr: cachegrind's instructions per operation for the four phases" {
+	make -s build/bench/instr >&2
+	run ./build/bench/instr 2000 5
+	assert_failure 2
+	assert_output --partial 'usage: instr'
+	for upto in 0 1 2 3 4; do
+		run ./build/bench/instr 2000 $upto
+		assert_success
+	done
+	command -v valgrind > /dev/null || skip "no valgrind"
+	run sh bench/instr.sh build/bench/instr 2000
+	assert_success
+	for s in alloc find iterate remove; do
+		assert_line --regexp "^$s +[0-9]+\.[0-9] +[0-9.]+ +[0-9.]+$"
+	done
+	# A find is a few dozen instructions, never zero or thousands.
+	n=$(echo "$output" | awk '$1 == "find" { print int($2) }')
+	[ "$n" -ge 20 ] && [ "$n" -le 500 ]
+}
