@@ -1,0 +1,162 @@
+# The replay page (lua/view/replay.lua, idrsh --html, record) opened in a
+# real browser: Debian's chromium, headless, with no network (a dead
+# proxy), a throwaway profile under build/, and a timeout, since a
+# headless browser can hang.  Screenshots are checked by their pixels
+# (tests/replay/png-colors), stepping by the page's own #selftest, which
+# writes what it saw into the DOM that --dump-dom prints.
+
+setup_file() {
+	export OUT="$BATS_FILE_TMPDIR"
+	./build/idrsh --html "$OUT/demo.html" tests/replay/demo.idrsh \
+		> /dev/null
+}
+
+setup() {
+	load test_helper
+	idrsh_setup
+	command -v chromium > /dev/null ||
+		fail "chromium is not installed (make deps-test installs it)"
+}
+
+# browser ARGS... URL: chromium headless, killed after 90 seconds.
+browser() {
+	local rc=0
+	timeout -k 5 90 chromium --headless --no-sandbox \
+		--user-data-dir="$TOP/build/chromium-profile" \
+		--proxy-server=127.0.0.1:9 --disable-background-networking \
+		--disable-gpu --window-size=1280,900 "$@" 2> "$OUT/chromium.err" ||
+		rc=$?
+	[ "$rc" -ne 124 ] && [ "$rc" -ne 137 ] ||
+		{ echo "chromium hung: killed after 90 seconds" >&2; return 1; }
+	return "$rc"
+}
+
+url() {
+	echo "file://$1${2:+#$2}"
+}
+
+# png_count FILE NAME: the count png-colors gives NAME.
+png_count() {
+	python3 tests/replay/png-colors "$1" | awk -v k="$2" '$1 == k { print $2 }'
+}
+
+@test "the page makes no request: a CSP forbids them and nothing refers out" {
+	local f="$OUT/demo.html"
+	grep -q "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none';" "$f"
+	# The one URL in the file is the SVG namespace, a name, not a request.
+	run grep -c -i -e 'https\?:' -e '//' "$f"
+	[ "$output" = 1 ] || { grep -n -i -e 'https\?:' -e '//' "$f"; return 1; }
+	grep -q '"http://www.w3.org/2000/svg"' "$f"
+	run grep -i -e 'src=' -e 'href=' -e '@import' -e 'url([^#]' "$f"
+	[ "$status" -eq 1 ] || { echo "$output"; return 1; }
+}
+
+@test "a value <script>alert(1)</script> is stored and shown as text" {
+	local f="$OUT/demo.html"
+	run grep -c '<script>alert(1)' "$f"
+	[ "$output" = 0 ]
+	browser --dump-dom "$(url "$f" frame=3)" > "$OUT/dom3.html"
+	grep -q '<pre class="cmd">alloc "&lt;script&gt;alert(1)&lt;/script&gt;"</pre>' \
+		"$OUT/dom3.html" || { grep -n 'class="cmd"' "$OUT/dom3.html"; return 1; }
+	run grep -c '<script>alert' "$OUT/dom3.html"
+	[ "$output" = 0 ]
+}
+
+@test "the first frame: not blank, the tree's cells drawn" {
+	browser --screenshot="$OUT/first.png" "$(url "$OUT/demo.html")"
+	[ "$(png_count "$OUT/first.png" colors)" -gt 50 ]
+	# A full leaf: 64 cells in use, each about 9x13 pixels.
+	[ "$(png_count "$OUT/first.png" used)" -gt 3000 ]
+	# The first frame marks no change.
+	[ "$(png_count "$OUT/first.png" changed)" -lt 200 ]
+}
+
+@test "a later frame: the grown tree, full and child cells, changes marked" {
+	browser --screenshot="$OUT/later.png" "$(url "$OUT/demo.html" frame=4)"
+	cp "$OUT/later.png" build/replay-later.png
+	[ "$(png_count "$OUT/later.png" used)" -gt 3000 ]
+	[ "$(png_count "$OUT/later.png" full)" -gt 0 ]
+	[ "$(png_count "$OUT/later.png" child)" -gt 0 ]
+	[ "$(png_count "$OUT/later.png" changed)" -gt 100 ]
+	[ "$(png_count "$OUT/later.png" path)" -gt 1000 ]
+}
+
+@test "stepping forward and back, and finely by event (#selftest)" {
+	browser --dump-dom "$(url "$OUT/demo.html" selftest)" > "$OUT/self.html"
+	sed -n '/<pre id="selftest">/,/selftest done/p' "$OUT/self.html" \
+		> "$OUT/self.txt"
+	cat "$OUT/self.txt"
+	grep -q '^first: frame 1 / 8 | cmd=lua for i = 0, 63' "$OUT/self.txt"
+	grep -q '^forward: frame 2 / 8 | cmd=alloc next' "$OUT/self.txt"
+	grep -q '^back: frame 2 / 8 | cmd=alloc next' "$OUT/self.txt"
+	grep -q '^last: frame 8 / 8 | cmd=find 8300' "$OUT/self.txt"
+	grep -q '^forward-at-end: frame 8 / 8' "$OUT/self.txt"
+	grep -q '^fine-forward: frame 1 / 8 · event 2 / ' "$OUT/self.txt"
+	grep -q '^fine-back: frame 1 / 8 · event 1 / ' "$OUT/self.txt"
+	grep -q '^first-again: frame 1 / 8 |' "$OUT/self.txt"
+	grep -q 'selftest done' "$OUT/self.txt"
+}
+
+@test "a #frame=n link opens that frame" {
+	browser --dump-dom "$(url "$OUT/demo.html" frame=5)" > "$OUT/dom5.html"
+	grep -q '<span id="counter">frame 5 / 8</span>' "$OUT/dom5.html"
+	grep -q '<pre class="cmd">remove 5</pre>' "$OUT/dom5.html"
+}
+
+@test "with JavaScript off: the first frame, and a word on stepping" {
+	grep -q '<noscript><p>This is the first of 8 frames: stepping through them needs JavaScript.</p></noscript>' \
+		"$OUT/demo.html"
+	# Headless screenshots need scripting on: the page's own script is
+	# blocked instead, by its CSP, which the copy says 'none' to.
+	sed "s/script-src 'unsafe-inline'/script-src 'none'/" "$OUT/demo.html" \
+		> "$OUT/nojs.html"
+	grep -q "script-src 'none'" "$OUT/nojs.html"
+	browser --screenshot="$OUT/nojs.png" "$(url "$OUT/nojs.html")"
+	[ "$(png_count "$OUT/nojs.png" used)" -gt 3000 ]
+}
+
+@test "record on ... record save: a frame a command typed" {
+	run "$IDRSH" <<-EOF
+	alloc before
+	record on
+	alloc a
+	alloc b 100
+	nosuch
+	record save $OUT/typed.html
+	EOF
+	assert_output --partial "wrote 3 frames to $OUT/typed.html"
+	grep -q '"c":"alloc a"' "$OUT/typed.html"
+	grep -q '"c":"nosuch","d":\[\],"e":\[\],"m":0,"n":"","o":"idrsh: \\u003cstdin\\u003e:5: unknown command' \
+		"$OUT/typed.html" || { grep -o '"c":"nosuch".\{80\}' "$OUT/typed.html"; return 1; }
+	run grep -c '"c":"alloc before"' "$OUT/typed.html"
+	[ "$output" = 0 ]
+	browser --dump-dom "$(url "$OUT/typed.html" frame=2)" > "$OUT/typed2.html"
+	grep -q '<pre class="out">100' "$OUT/typed2.html"
+}
+
+@test "record save before record on is an error" {
+	run "$IDRSH" -c "record save $OUT/none.html"
+	[ "$status" -eq 1 ]
+	assert_output --partial "record: nothing recorded: say 'record on' first"
+}
+
+@test "idrsh --html SCRIPT.lua: a frame an operation" {
+	cat > "$OUT/s.lua" <<-'EOF'
+	local idr = require "idr"
+	local t = idr.new {}
+	t:alloc("a")
+	t:alloc("b", 8300)
+	t:remove(0)
+	EOF
+	run "$IDRSH" --html "$OUT/lua.html" "$OUT/s.lua"
+	[ "$status" -eq 0 ]
+	grep -q '"c":"t:alloc(\\"b\\", 8300)"' "$OUT/lua.html"
+	browser --dump-dom "$(url "$OUT/lua.html" selftest)" > "$OUT/lua-dom.html"
+	grep -q '^last: frame 3 / 3 | cmd=t:remove(0)' "$OUT/lua-dom.html"
+}
+
+@test "--html to a file that cannot be written fails, after the commands" {
+	run "$IDRSH" --html /nonexistent/dir/x.html -c 'alloc a'
+	[ "$status" -eq 1 ]
+	assert_output --partial "idrsh: --html: /nonexistent/dir/x.html"
+}
