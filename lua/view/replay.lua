@@ -245,7 +245,8 @@ end
 -- are one box, and in a large tree the subtrees off the operation's
 -- path are one row each.
 
-local CELL, GAP, ROW_H, LABEL_W, INDENT = 11, 4, 22, 190, 14
+local CELL, GAP, ROW_H, INDENT, NOTE_W, CHAR_W = 11, 4, 22, 14, 70, 7
+local label_w = 120	-- the frame's: its longest label's width
 local BIG = 48		-- more nodes than this: fold what is off the path
 local FEW = 16		-- nodes changed by one operation, at most, to show
 
@@ -338,7 +339,16 @@ local function layout(top, total, focus)
 end
 
 local function cell_x(s)
-	return LABEL_W + s * CELL + (s // 8) * GAP
+	return label_w + s * CELL + (s // 8) * GAP
+end
+
+local function label(it)
+	local r = it.n.r
+	if it.kind == "run" then
+		return format("%d \u{00d7} L%d %d..%d", it.count, r[1], r[2],
+			it.last.r[3])
+	end
+	return format("L%d %d..%d", r[1], r[2], r[3])
 end
 
 local function cell_state(r, s)
@@ -352,11 +362,8 @@ end
 local function draw_item(it, y, path, out)
 	local r, n = it.n.r, it.n
 	local x0 = it.depth * INDENT
-	local label = format("L%d %d..%d", r[1], r[2], r[3])
 	local note = ""
 	if it.kind == "run" then
-		label = format("%d \u{00d7} L%d %d..%d", it.count, r[1], r[2],
-			it.last.r[3])
 		note = "alike"
 	elseif it.kind == "fold" then
 		note = format("+%d below", n.size - 1)
@@ -373,10 +380,10 @@ local function draw_item(it, y, path, out)
 			x0, cell_x(r[6]) - x0 + 2, ROW_H - 2)
 	end
 	out[#out + 1] = format('<text x="%d" y="13">%s</text>', x0 + 2,
-		esc(label))
+		esc(label(it)))
 	if note ~= "" then
 		out[#out + 1] = format('<text class="note" x="%d" y="13">%s</text>',
-			LABEL_W - 6, esc(note))
+			cell_x(r[6]) + 6, esc(note))
 	end
 	local d = { f = {}, u = {}, c = {}, x = {} }
 	for s = 0, r[6] - 1 do
@@ -395,7 +402,12 @@ local function draw_item(it, y, path, out)
 end
 
 local function svg_of(items, path)
-	local out, w = {}, cell_x(64) + 4
+	label_w = 120
+	for _, it in ipairs(items) do
+		label_w = math.max(label_w, it.depth * INDENT +
+			utf8.len(label(it)) * CHAR_W + 12)
+	end
+	local out, w = {}, cell_x(64) + NOTE_W
 	local h = #items * ROW_H + 4
 	out[1] = format('<svg class="tree" ' ..
 		'width="%d" height="%d" viewBox="0 0 %d %d" role="img" ' ..
@@ -448,7 +460,7 @@ h1 { font-size: 1.05rem; margin: 0 .5rem 0 0; }
 #slider { width: 16rem; }
 #counter { font-variant-numeric: tabular-nums; min-width: 6.5rem; }
 label.fine { color: var(--muted); }
-main { display: grid; grid-template-columns: minmax(15rem, 21rem) 1fr;
+main { display: grid; grid-template-columns: minmax(14rem, 18rem) 1fr;
   gap: 1rem; padding: .8rem 1rem; }
 @media (max-width: 1000px) { main { grid-template-columns: 1fr; } }
 .side h2 { font-size: .8rem; text-transform: uppercase; letter-spacing: .05em;
@@ -468,8 +480,8 @@ ol.events li.now { background: #ffe9c2; font-weight: 700; }
   color: var(--muted); margin-bottom: .4rem; }
 .legend svg { vertical-align: middle; }
 .tree { display: block; max-width: 100%; height: auto; }
-.tree text { font: 12px ui-monospace, monospace; fill: var(--fg); }
-.tree text.note { text-anchor: end; fill: var(--muted); font-size: 11px; }
+.tree text { font: 11.5px ui-monospace, monospace; fill: var(--fg); }
+.tree text.note { fill: var(--muted); font-size: 11px; }
 .tree .path text { font-weight: 700; }
 .tree rect.band { fill: #fff3cf; }
 .tree rect.run { fill: #eef1f5; stroke: #8d97a5; stroke-dasharray: 4 3; }
@@ -525,25 +537,36 @@ local SCRIPT = [==[
 "use strict";
 (function () {
 var D = JSON.parse(document.getElementById("data").textContent);
-var CELL = 11, GAP = 4, ROW_H = 22, LABEL_W = 190, INDENT = 14, BIG = 48,
+var CELL = 11, GAP = 4, ROW_H = 22, INDENT = 14, BIG = 48,
+  NOTE_W = 70, CHAR_W = 7, LABEL_W = 120,
   FEW = 16;
 var NS = "http://www.w3.org/2000/svg";
 var $ = function (id) { return document.getElementById(id); };
 var N = D.frames.length;
-var states = [];	/* states[i]: key -> row after frame i (cached) */
 var pos = { f: 0, e: -1 }, fine = false, timer = null;
 
+/* The tree after frame i: the changes of frames 0..i applied, from a
+ * copy kept every EVERY frames (a state each frame would cost memory as
+ * the frames times the nodes). */
+var EVERY = 32, marks = [], memo = { i: -1, s: null };
+function apply(s, j) {
+  var f = D.frames[j];
+  f.s.forEach(function (p) { s[p[0]] = p[1]; });
+  f.d.forEach(function (k) { delete s[k]; });
+}
 function stateAt(i) {
-  if (states[i]) return states[i];
-  var j = i;
-  while (j > 0 && !states[j - 1]) j--;
-  var s = j > 0 ? states[j - 1] : {};
-  for (; j <= i; j++) {
-    var f = D.frames[j], n = Object.assign({}, s);
-    f.s.forEach(function (p) { n[p[0]] = p[1]; });
-    f.d.forEach(function (k) { delete n[k]; });
-    states[j] = n; s = n;
+  if (memo.i === i) return memo.s;
+  var m = Math.floor(i / EVERY), s, j;
+  while (marks.length <= m) {
+    var k = marks.length;
+    s = k ? Object.assign({}, marks[k - 1]) : {};
+    for (j = k ? (k - 1) * EVERY + 1 : 0; j <= k * EVERY && j < N; j++)
+      apply(s, j);
+    marks.push(s);
   }
+  s = Object.assign({}, marks[m]);
+  for (j = m * EVERY + 1; j <= i; j++) apply(s, j);
+  memo = { i: i, s: s };
   return s;
 }
 function bit(h, s) {
@@ -613,6 +636,12 @@ function layout(sh, focus) {
   sh.top.forEach(function (n) { visit(n, 0); });
   return items;
 }
+function label(it) {
+  var r = it.n.r;
+  if (it.kind === "run")
+    return it.count + " \u00d7 L" + r[0] + " " + r[1] + ".." + it.last.r[2];
+  return "L" + r[0] + " " + r[1] + ".." + r[2];
+}
 function cellX(s) { return LABEL_W + s * CELL + Math.floor(s / 8) * GAP; }
 function el(name, attrs, parent) {
   var e = document.createElementNS(NS, name);
@@ -632,17 +661,16 @@ function drawItem(svg, it, y, ctx) {
   if (ctx.path[n.key])
     el("rect", { "class": "band", x: 0, y: -2, width: cellX(r[5]) + 4,
       height: ROW_H - 2 }, g);
-  var label = "L" + r[0] + " " + r[1] + ".." + r[2], note = "";
+  var note = "";
   if (it.kind === "run") {
-    label = it.count + " \u00d7 L" + r[0] + " " + r[1] + ".." + it.last.r[2];
     note = "alike";
     el("rect", { "class": "run", x: x0, y: -2, width: cellX(r[5]) - x0 + 2,
       height: ROW_H - 2 }, g);
   } else if (it.kind === "fold") {
     note = "+" + (n.size - 1) + " below";
   }
-  text(g, x0 + 2, "", label);
-  if (note) text(g, LABEL_W - 6, "note", note);
+  text(g, x0 + 2, "", label(it));
+  if (note) text(g, cellX(r[5]) + 6, "note", note);
   var d = { f: "", u: "", c: "", x: "" }, chg = "", cur = "";
   var old = it.kind === "run" ? null : ctx.before[n.key];
   var oldRow = old ? D.rows[old - 1] : null;
@@ -665,7 +693,8 @@ function drawItem(svg, it, y, ctx) {
   if (cur) el("path", { "class": "cur", d: cur }, g);
 }
 function treeSvg(i, evIndex) {
-  var f = D.frames[i], now = stateAt(i), before = i > 0 ? stateAt(i - 1) : {};
+  var f = D.frames[i], before = i > 0 ? stateAt(i - 1) : {};
+  var now = stateAt(i);
   if (!Object.keys(now).length) {
     var p = document.createElement("p");
     p.className = "none";
@@ -686,7 +715,12 @@ function treeSvg(i, evIndex) {
     focus[cur.key] = 1;
   }
   var items = layout(shape(now), focus);
-  var w = cellX(64) + 4, h = items.length * ROW_H + 4;
+  LABEL_W = 120;
+  items.forEach(function (it) {
+    LABEL_W = Math.max(LABEL_W, it.depth * INDENT + label(it).length * CHAR_W
+      + 12);
+  });
+  var w = cellX(64) + NOTE_W, h = items.length * ROW_H + 4;
   var svg = el("svg", { "class": "tree", width: w, height: h,
     viewBox: "0 0 " + w + " " + h, role: "img", "aria-label": "the tree" });
   var ctx = { path: path, changed: changed, before: before, cur: cur,
