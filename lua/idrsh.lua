@@ -122,8 +122,33 @@ end
 local TRACE_FIELDS = { "level", "first", "last", "slot", "nodes" }
 local TRACE_HEIGHT = { grow = true, shrink = true }
 
+-- An operation's arguments: a range for the allocations and searches,
+-- the ID for the rest (none for for_each, pre_get, get_new).
+local function op_args(ev)
+	local op = ev.op
+	if op:find("alloc") or op:find("find_first") or op == "get_new_above" then
+		return "start=" .. ev.start .. " end=" .. ev["end"]
+	elseif op == "for_each" or op == "pre_get" or op == "get_new" then
+		return nil
+	end
+	return "id=" .. ev.id
+end
+
+-- op and done: "trace: op alloc start=0 end=0", "trace: done alloc result=5"
+local function op_line(ev)
+	local parts = { "trace:", ev.event, ev.op }
+	if ev.event == "op" then
+		parts[#parts + 1] = op_args(ev)
+	else
+		parts[#parts + 1] = "result=" .. ev.result
+		parts[#parts + 1] = ev.errno and "errno=" .. ev.errno
+	end
+	return table.concat(parts, " ")
+end
+
 -- One trace event (the binding's table) as one line.
 local function trace_line(ev)
+	if ev.op then return outln(op_line(ev)) end
 	local parts = { "trace:", tostring(ev.event) }
 	for _, k in ipairs(TRACE_FIELDS) do
 		if ev[k] ~= nil then

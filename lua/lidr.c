@@ -431,6 +431,24 @@ static void set_bool(lua_State *L, const char *k, bool v)
 	lua_setfield(L, -2, k);
 }
 
+/* op: the operation and its arguments; done: its result, and errno. */
+static void push_op(lua_State *L, const struct idr_trace *ev)
+{
+	lua_pushstring(L, ev->op);
+	lua_setfield(L, -2, "op");
+	if (ev->event == IDR_TRACE_OP) {
+		set_int(L, "start", (lua_Integer)ev->start);
+		set_int(L, "end", (lua_Integer)ev->end);
+		set_int(L, "id", (lua_Integer)ev->id);
+		return;
+	}
+	set_int(L, "result", (lua_Integer)ev->result);
+	if (ev->result < 0) {
+		lua_pushstring(L, errname((int)ev->result));
+		lua_setfield(L, -2, "errno");
+	}
+}
+
 /*
  * Node counts for *-take and malloc; a node and a slot for the rest.
  * @ev is in a buffer no finalizer can reach (see delivered()).
@@ -444,7 +462,9 @@ static void push_event(lua_State *L, const struct idr_trace *ev)
 	lua_createtable(L, 0, 8);
 	lua_pushstring(L, idr_trace_name(ev->event));
 	lua_setfield(L, -2, "event");
-	if (counts) {
+	if (ev->event == IDR_TRACE_OP || ev->event == IDR_TRACE_DONE) {
+		push_op(L, ev);
+	} else if (counts) {
 		set_int(L, "nodes", ev->nodes);
 	} else {
 		set_int(L, "level", ev->level);
@@ -564,11 +584,13 @@ static int allocated(lua_State *L, struct lidr *t, int id, int arg,
 		     unsigned int cursor, int start, int end)
 {
 	if (id == -ENOMEM)
-		return fail_nomem(L);
+		return delivered(L, t, fail_nomem(L));
 	if (id == -EAGAIN)
-		return fail(L, id, "no node cached: call pre_get and retry");
+		return delivered(
+			L, t,
+			fail(L, id, "no node cached: call pre_get and retry"));
 	if (id < 0)
-		return no_space(L, id, start, end);
+		return delivered(L, t, no_space(L, id, start, end));
 	publish(L, t, id, arg, cursor);
 	lua_pushinteger(L, id);
 	return delivered(L, t, 1);
@@ -606,10 +628,11 @@ static int lidr_alloc_u32(lua_State *L)
 	int err = idr_alloc_u32(&t->idr, marker(L, t, 2), &id, max, GFP_KERNEL);
 
 	if (err == -ENOMEM)
-		return fail_nomem(L);
+		return delivered(L, t, fail_nomem(L));
 	if (err)
-		return fail(L, err, "no free id in [%I, %I]", (LUAI_UACINT)id,
-			    (LUAI_UACINT)max);
+		return delivered(L, t,
+				 fail(L, err, "no free id in [%I, %I]",
+				      (LUAI_UACINT)id, (LUAI_UACINT)max));
 	publish(L, t, id, 2, idr_get_cursor(&t->idr));
 	lua_pushinteger(L, id);
 	return delivered(L, t, 1);
@@ -691,11 +714,11 @@ static int lidr_get_next(lua_State *L)
 
 	if (!entry) {
 		lua_pushnil(L);
-		return 1;
+		return delivered(L, t, 1);
 	}
 	lua_pushinteger(L, (lua_Integer)id);
 	push_value(L, t, (lua_Integer)id, entry);
-	return 2;
+	return delivered(L, t, 2);
 }
 
 /* }==================== Lookup and removal ==================== */
@@ -721,10 +744,10 @@ static int pairs_step(lua_State *L)
 	}
 	entry = idr_get_next_ul(&t->idr, &id);
 	if (!entry)
-		return 0;
+		return delivered(L, t, 0);
 	lua_pushinteger(L, (lua_Integer)id);
 	push_value(L, t, (lua_Integer)id, entry);
-	return 2;
+	return delivered(L, t, 2);
 }
 
 static int lidr_pairs(lua_State *L)
@@ -746,6 +769,7 @@ static int lidr_for_each(lua_State *L)
 	luaL_checktype(L, 2, LUA_TFUNCTION);
 	lua_settop(L, 2);
 	while ((entry = idr_get_next_ul(&checkidr(L)->idr, &id))) {
+		delivered(L, toidr(L), 0);
 		lua_pushvalue(L, 2);
 		lua_pushinteger(L, (lua_Integer)id);
 		push_value(L, toidr(L), (lua_Integer)id, entry);
@@ -757,7 +781,7 @@ static int lidr_for_each(lua_State *L)
 			break;
 	}
 	lua_pushnil(L);
-	return 1;
+	return delivered(L, toidr(L), 1);
 }
 
 /* }==================== Iteration ==================== */
@@ -772,26 +796,28 @@ static int lidr_pre_get(lua_State *L)
 	return delivered(L, t, 1);
 }
 
-static int get_new_from(lua_State *L, int start)
+static int get_new_from(lua_State *L, int start, bool above)
 {
 	struct lidr *t = toidr(L);
 	unsigned int cursor = idr_get_cursor(&t->idr);
 	int id, err;
 
-	err = idr_get_new_above(&t->idr, marker(L, t, 2), start, &id);
+	/* idr_get_new() for get_new, so that the trace names it. */
+	err = above ? idr_get_new_above(&t->idr, marker(L, t, 2), start, &id)
+		    : idr_get_new(&t->idr, marker(L, t, 2), &id);
 	return allocated(L, t, err ? err : id, 2, cursor, start, 0);
 }
 
 static int lidr_get_new(lua_State *L)
 {
 	checkidr(L);
-	return get_new_from(L, 0);
+	return get_new_from(L, 0, false);
 }
 
 static int lidr_get_new_above(lua_State *L)
 {
 	checkidr(L);
-	return get_new_from(L, int_arg(L, 3));
+	return get_new_from(L, int_arg(L, 3), true);
 }
 
 /* }==================== The 2004 API ==================== */

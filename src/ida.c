@@ -135,12 +135,10 @@ static int bitmap_take(struct ida *ida, uint64_t chunk,
 	return (int)(chunk * CHUNK + n);
 }
 
-int ida_alloc_range(struct ida *ida, unsigned int min, unsigned int max,
-		    gfp_t gfp)
+static int alloc_range(struct ida *ida, unsigned int min, unsigned int max)
 {
 	uint64_t id = min, chunk;
 
-	(void)gfp;
 	if (max > INT_MAX) /* >=: an equivalent mutant */
 		max = INT_MAX;
 	if (min > max)
@@ -166,6 +164,16 @@ int ida_alloc_range(struct ida *ida, unsigned int min, unsigned int max,
 	}
 }
 
+int ida_alloc_range(struct ida *ida, unsigned int min, unsigned int max,
+		    gfp_t gfp)
+{
+	const struct idr *tree = &ida->ida_rt;
+	bool op = idr__op(tree, "ida_alloc_range", min, max, 0);
+
+	(void)gfp;
+	return (int)idr__done(tree, op, alloc_range(ida, min, max));
+}
+
 int ida_alloc(struct ida *ida, gfp_t gfp)
 {
 	return ida_alloc_range(ida, 0, UINT_MAX, gfp);
@@ -181,7 +189,7 @@ int ida_alloc_max(struct ida *ida, unsigned int max, gfp_t gfp)
 	return ida_alloc_range(ida, 0, max, gfp);
 }
 
-int ida_free(struct ida *ida, unsigned int id)
+static int free_id(struct ida *ida, unsigned int id)
 {
 	uint64_t chunk = id / CHUNK;
 	unsigned int n = id % CHUNK;
@@ -205,16 +213,28 @@ int ida_free(struct ida *ida, unsigned int id)
 	return 0;
 }
 
-bool ida_exists(const struct ida *ida, unsigned int id)
+int ida_free(struct ida *ida, unsigned int id)
 {
-	struct bitmap map;
+	bool op = idr__op(&ida->ida_rt, "ida_free", 0, 0, id);
+	int err = free_id(ida, id);
 
-	return id <= INT_MAX && bitmap_of(ida, id / CHUNK, &map) &&
-	       test_bit(&map, id % CHUNK);
+	idr__done(&ida->ida_rt, op, err ? err : (int64_t)id);
+	return err;
 }
 
-int ida_find_first_range(const struct ida *ida, unsigned int min,
-			 unsigned int max)
+bool ida_exists(const struct ida *ida, unsigned int id)
+{
+	bool op = idr__op(&ida->ida_rt, "ida_exists", 0, 0, id);
+	struct bitmap map;
+	bool yes = id <= INT_MAX && bitmap_of(ida, id / CHUNK, &map) &&
+		   test_bit(&map, id % CHUNK);
+
+	idr__done(&ida->ida_rt, op, yes ? (int64_t)id : -ENOENT);
+	return yes;
+}
+
+static int find_first_range(const struct ida *ida, unsigned int min,
+			    unsigned int max)
 {
 	uint64_t chunk = min / CHUNK, id = min;
 	void *node;
@@ -238,6 +258,15 @@ int ida_find_first_range(const struct ida *ida, unsigned int min,
 		id = (chunk + 1) * CHUNK;
 	}
 	return -ENOENT;
+}
+
+int ida_find_first_range(const struct ida *ida, unsigned int min,
+			 unsigned int max)
+{
+	bool op = idr__op(&ida->ida_rt, "ida_find_first_range", min, max, 0);
+
+	return (int)idr__done(&ida->ida_rt, op,
+			      find_first_range(ida, min, max));
 }
 
 int ida_find_first(const struct ida *ida)

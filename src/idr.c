@@ -77,15 +77,17 @@ int idr__alloc_id(struct idr *idr, void *ptr, uint64_t start, uint64_t max,
 int idr_alloc_u32(struct idr *idr, void *ptr, uint32_t *nextid,
 		  unsigned long max, gfp_t gfp)
 {
+	bool op = idr__op(idr, "alloc_u32", *nextid,
+			  max > INT64_MAX ? INT64_MAX : (int64_t)max, 0);
 	uint64_t id;
 	int err;
 
 	(void)gfp;
 	err = idr__alloc_id(idr, ptr, *nextid, max, IDR__ANY_NODES, &id);
-	if (err)
-		return err;
-	*nextid = (uint32_t)id;
-	return 0;
+	if (!err)
+		*nextid = (uint32_t)id;
+	idr__done(idr, op, err ? err : (int64_t)id);
+	return err;
 }
 
 static unsigned long range_max(int end)
@@ -95,32 +97,35 @@ static unsigned long range_max(int end)
 
 int idr_alloc(struct idr *idr, void *ptr, int start, int end, gfp_t gfp)
 {
+	bool op = idr__op(idr, "alloc", start, end, 0);
 	uint32_t id = (uint32_t)start;
-	int err;
+	int err = -EINVAL;
 
-	if (start < 0)
-		return -EINVAL;
-	err = idr_alloc_u32(idr, ptr, &id, range_max(end), gfp);
-	return err ? err : (int)id;
+	if (start >= 0)
+		err = idr_alloc_u32(idr, ptr, &id, range_max(end), gfp);
+	return (int)idr__done(idr, op, err ? err : (int)id);
 }
 
 int idr_alloc_tagged(struct idr *idr, void *ptr, int start, int end, gfp_t gfp)
 {
-	int id;
+	bool op = idr__op(idr, "alloc_tagged", start, end, 0);
+	int id = -EINVAL;
 
-	if (!idr__tagged(idr))
-		return -EINVAL;
-	id = idr_alloc(idr, ptr, start, end, gfp);
-	return id < 0 ? id : idr__tag_of(idr, (uint64_t)id - idr->idr_base);
+	if (idr__tagged(idr))
+		id = idr_alloc(idr, ptr, start, end, gfp);
+	if (id >= 0)
+		id = idr__tag_of(idr, (uint64_t)id - idr->idr_base);
+	return (int)idr__done(idr, op, id);
 }
 
 int idr_alloc_cyclic(struct idr *idr, void *ptr, int start, int end, gfp_t gfp)
 {
+	bool op = idr__op(idr, "alloc_cyclic", start, end, idr->idr_next);
 	uint32_t id = idr->idr_next;
 	int err;
 
 	if (start < 0)
-		return -EINVAL;
+		return (int)idr__done(idr, op, -EINVAL);
 	if (id < (uint32_t)start || id > INT_MAX)
 		id = (uint32_t)start;
 	err = idr_alloc_u32(idr, ptr, &id, range_max(end), gfp);
@@ -129,9 +134,9 @@ int idr_alloc_cyclic(struct idr *idr, void *ptr, int start, int end, gfp_t gfp)
 		err = idr_alloc_u32(idr, ptr, &id, range_max(end), gfp);
 	}
 	if (err)
-		return err;
+		return (int)idr__done(idr, op, err);
 	idr->idr_next = id + 1;
-	return (int)id;
+	return (int)idr__done(idr, op, id);
 }
 
 unsigned int idr_get_cursor(const struct idr *idr)
@@ -160,45 +165,61 @@ static bool to_index(const struct idr *idr, unsigned long id, uint64_t *index)
 
 void *idr_find(const struct idr *idr, unsigned long id)
 {
+	bool op = idr__op(idr, "find", 0, 0, id);
 	uint64_t index;
-	void **slot;
+	void **slot = NULL;
 
-	if (!to_index(idr, id, &index))
-		return NULL;
-	slot = idr__lookup(idr, index);
+	if (to_index(idr, id, &index))
+		slot = idr__lookup(idr, index);
+	idr__done(idr, op, slot ? (int64_t)id : -ENOENT);
 	return slot ? *slot : NULL;
 }
 
-void *idr_remove(struct idr *idr, unsigned long id)
+static void *remove_id(struct idr *idr, unsigned long id, bool *gone)
 {
 	uint64_t index;
 	void *entry = NULL;
 
+	*gone = false;
 	if (!to_index(idr, id, &index))
 		return NULL;
 	if (idr__tagged(idr))
-		return idr__tag_remove(idr, index);
-	idr__delete(idr, index, &entry);
+		return idr__tag_remove(idr, index, gone);
+	*gone = idr__delete(idr, index, &entry);
+	return entry;
+}
+
+void *idr_remove(struct idr *idr, unsigned long id)
+{
+	bool op = idr__op(idr, "remove", 0, 0, id), gone;
+	void *entry = remove_id(idr, id, &gone);
+
+	idr__done(idr, op, gone ? (int64_t)id : -ENOENT);
 	return entry;
 }
 
 void *idr_replace(struct idr *idr, void *ptr, unsigned long id)
 {
+	bool op = idr__op(idr, "replace", 0, 0, id);
 	uint64_t index;
 	void **slot = NULL;
 	void *old;
 
 	if (to_index(idr, id, &index))
 		slot = idr__lookup(idr, index);
-	if (!slot || (idr__tagged(idr) && idr__tag_retired(idr, index)))
+	if (!slot || (idr__tagged(idr) && idr__tag_retired(idr, index))) {
+		idr__done(idr, op, -ENOENT);
 		return ERR_PTR(-ENOENT);
+	}
 	old = *slot;
 	*slot = ptr;
+	idr__done(idr, op, (int64_t)id);
 	return old;
 }
 
 void *idr_get_next_ul(const struct idr *idr, unsigned long *nextid)
 {
+	bool op = idr__op(idr, "get_next_ul", 0, 0, *nextid);
 	uint64_t index, start;
 	void *entry = NULL;
 
@@ -211,21 +232,23 @@ void *idr_get_next_ul(const struct idr *idr, unsigned long *nextid)
 		start = index + 1;
 	if (entry)
 		*nextid = (unsigned long)(index + idr->idr_base);
+	idr__done(idr, op, entry ? (int64_t)*nextid : -ENOENT);
 	return entry;
 }
 
 void *idr_get_next(const struct idr *idr, int *nextid)
 {
-	unsigned long id;
-	void *entry;
+	bool op = idr__op(idr, "get_next", 0, 0, (unsigned long)*nextid);
+	unsigned long id = (unsigned long)*nextid;
+	void *entry = NULL;
 
-	if (*nextid < 0)
-		return NULL;
-	id = (unsigned long)*nextid;
-	entry = idr_get_next_ul(idr, &id);
-	if (!entry || id > INT_MAX)
-		return NULL;
-	*nextid = (int)id;
+	if (*nextid >= 0)
+		entry = idr_get_next_ul(idr, &id);
+	if (entry && id > INT_MAX)
+		entry = NULL;
+	if (entry)
+		*nextid = (int)id;
+	idr__done(idr, op, entry ? (int64_t)id : -ENOENT);
 	return entry;
 }
 
@@ -263,15 +286,16 @@ struct idr__iter idr__iter_slow(struct idr__iter it, int *id)
 int idr_for_each(const struct idr *idr, int (*fn)(int id, void *p, void *data),
 		 void *data)
 {
+	bool op = idr__op(idr, "for_each", 0, 0, 0);
 	void *entry;
-	int id, ret;
+	int id, ret = 0;
 
 	idr_for_each_entry(idr, entry, id) {
 		ret = fn(id, entry, data);
 		if (ret)
-			return ret;
+			break;
 	}
-	return 0;
+	return (int)idr__done(idr, op, ret);
 }
 
 bool idr_is_empty(const struct idr *idr)

@@ -1013,6 +1013,25 @@ IDR_API int idr_stats_print(const struct idr *idr, FILE *out);
  * and which of its slots (@slot), with the node's full bitmap after the
  * step (@full).  The glossary:
  *
+ * Operations (@op: the public function's name without "idr_", as
+ * "alloc", "alloc_cyclic", "find", "get_new_above"; an IDA's keep
+ * "ida_": "ida_alloc_range", "ida_free")
+ *   op            an operation begins; every other event of it follows.
+ *                 @start, @end: the range asked for, as the caller passed
+ *                 it (idr_alloc's @end is exclusive, 0 or less for none;
+ *                 idr_alloc_u32's and ida_alloc_range's is the inclusive
+ *                 max); @id: the ID asked about (find, remove, replace,
+ *                 get_next: where it starts; idr_alloc_cyclic: the cursor;
+ *                 tagged calls: the tagged ID).
+ *   done          it is over: @result is the ID allocated, found, removed
+ *                 or replaced (tagged calls: the tagged ID), or a negative
+ *                 errno (-ENOSPC, -EAGAIN, -ENOENT, ...); idr_for_each:
+ *                 what fn last returned; idr_pre_get: 0 or -ENOMEM.
+ *   Each public call reports one op and one done, also when it calls
+ *   another public function (idr_alloc_cyclic calls idr_alloc_u32, once
+ *   or twice): only the outer one is reported.  idr_preload() names no
+ *   idr and reports nothing; its nodes show as preload-take later.
+ *
  * Finding
  *   visit         a node on the way down: @slot is the one taken.  Every
  *                 search for a free ID (alloc, the 2004 API, the IDA), a
@@ -1103,6 +1122,8 @@ enum idr_trace_event {
 	IDR_TRACE_BIT_CLEAR,	/* IDA: ID @first + @slot freed */
 	IDR_TRACE_PACK,		/* a leaf was packed (or shrunk) */
 	IDR_TRACE_NO_ROOM,	/* a node with no free slot from @slot on */
+	IDR_TRACE_OP,		/* an operation begins: @op, its arguments */
+	IDR_TRACE_DONE,		/* it is over: @op, @result */
 };
 
 struct idr_trace {
@@ -1113,6 +1134,11 @@ struct idr_trace {
 	uint64_t full;		   /* the node's full bitmap, after */
 	unsigned int nodes;	   /* *_TAKE, MALLOC: how many */
 	unsigned int height;	   /* the tree's, after the event */
+	/* op and done only (NULL, 0 in the others): */
+	const char *op;	    /* the operation: "alloc" for idr_alloc() */
+	int64_t start, end; /* op: the range asked for, as passed */
+	unsigned long id;   /* op: the ID asked about (find, remove...) */
+	int64_t result;	    /* done: the ID concerned, or -errno */
 };
 
 /**

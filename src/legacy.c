@@ -12,29 +12,38 @@
 #include <limits.h>
 
 #include "api.h"
+#include "tree.h"
 
 int idr_pre_get(struct idr *idr, gfp_t gfp)
 {
+	bool op = idr__op(idr, "pre_get", 0, 0, 0);
+	int err = idr__cache_fill(idr);
+
 	(void)gfp;
-	return idr__cache_fill(idr) == 0;
+	idr__done(idr, op, err);
+	return err == 0;
 }
 
 int idr_get_new_above(struct idr *idr, void *ptr, int starting_id, int *id)
 {
+	bool op = idr__op(idr, "get_new_above", starting_id, 0, 0);
 	uint64_t got;
-	int err;
+	int err = -EINVAL;
 
-	if (starting_id < 0)
-		return -EINVAL;
-	err = idr__alloc_id(idr, ptr, (uint64_t)starting_id, INT_MAX,
-			    IDR__CACHED_NODES, &got);
-	if (err)
-		return err;
-	*id = (int)got;
-	return 0;
+	if (starting_id >= 0)
+		err = idr__alloc_id(idr, ptr, (uint64_t)starting_id, INT_MAX,
+				    IDR__CACHED_NODES, &got);
+	if (!err)
+		*id = (int)got;
+	idr__done(idr, op, err ? err : (int64_t)got);
+	return err;
 }
 
 int idr_get_new(struct idr *idr, void *ptr, int *id)
 {
-	return idr_get_new_above(idr, ptr, 0, id);
+	bool op = idr__op(idr, "get_new", 0, 0, 0);
+	int err = idr_get_new_above(idr, ptr, 0, id);
+
+	idr__done(idr, op, err ? err : *id);
+	return err;
 }

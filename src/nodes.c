@@ -218,7 +218,7 @@ static void trace_supply(const struct idr *idr, enum idr_trace_event event,
 				.height = idr__height(idr) };
 
 	if (n)
-		idr->idr_trace(idr, &ev, idr->idr_trace_data);
+		idr__emit(idr, &ev);
 }
 
 /* Give back what a failed reservation took: malloc'd nodes on top. */

@@ -41,13 +41,15 @@ bool idr__tag_retired(const struct idr *idr, uint64_t index)
 	       current_gen(idr, index) >= idr__gen_limit(idr);
 }
 
-void *idr__tag_remove(struct idr *idr, uint64_t index)
+void *idr__tag_remove(struct idr *idr, uint64_t index, bool *gone)
 {
 	void **slot = idr__lookup(idr, index);
 	void *entry = NULL;
 
+	*gone = false;
 	if (!slot || idr__tag_retired(idr, index))
 		return NULL;
+	*gone = true;
 	/* Advance first: a leaf freed below passes its counters on. */
 	if (++*idr__gen(idr, index) >= idr__gen_limit(idr) &&
 	    idr__retiring(idr)) {
@@ -109,7 +111,7 @@ static bool gen_current(const struct idr *idr, uint64_t index, uint64_t gen)
 	       (current_gen(idr, index) & (idr__gen_limit(idr) - 1)) == gen;
 }
 
-int idr_tag_check(const struct idr *idr, int tagged_id)
+static int tag_check(const struct idr *idr, int tagged_id)
 {
 	uint64_t index, gen;
 
@@ -120,6 +122,13 @@ int idr_tag_check(const struct idr *idr, int tagged_id)
 	if (!gen_current(idr, index, gen))
 		return -ESTALE;
 	return idr__lookup(idr, index) ? 0 : -ENOENT;
+}
+
+int idr_tag_check(const struct idr *idr, int tagged_id)
+{
+	bool op = idr__op(idr, "tag_check", 0, 0, (unsigned int)tagged_id);
+
+	return (int)idr__done(idr, op, tag_check(idr, tagged_id));
 }
 
 /* The slot of a live tagged ID, or NULL. */
@@ -135,19 +144,25 @@ static void **live_slot(const struct idr *idr, int tagged_id, uint64_t *index)
 
 void *idr_find_tagged(const struct idr *idr, int tagged_id)
 {
+	bool op = idr__op(idr, "find_tagged", 0, 0, (unsigned int)tagged_id);
 	uint64_t index;
 	void **slot = live_slot(idr, tagged_id, &index);
 
+	idr__done(idr, op, slot ? tagged_id : -ENOENT);
 	return slot ? *slot : NULL;
 }
 
 void *idr_remove_tagged(struct idr *idr, int tagged_id)
 {
+	bool op = idr__op(idr, "remove_tagged", 0, 0, (unsigned int)tagged_id);
+	bool gone = false;
 	uint64_t index;
+	void *entry = NULL;
 
-	if (!live_slot(idr, tagged_id, &index))
-		return NULL;
-	return idr__tag_remove(idr, index);
+	if (live_slot(idr, tagged_id, &index))
+		entry = idr__tag_remove(idr, index, &gone);
+	idr__done(idr, op, gone ? tagged_id : -ENOENT);
+	return entry;
 }
 
 int idr_tag_id(const struct idr *idr, int tagged_id)

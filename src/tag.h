@@ -6,8 +6,9 @@
 
 #include "geom.h"
 
-/* A tagged idr's removal: the generation advances, or the slot retires. */
-IDR__HIDDEN void *idr__tag_remove(struct idr *idr, uint64_t index);
+/* A tagged idr's removal: the generation advances, or the slot retires;
+ * *@gone says whether there was an ID to remove. */
+IDR__HIDDEN void *idr__tag_remove(struct idr *idr, uint64_t index, bool *gone);
 /* Undo an allocation not yet handed out: no generation advances. */
 IDR__HIDDEN void *idr__tag_unalloc(struct idr *idr, unsigned long id);
 /* Whether @index's slot is retired for good. */

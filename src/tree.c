@@ -209,7 +209,7 @@ emit(const struct idr *idr, enum idr_trace_event event, uint64_t index,
 	uint64_t span = capacity(shift);
 
 	idr__range(idr, index / span * span, span, &ev.first, &ev.last);
-	idr->idr_trace(idr, &ev, idr->idr_trace_data);
+	idr__emit(idr, &ev);
 }
 
 /* Whether to report events: see idr__tracing() in tree.h. */
@@ -265,7 +265,59 @@ void idr__trace_bit(const struct idr *idr, enum idr_trace_event event,
 				.height = idr__height(idr) };
 
 	idr__range(idr, chunk, 1, &ev.first, &ev.last);
-	idr->idr_trace(idr, &ev, idr->idr_trace_data);
+	idr__emit(idr, &ev);
+}
+
+/*
+ * The operation being reported in this thread, and its idr: a public
+ * function that another calls reports no op of its own.  Cleared while
+ * the callback runs, so that what it does to another idr is reported
+ * there in full.
+ */
+struct op_state {
+	const struct idr *idr;
+	const char *op;
+};
+
+static _Thread_local struct op_state current;
+
+void idr__emit(const struct idr *idr, struct idr_trace *ev)
+{
+	struct op_state saved = current;
+
+	current.idr = NULL;
+	idr->idr_trace(idr, ev, idr->idr_trace_data);
+	current = saved;
+}
+
+bool idr__op_begin(const struct idr *idr, const char *op, int64_t start,
+		   int64_t end, unsigned long id)
+{
+	struct idr_trace ev = { .event = IDR_TRACE_OP,
+				.height = idr__height(idr),
+				.op = op,
+				.start = start,
+				.end = end,
+				.id = id };
+
+	if (current.idr == idr)
+		return false;
+	idr__emit(idr, &ev);
+	current.idr = idr;
+	current.op = op;
+	return true;
+}
+
+void idr__op_done(const struct idr *idr, int64_t result)
+{
+	struct idr_trace ev = { .event = IDR_TRACE_DONE,
+				.height = idr__height(idr),
+				.op = current.op,
+				.result = result };
+
+	current.idr = NULL;
+	if (idr->idr_trace)
+		idr__emit(idr, &ev);
 }
 
 size_t idr__view_size(const struct idr_view *view)

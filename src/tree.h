@@ -48,6 +48,32 @@ IDR__HIDDEN void idr__trace_bit(const struct idr *idr,
 				enum idr_trace_event event, uint64_t chunk,
 				unsigned int n, uint64_t words_full);
 
+/*
+ * The "op" event of public operation @op (@start, @end: the range asked
+ * for; @id: the ID asked about), unless one is under way on @idr in this
+ * thread (a public function calling another): true if it was reported,
+ * and so the "done" event must follow.
+ */
+IDR__HIDDEN bool idr__op_begin(const struct idr *idr, const char *op,
+			       int64_t start, int64_t end, unsigned long id);
+/* The "done" event of the operation idr__op_begin() reported. */
+IDR__HIDDEN void idr__op_done(const struct idr *idr, int64_t result);
+
+/* Begin an operation: off, one predictable branch. */
+static inline bool idr__op(const struct idr *idr, const char *op, int64_t start,
+			   int64_t end, unsigned long id)
+{
+	return idr__tracing(idr) && idr__op_begin(idr, op, start, end, id);
+}
+
+/* End it: @result (the ID concerned, or -errno) when @op began it. */
+static inline int64_t idr__done(const struct idr *idr, bool op, int64_t result)
+{
+	if (__builtin_expect(op, 0))
+		idr__op_done(idr, result);
+	return result;
+}
+
 /* }==================== Tracing ==================== */
 
 /* {==================== Finding ==================== */

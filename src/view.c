@@ -247,6 +247,8 @@ const char *idr_trace_name(enum idr_trace_event event)
 		[IDR_TRACE_BIT_CLEAR] = "bit-clear",
 		[IDR_TRACE_PACK] = "pack",
 		[IDR_TRACE_NO_ROOM] = "no-room",
+		[IDR_TRACE_OP] = "op",
+		[IDR_TRACE_DONE] = "done",
 	};
 
 	if ((unsigned int)event >= sizeof(names) / sizeof(names[0]))

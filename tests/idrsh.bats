@@ -660,6 +660,7 @@ stop: the ID is beyond what the top node covers, so it is free"
 	idrsh_lines "alloc a" "trace on" "alloc b 64" "remove 64" "trace off" "alloc c"
 	assert_success
 	assert_equal "$output" "0
+trace: op alloc start=64 end=0
 trace: malloc nodes=2
 trace: node-new level=1 first=0 last=4095 slot=0
 trace: attach level=1 first=0 last=4095 slot=0
@@ -668,7 +669,9 @@ trace: node-new level=0 first=64 last=127 slot=0
 trace: attach level=1 first=0 last=4095 slot=1
 trace: slot-set level=0 first=64 last=127 slot=0
 trace: full level=0 first=64 last=127 slot=0
+trace: done alloc result=64
 64
+trace: op remove id=64
 trace: visit level=1 first=0 last=4095 slot=1
 trace: visit level=0 first=64 last=127 slot=0
 trace: slot-clear level=0 first=64 last=127 slot=0
@@ -680,6 +683,7 @@ trace: detach level=1 first=0 last=4095 slot=0
 trace: node-free level=1 first=0 last=4095 slot=0
 trace: cache-put level=1 first=0 last=4095 slot=0
 trace: shrink level=0 first=0 last=63 slot=0 height=1
+trace: done remove result=64
 b
 1"
 }
@@ -690,13 +694,13 @@ b
 		"trace off" "alloc y"
 	assert_success
 	assert_line "trace: slot-set level=0 first=0 last=63 slot=0"
-	# 4 events on each tree while trace is on; the user's function
-	# sees its tree's 4, then 3 more after 'trace off'
+	# 6 events on each tree while trace is on (op, 4 steps, done); the
+	# user's function sees its tree's 6, then 5 more after 'trace off'
 	local all=$output
 	run grep -c '^trace: ' <<<"$all"
-	assert_output 8
+	assert_output 12
 	run grep -c '^user' <<<"$all"
-	assert_output 7
+	assert_output 11
 }
 
 @test "trace takes on or off only" {

@@ -6,19 +6,24 @@ local t = idr.new()
 local events = {}
 t:trace(function(ev) events[#events + 1] = ev end)
 
--- The first allocation: memory for one node, which joins the tree.
+-- The first allocation: memory for one node, which joins the tree;
+-- op and done around it name the operation, its arguments, its result.
 assert(t:alloc("a") == 0)
 local names = {}
 for i, ev in ipairs(events) do names[i] = ev.event end
-assert(table.concat(names, " ") == "malloc node-new slot-set full",
+assert(table.concat(names, " ") == "op malloc node-new slot-set full done",
 	table.concat(names, " "))
-assert(events[1].nodes == 1 and events[1].level == nil)
-local new = events[2]
+assert(events[1].op == "alloc" and events[1].start == 0)
+assert(events[1]["end"] == 0 and events[1].id == 0)
+assert(events[6].op == "alloc" and events[6].result == 0)
+assert(events[6].errno == nil)
+assert(events[2].nodes == 1 and events[2].level == nil)
+local new = events[3]
 assert(new.level == 0 and new.first == 0 and new.last == 63)
 assert(new.height == 1 and math.type(new.full) == "integer")
 -- slot-set shows the bitmap before, full the bit it then set.
-assert(events[3].slot == 0 and events[3].full == 0 and events[3].nodes == nil)
-assert(events[4].slot == 0 and events[4].full == 1)
+assert(events[4].slot == 0 and events[4].full == 0 and events[4].nodes == nil)
+assert(events[5].slot == 0 and events[5].full == 1)
 
 -- Every event has a name and a height; node events have a range.
 local valid = { visit = 1, ["node-new"] = 1, ["node-free"] = 1, grow = 1,
@@ -27,12 +32,14 @@ local valid = { visit = 1, ["node-new"] = 1, ["node-free"] = 1, grow = 1,
 	attach = 1, detach = 1, ["cache-put"] = 1, free = 1,
 	["subtree-full"] = 1, ["subtree-open"] = 1, ["bitmap-full"] = 1,
 	["bitmap-open"] = 1, ["bit-set"] = 1, ["bit-clear"] = 1, pack = 1,
-	["no-room"] = 1 }
+	["no-room"] = 1, op = 1, done = 1 }
 local function check_all()
 	for _, ev in ipairs(events) do
 		assert(valid[ev.event], ev.event)
 		assert(math.type(ev.height) == "integer")
-		if ev.nodes == nil then
+		if ev.op then
+			assert(ev.event == "op" or ev.event == "done")
+		elseif ev.nodes == nil then
 			assert(ev.first <= ev.last and ev.slot >= 0 and ev.slot < 64)
 		end
 	end
@@ -49,8 +56,10 @@ assert(seen.grow == 1 and seen["node-new"] == 2 and seen.malloc == 1)
 assert(seen.attach == 2)
 events = {}
 assert(t:find(64) == "b")
-assert(#events == 2 and events[1].event == "visit" and events[1].level == 1)
-assert(events[2].level == 0 and events[2].slot == 0)
+assert(#events == 4 and events[2].event == "visit" and events[2].level == 1)
+assert(events[3].level == 0 and events[3].slot == 0)
+assert(events[1].op == "find" and events[1].id == 64)
+assert(events[4].event == "done" and events[4].result == 64)
 
 -- Removal: the leaf goes, the tree shrinks.
 events = {}
@@ -61,10 +70,14 @@ for _, ev in ipairs(events) do seen[ev.event] = true end
 assert(seen["slot-clear"] and seen["node-free"] and seen.shrink)
 assert(seen.visit and seen.detach and seen["cache-put"])
 
--- A failed operation reports what it did before it failed, no more.
+-- A failed operation reports what it did before it failed, no more,
+-- and its done says why, at once (not with the next operation).
 events = {}
 assert(t:alloc("x", 0, 1) == nil)
 check_all()
+assert(events[#events].event == "done" and events[#events].op == "alloc")
+assert(events[#events].result == -28)
+assert(events[#events].errno == "ENOSPC")
 
 -- trace(nil) and trace() stop it.
 t:trace(nil)
@@ -106,7 +119,7 @@ r:trace(function() count = count + 1 end)
 assert(r:find(5000) == "v")
 count = 0
 r:find(0)
-assert(count == r:stats().height, "only this find's visits: " .. count)
+assert(count == r:stats().height + 2, "only this find's events: " .. count)
 
 -- A trace function that changes the same idr.  Its own operations are
 -- not traced (as Lua's hooks are off inside a hook), so this does not
@@ -144,7 +157,7 @@ s:trace(function()
 	s:trace(function() second = second + 1 end)
 end)
 s:alloc("x")
-assert(first == 1 and second == 3, first .. " " .. second)
+assert(first == 1 and second == 5, first .. " " .. second)
 s:trace(function() first = first + 1; s:trace(nil) end)
 first = 0
 s:alloc("y", 500)
@@ -156,7 +169,7 @@ local inner_events = 0
 inner:trace(function() inner_events = inner_events + 1 end)
 outer:trace(function() inner:alloc("i") end)
 outer:alloc("o")
-assert(inner_events > 0 and #inner == 4 and inner:validate())
+assert(inner_events > 0 and #inner == 6 and inner:validate())
 
 -- The 2004 API: cache-take events.
 local l = idr.new()

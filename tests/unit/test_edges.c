@@ -1015,7 +1015,9 @@ static void edges_trace_name(void)
 	CHECK(strcmp(idr_trace_name(IDR_TRACE_VISIT), "visit") == 0);
 	CHECK(strcmp(idr_trace_name(IDR_TRACE_MALLOC), "malloc") == 0);
 	CHECK(strcmp(idr_trace_name(IDR_TRACE_NO_ROOM), "no-room") == 0);
-	CHECK(strcmp(idr_trace_name(IDR_TRACE_NO_ROOM + 1), "unknown") == 0);
+	CHECK(strcmp(idr_trace_name(IDR_TRACE_OP), "op") == 0);
+	CHECK(strcmp(idr_trace_name(IDR_TRACE_DONE), "done") == 0);
+	CHECK(strcmp(idr_trace_name(IDR_TRACE_DONE + 1), "unknown") == 0);
 	CHECK(strcmp(idr_trace_name((enum idr_trace_event) - 1), "unknown") ==
 	      0);
 }

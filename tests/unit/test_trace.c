@@ -10,6 +10,7 @@
  * and the expected text is built for IDR_SLOTS slots, so that the 3-bit
  * build checks the same sequences.
  */
+#include <limits.h>
 #include <stdarg.h>
 #include <string.h>
 
@@ -25,7 +26,18 @@ static char value[] = "v";
 struct tape {
 	char text[8192];
 	size_t len;
+	bool ops; /* record op and done too: "op alloc 0 0 0", "done -28" */
 };
+
+static void put(struct tape *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	t->len += (size_t)vsnprintf(t->text + t->len, sizeof(t->text) - t->len,
+				    fmt, ap);
+	va_end(ap);
+}
 
 static void record(const struct idr *idr, const struct idr_trace *ev,
 		   void *data)
@@ -33,11 +45,20 @@ static void record(const struct idr *idr, const struct idr_trace *ev,
 	struct tape *t = data;
 
 	(void)idr;
-	t->len += (size_t)snprintf(
-		t->text + t->len, sizeof(t->text) - t->len,
-		"%s L%u %lu s%u f%llx n%u h%u\n", idr_trace_name(ev->event),
-		ev->level, ev->first, ev->slot, (unsigned long long)ev->full,
-		ev->nodes, ev->height);
+	if (ev->event == IDR_TRACE_OP) {
+		if (t->ops)
+			put(t, "op %s %lld %lld %lu\n", ev->op,
+			    (long long)ev->start, (long long)ev->end, ev->id);
+		return;
+	}
+	if (ev->event == IDR_TRACE_DONE) {
+		if (t->ops)
+			put(t, "done %s %lld\n", ev->op, (long long)ev->result);
+		return;
+	}
+	put(t, "%s L%u %lu s%u f%llx n%u h%u\n", idr_trace_name(ev->event),
+	    ev->level, ev->first, ev->slot, (unsigned long long)ev->full,
+	    ev->nodes, ev->height);
 }
 
 /* Whether @t holds the text of @fmt; @t is emptied either way. */
@@ -70,7 +91,7 @@ static void fill(struct idr *idr, unsigned int lo, unsigned int hi)
 /* The first allocation: one node from malloc, made and used. */
 static void trace_alloc_into_empty(void)
 {
-	struct tape t = { "", 0 };
+	struct tape t = { "", 0, false };
 	DEFINE_IDR(idr);
 
 	idr_set_trace(&idr, record, &t);
@@ -92,7 +113,7 @@ static void trace_alloc_into_empty(void)
  */
 static void trace_alloc_grows(void)
 {
-	struct tape t = { "", 0 };
+	struct tape t = { "", 0, false };
 	DEFINE_IDR(idr);
 
 	fill(&idr, 0, S);
@@ -117,7 +138,7 @@ static void trace_alloc_grows(void)
 /* The last free slot of a leaf: its full bit, then its parent's. */
 static void trace_alloc_fills_leaf(void)
 {
-	struct tape t = { "", 0 };
+	struct tape t = { "", 0, false };
 	DEFINE_IDR(idr);
 
 	fill(&idr, 0, S - 1);
@@ -141,7 +162,7 @@ static void trace_alloc_fills_leaf(void)
  */
 static void trace_remove_empties_leaf(void)
 {
-	struct tape t = { "", 0 };
+	struct tape t = { "", 0, false };
 	DEFINE_IDR(idr);
 
 	fill(&idr, 0, 1);
@@ -178,7 +199,7 @@ static void trace_remove_empties_leaf(void)
 /* An ID freed from a full leaf: its bit, and its parent's, cleared. */
 static void trace_remove_opens_subtree(void)
 {
-	struct tape t = { "", 0 };
+	struct tape t = { "", 0, false };
 	DEFINE_IDR(idr);
 
 	fill(&idr, 0, S + 1);
@@ -199,7 +220,7 @@ static void trace_remove_opens_subtree(void)
 /* A find visits each node on the way down, and changes nothing. */
 static void trace_find(void)
 {
-	struct tape t = { "", 0 };
+	struct tape t = { "", 0, false };
 	DEFINE_IDR(idr);
 
 	fill(&idr, 0, 1);
@@ -216,7 +237,7 @@ static void trace_find(void)
 /* The 2004 API takes its nodes from the idr's cache, and says so. */
 static void trace_get_new_cache(void)
 {
-	struct tape t = { "", 0 };
+	struct tape t = { "", 0, false };
 	DEFINE_IDR(idr);
 	int id;
 
@@ -249,7 +270,7 @@ static void trace_get_new_cache(void)
  */
 static void trace_ida_bitmap_full(void)
 {
-	struct tape t = { "", 0 };
+	struct tape t = { "", 0, false };
 	unsigned int last = IDA_BITMAP_BITS - 1, i;
 	DEFINE_IDA(ida);
 
@@ -275,7 +296,7 @@ static void trace_ida_bitmap_full(void)
 /* An IDA's first ID: a leaf, then its bitmap in slot 0, then the bit. */
 static void trace_ida_first(void)
 {
-	struct tape t = { "", 0 };
+	struct tape t = { "", 0, false };
 	DEFINE_IDA(ida);
 
 	idr_set_trace(&ida.ida_rt, record, &t);
@@ -287,8 +308,141 @@ static void trace_ida_first(void)
 	ida_destroy(&ida);
 }
 
+/* Whether @t's text begins with @prefix. */
+static bool starts(const struct tape *t, const char *prefix)
+{
+	return strncmp(t->text, prefix, strlen(prefix)) == 0;
+}
+
+static int stop_at_second(int id, void *p, void *data)
+{
+	(void)p;
+	(void)data;
+	return id == 1 ? 7 : 0;
+}
+
+/* Each public operation: one op first, one done last, however nested. */
+static void trace_ops_idr(void)
+{
+	struct tape t = { "", 0, true };
+	DEFINE_IDR(idr);
+	int id;
+
+	idr_set_trace(&idr, record, &t);
+	CHECK_EQ(idr_alloc(&idr, value, 0, 0, 0), 0);
+	CHECK(tape_is(&t, "op alloc 0 0 0\n"
+			  "malloc L0 0 s0 f0 n1 h0\n"
+			  "node-new L0 0 s0 f0 n0 h1\n"
+			  "slot-set L0 0 s0 f0 n0 h1\n"
+			  "full L0 0 s0 f1 n0 h1\n"
+			  "done alloc 0\n"));
+	/* It calls idr_alloc_u32 (twice, wrapping): still one op. */
+	idr_set_cursor(&idr, 5);
+	CHECK_EQ(idr_alloc_cyclic(&idr, value, 0, 2, 0), 1);
+	CHECK(tape_is(&t, "op alloc_cyclic 0 2 5\n"
+			  "visit L0 0 s1 f1 n0 h1\n"
+			  "slot-set L0 0 s1 f1 n0 h1\n"
+			  "full L0 0 s1 f3 n0 h1\n"
+			  "done alloc_cyclic 1\n"));
+	CHECK_EQ(idr_alloc(&idr, value, 0, 2, 0), -ENOSPC);
+	CHECK(tape_is(&t, "op alloc 0 2 0\n"
+			  "visit L0 0 s2 f3 n0 h1\n"
+			  "done alloc -28\n"));
+	CHECK(idr_find(&idr, 7) == NULL);
+	CHECK(tape_is(&t, "op find 0 0 7\n"
+			  "visit L0 0 s7 f3 n0 h1\n"
+			  "done find -2\n"));
+	id = 1;
+	CHECK(idr_get_next(&idr, &id) == value);
+	CHECK(starts(&t, "op get_next 0 0 1\n"));
+	CHECK(strstr(t.text, "done get_next 1\n") != NULL);
+	CHECK(strstr(t.text, "get_next_ul") == NULL);
+	t.len = 0;
+	CHECK_EQ(idr_for_each(&idr, stop_at_second, NULL), 7);
+	CHECK(starts(&t, "op for_each 0 0 0\n"));
+	CHECK(strstr(t.text, "done for_each 7\n") != NULL);
+	t.len = 0;
+	CHECK(idr_replace(&idr, value, 1) == value);
+	CHECK(tape_is(&t, "op replace 0 0 1\n"
+			  "visit L0 0 s1 f3 n0 h1\n"
+			  "done replace 1\n"));
+	CHECK(idr_remove(&idr, 9) == NULL);
+	CHECK(tape_is(&t, "op remove 0 0 9\n"
+			  "visit L0 0 s9 f3 n0 h1\n"
+			  "done remove -2\n"));
+	idr_destroy(&idr);
+}
+
+/* The 2004 API: idr_get_new calls idr_get_new_above; -EAGAIN told. */
+static void trace_ops_legacy(void)
+{
+	struct tape t = { "", 0, true };
+	DEFINE_IDR(idr);
+	int id;
+
+	idr_set_trace(&idr, record, &t);
+	CHECK_EQ(idr_get_new(&idr, value, &id), -EAGAIN);
+	CHECK(tape_is(&t, "op get_new 0 0 0\ndone get_new -11\n"));
+	CHECK_EQ(idr_pre_get(&idr, 0), 1);
+	CHECK(starts(&t, "op pre_get 0 0 0\n"));
+	CHECK(strstr(t.text, "done pre_get 0\n") != NULL);
+	t.len = 0;
+	CHECK_EQ(idr_get_new_above(&idr, value, 3, &id), 0);
+	CHECK(starts(&t, "op get_new_above 3 0 0\n"));
+	CHECK(strstr(t.text, "done get_new_above 3\n") != NULL);
+	idr_destroy(&idr);
+}
+
+/* The IDA's operations report on its tree; ida_alloc is one op. */
+static void trace_ops_ida(void)
+{
+	struct tape t = { "", 0, true };
+	DEFINE_IDA(ida);
+
+	idr_set_trace(&ida.ida_rt, record, &t);
+	CHECK_EQ(ida_alloc_min(&ida, 4, 0), 4);
+	CHECK(tape_is(&t,
+		      "op ida_alloc_range 4 %lld 0\n"
+		      "malloc L0 0 s0 f0 n2 h0\n"
+		      "node-new L0 0 s0 f0 n0 h1\n"
+		      "slot-set L0 0 s0 f0 n0 h1\n"
+		      "bit-set L0 0 s4 f0 n0 h1\n"
+		      "done ida_alloc_range 4\n",
+		      (long long)UINT_MAX));
+	CHECK_EQ(ida_free(&ida, 5), -ENOENT);
+	CHECK(starts(&t, "op ida_free 0 0 5\n"));
+	CHECK(strstr(t.text, "done ida_free -2\n") != NULL);
+	t.len = 0;
+	ida_destroy(&ida);
+}
+
+/* Tagged: the tagged ID in, the tagged ID out. */
+static void trace_ops_tagged(void)
+{
+	struct tape t = { "", 0, true };
+	DEFINE_IDR(idr);
+	int tid;
+
+	CHECK_EQ(idr_tag_init(&idr, 8, 0), 0);
+	idr_set_trace(&idr, record, &t);
+	tid = idr_alloc_tagged(&idr, value, 0, 0, 0);
+	CHECK(tid >= 0);
+	CHECK(starts(&t, "op alloc_tagged 0 0 0\n"));
+	CHECK(strstr(t.text, "op alloc ") == NULL);
+	t.len = 0;
+	CHECK(idr_remove_tagged(&idr, tid) == value);
+	CHECK(starts(&t, "op remove_tagged"));
+	CHECK(strstr(t.text, "done remove_tagged") != NULL);
+	t.len = 0;
+	idr_destroy(&idr);
+}
+
 void suite_trace(void)
 {
+	RUN(trace_ops_idr);
+	RUN(trace_ops_legacy);
+	RUN(trace_ops_ida);
+	RUN(trace_ops_tagged);
 	RUN(trace_alloc_into_empty);
 	RUN(trace_alloc_grows);
 	RUN(trace_alloc_fills_leaf);
