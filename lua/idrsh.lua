@@ -1615,11 +1615,13 @@ end
 -- 'record' and --html: a reader that makes a frame of each command line
 -- (lua/view/replay.lua), with the events it caused and what it printed.
 
-local record = { events = {} }	-- record.rec: the recorder, once started
+-- record.rec: the recorder, once started; events: those of the operation
+-- going on; ops: the frames of the line's operations so far.
+local record = { events = {}, ops = {} }
 
 local function record_start(title)
 	record.rec = idr.recorder { title = title }
-	record.events, record.tree = {}, nil
+	record.events, record.tree, record.ops = {}, nil, {}
 	sh.on.record = true
 	sh.capture = {}
 end
@@ -1629,20 +1631,38 @@ local function record_stop()
 	sh.capture = nil
 end
 
+-- Where the library marks operations (events "op" ... "done"), each is
+-- a frame, made as it ends, while the tree is as it left it; the line
+-- names them once it is over.  A line with no operation is one frame.
+local function record_op(t)
+	local evs = record.events
+	record.events = {}
+	local ops = record.ops
+	ops[#ops + 1] = record.rec:frame { tree = t, events = evs }
+end
+
 reader {
 	name = "record",
 	event = function(ev, t)
 		record.events[#record.events + 1] = ev
 		record.tree = t
+		if ev.event == "done" then record_op(t) end
 	end,
 	done = function(line)
 		local evs, t = record.events, record.tree or current()
-		local text = table.concat(sh.capture or {})
-		record.events, record.tree = {}, nil
+		local text, ops = table.concat(sh.capture or {}), record.ops
+		record.events, record.tree, record.ops = {}, nil, {}
 		sh.capture = {}
 		if line:find("^%s*record%f[%s%z]") then return end
-		record.rec:frame { tree = t, command = line, output = text,
-			events = evs }
+		if #ops == 0 then
+			record.rec:frame { tree = t, command = line, output = text,
+				events = evs }
+		end
+		for i, n in ipairs(ops) do
+			record.rec:amend(n, { output = i == #ops and text or "",
+				command = #ops == 1 and line or
+				string.format("%s  [operation %d of %d]", line, i, #ops) })
+		end
 	end,
 }
 

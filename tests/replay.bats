@@ -56,7 +56,7 @@ png_count() {
 	local f="$OUT/demo.html"
 	run grep -c '<script>alert(1)' "$f"
 	[ "$output" = 0 ]
-	browser --dump-dom "$(url "$f" frame=3)" > "$OUT/dom3.html"
+	browser --dump-dom "$(url "$f" frame=66)" > "$OUT/dom3.html"
 	grep -q '<pre class="cmd">alloc "&lt;script&gt;alert(1)&lt;/script&gt;"</pre>' \
 		"$OUT/dom3.html" || { grep -n 'class="cmd"' "$OUT/dom3.html"; return 1; }
 	run grep -c '<script>alert' "$OUT/dom3.html"
@@ -66,23 +66,25 @@ png_count() {
 @test "the first frame: not blank, the tree's cells drawn" {
 	browser --screenshot="$OUT/first.png" "$(url "$OUT/demo.html")"
 	[ "$(png_count "$OUT/first.png" colors)" -gt 50 ]
-	# A full leaf: 64 cells in use, each about 9x13 pixels.
-	[ "$(png_count "$OUT/first.png" used)" -gt 3000 ]
+	# The first of 64 allocations: one leaf, on the path, one slot used
+	# (the legend alone has about 70 pixels of each colour).
+	[ "$(png_count "$OUT/first.png" used)" -gt 120 ]
+	[ "$(png_count "$OUT/first.png" path)" -gt 5000 ]
 	# The first frame marks no change.
 	[ "$(png_count "$OUT/first.png" changed)" -lt 200 ]
 }
 
 @test "a later frame: the grown tree, full and child cells, changes marked" {
 	# At the size of the README's picture (doc/replay.png is a copy).
-	WINDOW=1200,420 browser --screenshot="$OUT/later.png" \
-		"$(url "$OUT/demo.html" frame=4)"
+	WINDOW=1200,470 browser --screenshot="$OUT/later.png" \
+		"$(url "$OUT/demo.html" frame=67)"
 	cp "$OUT/later.png" build/replay-later.png
 	[ "$(png_count "$OUT/later.png" used)" -gt 2000 ]
 	[ "$(png_count "$OUT/later.png" full)" -gt 0 ]
 	[ "$(png_count "$OUT/later.png" child)" -gt 0 ]
 	[ "$(png_count "$OUT/later.png" changed)" -gt 100 ]
 	[ "$(png_count "$OUT/later.png" path)" -gt 1000 ]
-	[ "$(png_count "$OUT/later.png" height)" -eq 420 ]
+	[ "$(png_count "$OUT/later.png" height)" -eq 470 ]
 }
 
 @test "stepping forward and back, and finely by event (#selftest)" {
@@ -90,25 +92,28 @@ png_count() {
 	sed -n '/<pre id="selftest">/,/selftest done/p' "$OUT/self.html" \
 		> "$OUT/self.txt"
 	cat "$OUT/self.txt"
-	grep -q '^first: frame 1 / 8 | cmd=lua for i = 0, 63' "$OUT/self.txt"
-	grep -q '^forward: frame 2 / 8 | cmd=alloc next' "$OUT/self.txt"
-	grep -q '^back: frame 2 / 8 | cmd=alloc next' "$OUT/self.txt"
-	grep -q '^last: frame 8 / 8 | cmd=find 8300' "$OUT/self.txt"
-	grep -q '^forward-at-end: frame 8 / 8' "$OUT/self.txt"
-	grep -q '^fine-forward: frame 1 / 8 · event 2 / ' "$OUT/self.txt"
-	grep -q '^fine-back: frame 1 / 8 · event 1 / ' "$OUT/self.txt"
-	grep -q '^first-again: frame 1 / 8 |' "$OUT/self.txt"
+	# A frame an operation: the 64 of the first line's loop first.
+	local loop='lua for i = 0, 63 do t:alloc("v" .. i) end'
+	grep -qF "first: frame 1 / 370 | cmd=$loop  [operation 1 of 64]" "$OUT/self.txt"
+	grep -qF "forward: frame 2 / 370 | cmd=$loop  [operation 2 of 64]" "$OUT/self.txt"
+	grep -qF "forward: frame 3 / 370 | cmd=$loop  [operation 3 of 64]" "$OUT/self.txt"
+	grep -qF "back: frame 2 / 370 | cmd=$loop  [operation 2 of 64]" "$OUT/self.txt"
+	grep -q '^last: frame 370 / 370 | cmd=find 8300' "$OUT/self.txt"
+	grep -q '^forward-at-end: frame 370 / 370' "$OUT/self.txt"
+	grep -q '^fine-forward: frame 1 / 370 · event 2 / 6 ' "$OUT/self.txt"
+	grep -q '^fine-back: frame 1 / 370 · event 1 / 6 ' "$OUT/self.txt"
+	grep -q '^first-again: frame 1 / 370 |' "$OUT/self.txt"
 	grep -q 'selftest done' "$OUT/self.txt"
 }
 
 @test "a #frame=n link opens that frame" {
-	browser --dump-dom "$(url "$OUT/demo.html" frame=5)" > "$OUT/dom5.html"
-	grep -q '<span id="counter">frame 5 / 8</span>' "$OUT/dom5.html"
+	browser --dump-dom "$(url "$OUT/demo.html" frame=68)" > "$OUT/dom5.html"
+	grep -q '<span id="counter">frame 68 / 370</span>' "$OUT/dom5.html"
 	grep -q '<pre class="cmd">remove 5</pre>' "$OUT/dom5.html"
 }
 
 @test "with JavaScript off: the first frame, and a word on stepping" {
-	grep -q '<noscript><p>This is the first of 8 frames: stepping through them needs JavaScript.</p></noscript>' \
+	grep -q '<noscript><p>This is the first of 370 frames: stepping through them needs JavaScript.</p></noscript>' \
 		"$OUT/demo.html"
 	# Headless screenshots need scripting on: the page's own script is
 	# blocked instead, by its CSP, which the copy says 'none' to.
@@ -116,7 +121,8 @@ png_count() {
 		> "$OUT/nojs.html"
 	grep -q "script-src 'none'" "$OUT/nojs.html"
 	browser --screenshot="$OUT/nojs.png" "$(url "$OUT/nojs.html")"
-	[ "$(png_count "$OUT/nojs.png" used)" -gt 3000 ]
+	[ "$(png_count "$OUT/nojs.png" used)" -gt 120 ]
+	[ "$(png_count "$OUT/nojs.png" path)" -gt 5000 ]
 }
 
 @test "record on ... record save: a frame a command typed" {

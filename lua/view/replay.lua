@@ -83,7 +83,20 @@ end
 -- One event as a short line ("slot-set L0 0..63 slot 2"), and where
 -- in the tree it happened.
 local function event_row(ev)
-	local parts = { tostring(ev.event) }
+	local parts = { tostring(ev.event), ev.op }
+	local op = tostring(ev.op)
+	if ev.event == "op" and (op:find("alloc") or op:find("get_new")) then
+		-- An allocation's range; its 'id' means nothing.
+		parts[#parts + 1] = "from " .. tostring(ev.start)
+		if (ev["end"] or 0) > 0 then
+			parts[#parts + 1] = "below " .. ev["end"]
+		end
+	elseif ev.event == "op" and ev.id then
+		parts[#parts + 1] = "id " .. ev.id
+	elseif ev.event == "done" then
+		parts[#parts + 1] = "result " .. tostring(ev.result) ..
+			(ev.errno and " (" .. ev.errno .. ")" or "")
+	end
 	if ev.level then
 		parts[2] = format("L%s %s..%s", ev.level, ev.first, ev.last)
 	end
@@ -100,9 +113,10 @@ end
 -- thousands); the page says how many it left off.
 local MAX_EVENTS = 400
 
---- rec:frame(f): records one operation: f.tree (an idr or IDA, or nil
--- if the command had none), f.command, f.output, f.events (the list
--- t:events() returns) and f.narration (text), each optional.
+--- rec:frame(f) -> n: records one operation as frame n: f.tree (an idr
+-- or IDA, as it is after the operation, or nil if there was none),
+-- f.command, f.output, f.events (the list t:events() returns) and
+-- f.narration (text), each optional.
 function Recorder:frame(f)
 	local set, gone = {}, {}
 	if f.tree then set, gone = self:delta(f.tree) end
@@ -118,6 +132,17 @@ function Recorder:frame(f)
 		n = narration and tostring(narration) or "", e = evs,
 		s = set, d = gone, t = f.tree ~= nil, m = #all - #evs,
 	}
+	return #self.frames
+end
+
+--- rec:amend(n, f): sets frame @n's command and output to f.command and
+-- f.output, where given: for a caller that learns them after the
+-- operation (the shell, which records each operation as it ends and
+-- knows the command line only once the line is over).
+function Recorder:amend(n, f)
+	local fr = self.frames[n]
+	if f.command then fr.c = tostring(f.command) end
+	if f.output then fr.o = tostring(f.output) end
 end
 
 -- The operations that change a tree: what rec:watch() records.
