@@ -125,6 +125,15 @@ png_count() {
 	[ "$(png_count "$OUT/nojs.png" path)" -gt 5000 ]
 }
 
+@test "printed, the page gives each frame a page" {
+	./build/idrsh --html "$OUT/four.html" -c 'alloc a' -c 'alloc b 64' \
+		-c 'remove 0' -c 'find 64' > /dev/null
+	browser --print-to-pdf="$OUT/four.pdf" --no-pdf-header-footer \
+		"$(url "$OUT/four.html")"
+	run grep -a -c '/Type /Page\b' "$OUT/four.pdf"
+	[ "$output" = 4 ]
+}
+
 @test "record on ... record save: a frame a command typed" {
 	run "$IDRSH" <<-EOF
 	alloc before
