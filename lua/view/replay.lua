@@ -517,6 +517,7 @@ ol.events li.now { background: #ffe9c2; font-weight: 700; }
 .chg { fill: none; stroke: var(--changed); stroke-width: 2.5; }
 .cur { fill: none; stroke: #000; stroke-width: 2; }
 .none { color: var(--muted); }
+svg.defs { position: absolute; }
 noscript p { margin: .5rem 1rem; padding: .4rem .6rem; background: #fff3cf; }
 #print { display: none; }
 @media print {
@@ -532,7 +533,7 @@ noscript p { margin: .5rem 1rem; padding: .4rem .6rem; background: #fff3cf; }
 
 -- The patterns of the cells; the page's script draws the same ones.
 local DEFS = [==[
-<svg width="0" height="0" style="position:absolute" aria-hidden="true">
+<svg class="defs" width="0" height="0" aria-hidden="true">
 <defs>
 <pattern id="hatch" width="4" height="4" patternUnits="userSpaceOnUse"
  patternTransform="rotate(45)"><rect width="4" height="4" fill="#f3d6e0"/>
@@ -962,9 +963,93 @@ local function side(f)
 	}, "\n")
 end
 
-local CSP = "default-src 'none'; style-src 'unsafe-inline'; " ..
-	"script-src 'unsafe-inline'; img-src 'none'; base-uri 'none'; " ..
-	"form-action 'none'; connect-src 'none'"
+-- {------------------------- SHA-256 -------------------------------
+-- For the CSP: the page's one script and one style are allowed by their
+-- hashes, so that no other inline script or style could run, were some
+-- text ever to slip through unescaped.
+
+local K = {
+	0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1,
+	0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3,
+	0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786,
+	0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+	0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147,
+	0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13,
+	0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b,
+	0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+	0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a,
+	0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208,
+	0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+}
+
+local M32 = 0xffffffff
+
+local function rotr(x, n)
+	return ((x >> n) | (x << (32 - n))) & M32
+end
+
+local function sha256_block(h, msg, at)
+	local w = {}
+	for i = 1, 16 do w[i] = string.unpack(">I4", msg, at + (i - 1) * 4) end
+	for i = 17, 64 do
+		local a, b = w[i - 15], w[i - 2]
+		local s0 = rotr(a, 7) ~ rotr(a, 18) ~ (a >> 3)
+		local s1 = rotr(b, 17) ~ rotr(b, 19) ~ (b >> 10)
+		w[i] = (w[i - 16] + s0 + w[i - 7] + s1) & M32
+	end
+	local a, b, c, d, e, f, g, hh = table.unpack(h)
+	for i = 1, 64 do
+		local t1 = hh + (rotr(e, 6) ~ rotr(e, 11) ~ rotr(e, 25)) +
+			((e & f) ~ (~e & g)) + K[i] + w[i]
+		local t2 = (rotr(a, 2) ~ rotr(a, 13) ~ rotr(a, 22)) +
+			((a & b) ~ (a & c) ~ (b & c))
+		hh, g, f, e = g, f, e, (d + t1) & M32
+		d, c, b, a = c, b, a, (t1 + t2) & M32
+	end
+	for i, x in ipairs({ a, b, c, d, e, f, g, hh }) do
+		h[i] = (h[i] + x) & M32
+	end
+end
+
+local function sha256(msg)
+	local h = { 0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+		0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19 }
+	local len = #msg
+	msg = msg .. "\x80" .. string.rep("\0", (55 - len) % 64) ..
+		string.pack(">I8", len * 8)
+	for at = 1, #msg, 64 do sha256_block(h, msg, at) end
+	return string.pack(">I4I4I4I4I4I4I4I4", table.unpack(h))
+end
+
+local B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+
+local function base64(s)
+	local out = {}
+	for i = 1, #s, 3 do
+		local a, b, c = s:byte(i, i + 2)
+		local n = (a << 16) | ((b or 0) << 8) | (c or 0)
+		local q = {}
+		for k = 1, 4 do
+			q[k] = B64:sub(((n >> (6 * (4 - k))) & 63) + 1,
+				((n >> (6 * (4 - k))) & 63) + 1)
+		end
+		if not b then q[3] = "=" end
+		if not c then q[4] = "=" end
+		out[#out + 1] = concat(q)
+	end
+	return concat(out)
+end
+
+local function csp_hash(text)
+	return "'sha256-" .. base64(sha256(text)) .. "'"
+end
+
+
+-- }----------------------------------------------------------------
+
+local CSP = "default-src 'none'; style-src " .. csp_hash(CSS) ..
+	"; script-src " .. csp_hash(SCRIPT) .. "; img-src 'none'; " ..
+	"base-uri 'none'; form-action 'none'; connect-src 'none'"
 
 --- rec:html() -> text: the page, one self-contained HTML file.
 function Recorder:html()
