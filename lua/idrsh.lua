@@ -1641,6 +1641,25 @@ local function record_op(t)
 	ops[#ops + 1] = record.rec:frame { tree = t, events = evs }
 end
 
+-- The line over: its operations' frames are named after it; a line that
+-- ran none (@whole) is a frame of its own.
+local function record_line(line, whole)
+	local evs, t = record.events, record.tree or current()
+	local text, ops = table.concat(sh.capture or {}), record.ops
+	record.events, record.tree, record.ops = {}, nil, {}
+	sh.capture = {}
+	if line:find("^%s*record%f[%s%z]") then return end
+	if #ops == 0 and whole then
+		record.rec:frame { tree = t, command = line, output = text,
+			events = evs }
+	end
+	for i, n in ipairs(ops) do
+		record.rec:amend(n, { output = i == #ops and text or "",
+			command = #ops == 1 and line or
+			string.format("%s  [operation %d of %d]", line, i, #ops) })
+	end
+end
+
 reader {
 	name = "record",
 	event = function(ev, t)
@@ -1648,22 +1667,7 @@ reader {
 		record.tree = t
 		if ev.event == "done" then record_op(t) end
 	end,
-	done = function(line)
-		local evs, t = record.events, record.tree or current()
-		local text, ops = table.concat(sh.capture or {}), record.ops
-		record.events, record.tree, record.ops = {}, nil, {}
-		sh.capture = {}
-		if line:find("^%s*record%f[%s%z]") then return end
-		if #ops == 0 then
-			record.rec:frame { tree = t, command = line, output = text,
-				events = evs }
-		end
-		for i, n in ipairs(ops) do
-			record.rec:amend(n, { output = i == #ops and text or "",
-				command = #ops == 1 and line or
-				string.format("%s  [operation %d of %d]", line, i, #ops) })
-		end
-	end,
+	done = function(line) record_line(line, true) end,
 }
 
 local function record_save(file)
@@ -1860,9 +1864,12 @@ end
 
 function M.run_file(file, args)
 	local r, err
-	if record.rec and file:find("%.lua$") then
-		-- No command lines: a frame each operation instead.
+	if sh.on.record and file:find("%.lua$") then
+		-- No command lines: a frame each operation instead, on any
+		-- tree (the reader sees only those under trees.NAME).
+		sh.on.record = nil
 		r, err = record.rec:watch(source, file, args)
+		sh.on.record = true
 	else
 		r, err = source(file, args)
 	end
@@ -1871,8 +1878,10 @@ function M.run_file(file, args)
 end
 
 function M.run_lua(chunk, name)
+	observe_trees()
 	local ok, err = run_chunk(chunk, name, "script")
 	if not ok then M.report(nil, err) end
+	if sh.on.record then record_line("-e " .. chunk, false) end
 	return ok and true or false
 end
 

@@ -203,3 +203,21 @@ png_count() {
 	[ "$status" -eq 1 ]
 	assert_output --partial "idrsh: --html: /nonexistent/dir/x.html"
 }
+
+@test "--html with -e, and a .lua script on the shell's own tree: a frame an operation, once" {
+	run "$IDRSH" --html "$OUT/e.html" -e 't:alloc("a") t:alloc("b")' \
+		-c 'alloc c'
+	[ "$status" -eq 0 ]
+	run grep -o '"c":"[^,]*,' "$OUT/e.html"
+	[ "${lines[0]}" = '"c":"-e t:alloc(\"a\") t:alloc(\"b\")  [operation 1 of 2]",' ]
+	[ "${lines[1]}" = '"c":"-e t:alloc(\"a\") t:alloc(\"b\")  [operation 2 of 2]",' ]
+	[ "${lines[2]}" = '"c":"alloc c",' ]
+	[ "${#lines[@]}" -eq 3 ]
+	printf 't:alloc("x")\nlocal u = require("idr").new {}\nu:alloc("y")\n' \
+		> "$OUT/own.lua"
+	# -c first: the shell's trees are observed when the script starts.
+	run "$IDRSH" --html "$OUT/own.html" -c 'alloc z' "$OUT/own.lua"
+	[ "$status" -eq 0 ]
+	run grep -o '"c":"[^,]*,' "$OUT/own.html"
+	[ "${#lines[@]}" -eq 3 ] || { echo "$output"; return 1; }
+}
