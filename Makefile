@@ -66,7 +66,7 @@ DEPS_BUILD := gcc make libc6-dev pkgconf liblua5.4-dev libreadline-dev
 DEPS_TEST := $(DEPS_BUILD) lua5.4 valgrind bats bats-support bats-assert \
 	clang-format-14 \
 	clang libclang-rt-14-dev \
-	binutils graphviz mandoc groff-base man-db
+	binutils graphviz mandoc groff-base man-db chromium
 
 .PHONY: all run test bench valgrind install install-lua install-man uninstall \
 	clean deps-build deps-test lua-module demo examples-svg format \

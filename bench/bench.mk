@@ -16,7 +16,10 @@
 #   - instructions and simulated cache misses per operation of the idr's
 #     alloc, find, iteration and remove, from valgrind --tool=cachegrind
 #     at INSTR_N IDs (bench/instr.sh; deterministic, unlike the times);
-#   - issue 8's targets, each marked ok or MISSED.
+#   - issue 8's targets, each marked ok or MISSED;
+#   - the replay page of REPLAY_OPS operations on a tree of REPLAY_IDS IDs:
+#     its size, and how long headless Chromium takes to open it
+#     (build/bench/replay.html).
 # A slow figure never fails it; a wrong result from any implementation does.
 #
 # make bench-plot: the bench at PLOT_N, drawn by gnuplot as
@@ -28,9 +31,11 @@ DUMP_N ?= 10000000
 INSTR_N ?= 100000
 PLOT_N ?= 10000 100000 1000000
 PLOT_RUNS ?= 3
+REPLAY_IDS ?= 100000
+REPLAY_OPS ?= 1000
 
 DEPS_TEST += libjudy-dev
-DEPS_BENCH := $(DEPS_BUILD) libjudy-dev lua5.4 valgrind
+DEPS_BENCH := $(DEPS_BUILD) libjudy-dev lua5.4 valgrind chromium
 
 BENCH_SRC := bench/main.c bench/impl_idr.c bench/impl_judy.c \
 	bench/impl_flat.c
@@ -84,6 +89,10 @@ bench: deps-bench $(BENCH_BIN) $(B)/idr.so
 	@$(LUA) bench/targets.lua $(B)/bench/bench.tsv $(B)/bench/lua.tsv
 	@echo "figures for tools: $(B)/bench/bench.tsv $(B)/bench/lua.tsv" \
 		"$(B)/bench/dot.tsv"
+	@echo
+	@LUA_CPATH_5_4='$(B)/?.so;;' $(LUA) bench/replay.lua \
+		$(B)/bench/replay.html $(REPLAY_IDS) $(REPLAY_OPS)
+	@sh bench/replay-load $(B)/bench/replay.html
 
 bench-plot: deps-bench $(B)/bench/bench
 	@sh .ci/deps gnuplot-nox

@@ -8,8 +8,8 @@
 # options there, as getopt's "+" does), then file names: the SCRIPT and
 # its arguments.
 
-_idrsh_options='-c -e -i -q --bail --batch --interactive --color= -h --help
--V --version'
+_idrsh_options='-c -e -i -q --bail --batch --interactive --color= --html=
+-h --help -V --version'
 _idrsh_colors='auto always never'
 
 # _idrsh_options_over WORD... - whether idrsh reads no more options after
@@ -20,7 +20,7 @@ _idrsh_options_over()
 {
 	while (($# > 0)); do
 		case $1 in
-		-c | -e) shift 2 || return 1 ;;
+		-c | -e | --html) shift 2 || return 1 ;;
 		=) shift 2 || return 1 ;;	# "--color" "=" "WHEN"
 		-?*) [[ $1 == -- ]] && return 0; shift ;;
 		*) return 0 ;;
@@ -41,6 +41,20 @@ _idrsh()
 	esac
 	# --color=WHEN: bash splits the word at "=" unless COMP_WORDBREAKS
 	# was changed, so the value may be a word of its own.
+	# --html=FILE, --html = FILE, --html FILE: a file name.
+	if [[ $cur == --html=* ]]; then
+		compopt -o filenames 2>/dev/null
+		local IFS=$'\n'
+		COMPREPLY=($(compgen -P --html= -f -- "${cur#--html=}"))
+		return
+	elif [[ $prev == --html ||
+		($prev == = && ${COMP_WORDS[COMP_CWORD - 2]} == --html) ]]; then
+		[[ $cur == = ]] && cur=
+		compopt -o filenames 2>/dev/null
+		local IFS=$'\n'
+		COMPREPLY=($(compgen -f -- "$cur"))
+		return
+	fi
 	if [[ $cur == --color=* ]]; then
 		COMPREPLY=($(compgen -P --color= -W "$_idrsh_colors" -- \
 			"${cur#--color=}"))

@@ -47,13 +47,21 @@ local sh = {
 
 -- {============================ Output ============================
 
+-- While a replay is recorded, sh.capture (a list) also gets a copy of
+-- what a command prints, for the frame.
+local function captured(...)
+	local c = sh.capture
+	for i = 1, select("#", ...) do c[#c + 1] = tostring((select(i, ...))) end
+end
+
 local function out(...)
 	io.stdout:write(...)
+	if sh.capture then captured(...) end
 end
 
 local function outln(s)
 	s = tostring(s)
-	io.stdout:write(s, s:sub(-1) == "\n" and "" or "\n")
+	out(s, s:sub(-1) == "\n" and "" or "\n")
 end
 
 -- "idrsh: WHERE: message" on stderr, after whatever stdout holds.  Control
@@ -66,6 +74,7 @@ function M.report(where, msg)
 	text = text:gsub("[%z\1-\8\11-\31\127]", function(c)
 		return string.format("\\%03d", c:byte())
 	end)
+	if sh.capture then captured(text, "\n") end
 	if sh.config.color_err then
 		text = "\27[31m" .. text .. "\27[0m"
 	end
@@ -2414,6 +2423,106 @@ command {
 
 -- }===============================================================
 
+-- {============================ Replay ============================
+-- 'record' and --html: a reader that makes a frame of each command line
+-- (lua/view/replay.lua), with the events it caused and what it printed.
+
+-- record.rec: the recorder, once started; events: those of the operation
+-- going on; ops: the frames of the line's operations so far.
+local record = { events = {}, ops = {} }
+
+local function record_start(title)
+	record.rec = idr.recorder { title = title }
+	record.events, record.tree, record.ops = {}, nil, {}
+	sh.on.record = true
+	sh.capture = {}
+end
+
+local function record_stop()
+	sh.on.record = nil
+	sh.capture = nil
+end
+
+-- Where the library marks operations (events "op" ... "done"), each is
+-- a frame, made as it ends, while the tree is as it left it; the line
+-- names them once it is over.  A line with no operation is one frame.
+local function record_op(t)
+	local evs = record.events
+	record.events = {}
+	local ops = record.ops
+	ops[#ops + 1] = record.rec:frame { tree = t, events = evs }
+end
+
+-- The line over: its operations' frames are named after it; a line that
+-- ran none (@whole) is a frame of its own.
+local function record_line(line, whole)
+	local evs, t = record.events, record.tree or current()
+	local text, ops = table.concat(sh.capture or {}), record.ops
+	record.events, record.tree, record.ops = {}, nil, {}
+	sh.capture = {}
+	if line:find("^%s*record%f[%s%z]") then return end
+	if #ops == 0 and whole then
+		record.rec:frame { tree = t, command = line, output = text,
+			events = evs }
+	end
+	for i, n in ipairs(ops) do
+		record.rec:amend(n, { output = i == #ops and text or "",
+			command = #ops == 1 and line or
+			string.format("%s  [operation %d of %d]", line, i, #ops) })
+	end
+end
+
+reader {
+	name = "record",
+	event = function(ev, t)
+		record.events[#record.events + 1] = ev
+		record.tree = t
+		if ev.event == "done" then record_op(t) end
+	end,
+	done = function(line) record_line(line, true) end,
+}
+
+local function record_save(file)
+	if not record.rec then
+		return nil, "nothing recorded: say 'record on' first"
+	end
+	return write_file(file, record.rec:html())
+end
+
+command {
+	name = "record", args = "on|off|save FILE", min = 1, max = 2,
+	help = "record the commands that follow, for a replay in a browser",
+	text = "'record on' starts a new recording: each command line makes a\n" ..
+		"frame (the tree, the command, its output, its events).\n" ..
+		"'record save FILE' writes the frames so far as one HTML page\n" ..
+		"that needs no network; 'record off' stops recording.",
+	example = "record save replay.html",
+	complete = function(text)
+		if text == "" or ("on off save"):find(text, 1, true) then
+			return { "on", "off", "save" }
+		end
+		return "files"
+	end,
+	run = function(args)
+		local what = args[1]
+		if what == "on" and not args[2] then
+			record_start("idrsh replay")
+			return true
+		elseif what == "off" and not args[2] then
+			record_stop()
+			return true
+		elseif what == "save" and args[2] then
+			local ok, err = record_save(args[2])
+			if not ok then return nil, err end
+			outln("wrote " .. record.rec:count() .. " frames to " .. args[2])
+			return true
+		end
+		return nil, usage("record")
+	end,
+}
+
+-- }===============================================================
+
 -- {========================== Running =============================
 
 local function dispatch(line, src)
@@ -2460,13 +2569,15 @@ function run_line(line, where, src)
 	sh.tty = tty and where == nil
 	local ok, name, r, err = pcall(dispatch, line, src)
 	sh.tty = tty
-	command_done(line)
 	if not ok and name == "not enough memory" then
 		-- No bug: the command ran out of memory.  Say which one.
 		r, err = nil, name
 		name = line:match("^%s*=") and "=" or line:match("^%s*(%S+)")
 	elseif not ok then
-		if name == INTERRUPTED then error(name, 0) end
+		if name == INTERRUPTED then
+			command_done(line)
+			error(name, 0)
+		end
 		r, err = nil, tostring(name):gsub("^idrsh%.lua:%d+: ", "")
 		name = "internal error"
 	end
@@ -2474,6 +2585,8 @@ function run_line(line, where, src)
 		local bare = name == "=" or name == "" or err:find("^usage: ")
 		M.report(where, (bare and "" or name .. ": ") .. err)
 	end
+	-- After the report: a reader may keep the error with the command.
+	command_done(line)
 	return r == "quit" and "quit" or (r and true or false)
 end
 
@@ -2600,14 +2713,37 @@ function M.waiting()
 end
 
 function M.run_file(file, args)
-	local r, err = source(file, args)
+	local r, err
+	if sh.on.record and file:find("%.lua$") then
+		-- No command lines: a frame each operation instead, on any
+		-- tree (the reader sees only those under trees.NAME).
+		sh.on.record = nil
+		r, err = record.rec:watch(source, file, args)
+		sh.on.record = true
+	else
+		r, err = source(file, args)
+	end
 	if r == nil and err then M.report(nil, err) end
 	return r == "quit" and "quit" or (r and true or false)
 end
 
 function M.run_lua(chunk, name)
+	observe_trees()
 	local ok, err = run_chunk(chunk, name, "script")
 	if not ok then M.report(nil, err) end
+	if sh.on.record then record_line("-e " .. chunk, false) end
+	return ok and true or false
+end
+
+-- --html FILE: record from the start; M.html_save(FILE) at the end.
+function M.html_start(title)
+	record_start(title)
+	return true
+end
+
+function M.html_save(file)
+	local ok, err = record_save(file)
+	if not ok then M.report(nil, "--html: " .. err) end
 	return ok and true or false
 end
 

@@ -64,6 +64,7 @@ struct shell {
 	bool failed;	  /* a command failed */
 	bool quit;	  /* a command asked to leave */
 	char *history;	  /* file, or NULL */
+	const char *html; /* --html: the replay page to write, or NULL */
 	int histsize;	  /* lines it keeps */
 };
 
@@ -751,6 +752,9 @@ static void usage(void)
 	      "      --interactive  prompt and edit lines, even without a "
 	      "terminal\n"
 	      "      --color=WHEN auto (default), always or never\n"
+	      "      --html=FILE  record every command and write a replay "
+	      "page\n"
+	      "                   (one HTML file, for a browser)\n"
 	      "  -h, --help       display this help and exit\n"
 	      "  -V, --version    output version information and exit\n\n"
 	      "Exit status: 0 if every command succeeded, 1 if one failed, "
@@ -798,7 +802,7 @@ static bool set_color(struct shell *s, const char *when)
 	return true;
 }
 
-enum { OPT_BAIL = 256, OPT_BATCH, OPT_INTERACTIVE, OPT_COLOR };
+enum { OPT_BAIL = 256, OPT_BATCH, OPT_INTERACTIVE, OPT_COLOR, OPT_HTML };
 
 static const struct option long_options[] = {
 	{ "bail", no_argument, NULL, OPT_BAIL },
@@ -806,6 +810,7 @@ static const struct option long_options[] = {
 	{ "interactive", no_argument, NULL, OPT_INTERACTIVE },
 	{ "color", required_argument, NULL, OPT_COLOR },
 	{ "colour", required_argument, NULL, OPT_COLOR },
+	{ "html", required_argument, NULL, OPT_HTML },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -834,6 +839,9 @@ static int option(struct shell *s, int c)
 		return -1;
 	case OPT_INTERACTIVE:
 		s->mode = 'i';
+		return -1;
+	case OPT_HTML:
+		s->html = optarg;
 		return -1;
 	case OPT_COLOR:
 		return set_color(s, optarg)
@@ -897,6 +905,22 @@ static void run_actions(struct shell *s)
 	}
 }
 
+/* --html: the recording starts before the first command, and is
+ * written after the last, whether the commands failed or not. */
+static void html_start(struct shell *s, int argc, char **argv)
+{
+	push_fn(s, "html_start");
+	lua_pushstring(s->L, optind < argc ? argv[optind] : "idrsh replay");
+	call(s, 1, NULL);
+}
+
+static void html_save(struct shell *s)
+{
+	push_fn(s, "html_save");
+	lua_pushstring(s->L, s->html);
+	call(s, 1, NULL);
+}
+
 static void run(struct shell *s, int argc, char **argv)
 {
 	bool script = optind < argc;
@@ -933,9 +957,13 @@ int main(int argc, char **argv)
 	if (s.interactive && isatty(STDIN_FILENO))
 		take_terminal();
 	signals_init();
-	if (shell_lua_open(&s))
+	if (shell_lua_open(&s)) {
+		if (s.html)
+			html_start(&s, argc, argv);
 		run(&s, argc, argv);
-	else
+		if (s.html)
+			html_save(&s);
+	} else
 		s.failed = true;
 	shell_lua_close(&s);
 	free(s.actions);

@@ -70,3 +70,12 @@ complete_words() {
 	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
 	[[ "$output" == *"-F _idrsh idrsh"* ]]
 }
+
+@test "completion: --html takes a file name, and SCRIPT comes after it" {
+	run complete_words idrsh --html=tests/replay/dem
+	[ "$output" = "--html=tests/replay/demo.idrsh" ]
+	run complete_words idrsh --html tests/replay/dem
+	[ "$output" = "tests/replay/demo.idrsh" ]
+	run complete_words idrsh --html out.html --b
+	[ "$output" = "$(printf -- '--bail\n--batch')" ]
+}

@@ -19,7 +19,7 @@ local function rounds(mode, n, make, gc, body)
 				gc(t, st)
 			end
 		end })
-		for _ = 1, i % 7 do local _ = { {}, {} } end
+		for _ = 1, i % 11 do local _ = { {}, {} } end
 		body(t, st)
 		collectgarbage(mode, 1)
 	end

@@ -1,0 +1,53 @@
+-- The replay's recorder (lua/view/replay.lua): frames share what did not
+-- change, and every text reaches the page escaped.
+local idr = require "idr"
+
+-- 300 operations on a tree of 20,000 IDs: each stores the few node rows
+-- it changed, not the tree (about 320 nodes) again.
+local t = idr.new {}
+for i = 1, 20000 do t:alloc(i) end
+local rec = idr.recorder { title = "share" }
+rec:frame { tree = t, command = "setup" }
+local first = #rec.rows
+assert(first == #t:nodes(), "one row a node at first")
+math.randomseed(7)
+for i = 1, 300 do
+	local evs
+	if i % 2 == 1 then
+		evs = t:events(t.remove, t, math.random(0, 19999))
+	else
+		evs = t:events(t.alloc, t, i)
+	end
+	assert(rec:frame { tree = t, command = "op", events = evs } == i + 1)
+end
+assert(rec:count() == 301)
+-- A remove or alloc changes a leaf and, at most, the nodes above it.
+assert(#rec.rows - first <= 300 * 3, "rows: " .. #rec.rows)
+local page = rec:html()
+-- About 700 bytes an operation, most of it its events.
+assert(#page < 300000, "page: " .. #page .. " bytes")
+
+-- Escaped: a value, a command, an output and a narration with markup.
+local bad = "<script>alert(1)</script>&\"'"
+local r2 = idr.recorder { title = bad }
+local t2 = idr.new {}
+r2:frame { tree = t2, command = bad, output = bad, narration = bad,
+	events = t2:events(t2.alloc, t2, bad) }
+local html = r2:html()
+assert(not html:find("<script>alert", 1, true), "raw markup in the page")
+assert(html:find("&lt;script&gt;alert(1)&lt;/script&gt;&amp;&quot;&#39;",
+	1, true), "the first frame's command, escaped")
+assert(html:find('\\u003cscript\\u003ealert(1)\\u003c/script\\u003e\\u0026',
+	1, true), "the data, escaped")
+-- One inline script and one data block: nothing else runs or loads.
+local scripts = 0
+for _ in html:gmatch("<script") do scripts = scripts + 1 end
+assert(scripts == 2, scripts)
+assert(html:find("default-src 'none'", 1, true))
+
+-- A frame without a tree, and amend.
+local r3 = idr.recorder()
+local n = r3:frame { command = "help" }
+r3:amend(n, { output = "text" })
+assert(r3.frames[n].o == "text" and r3.frames[n].t == false)
+assert(r3:html():find("(no tree)", 1, true))

@@ -1,0 +1,223 @@
+# The replay page (lua/view/replay.lua, idrsh --html, record) opened in a
+# real browser: Debian's chromium, headless, with no network (a dead
+# proxy), a throwaway profile under build/, and a timeout, since a
+# headless browser can hang.  Screenshots are checked by their pixels
+# (tests/replay/png-colors), stepping by the page's own #selftest, which
+# writes what it saw into the DOM that --dump-dom prints.
+
+setup_file() {
+	export OUT="$BATS_FILE_TMPDIR"
+	./build/idrsh --html "$OUT/demo.html" tests/replay/demo.idrsh \
+		> /dev/null
+}
+
+setup() {
+	load test_helper
+	idrsh_setup
+	command -v chromium > /dev/null ||
+		fail "chromium is not installed (make deps-test installs it)"
+}
+
+# browser ARGS... URL: chromium headless, killed after 90 seconds.
+browser() {
+	local rc=0
+	timeout -k 5 90 chromium --headless --no-sandbox \
+		--user-data-dir="$TOP/build/chromium-profile" \
+		--proxy-server=127.0.0.1:9 --disable-background-networking \
+		--disable-gpu --window-size="${WINDOW:-1280,900}" "$@" \
+		2> "$OUT/chromium.err" ||
+		rc=$?
+	[ "$rc" -ne 124 ] && [ "$rc" -ne 137 ] ||
+		{ echo "chromium hung: killed after 90 seconds" >&2; return 1; }
+	return "$rc"
+}
+
+url() {
+	echo "file://$1${2:+#$2}"
+}
+
+# png_count FILE NAME: the count png-colors gives NAME.
+png_count() {
+	python3 tests/replay/png-colors "$1" | awk -v k="$2" '$1 == k { print $2 }'
+}
+
+@test "the page makes no request: a CSP forbids them and nothing refers out" {
+	local f="$OUT/demo.html"
+	grep -q "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none';" "$f"
+	# The one URL in the file is the SVG namespace, a name, not a request.
+	run grep -c -i -e 'https\?:' -e '//' "$f"
+	[ "$output" = 1 ] || { grep -n -i -e 'https\?:' -e '//' "$f"; return 1; }
+	grep -q '"http://www.w3.org/2000/svg"' "$f"
+	run grep -i -e 'src=' -e 'href=' -e '@import' -e 'url([^#]' "$f"
+	[ "$status" -eq 1 ] || { echo "$output"; return 1; }
+}
+
+@test "the CSP allows the page's one script and one style by their hashes" {
+	python3 - "$OUT/demo.html" <<-'EOF'
+	import base64, hashlib, re, sys
+	page = open(sys.argv[1], encoding="utf-8").read()
+	csp = re.search(r'Content-Security-Policy" content="([^"]*)"', page)[1]
+	def h(text):
+	    d = hashlib.sha256(text.encode("utf-8")).digest()
+	    return "'sha256-" + base64.b64encode(d).decode() + "'"
+	style = re.findall(r"<style>(.*?)</style>", page, re.S)
+	script = re.findall(r"<script>(.*?)</script>", page, re.S)
+	assert len(style) == 1 and len(script) == 1, (len(style), len(script))
+	assert "style-src " + h(style[0]) + ";" in csp, csp
+	assert "script-src " + h(script[0]) + ";" in csp, csp
+	assert "unsafe" not in csp, csp
+	EOF
+	# A script slipped in (as a bug in escaping would) does not run; the
+	# page's own does.
+	sed 's|<main id="view">|<script>document.title = "injected"</script>&|' \
+		"$OUT/demo.html" > "$OUT/injected.html"
+	browser --dump-dom "$(url "$OUT/injected.html" frame=2)" > "$OUT/inj.html"
+	grep -q '<title>tests/replay/demo.idrsh</title>' "$OUT/inj.html"
+	grep -q '<span id="counter">frame 2 / 370</span>' "$OUT/inj.html"
+}
+
+@test "a value <script>alert(1)</script> is stored and shown as text" {
+	local f="$OUT/demo.html"
+	run grep -c '<script>alert(1)' "$f"
+	[ "$output" = 0 ]
+	browser --dump-dom "$(url "$f" frame=66)" > "$OUT/dom3.html"
+	grep -q '<pre class="cmd">alloc "&lt;script&gt;alert(1)&lt;/script&gt;"</pre>' \
+		"$OUT/dom3.html" || { grep -n 'class="cmd"' "$OUT/dom3.html"; return 1; }
+	run grep -c '<script>alert' "$OUT/dom3.html"
+	[ "$output" = 0 ]
+}
+
+@test "the first frame: not blank, the tree's cells drawn" {
+	browser --screenshot="$OUT/first.png" "$(url "$OUT/demo.html")"
+	[ "$(png_count "$OUT/first.png" colors)" -gt 50 ]
+	# The first of 64 allocations: one leaf, on the path, one slot used
+	# (the legend alone has about 70 pixels of each colour).
+	[ "$(png_count "$OUT/first.png" used)" -gt 120 ]
+	[ "$(png_count "$OUT/first.png" path)" -gt 5000 ]
+	# The first frame marks no change.
+	[ "$(png_count "$OUT/first.png" changed)" -lt 200 ]
+}
+
+@test "a later frame: the grown tree, full and child cells, changes marked" {
+	# At the size of the README's picture (doc/replay.png is a copy).
+	WINDOW=1200,470 browser --screenshot="$OUT/later.png" \
+		"$(url "$OUT/demo.html" frame=67)"
+	cp "$OUT/later.png" build/replay-later.png
+	[ "$(png_count "$OUT/later.png" used)" -gt 2000 ]
+	[ "$(png_count "$OUT/later.png" full)" -gt 0 ]
+	[ "$(png_count "$OUT/later.png" child)" -gt 0 ]
+	[ "$(png_count "$OUT/later.png" changed)" -gt 100 ]
+	[ "$(png_count "$OUT/later.png" path)" -gt 1000 ]
+	[ "$(png_count "$OUT/later.png" height)" -eq 470 ]
+}
+
+@test "stepping forward and back, and finely by event (#selftest)" {
+	browser --dump-dom "$(url "$OUT/demo.html" selftest)" > "$OUT/self.html"
+	sed -n '/<pre id="selftest">/,/selftest done/p' "$OUT/self.html" \
+		> "$OUT/self.txt"
+	cat "$OUT/self.txt"
+	# A frame an operation: the 64 of the first line's loop first.
+	local loop='lua for i = 0, 63 do t:alloc("v" .. i) end'
+	grep -qF "first: frame 1 / 370 | cmd=$loop  [operation 1 of 64]" "$OUT/self.txt"
+	grep -qF "forward: frame 2 / 370 | cmd=$loop  [operation 2 of 64]" "$OUT/self.txt"
+	grep -qF "forward: frame 3 / 370 | cmd=$loop  [operation 3 of 64]" "$OUT/self.txt"
+	grep -qF "back: frame 2 / 370 | cmd=$loop  [operation 2 of 64]" "$OUT/self.txt"
+	grep -q '^last: frame 370 / 370 | cmd=find 8300' "$OUT/self.txt"
+	grep -q '^forward-at-end: frame 370 / 370' "$OUT/self.txt"
+	grep -q '^fine-forward: frame 1 / 370 · event 2 / 6 ' "$OUT/self.txt"
+	grep -q '^fine-back: frame 1 / 370 · event 1 / 6 ' "$OUT/self.txt"
+	grep -q '^first-again: frame 1 / 370 |' "$OUT/self.txt"
+	grep -q 'selftest done' "$OUT/self.txt"
+}
+
+@test "a #frame=n link opens that frame" {
+	browser --dump-dom "$(url "$OUT/demo.html" frame=68)" > "$OUT/dom5.html"
+	grep -q '<span id="counter">frame 68 / 370</span>' "$OUT/dom5.html"
+	grep -q '<pre class="cmd">remove 5</pre>' "$OUT/dom5.html"
+}
+
+@test "with JavaScript off: the first frame, and a word on stepping" {
+	grep -q '<noscript><p>This is the first of 370 frames: stepping through them needs JavaScript.</p></noscript>' \
+		"$OUT/demo.html"
+	# Headless screenshots need scripting on: the page's own script is
+	# blocked instead, by its CSP, which the copy says 'none' to.
+	sed "s/script-src [^;]*/script-src 'none'/" "$OUT/demo.html" \
+		> "$OUT/nojs.html"
+	grep -q "script-src 'none'" "$OUT/nojs.html"
+	browser --screenshot="$OUT/nojs.png" "$(url "$OUT/nojs.html")"
+	[ "$(png_count "$OUT/nojs.png" used)" -gt 120 ]
+	[ "$(png_count "$OUT/nojs.png" path)" -gt 5000 ]
+}
+
+@test "printed, the page gives each frame a page" {
+	./build/idrsh --html "$OUT/four.html" -c 'alloc a' -c 'alloc b 64' \
+		-c 'remove 0' -c 'find 64' > /dev/null
+	browser --print-to-pdf="$OUT/four.pdf" --no-pdf-header-footer \
+		"$(url "$OUT/four.html")"
+	run grep -a -c '/Type /Page\b' "$OUT/four.pdf"
+	[ "$output" = 4 ]
+}
+
+@test "record on ... record save: a frame a command typed" {
+	run "$IDRSH" <<-EOF
+	alloc before
+	record on
+	alloc a
+	alloc b 100
+	nosuch
+	record save $OUT/typed.html
+	EOF
+	assert_output --partial "wrote 3 frames to $OUT/typed.html"
+	grep -q '"c":"alloc a"' "$OUT/typed.html"
+	grep -q '"c":"nosuch","d":\[\],"e":\[\],"m":0,"n":"","o":"idrsh: \\u003cstdin\\u003e:5: unknown command' \
+		"$OUT/typed.html" || { grep -o '"c":"nosuch".\{80\}' "$OUT/typed.html"; return 1; }
+	run grep -c '"c":"alloc before"' "$OUT/typed.html"
+	[ "$output" = 0 ]
+	browser --dump-dom "$(url "$OUT/typed.html" frame=2)" > "$OUT/typed2.html"
+	grep -q '<pre class="out">100' "$OUT/typed2.html"
+}
+
+@test "record save before record on is an error" {
+	run "$IDRSH" -c "record save $OUT/none.html"
+	[ "$status" -eq 1 ]
+	assert_output --partial "record: nothing recorded: say 'record on' first"
+}
+
+@test "idrsh --html SCRIPT.lua: a frame an operation" {
+	cat > "$OUT/s.lua" <<-'EOF'
+	local idr = require "idr"
+	local t = idr.new {}
+	t:alloc("a")
+	t:alloc("b", 8300)
+	t:remove(0)
+	EOF
+	run "$IDRSH" --html "$OUT/lua.html" "$OUT/s.lua"
+	[ "$status" -eq 0 ]
+	grep -q '"c":"t:alloc(\\"b\\", 8300)"' "$OUT/lua.html"
+	browser --dump-dom "$(url "$OUT/lua.html" selftest)" > "$OUT/lua-dom.html"
+	grep -q '^last: frame 3 / 3 | cmd=t:remove(0)' "$OUT/lua-dom.html"
+}
+
+@test "--html to a file that cannot be written fails, after the commands" {
+	run "$IDRSH" --html /nonexistent/dir/x.html -c 'alloc a'
+	[ "$status" -eq 1 ]
+	assert_output --partial "idrsh: --html: /nonexistent/dir/x.html"
+}
+
+@test "--html with -e, and a .lua script on the shell's own tree: a frame an operation, once" {
+	run "$IDRSH" --html "$OUT/e.html" -e 't:alloc("a") t:alloc("b")' \
+		-c 'alloc c'
+	[ "$status" -eq 0 ]
+	run grep -o '"c":"[^,]*,' "$OUT/e.html"
+	[ "${lines[0]}" = '"c":"-e t:alloc(\"a\") t:alloc(\"b\")  [operation 1 of 2]",' ]
+	[ "${lines[1]}" = '"c":"-e t:alloc(\"a\") t:alloc(\"b\")  [operation 2 of 2]",' ]
+	[ "${lines[2]}" = '"c":"alloc c",' ]
+	[ "${#lines[@]}" -eq 3 ]
+	printf 't:alloc("x")\nlocal u = require("idr").new {}\nu:alloc("y")\n' \
+		> "$OUT/own.lua"
+	# -c first: the shell's trees are observed when the script starts.
+	run "$IDRSH" --html "$OUT/own.html" -c 'alloc z' "$OUT/own.lua"
+	[ "$status" -eq 0 ]
+	run grep -o '"c":"[^,]*,' "$OUT/own.html"
+	[ "${#lines[@]}" -eq 3 ] || { echo "$output"; return 1; }
+}
