@@ -84,6 +84,8 @@ static const char prelude[] =
 	"function CHECK(o)\n"
 	"  local vals = debug.getuservalue(o, 1)\n"
 	"  if type(vals) ~= 'table' then return end\n"
+	/* Its own walk is no operation of the input's to trace. */
+	"  local tr = o:trace(nil)\n"
 	"  local n = 0\n"
 	"  for id in pairs(vals) do\n"
 	"    n = n + 1\n"
@@ -93,6 +95,7 @@ static const char prelude[] =
 	"  for id, v in o:pairs() do\n"
 	"    assert(v ~= nil, 'an id without its value')\n"
 	"  end\n"
+	"  o:trace(tr)\n"
 	"end\n";
 
 /* Re-entry: finalizers, collector modes, coroutines (X). */

@@ -214,10 +214,17 @@ local function set_trace(t, fn)
 	if prev ~= obs then sh.chained[t] = prev end
 end
 
+-- Trees whose last operation's events are kept, for 'dot' to mark.
+local keeping = setmetatable({}, { __mode = "k" })
+
 -- Before a command: observe every tree, or none.
 local function observe_trees()
 	local on = reading()
 	for _, obj in pairs(sh.trees) do
+		if not keeping[obj] and type(obj) == "userdata" and
+				obj.keep_events and pcall(obj.keep_events, obj, true) then
+			keeping[obj] = true
+		end
 		if on or observers[obj] then
 			set_trace(obj, on and observer(obj) or nil)
 		end
@@ -1288,39 +1295,6 @@ end
 
 -- {------------------------- dot ----------------------------------
 
--- What the last command did to each tree, for 'dot' to mark: the trace
--- events of its operations (at most LAST_MAX of them), by tree.
-local LAST_MAX = 4096
-local last_events = setmetatable({}, { __mode = "k" })
-
--- Runs @fn() recording the events of the current tree's operations.
--- The trace function the command finds stays, and one it sets is kept.
--- 'lua' and '=' chunks are not traced (a loop of a million operations
--- would pay for it): what they did is forgotten instead.
-local function recording(name, fn)
-	local t = current()
-	if not t or not t.trace or t:info().destroyed then return fn() end
-	if name == "lua" or name == "=" then
-		last_events[t] = nil
-		return fn()
-	end
-	local list, mine = {}, nil
-	local prev
-	mine = function(ev)
-		if #list < LAST_MAX then list[#list + 1] = ev end
-		if prev then return prev(ev) end
-	end
-	prev = t:trace(mine)
-	local r = table.pack(pcall(fn))
-	if t:info().destroyed == false then
-		local now = t:trace(prev)
-		if now ~= mine then t:trace(now) end
-	end
-	if #list > 0 then last_events[t] = list end
-	if not r[1] then error(r[2], 0) end
-	return table.unpack(r, 2, r.n)
-end
-
 -- dot's arguments: { at = ID, format = "svg" | "png" | nil, file = FILE }.
 local function dot_args(t, args)
 	local o, i = {}, 1
@@ -1350,7 +1324,7 @@ command {
 		"free, '\u{25cf}' in use, '\u{25a0}' full below, '\u{25b8}' a " ..
 		"child with room;\nover them the full bitmap in hex, a digit " ..
 		"for four slots, the\nleftmost slot its high bit.  '\u{25c6}' " ..
-		"marks the cells the last command\nchanged; --at ID draws " ..
+		"marks the cells the last operation\nchanged; --at ID draws " ..
 		"the way down to ID in blue.  Large trees\nare collapsed to " ..
 		"fit 4000 pixels a side, and the picture says so.\n" ..
 		"With no FILE the DOT text goes to standard output.  --svg and\n" ..
@@ -1366,7 +1340,7 @@ command {
 		local o, oerr = dot_args(t, args)
 		if not o then return nil, oerr end
 		local text, msg = call(t, "dot",
-			{ at = o.at, changed = last_events[t] })
+			{ at = o.at, changed = t:last_events() })
 		if not text then return nil, msg end
 		if o.format then return render(text, o.format, o.file) end
 		if o.file then return write_file(o.file, text) end
@@ -2528,9 +2502,7 @@ command {
 local function dispatch(line, src)
 	local expr = line:match("^%s*=(.*)$")
 	if expr then
-		return "=", recording("=", function()
-			return run_chunk(expr, "=expr", "expr")
-		end)
+		return "=", run_chunk(expr, "=expr", "expr")
 	end
 	local name, rest = line:match("^%s*(%S+)%s*(.-)%s*$")
 	local c = BY_NAME[name]
@@ -2540,19 +2512,14 @@ local function dispatch(line, src)
 			(hint ~= "" and hint or "; try 'help'")
 	end
 	if c.raw then
-		return name, recording(name, function()
-			return c.run({}, rest, src)
-		end)
+		return name, c.run({}, rest, src)
 	end
 	local args, err = split(rest)
 	if not args then return name, nil, err end
 	if #args < c.min or #args > c.max then
 		return name, nil, usage(name)
 	end
-	if name == "dot" or name == "source" then
-		return name, c.run(args, rest)
-	end
-	return name, recording(name, function() return c.run(args, rest) end)
+	return name, c.run(args, rest)
 end
 
 -- Runs one line.  Return: true, false (the error is reported), or "quit".

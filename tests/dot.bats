@@ -53,19 +53,24 @@ svg_size() {
 	[ "$(occurrences "$CHANGED")" -eq 1 ]
 }
 
-@test "dot: marks are the current tree's, and a lua chunk forgets them" {
+@test "dot: marks are the current tree's last operation's, a lua chunk's too" {
 	idrsh_lines "alloc a" "new u" "alloc b 70" "use default" dot
 	[ "$(occurrences "$CHANGED")" -eq 1 ]
 	assert_output --partial "0:a"
-	idrsh_lines "alloc a" "lua t:alloc('z')" dot
+	# the last of the chunk's three allocations: slot 2 alone
+	idrsh_lines "lua for i = 1, 3 do t:alloc(i) end" dot
+	[ "$(occurrences "$CHANGED")" -eq 1 ]
+	assert_output --partial 'PORT="s2"'
+	# a find changes no cell
+	idrsh_lines "alloc a" "find 0" dot
 	[ "$(occurrences "$CHANGED")" -eq 0 ]
 }
 
-@test "dot's recording leaves trace on, and a trace set by the command, alone" {
+@test "dot's kept events leave trace on, and a trace set by the command, alone" {
 	idrsh_lines "trace on" "alloc a" dot "alloc b" "trace off" "alloc c" dot
 	assert_success
 	assert_line "trace: slot-set level=0 first=0 last=63 slot=1"
-	[ "$(grep -c '^trace: ' <<< "$output")" -eq 7 ]
+	[ "$(grep -c '^trace: ' <<< "$output")" -eq 11 ]	# op, done and 4 or 3 between
 	[ "$(occurrences "$CHANGED")" -eq 2 ]
 }
 
