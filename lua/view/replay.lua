@@ -497,7 +497,7 @@ pre.cmd { font-weight: 600; }
 pre.cmd::before { content: "idr> "; color: var(--muted); font-weight: 400; }
 pre.out { max-height: 14rem; overflow: auto; }
 p.narr { margin: 0; padding: .4rem .6rem; background: #fffbea;
-  border-left: 3px solid var(--changed); white-space: pre-wrap; }
+  border-left: 3px solid #aab3bf; white-space: pre-wrap; }
 ol.events { margin: 0; padding-left: 2.2rem; font: 12px/1.5 ui-monospace,
   monospace; max-height: 16rem; overflow: auto; }
 ol.events li.now { background: #ffe9c2; font-weight: 700; }
