@@ -2052,14 +2052,118 @@ end
 
 -- }----------------------------------------------------------------
 
+-- {------------------------ As a replay -----------------------------
+
+--[[
+'lesson NAME --html OUT.html': the lesson played in a sandbox with no
+one to answer (idr.lesson_play), made into a replay page: a frame for
+each command it runs, with the events a reader of its own heard; its
+paragraphs go with the frame that follows them; a question is a frame
+with the tree as the question finds it, and its answer (the command's
+output, and why) is behind "Show the answer".  The answer command's
+changes show in the frames after it.
+]]
+local heard = { events = {} } -- the events of the command running
+
+reader {
+	name = "lesson-html",
+	event = function(ev, t)
+		heard.events[#heard.events + 1] = ev
+		heard.tree = t
+	end,
+}
+
+-- A paragraph as the page shows it: the file's line breaks are not the
+-- author's, the blank lines between paragraphs are.
+local function prose(s)
+	return s and (s:gsub("\n", " ")) or nil
+end
+
+local function narration(t, evs)
+	if #evs == 0 or not (t and t.explain) then return nil end
+	local ok, text = pcall(t.explain, t, evs)
+	return ok and type(text) == "string" and text or nil
+end
+
+-- The recorder's frame for the step just played, with the paragraphs
+-- that came before it.
+local function lesson_frame(p, f)
+	f.tree, f.events = heard.tree or current(), heard.events
+	if #p.text > 0 then f.text = table.concat(p.text, "\n\n") end
+	p.text, heard.events, heard.tree = {}, {}, nil
+	return p.rec:frame(f)
+end
+
+local function lesson_emit(p, step, what, r)
+	if what == "text" then
+		p.text[#p.text + 1] = prose(step.text)
+	elseif what == "run" then
+		lesson_frame(p, { command = step.command, output = step.output })
+	elseif what == "ask" then
+		p.asked = lesson_frame(p, { question = { text = prose(step.text),
+			number = string.format("Question %d of %d:", step.number,
+				r.total) } })
+	elseif what == "revealed" then
+		local t = heard.tree or current()
+		p.rec:amend(p.asked, { question = {
+			number = string.format("Question %d of %d:", step.number,
+				r.total),
+			text = prose(step.text), command = step.command,
+			answer = step.answer or ("(none: " ..
+				tostring(step.error) .. ")"),
+			output = step.output, why = prose(step.why),
+			narration = narration(t, heard.events) } })
+		heard.events, heard.tree = {}, nil
+	end
+end
+
+-- Plays @lesson with no one to answer; returns its recorder and the
+-- number of questions.
+local function lesson_replay(lesson)
+	local p = { rec = idr.recorder { title = lesson.title }, text = {} }
+	local box = sandbox()
+	box.on["lesson-html"] = true
+	local function run(command)
+		heard.events, heard.tree = {}, nil
+		return captured(command)
+	end
+	local played = inside(box, function()
+		local steps = idr.lesson_play(lesson, { run = run,
+			stats = tree_stats, emit = function(step, what, r)
+				lesson_emit(p, step, what, r)
+			end })
+		-- Paragraphs after the last command: a frame of their own.
+		if #p.text > 0 then lesson_frame(p, {}) end
+		return steps
+	end)
+	local asked = 0
+	for _, s in ipairs(played) do
+		if s.kind == "question" then asked = asked + 1 end
+	end
+	return p.rec, asked
+end
+
+local function lesson_html(lesson, file)
+	local rec, asked = lesson_replay(lesson)
+	local ok, err = write_file(file, rec:html())
+	if not ok then return nil, err end
+	outln(string.format("wrote %d frames, %d question%s, to %s",
+		rec:count(), asked, asked == 1 and "" or "s", file))
+	return true
+end
+
+-- }----------------------------------------------------------------
+
 -- {------------------------ The commands ----------------------------
 
--- Splits "--answers FILE" (and "--seed S" when @seed) off @args.
+-- Splits "--answers FILE", "--html FILE" (and "--seed S" when @seed)
+-- off @args.
 local function lesson_options(args, seed)
 	local o, rest, i = {}, {}, 1
 	while args[i] do
 		local a = args[i]
-		if a == "--answers" or (seed and a == "--seed") then
+		if a == "--answers" or a == "--html" or
+				(seed and a == "--seed") then
 			if not args[i + 1] then return nil, a .. " needs a value" end
 			o[a:sub(3)] = args[i + 1]
 			i = i + 2
@@ -2069,6 +2173,9 @@ local function lesson_options(args, seed)
 			rest[#rest + 1] = a
 			i = i + 1
 		end
+	end
+	if o.answers and o.html then
+		return nil, "--html asks no one: not with --answers"
 	end
 	return o, rest
 end
@@ -2098,7 +2205,8 @@ local function load_lesson(name)
 end
 
 command {
-	name = "lesson", args = "[NAME | FILE] [--answers FILE]", max = 3,
+	name = "lesson", args = "[NAME | FILE] [--answers FILE | --html OUT.html]",
+	max = 3,
 	help = "take a lesson: text, commands run for you, and questions",
 	text = "With no NAME, lists the lessons.  A question's answer is what an\n" ..
 		"idrsh command prints when it runs after you answer: the library\n" ..
@@ -2109,10 +2217,13 @@ command {
 		"status 1) unless every answer was right.  'lesson FILE' runs a\n" ..
 		"file of your own (the format is in idrsh(1), LESSON FILES); it\n" ..
 		"runs only idrsh commands that run no Lua and touch no file, on\n" ..
-		"trees of its own.",
-	example = "lesson lowest-free",
+		"trees of its own.  --html OUT.html asks nothing: it plays the\n" ..
+		"lesson and writes it as a replay page (see 'record'), a frame\n" ..
+		"a command, its paragraphs with them, and each question with\n" ..
+		"its answer hidden until 'Show the answer' is clicked.",
+	example = "lesson lowest-free --html lowest-free.html",
 	complete = function(text)
-		if text:sub(1, 1) == "-" then return { "--answers" } end
+		if text:sub(1, 1) == "-" then return { "--answers", "--html" } end
 		local l = idr.lessons()
 		for _, name in ipairs(l) do
 			if name:sub(1, #text) == text then return l end
@@ -2124,26 +2235,29 @@ command {
 		if not o then return nil, rest end
 		if #rest > 1 then return nil, usage("lesson") end
 		if not rest[1] then
-			if o.answers then return nil, usage("lesson") end
+			if o.answers or o.html then return nil, usage("lesson") end
 			return list_lessons()
 		end
 		local l, err = load_lesson(rest[1])
 		if not l then return nil, err end
+		if o.html then return lesson_html(l, o.html) end
 		return start(l, o.answers)
 	end,
 }
 
 command {
-	name = "quiz", args = "[N] [--seed S] [--answers FILE]", max = 5,
+	name = "quiz", args = "[N] [--seed S] [--answers FILE | --html OUT.html]",
+	max = 5,
 	help = "answer N questions (5) on random trees; the library grades",
 	text = "Each question has a tree of its own, made by the commands shown:\n" ..
 		"which ID alloc or alloc_cyclic returns next, how many nodes an\n" ..
 		"allocation makes, which slot of the root an ID goes through,\n" ..
 		"whether a tagged ID is live.  --seed S asks the same questions\n" ..
 		"each time (the title says the seed of a quiz without one).\n" ..
-		"Answers come as for 'lesson'.",
+		"Answers come as for 'lesson'; --html OUT.html writes the quiz\n" ..
+		"as a replay page, as 'lesson' does.",
 	example = "quiz 5 --seed 1",
-	complete = { "--seed", "--answers" },
+	complete = { "--seed", "--answers", "--html" },
 	run = function(args)
 		local o, rest = lesson_options(args, true)
 		if not o then return nil, rest end
@@ -2155,6 +2269,7 @@ command {
 			seed, e = number(o.seed, "S", INT_MAX)
 			if not seed then return nil, e end
 		end
+		if o.html then return lesson_html(idr.quiz(n, seed), o.html) end
 		return start(idr.quiz(n, seed), o.answers)
 	end,
 }

@@ -177,10 +177,49 @@ $(yes nonsense | head -n "$n")"
 @test "help lesson and help quiz; the man page has the format" {
 	run "$IDRSH" -c 'help lesson' -c 'help quiz'
 	assert_success
-	assert_line "usage: lesson [NAME | FILE] [--answers FILE]"
-	assert_line "usage: quiz [N] [--seed S] [--answers FILE]"
+	assert_line "usage: lesson [NAME | FILE] [--answers FILE | --html OUT.html]"
+	assert_line "usage: quiz [N] [--seed S] [--answers FILE | --html OUT.html]"
+	assert_line --partial "--html OUT.html asks nothing"
 	run grep -c 'LESSON FILES' man/idrsh.1
 	assert_success
+}
+
+@test "lesson lowest-free --html F: a replay page with its 3 questions, no one asked" {
+	f=$BATS_TEST_TMPDIR/lf.html
+	# A line after the command is not taken as an answer: it runs.
+	run "$IDRSH" <<<"lesson lowest-free --html $f
+count"
+	assert_success
+	assert_line "wrote 11 frames, 3 questions, to $f"
+	assert_line "0"
+	refute_output --partial "Question"
+	[ "$(grep -o '"k":"Question [0-9] of 3:"' "$f" | wc -l)" -eq 3 ]
+	# Each answer is the library's, and behind "Show the answer".
+	grep -q '"a":"2","c":"alloc a"' "$f"
+	grep -q '"a":"65","c":"alloc b"' "$f"
+	grep -q '"a":"10","c":"alloc c"' "$f"
+	grep -q '<details class="ans"><summary>Show the answer</summary>' "$f"
+}
+
+@test "quiz --html, and --html with --answers or to a bad file: errors" {
+	run "$IDRSH" -c "quiz 4 --seed 1 --html $BATS_TEST_TMPDIR/q.html"
+	assert_success
+	assert_output --regexp "^wrote [0-9]+ frames, 4 questions, to "
+	run "$IDRSH" -c "quiz 2 --html x.html --answers y"
+	assert_failure
+	assert_output --partial "--html asks no one: not with --answers"
+	run "$IDRSH" -c "lesson ida --html /nonexistent/x.html"
+	assert_failure
+	assert_output --partial "lesson: /nonexistent/x.html"
+}
+
+@test "lesson FILE --html: as safe as lesson FILE, nothing run, no page" {
+	f=$BATS_TEST_TMPDIR/bad.lesson
+	printf 'title: t\n> alloc a\n> source %s\n' "$f" >"$f"
+	run "$IDRSH" -c "lesson $f --html $BATS_TEST_TMPDIR/bad.html"
+	assert_failure
+	assert_output --partial "$f:3: 'source' is not allowed in a lesson"
+	[ ! -e "$BATS_TEST_TMPDIR/bad.html" ]
 }
 
 # At a terminal: feeds keys to idrsh on a pty (as idrsh_interactive.bats).

@@ -221,3 +221,76 @@ png_count() {
 	run grep -o '"c":"[^,]*,' "$OUT/own.html"
 	[ "${#lines[@]}" -eq 3 ] || { echo "$output"; return 1; }
 }
+
+@test "lesson --html: every paragraph and question, escaped; the answer hidden until clicked" {
+	local l="$OUT/esc.lesson" f="$OUT/lesson.html"
+	cat > "$l" <<-'EOF2'
+	title: <b>Escapes</b> & "quotes"
+
+	A paragraph with <script>alert(1)</script> & more,
+	on two lines.
+
+	> alloc "<i>x</i>"
+
+	? Which ID will 'alloc <img alt=x>' return?
+	= alloc "<img alt=x>"
+	! Because <em>the lowest</em> free ID is 1.
+
+	After the question: <u>the end</u>.
+	EOF2
+	run "$IDRSH" -c "lesson $l --html $f"
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	[ "$output" = "wrote 3 frames, 1 question, to $f" ]
+	# Nothing of the lesson reaches the file as markup.
+	run grep -c -e '<script>alert' -e '<img' -e '<i>x' -e '<b>Escapes' \
+		-e '<em>' -e '<u>' "$f"
+	[ "$output" = 0 ]
+	grep -q '<title>&lt;b&gt;Escapes&lt;/b&gt; &amp; &quot;quotes&quot;</title>' "$f"
+	grep -qF '<p class="para">A paragraph with &lt;script&gt;alert(1)&lt;/script&gt; &amp; more, on two lines.</p>' "$f"
+	# No external reference (the SVG namespace is a name).
+	run grep -c -i -e 'https\?:' -e '//' "$f"
+	[ "$output" = 1 ]
+	run grep -i -e 'src=' -e 'href=' -e '@import' -e 'url([^#]' "$f"
+	[ "$status" -eq 1 ] || { echo "$output"; return 1; }
+	# In the browser: the question's frame, its text as text, the answer
+	# closed; the last frame, the paragraph after it.
+	browser --dump-dom "$(url "$f" frame=2)" > "$OUT/q.html"
+	grep -qF "<span class=\"qtext\">Which ID will 'alloc &lt;img alt=x&gt;' return?</span>" \
+		"$OUT/q.html" || { grep -n qtext "$OUT/q.html"; return 1; }
+	grep -qF '<details class="ans"><summary>Show the answer</summary>' "$OUT/q.html"
+	grep -qF '<p class="qwhy">Because &lt;em&gt;the lowest&lt;/em&gt; free ID is 1.</p>' "$OUT/q.html"
+	browser --dump-dom "$(url "$f" frame=3)" > "$OUT/q3.html"
+	grep -qF '<p class="para">After the question: &lt;u&gt;the end&lt;/u&gt;.</p>' "$OUT/q3.html"
+	# Hidden until "Show the answer" is clicked, and closed again when
+	# the student steps away and back (the page's #selftest).
+	browser --dump-dom "$(url "$f" selftest)" > "$OUT/qself.html"
+	sed -n '/<pre id="selftest">/,/selftest done/p' "$OUT/qself.html"
+	grep -qx 'question: frame 2 | details closed | answer hidden' "$OUT/qself.html"
+	grep -qx 'clicked: frame 2 | details open | answer shown: 1' "$OUT/qself.html"
+	grep -qx 'back-again: frame 2 | details closed | answer hidden' "$OUT/qself.html"
+}
+
+@test "lesson lowest-free --html: every paragraph and question of the file on the page" {
+	local f="$OUT/lf.html"
+	"$IDRSH" -c "lesson lowest-free --html $f" > /dev/null
+	python3 - examples/lessons/lowest-free.lesson "$f" <<-'EOF2'
+	import json, re, sys
+	src = open(sys.argv[1], encoding="utf-8").read()
+	page = open(sys.argv[2], encoding="utf-8").read()
+	data = json.loads(re.search(r'<script type="application/json" id="data">\n(.*?)\n</script>',
+	                            page, re.S)[1])
+	paras, questions, blocks = [], [], re.split(r"\n\s*\n", src)
+	for b in blocks:
+	    lines = [l for l in b.splitlines() if not l.startswith(("#", "title:"))]
+	    text = [l for l in lines if l[:1] not in (">", "?", "=", "!")]
+	    if text: paras.append(" ".join(text))
+	    q = [l[2:] for l in lines if l.startswith("? ")]
+	    if q: questions.append(" ".join(q))
+	shown = "\n\n".join(f.get("p", "") for f in data["frames"])
+	asked = [f["q"]["t"] for f in data["frames"] if "q" in f]
+	for p in paras: assert p in shown, p
+	assert asked == questions, (asked, questions)
+	assert all(f["q"]["a"] for f in data["frames"] if "q" in f)
+	print(len(paras), "paragraphs,", len(asked), "questions")
+	EOF2
+}

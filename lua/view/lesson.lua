@@ -270,7 +270,8 @@ from wherever the caller reads lines:
 @io: { run = function(command) -> output, ok;
        stats = function() -> the current tree's t:stats(), or nil;
        emit = function(step, what) } -- what: "text", "run", "ask",
-                                        "graded", "end"
+                                        "graded", "end" (and
+                                        "revealed": idr.lesson_play)
 ]]
 local Runner = {}
 Runner.__index = Runner
@@ -360,13 +361,17 @@ end
 
 --- idr.lesson_play(lesson, io) -> the list of steps played, every
 -- question answered by running its command (no one is asked): what a
--- replay shows, the answers revealed on a click.
+-- replay shows, the answers revealed on a click.  @io as for
+-- idr.lesson_runner; its emit, if any, also hears "revealed" with a
+-- question once its command has run (an "ask" comes before, with the
+-- tree as the question finds it).
 function idr.lesson_play(lesson, io_)
-	local r = idr.lesson_runner(lesson, { run = io_.run, stats = io_.stats })
+	local r = idr.lesson_runner(lesson, io_)
 	while r:advance() do
 		local q = r.q
 		r.q = nil
 		r:reveal(q)
+		r:emit(q, "revealed")
 	end
 	return r.played
 end

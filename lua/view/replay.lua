@@ -3,7 +3,8 @@
 --
 --   local rec = idr.recorder { title = "..." }
 --   rec:frame { tree = t, command = "alloc x", output = "0\n",
---               events = evs, narration = "..." }
+--               events = evs, narration = "...", text = "...",
+--               question = { ... } }
 --   local page = rec:html()
 --
 -- A frame keeps the tree's shape (t:nodes()) as it is after the
@@ -113,10 +114,22 @@ end
 -- thousands); the page says how many it left off.
 local MAX_EVENTS = 400
 
+-- A lesson's question as the page keeps it: the answer and what shows
+-- it are behind "Show the answer".
+local function question(q)
+	local function s(v) return v and tostring(v) or "" end
+	return { k = s(q.number), t = s(q.text), c = s(q.command),
+		a = s(q.answer), o = s(q.output), w = s(q.why),
+		n = s(q.narration) }
+end
+
 --- rec:frame(f) -> n: records one operation as frame n: f.tree (an idr
 -- or IDA, as it is after the operation, or nil if there was none),
 -- f.command, f.output, f.events (the list t:events() returns) and
--- f.narration (text), each optional.
+-- f.narration (text), each optional.  A lesson's frame may also have
+-- f.text (its paragraphs, shown above) and f.question = { number
+-- ("Question 1 of 3"), text, command, answer, output, why, narration },
+-- whose answer the page hides until a click.
 function Recorder:frame(f)
 	local set, gone = {}, {}
 	if f.tree then set, gone = self:delta(f.tree) end
@@ -131,18 +144,23 @@ function Recorder:frame(f)
 		c = tostring(f.command or ""), o = tostring(f.output or ""),
 		n = narration and tostring(narration) or "", e = evs,
 		s = set, d = gone, t = f.tree ~= nil, m = #all - #evs,
+		p = f.text and tostring(f.text) or nil,
+		q = f.question and question(f.question) or nil,
 	}
 	return #self.frames
 end
 
---- rec:amend(n, f): sets frame @n's command and output to f.command and
--- f.output, where given: for a caller that learns them after the
--- operation (the shell, which records each operation as it ends and
--- knows the command line only once the line is over).
+--- rec:amend(n, f): sets frame @n's command, output and question to
+-- f.command, f.output and f.question, where given: for a caller that
+-- learns them after the operation (the shell, which records each
+-- operation as it ends and knows the command line only once the line is
+-- over; a lesson, whose question shows the tree before the answer's
+-- command runs).
 function Recorder:amend(n, f)
 	local fr = self.frames[n]
 	if f.command then fr.c = tostring(f.command) end
 	if f.output then fr.o = tostring(f.output) end
+	if f.question then fr.q = question(f.question) end
 end
 
 -- The operations that change a tree: what rec:watch() records.
@@ -519,6 +537,18 @@ ol.events li.now { background: #ffe9c2; font-weight: 700; }
 .none { color: var(--muted); }
 svg.defs { position: absolute; }
 noscript p { margin: .5rem 1rem; padding: .4rem .6rem; background: #fff3cf; }
+.lesson { grid-column: 1 / -1; max-width: 62rem; }
+p.para { margin: 0 0 .5rem; white-space: pre-line; }
+.quest { padding: .5rem .7rem; background: #eef4ff;
+  border-left: 3px solid var(--used); border-radius: 4px; }
+.quest p { margin: 0 0 .3rem; }
+details.ans summary { cursor: pointer; color: #1b4c9c; font-weight: 600; }
+details.ans[open] summary { margin-bottom: .3rem; }
+pre.qcmd { font-weight: 600; margin: .3rem 0; }
+pre.qcmd::before { content: "idr> "; color: var(--muted); font-weight: 400; }
+p.qwhy { margin: .3rem 0 0; white-space: pre-line; }
+p.qnarr { margin: .3rem 0 0; padding: .4rem .6rem; background: #fffbea;
+  border-left: 3px solid var(--changed); white-space: pre-wrap; }
 #print { display: none; }
 @media print {
   header, #selftest { display: none; }
@@ -760,8 +790,30 @@ function evHead(f) {
   return "Events (" + (f.e.length + f.m) + "; the first " + f.e.length +
     " shown)";
 }
+/* A lesson's paragraphs and question; the answer closed again. */
+function put(root, sel, s, empty) {
+  var e = root.querySelector(sel);
+  e.textContent = s || empty || "";
+  e.hidden = e.textContent === "";
+}
+function fillLesson(root, f) {
+  var q = f.q || {};
+  root.querySelector(".lesson").hidden = !f.p && !f.q;
+  put(root, ".para", f.p);
+  root.querySelector(".quest").hidden = !f.q;
+  put(root, ".qnum", q.k);
+  put(root, ".qtext", q.t);
+  put(root, ".qans", q.a);
+  put(root, ".qcmd", q.c);
+  put(root, ".qout", q.o, "(no output)");
+  put(root, ".qwhy", q.w);
+  put(root, ".qnarr", q.n);
+  root.querySelector(".ans").open = false;
+  root.querySelector(".run").hidden = f.c === "" && !!(f.p || f.q);
+}
 function fill(root, i, evIndex) {
   var f = D.frames[i];
+  fillLesson(root, f);
   root.querySelector(".cmd").textContent = f.c;
   var out = root.querySelector(".out");
   out.textContent = f.o === "" ? "(no output)" : f.o;
@@ -885,6 +937,21 @@ function selftest() {
   setFine(true); show(0); go(1); note("fine-forward");
   go(-1); note("fine-back");
   setFine(false); show(0); note("first-again");
+  var qi = -1;
+  D.frames.forEach(function (f, i) { if (qi < 0 && f.q) qi = i; });
+  if (qi >= 0) {
+    var v = $("view"), ans = v.querySelector(".qans");
+    var seen = function (what) {
+      var shown = ans.checkVisibility ? ans.checkVisibility()
+        : ans.getClientRects().length > 0;
+      out.push(what + ": frame " + (qi + 1) + " | details " +
+        (v.querySelector(".ans").open ? "open" : "closed") + " | answer " +
+        (shown ? "shown: " + ans.textContent : "hidden"));
+    };
+    show(qi); seen("question");
+    v.querySelector(".ans summary").click(); seen("clicked");
+    go(1); go(-1); seen("back-again");
+  }
   var pre = document.createElement("pre");
   pre.id = "selftest";
   pre.textContent = "selftest\n" + out.join("\n") + "\nselftest done";
@@ -943,13 +1010,44 @@ local function ev_head(f)
 	return format("Events (%d; the first %d shown)", #f.e + f.m, #f.e)
 end
 
+local function hidden(s)
+	return (s == nil or s == "") and " hidden" or ""
+end
+
+-- A lesson's paragraphs and question, above the frame (the page's
+-- fillLesson() fills the same elements).  The answer is in a <details>:
+-- hidden until "Show the answer" is clicked, with JavaScript or without.
+local function lesson_block(f)
+	local q = f.q or {}
+	local function p(cls, s, tag)
+		tag = tag or "p"
+		return format('<%s class="%s"%s>%s</%s>', tag, cls, hidden(s),
+			esc(s or ""), tag)
+	end
+	return concat({
+		'<section class="lesson"' .. ((f.p or f.q) and "" or " hidden") ..
+			">",
+		p("para", f.p),
+		'<div class="quest"' .. (f.q and "" or " hidden") .. ">",
+		"<p>" .. p("qnum", q.k, "b") .. " " .. p("qtext", q.t, "span") ..
+			"</p>",
+		'<details class="ans"><summary>Show the answer</summary>',
+		"<p>Answer: " .. p("qans", q.a, "b") .. "</p>",
+		p("qcmd", q.c, "pre"),
+		p("qout", f.q and (q.o == "" and "(no output)" or q.o), "pre"),
+		p("qwhy", q.w),
+		p("qnarr", q.n),
+		"</details></div></section>",
+	}, "\n")
+end
+
 local function side(f)
-	f = f or { c = "", o = "", n = "", e = {}, m = 0 }
 	local evs = {}
 	for i, e in ipairs(f.e) do evs[i] = "<li>" .. esc(e[1]) .. "</li>" end
 	local hide = f.n == "" and " hidden" or ""
+	local run = f.c == "" and (f.p or f.q) and " hidden" or ""
 	return concat({
-		'<div class="side">',
+		'<div class="side"><div class="run"' .. run .. ">",
 		"<h2>Command</h2>",
 		'<pre class="cmd">' .. esc(f.c) .. "</pre>",
 		"<h2>Output</h2>",
@@ -959,7 +1057,7 @@ local function side(f)
 		'<p class="narr"' .. hide .. ">" .. esc(f.n) .. "</p>",
 		'<h2 class="ev-h">' .. ev_head(f) .. "</h2>",
 		'<ol class="events">' .. concat(evs) .. "</ol>",
-		"</div>",
+		"</div></div>",
 	}, "\n")
 end
 
@@ -1054,6 +1152,7 @@ local CSP = "default-src 'none'; style-src " .. csp_hash(CSS) ..
 --- rec:html() -> text: the page, one self-contained HTML file.
 function Recorder:html()
 	local n = #self.frames
+	local first = self.frames[1] or { c = "", o = "", n = "", e = {}, m = 0 }
 	local data = json({ rows = self.rows, frames = self.frames,
 		title = self.title }, {})
 	return concat({
@@ -1084,7 +1183,8 @@ function Recorder:html()
 		"<noscript><p>This is the first of " .. n .. " frames: " ..
 			"stepping through them needs JavaScript.</p></noscript>",
 		'<main id="view">',
-		side(self.frames[1]),
+		lesson_block(first),
+		side(first),
 		'<div class="treecol">' .. LEGEND ..
 			'<div class="treebox">' .. self:first_svg() .. "</div></div>",
 		"</main>",
