@@ -1385,6 +1385,21 @@ command {
 	end,
 }
 
+-- The run of a reader's 'NAME on|off' (trace, step): on the current
+-- tree's events as on every named tree's; @after runs once it is set.
+local function switch(name, after)
+	return function(args)
+		local _, err = tree("any")
+		if err then return nil, err end
+		if args[1] ~= "on" and args[1] ~= "off" then
+			return nil, "say '" .. name .. " on' or '" .. name .. " off'"
+		end
+		sh.on[name] = args[1] == "on" or nil
+		if after then after() end
+		return true
+	end
+end
+
 command {
 	name = "trace", args = "on|off", min = 1,
 	help = "print each step of later operations",
@@ -1414,16 +1429,7 @@ command {
 		"See also: explain, idr(3).",
 	example = "trace on",
 	complete = { "on", "off" },
-	run = function(args)
-		local t, err = tree("any")
-		if not t then return nil, err end
-		if args[1] ~= "on" and args[1] ~= "off" then
-			return nil, "say 'trace on' or 'trace off'"
-		end
-		if not t.trace then return nil, "not available on this tree" end
-		sh.on.trace = args[1] == "on" or nil
-		return true
-	end,
+	run = switch("trace"),
 }
 
 -- 'fail N' as set: N, and the allocator's count of refused allocations
@@ -2338,16 +2344,7 @@ command {
 		"it never waits.  In Lua: t:event_text(ev), t:step_text(fn).",
 	example = "step on",
 	complete = { "on", "off" },
-	run = function(args)
-		local t, err = tree("any")
-		if not t then return nil, err end
-		if args[1] ~= "on" and args[1] ~= "off" then
-			return nil, "say 'step on' or 'step off'"
-		end
-		sh.on.step = args[1] == "on" or nil
-		step_reset()
-		return true
-	end,
+	run = switch("step", function() step_reset() end),
 }
 
 -- name -> { snap, of = { tree } (weak), tree = its name then }

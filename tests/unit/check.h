@@ -17,6 +17,9 @@ bool check_at(bool ok, const char *what, const char *file, int line);
 bool check_long_at(long got, long want, const char *what, const char *file,
 		   int line);
 void run_case(void (*fn)(void), const char *name);
+/* Compare @text (@len bytes) with the file at @path and free @text; with
+ * UPDATE_GOLDEN=1 in the environment, rewrite the file first. */
+void golden_check(const char *path, char *text, size_t len);
 
 /* Evaluate @cond; on failure report it.  Yields @cond. */
 #define CHECK(cond) check_at(!!(cond), #cond, __FILE__, __LINE__)

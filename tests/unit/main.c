@@ -82,6 +82,50 @@ static void report_skips(void)
 	}
 }
 
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long n;
+
+	*len = 0;
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = malloc((size_t)n + 1);
+	if (buf)
+		*len = fread(buf, 1, (size_t)n, f);
+	fclose(f);
+	return buf;
+}
+
+static void spill(const char *path, const char *text, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+
+	if (CHECK(f != NULL)) {
+		fwrite(text, 1, len, f);
+		fclose(f);
+	}
+}
+
+void golden_check(const char *path, char *text, size_t len)
+{
+	size_t want_len;
+	char *want;
+
+	if (getenv("UPDATE_GOLDEN"))
+		spill(path, text, len);
+	want = slurp(path, &want_len);
+	if (!CHECK(want != NULL) || !CHECK_EQ(want_len, len) ||
+	    !CHECK(memcmp(want, text, len) == 0))
+		fprintf(stderr, "golden: %s differs; got:\n%s", path, text);
+	free(want);
+	free(text);
+}
+
 void run_case(void (*fn)(void), const char *name)
 {
 	unsigned long failures = check_failures;

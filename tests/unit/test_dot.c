@@ -81,25 +81,6 @@ static void alloc_at(struct idr *idr, unsigned long id, void *ptr)
 
 #if IDR_BITS == 6
 
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long n;
-
-	*len = 0;
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = malloc((size_t)n + 1);
-	*len = fread(buf, 1, (size_t)n, f);
-	buf[*len] = '\0';
-	fclose(f);
-	return buf;
-}
-
 static int print_value(FILE *out, unsigned long id, void *entry, void *data)
 {
 	(void)id;
@@ -120,8 +101,8 @@ static void dot_golden_small(void)
 				      .at_set = true,
 				      .at = 70 };
 	struct events e = { .n = 0 };
-	char *text, *want;
-	size_t i, len;
+	char *text;
+	size_t i;
 	DEFINE_IDR(idr);
 
 	for (i = 0; i < 5; i++)
@@ -135,22 +116,7 @@ static void dot_golden_small(void)
 	opts.nchanged = e.n;
 	text = dot_of(&idr, &opts);
 	leave("small", text);
-	if (getenv("UPDATE_GOLDEN")) {
-		FILE *f = fopen("tests/golden/dot-small.dot", "w");
-
-		if (CHECK(f != NULL)) {
-			fputs(text, f);
-			fclose(f);
-		}
-	}
-	want = slurp("tests/golden/dot-small.dot", &len);
-	if (!CHECK(want != NULL) || !CHECK(strcmp(want, text) == 0))
-		fprintf(stderr,
-			"golden: tests/golden/dot-small.dot differs; "
-			"got:\n%s",
-			text);
-	free(want);
-	free(text);
+	golden_check("tests/golden/dot-small.dot", text, strlen(text));
 	idr_destroy(&idr);
 }
 

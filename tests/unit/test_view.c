@@ -38,50 +38,13 @@ static int print_value(FILE *out, unsigned long id, void *entry, void *data)
 
 static const struct idr_dump_opts opts = { .print_entry = print_value };
 
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long n;
-
-	*len = 0;
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = malloc((size_t)n + 1);
-	*len = fread(buf, 1, (size_t)n, f);
-	fclose(f);
-	return buf;
-}
-
-static void spill(const char *path, const char *text, size_t len)
-{
-	FILE *f = fopen(path, "wb");
-
-	if (CHECK(f != NULL)) {
-		fwrite(text, 1, len, f);
-		fclose(f);
-	}
-}
-
-/* Compare @text with tests/golden/@name.txt (UPDATE_GOLDEN=1 rewrites
- * it), and free it. */
+/* Compare @text with tests/golden/@name.txt, and free it. */
 static void golden_compare(const char *name, char *text, size_t len)
 {
-	char path[256], *want;
-	size_t want_len;
+	char path[256];
 
 	snprintf(path, sizeof(path), "tests/golden/%s.txt", name);
-	if (getenv("UPDATE_GOLDEN"))
-		spill(path, text, len);
-	want = slurp(path, &want_len);
-	if (!CHECK(want != NULL) || !CHECK_EQ(want_len, len) ||
-	    !CHECK(memcmp(want, text, len) == 0))
-		fprintf(stderr, "golden: %s differs; got:\n%s", path, text);
-	free(want);
-	free(text);
+	golden_check(path, text, len);
 }
 
 /* The dump and the paths of @ids, compared with tests/golden/@name.txt. */
