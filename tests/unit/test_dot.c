@@ -15,7 +15,40 @@
 
 static char value[] = "v";
 
-/* The DOT of @idr with @opts, as a string to free. */
+/* Whether the node named at @name (up to a port or a space) is declared. */
+static bool declared(const char *text, const char *name)
+{
+	char decl[64];
+	size_t n = strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789_");
+
+	if (n == 0 || n + 4 > sizeof(decl))
+		return false;
+	decl[0] = '\t';
+	memcpy(decl + 1, name, n);
+	memcpy(decl + 1 + n, " [", 3);
+	return strstr(text, decl) != NULL;
+}
+
+/* Every edge joins two declared nodes: a misnamed one would be drawn by
+ * Graphviz as a stray box of its own. */
+static void edges_declared(const char *text)
+{
+	const char *p;
+
+	for (p = text; (p = strstr(p, " -> ")) != NULL; p++) {
+		const char *from = p;
+
+		while (from > text && from[-1] != '\t')
+			from--;
+		if (!CHECK(declared(text, from)) ||
+		    !CHECK(declared(text, p + 4))) {
+			fprintf(stderr, "edge: %.60s\n", from);
+			return;
+		}
+	}
+}
+
+/* The DOT of @idr with @opts, as a string to free; its edges checked. */
 static char *dot_of(const struct idr *idr, const struct idr_dump_opts *opts)
 {
 	char *text = NULL;
@@ -24,6 +57,8 @@ static char *dot_of(const struct idr *idr, const struct idr_dump_opts *opts)
 
 	CHECK_EQ(idr_dump_dot(idr, mem, opts), 0);
 	fclose(mem);
+	if (text)
+		edges_declared(text);
 	return text;
 }
 
