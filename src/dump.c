@@ -847,7 +847,7 @@ static void dot_entries(const struct dotter *g, const struct idr_view *v)
 {
 	unsigned int slot, shown = 0, col = 0;
 	unsigned int total = (unsigned int)__builtin_popcountll(v->present);
-	char buf[ENTRY_CHARS + 1];
+	char buf[ENTRY_CHARS + 1]; /* + 2: room unused: equivalent mutant */
 
 	if (!total)
 		return;
@@ -986,6 +986,11 @@ static void dot_left_out(struct dotter *g, const struct idr_view *v,
 static unsigned int dot_subtree(struct dotter *g, const struct idr_view *v,
 				const struct idr_view *parent,
 				unsigned int room);
+
+static unsigned int larger(unsigned int a, unsigned int b)
+{
+	return a > b ? a : b; /* >=: the same at a tie: equivalent mutant */
+}
 
 static void leave_out(const struct dotter *g, const struct idr_view *v,
 		      unsigned int from, unsigned int to, struct left_out *lo)
@@ -1144,7 +1149,7 @@ static unsigned int dot_children(struct dotter *g, const struct idr_view *v,
 			least = forced_need(g, child.depth, child.first,
 					    child.last);
 		share = g->d.opts.full ? UINT_MAX / 2 / v->slots : p.left / n--;
-		given = (least > g->width ? least : g->width) + share;
+		given = larger(least, g->width) + share;
 		used = dot_subtree(g, &child, v, given);
 		p.left -= share;
 		p.left += used < given ? (given - used < share ? given - used
