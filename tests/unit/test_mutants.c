@@ -190,6 +190,24 @@ out:
 	idr_destroy(&idr);
 }
 
+/*
+ * idr_check: a top shift of IDR__LEVELS levels, one more than any tree
+ * has, is -EUCLEAN; one level less passes the shift check (and fails
+ * later, for a leaf at the top).
+ */
+static void mutants_check_shift_limit(void)
+{
+	struct idr copy;
+	DEFINE_IDR(idr);
+
+	fill(&idr, 0, 2);
+	copy = idr;
+	copy.idr_shift = IDR__LEVELS * IDR_BITS;
+	CHECK_EQ(idr_check(&copy), -EUCLEAN);
+	CHECK_SOUND(&idr);
+	idr_destroy(&idr);
+}
+
 /* }==================== tree.c ==================== */
 
 /* {==================== dump.c ==================== */
@@ -390,6 +408,7 @@ void suite_mutants(void)
 	RUN(mutants_no_room_after_last_slot);
 	RUN(mutants_delete_says_absent);
 	RUN(mutants_check_full_bit);
+	RUN(mutants_check_shift_limit);
 	RUN(mutants_dump_at_ida);
 	RUN(mutants_dump_range_edges);
 	RUN(mutants_dump_max_lines_exact);
