@@ -327,6 +327,40 @@ static void dot_sparse_leaves_out(void)
 	idr_destroy(&idr);
 }
 
+/*
+ * A sparse tree, the way to one ID and a cell changed far from it: both
+ * leaves are drawn, though the picture leaves most nodes out.
+ */
+static void dot_at_and_changed_far_apart(void)
+{
+	struct idr_dump_opts opts = { .at_set = true, .at = 1234567 };
+	struct events e = { .n = 0 };
+	unsigned long i, seed = 7;
+	char *text;
+	DEFINE_IDR(idr);
+
+	for (i = 0; i < 3000; i++) {
+		uint32_t id;
+
+		seed = (seed * 1103515245 + 12345) % 2147483648u;
+		id = (uint32_t)(seed % 2000000000u);
+		idr_alloc_u32(&idr, value, &id, id, 0);
+	}
+	alloc_at(&idr, 1234567, value);
+	idr_set_trace(&idr, keep_event, &e);
+	alloc_at(&idr, 2000000000, value);
+	idr_set_trace(&idr, NULL, NULL);
+	opts.changed = e.ev;
+	opts.nchanged = e.n;
+	text = dot_of(&idr, &opts);
+	CHECK(strstr(text, "to keep the picture small") != NULL);
+	CHECK(IDR_BITS != 6 || strstr(text, "\tn0_1234560 [label=<") != NULL);
+	CHECK(IDR_BITS != 6 ||
+	      strstr(text, "\tn0_2000000000 [label=<") != NULL);
+	free(text);
+	idr_destroy(&idr);
+}
+
 /* Beyond max_nodes, DOT counts the rest in dotted boxes and says so. */
 static void dot_max_nodes(void)
 {
@@ -398,6 +432,7 @@ void suite_dot(void)
 	RUN(dot_changed_marks_cells);
 	RUN(dot_million_collapses);
 	RUN(dot_sparse_leaves_out);
+	RUN(dot_at_and_changed_far_apart);
 	RUN(dot_max_nodes);
 	RUN(dot_empty_and_ida);
 	RUN(dot_changed_out_of_memory);
