@@ -361,6 +361,76 @@ static void dot_at_and_changed_far_apart(void)
 	idr_destroy(&idr);
 }
 
+#define MARKER_ROW "<TR><TD BORDER=\"0\">"
+#define DIAMOND "\xe2\x97\x86</FONT></TD>"
+
+/*
+ * Growing for ID 64 changes the new top's slots 0 and 1 and the new
+ * leaf's slot 0: a row of markers over those two nodes, none over leaf
+ * 0..63 (whose slot 63 is the last: none past it).
+ */
+static void dot_marker_rows_only_where_changed(void)
+{
+	struct idr_dump_opts opts = { .max_nodes = 0 };
+	struct events e = { .n = 0 };
+	char *text;
+	DEFINE_IDR(idr);
+
+	alloc_at(&idr, 0, value);
+	idr_set_trace(&idr, keep_event, &e);
+	alloc_at(&idr, 64, value);
+	idr_set_trace(&idr, NULL, NULL);
+	opts.changed = e.ev;
+	opts.nchanged = e.n;
+	text = dot_of(&idr, &opts);
+	CHECK_EQ(count(text, MARKER_ROW), 2);
+	CHECK_EQ(count(text, DIAMOND), 3);
+	free(text);
+	idr_destroy(&idr);
+}
+
+/* An event whose range is upside down names no cell: nothing marked. */
+static void dot_made_up_event_marks_nothing(void)
+{
+	struct idr_trace bad = { .event = IDR_TRACE_SLOT_SET,
+				 .level = 0,
+				 .first = 1,
+				 .last = 0,
+				 .slot = 0 };
+	struct idr_dump_opts opts = { .changed = &bad, .nchanged = 1 };
+	char *text;
+	DEFINE_IDR(idr);
+
+	alloc_at(&idr, 0, value);
+	alloc_at(&idr, 1, value);
+	text = dot_of(&idr, &opts);
+	CHECK_EQ(count(text, DIAMOND), 0);
+	/* Nor does the legend speak of changed cells. */
+	CHECK(strstr(text, "last operation changed") == NULL);
+	free(text);
+	idr_destroy(&idr);
+}
+
+/* An IDA's bit taken in an existing bitmap marks that bitmap's cell. */
+static void dot_ida_bit_marks_its_cell(void)
+{
+	struct idr_dump_opts opts = { .max_nodes = 0 };
+	struct events e = { .n = 0 };
+	char *text;
+	DEFINE_IDA(ida);
+
+	CHECK_EQ(ida_alloc(&ida, 0), 0);
+	idr_set_trace(&ida.ida_rt, keep_event, &e);
+	CHECK_EQ(ida_alloc(&ida, 0), 1);
+	idr_set_trace(&ida.ida_rt, NULL, NULL);
+	opts.changed = e.ev;
+	opts.nchanged = e.n;
+	text = dot_of(ida_tree(&ida), &opts);
+	CHECK_EQ(count(text, DIAMOND), 1);
+	free(text);
+	ida_destroy(&ida);
+}
+
 /* Beyond max_nodes, DOT counts the rest in dotted boxes and says so. */
 static void dot_max_nodes(void)
 {
@@ -433,6 +503,9 @@ void suite_dot(void)
 	RUN(dot_million_collapses);
 	RUN(dot_sparse_leaves_out);
 	RUN(dot_at_and_changed_far_apart);
+	RUN(dot_marker_rows_only_where_changed);
+	RUN(dot_made_up_event_marks_nothing);
+	RUN(dot_ida_bit_marks_its_cell);
 	RUN(dot_max_nodes);
 	RUN(dot_empty_and_ida);
 	RUN(dot_changed_out_of_memory);
