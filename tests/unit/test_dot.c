@@ -365,9 +365,10 @@ static void dot_at_and_changed_far_apart(void)
 #define DIAMOND "\xe2\x97\x86</FONT></TD>"
 
 /*
- * Growing for ID 64 changes the new top's slots 0 and 1 and the new
- * leaf's slot 0: a row of markers over those two nodes, none over leaf
- * 0..63 (whose slot 63 is the last: none past it).
+ * Growing for ID 64 (the first of the second leaf) changes the new top's
+ * slots 0 and 1 and the new leaf's slot 0: a row of markers over those
+ * two nodes, none over leaf 0..63 (whose slot 63 is the last: none past
+ * it).
  */
 static void dot_marker_rows_only_where_changed(void)
 {
@@ -378,7 +379,7 @@ static void dot_marker_rows_only_where_changed(void)
 
 	alloc_at(&idr, 0, value);
 	idr_set_trace(&idr, keep_event, &e);
-	alloc_at(&idr, 64, value);
+	alloc_at(&idr, IDR_SLOTS, value);
 	idr_set_trace(&idr, NULL, NULL);
 	opts.changed = e.ev;
 	opts.nchanged = e.n;
