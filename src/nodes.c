@@ -266,9 +266,6 @@ int idr__reserve(struct idr *idr, struct idr__nodes *spare, unsigned int need,
 				    : preloaded.nr;
 	unsigned int from_cache;
 
-	/* Most allocations land in an existing leaf: no lock, no trace. */
-	if (!need)
-		return 0;
 	if (supply == IDR__CACHED_NODES)
 		return reserve_cached(idr, spare, need);
 	from_cache = cache_take_some(idr, spare, need - from_preload);
