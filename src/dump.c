@@ -679,6 +679,11 @@ static int path_slot(const struct dotter *g, const struct idr_view *v)
 	return (int)(index >> v->shift & (v->slots - 1));
 }
 
+static unsigned int larger(unsigned int a, unsigned int b)
+{
+	return a > b ? a : b; /* >=: the same at a tie: equivalent mutant */
+}
+
 /*
  * The room the nodes drawn whatever the budget need at @depth and below,
  * among those covering IDs @first..@last: each its own width, or its
@@ -696,7 +701,7 @@ static unsigned int forced_need(const struct dotter *g, unsigned int depth,
 			continue;
 		below = forced_need(g, depth + 1, f->first, f->last);
 		below = below ? below + BOX_W : 0;
-		need += below > g->width ? below : g->width;
+		need += larger(below, g->width);
 	}
 	return need;
 }
@@ -986,11 +991,6 @@ static void dot_left_out(struct dotter *g, const struct idr_view *v,
 static unsigned int dot_subtree(struct dotter *g, const struct idr_view *v,
 				const struct idr_view *parent,
 				unsigned int room);
-
-static unsigned int larger(unsigned int a, unsigned int b)
-{
-	return a > b ? a : b; /* >=: the same at a tie: equivalent mutant */
-}
 
 static void leave_out(const struct dotter *g, const struct idr_view *v,
 		      unsigned int from, unsigned int to, struct left_out *lo)

@@ -372,6 +372,34 @@ static void mutants_dot_run_level(void)
 	idr_destroy(&idr);
 }
 
+/* A tagged idr's generation nodes are no IDA bitmaps: no "bits" bar. */
+static void mutants_stats_bits_bar_ida_only(void)
+{
+	char text[4096];
+	FILE *out;
+	DEFINE_IDR(idr);
+	DEFINE_IDA(ida);
+
+	CHECK_EQ(idr_tag_init(&idr, 8, 0), 0);
+	CHECK(idr_alloc_tagged(&idr, text, 0, 0, 0) >= 0);
+	out = fmemopen(text, sizeof(text), "w");
+	if (CHECK(out != NULL)) {
+		CHECK_EQ(idr_stats_print(&idr, out), 0);
+		fclose(out);
+		CHECK(strstr(text, "L0 ") != NULL);
+		CHECK(strstr(text, "bits ") == NULL);
+	}
+	CHECK_EQ(ida_alloc(&ida, 0), 0);
+	out = fmemopen(text, sizeof(text), "w");
+	if (CHECK(out != NULL)) {
+		CHECK_EQ(idr_stats_print(ida_tree(&ida), out), 0);
+		fclose(out);
+		CHECK(strstr(text, "bits ") != NULL);
+	}
+	ida_destroy(&ida);
+	idr_destroy(&idr);
+}
+
 /* }==================== dump.c ==================== */
 
 /* {==================== idr.c ==================== */
@@ -414,5 +442,6 @@ void suite_mutants(void)
 	RUN(mutants_dump_max_lines_exact);
 	RUN(mutants_dump_max_lines_levels);
 	RUN(mutants_dot_run_level);
+	RUN(mutants_stats_bits_bar_ida_only);
 	RUN(mutants_cyclic_full_from_start);
 }
