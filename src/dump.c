@@ -1175,7 +1175,7 @@ static unsigned int dot_subtree(struct dotter *g, const struct idr_view *v,
 	dot_node(g, v, parent);
 	if (v->level)
 		below = dot_children(g, v, room);
-	return below > g->width ? below : g->width;
+	return larger(below, g->width);
 }
 
 /* The symbols and colours, as a row of cells like the nodes'. */

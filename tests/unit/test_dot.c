@@ -432,6 +432,25 @@ static void dot_ida_bit_marks_its_cell(void)
 	ida_destroy(&ida);
 }
 
+/* A box of children not drawn names the IDs they cover, no more. */
+static void dot_left_out_range(void)
+{
+	struct idr_dump_opts opts = { .max_nodes = 1 };
+	char *text, want[80];
+	DEFINE_IDR(idr);
+
+	alloc_at(&idr, 0, value);
+	alloc_at(&idr, IDR_SLOTS, value);
+	alloc_at(&idr, 2 * IDR_SLOTS, value);
+	text = dot_of(&idr, &opts);
+	snprintf(want, sizeof(want),
+		 "label=\"L0 0..%u\\n3 subtrees not drawn\\n(3 nodes)\"",
+		 3 * IDR_SLOTS - 1);
+	CHECK(strstr(text, want) != NULL);
+	free(text);
+	idr_destroy(&idr);
+}
+
 /* Beyond max_nodes, DOT counts the rest in dotted boxes and says so. */
 static void dot_max_nodes(void)
 {
@@ -507,6 +526,7 @@ void suite_dot(void)
 	RUN(dot_marker_rows_only_where_changed);
 	RUN(dot_made_up_event_marks_nothing);
 	RUN(dot_ida_bit_marks_its_cell);
+	RUN(dot_left_out_range);
 	RUN(dot_max_nodes);
 	RUN(dot_empty_and_ida);
 	RUN(dot_changed_out_of_memory);
