@@ -745,7 +745,8 @@ static int dot_marks(struct dotter *g)
 
 	if (!o->nchanged)
 		return 0;
-	if (o->nchanged > SIZE_MAX / sizeof(*g->marks))
+	/* ">=" changes nothing: at the tie malloc fails, -ENOMEM all the same. */
+	if (o->nchanged > SIZE_MAX / sizeof(*g->marks)) /* equivalent mutant */
 		return -ENOMEM;
 	g->marks = idr__malloc(o->nchanged * sizeof(*g->marks));
 	if (!g->marks)
