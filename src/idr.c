@@ -51,7 +51,7 @@ int idr__alloc_id(struct idr *idr, void *ptr, uint64_t start, uint64_t max,
 		  enum idr__supply supply, uint64_t *id)
 {
 	struct idr__nodes spare = { NULL, 0 };
-	uint64_t base = idr->idr_base, index;
+	uint64_t base = idr->idr_base, from, index;
 	unsigned int need;
 	int err;
 
@@ -59,8 +59,9 @@ int idr__alloc_id(struct idr *idr, void *ptr, uint64_t start, uint64_t max,
 		max = idr__id_max(idr);
 	if (max < base)
 		return -ENOSPC;
-	err = idr__alloc_fast(idr, ptr, start < base ? 0 : start - base,
-			      max - base, &index);
+	/* "<=" the same: at start == base, start - base is 0. */
+	from = start < base ? 0 : start - base; /* equivalent mutant */
+	err = idr__alloc_fast(idr, ptr, from, max - base, &index);
 	if (err == IDR__STORED)
 		*id = index + base;
 	if (err != IDR__NEEDS_NODES)

@@ -5,6 +5,7 @@
  * that one of them changed, and says which line it pins.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -368,6 +369,7 @@ static void mutants_dot_run_level(void)
 		CHECK(strstr(text, "\tr0_0 [shape=box, style=dashed, "
 				   "label=\"L0 0..") != NULL);
 		CHECK(strstr(text, "\tn1_0:s0:s -> r0_0:n ") != NULL);
+		CHECK(strstr(text, "\\nslots 0..2, collapsed\"") != NULL);
 	}
 	idr_destroy(&idr);
 }
@@ -401,6 +403,33 @@ static void mutants_stats_bits_bar_ida_only(void)
 }
 
 /* }==================== dump.c ==================== */
+
+/* The IDA's free of its largest ID reports the way down to it. */
+static void mutants_ida_free_max_traced(void)
+{
+	struct tally t = { .total = 0 };
+	DEFINE_IDA(ida);
+
+	CHECK_EQ(ida_alloc_range(&ida, INT_MAX, INT_MAX, 0), INT_MAX);
+	idr_set_trace(&ida.ida_rt, count, &t);
+	ida_free(&ida, INT_MAX);
+	idr_set_trace(&ida.ida_rt, NULL, NULL);
+	CHECK(t.n[IDR_TRACE_VISIT] >= 1);
+	CHECK(ida_is_empty(&ida));
+	ida_destroy(&ida);
+}
+
+/* A range of one ID, the base itself, holds that ID. */
+static void mutants_alloc_at_base_only(void)
+{
+	static char v[] = "v";
+	DEFINE_IDR(idr);
+
+	idr_init_base(&idr, 5);
+	CHECK_EQ(idr_alloc(&idr, v, 5, 6, 0), 5);
+	CHECK_EQ(idr_alloc(&idr, v, 5, 6, 0), -ENOSPC);
+	idr_destroy(&idr);
+}
 
 /* {==================== idr.c ==================== */
 
@@ -443,5 +472,7 @@ void suite_mutants(void)
 	RUN(mutants_dump_max_lines_levels);
 	RUN(mutants_dot_run_level);
 	RUN(mutants_stats_bits_bar_ida_only);
+	RUN(mutants_ida_free_max_traced);
+	RUN(mutants_alloc_at_base_only);
 	RUN(mutants_cyclic_full_from_start);
 }
