@@ -1738,61 +1738,6 @@ command {
 
 -- }===============================================================
 
--- {============================ Help ==============================
-
-local function help_on(c)
-	outln(usage(c.name))
-	outln("")
-	outln(c.help)
-	if c.text then outln(""); outln(c.text) end
-	outln("")
-	outln("example:")
-	outln("  " .. c.example)
-end
-
-local function help(args)
-	if args[1] then
-		local c = BY_NAME[args[1]]
-		if not c then
-			return nil, "no command '" .. args[1] .. "'" ..
-				did_you_mean(args[1])
-		end
-		help_on(c)
-		return true
-	end
-	for _, c in ipairs(COMMANDS) do
-		outln(string.format("%s%s %s", bold(c.name),
-			string.rep(" ", math.max(1, 15 - #c.name)), c.help))
-	end
-	outln("Type 'help CMD' for more; =EXPR prints a Lua expression.")
-	return true
-end
-
--- help's and quit's other names are those of sqlite3, python3 and
--- redis-cli.
-for _, name in ipairs({ "help", ".help", "?" }) do
-	command {
-		name = name, args = "[CMD]", max = 1,
-		help = name == "help" and "list the commands, or explain one"
-			or "the same as help",
-		example = name .. " alloc",
-		complete = command_names,
-		run = help,
-	}
-end
-
-for _, name in ipairs({ "quit", "exit", ".quit" }) do
-	command {
-		name = name,
-		help = name == "quit" and "leave idrsh (so does Ctrl-D)"
-			or "the same as quit",
-		example = name,
-		run = function() return "quit" end,
-	}
-end
-
--- }===============================================================
-
 -- {====================== Lessons and quizzes ======================
 
 --[[
@@ -2606,6 +2551,61 @@ command {
 		return nil, usage("record")
 	end,
 }
+
+-- }===============================================================
+
+-- {============================ Help ==============================
+
+local function help_on(c)
+	outln(usage(c.name))
+	outln("")
+	outln(c.help)
+	if c.text then outln(""); outln(c.text) end
+	outln("")
+	outln("example:")
+	outln("  " .. c.example)
+end
+
+local function help(args)
+	if args[1] then
+		local c = BY_NAME[args[1]]
+		if not c then
+			return nil, "no command '" .. args[1] .. "'" ..
+				did_you_mean(args[1])
+		end
+		help_on(c)
+		return true
+	end
+	for _, c in ipairs(COMMANDS) do
+		outln(string.format("%s%s %s", bold(c.name),
+			string.rep(" ", math.max(1, 15 - #c.name)), c.help))
+	end
+	outln("Type 'help CMD' for more; =EXPR prints a Lua expression.")
+	return true
+end
+
+-- help's and quit's other names are those of sqlite3, python3 and
+-- redis-cli.
+for _, name in ipairs({ "help", ".help", "?" }) do
+	command {
+		name = name, args = "[CMD]", max = 1,
+		help = name == "help" and "list the commands, or explain one"
+			or "the same as help",
+		example = name .. " alloc",
+		complete = command_names,
+		run = help,
+	}
+end
+
+for _, name in ipairs({ "quit", "exit", ".quit" }) do
+	command {
+		name = name,
+		help = name == "quit" and "leave idrsh (so does Ctrl-D)"
+			or "the same as quit",
+		example = name,
+		run = function() return "quit" end,
+	}
+end
 
 -- }===============================================================
 
