@@ -1027,9 +1027,10 @@ struct plan_of {
 	bool leaving;		      /* a child is left out already */
 };
 
+/* At w == left both arms give 0: "<=" is an equivalent mutant. */
 static void take(struct plan_of *p, unsigned int w)
 {
-	p->left = w < p->left ? p->left - w : 0;
+	p->left = w < p->left ? p->left - w : 0; /* equivalent mutant */
 }
 
 /*

@@ -919,7 +919,9 @@ static int alloc_slow(struct idr *idr, void *entry, uint64_t start,
 	if (!depth || depth != idr__height(idr))
 		return IDR__NEEDS_NODES;
 	leaf = path[depth - 1];
-	if (is_packed(leaf) && count_of(leaf->full) == pack_cap(leaf))
+	/* As in idr__alloc_fast(): "||" is only slower, an equivalent mutant. */
+	if (is_packed(leaf) && /* equivalent mutant */
+	    count_of(leaf->full) == pack_cap(leaf))
 		return IDR__NEEDS_NODES;
 	leaf_put(idr, leaf, digit(*index, 0), entry);
 	trace(idr, IDR_TRACE_SLOT_SET, *index, 0, leaf);

@@ -252,6 +252,46 @@ static void dot_changed_marks_cells(void)
 }
 
 /*
+ * Only the first nchanged events mark cells: an event just past them,
+ * which would mark a cell of its own, is not read (dump.c, dot_marks's
+ * loop bound).
+ */
+static void dot_changed_reads_nchanged_only(void)
+{
+	struct idr_dump_opts opts = { .max_nodes = 0 };
+	struct events set = { .n = 0 }, clear = { .n = 0 };
+	struct idr_trace two[2];
+	char *text;
+	size_t i;
+	DEFINE_IDR(idr);
+
+	alloc_at(&idr, 1, value);
+	idr_set_trace(&idr, keep_event, &set);
+	alloc_at(&idr, 0, value);
+	idr_set_trace(&idr, keep_event, &clear);
+	CHECK(idr_remove(&idr, 1) == value);
+	idr_set_trace(&idr, NULL, NULL);
+	for (i = 0; i < clear.n; i++)
+		if (clear.ev[i].event == IDR_TRACE_SLOT_CLEAR)
+			two[0] = clear.ev[i];
+	for (i = 0; i < set.n; i++)
+		if (set.ev[i].event == IDR_TRACE_SLOT_SET)
+			two[1] = set.ev[i];
+	CHECK_EQ(two[0].slot, 1);
+	CHECK_EQ(two[1].slot, 0);
+	opts.changed = two;
+	opts.nchanged = 2;
+	text = dot_of(&idr, &opts);
+	CHECK_EQ(count(text, "\xe2\x97\x86</FONT></TD>"), 2);
+	free(text);
+	opts.nchanged = 1;
+	text = dot_of(&idr, &opts);
+	CHECK_EQ(count(text, "\xe2\x97\x86</FONT></TD>"), 1);
+	free(text);
+	idr_destroy(&idr);
+}
+
+/*
  * DOT collapses as the text dump does: a million IDs in a row draw as a
  * handful of boxes (tests/views.bats renders build/dot/million.dot and
  * holds the picture to 4000 pixels a side).  The way to one ID in the
@@ -324,6 +364,43 @@ static void dot_sparse_leaves_out(void)
 	CHECK_EQ(count(text, "[label=<<TABLE"), 100);
 	CHECK(strstr(text, "(max_nodes 100)") != NULL);
 	free(text);
+	idr_destroy(&idr);
+}
+
+/*
+ * The way to an ID and a cell changed on it force the same nodes, once:
+ * the picture keeps room for them once, and draws as many nodes as with
+ * the way alone (dump.c, force_path's dedupe).
+ */
+static void dot_same_path_forced_once(void)
+{
+	struct idr_dump_opts opts = { .at_set = true, .at = 1234567 };
+	struct events e = { .n = 0 };
+	unsigned long i, seed = 1, alone, both;
+	char *text;
+	DEFINE_IDR(idr);
+
+	for (i = 0; i < 3000; i++) {
+		uint32_t id;
+
+		seed = (seed * 1103515245 + 12345) % 2147483648u;
+		id = (uint32_t)(seed % 2147483647u);
+		idr_alloc_u32(&idr, value, &id, id, 0);
+	}
+	idr_set_trace(&idr, keep_event, &e);
+	alloc_at(&idr, 1234567, value);
+	idr_set_trace(&idr, NULL, NULL);
+	text = dot_of(&idr, &opts);
+	alone = count(text, "[label=<<TABLE");
+	free(text);
+	opts.changed = e.ev;
+	opts.nchanged = e.n;
+	text = dot_of(&idr, &opts);
+	both = count(text, "[label=<<TABLE");
+	CHECK(count(text, "\xe2\x97\x86</FONT></TD>") >= 1);
+	free(text);
+	CHECK(alone > idr__height(&idr));
+	CHECK_EQ(both, alone);
 	idr_destroy(&idr);
 }
 
@@ -520,9 +597,11 @@ void suite_dot(void)
 	RUN(dot_cells_in_slot_order);
 	RUN(dot_at_marks_the_path);
 	RUN(dot_changed_marks_cells);
+	RUN(dot_changed_reads_nchanged_only);
 	RUN(dot_million_collapses);
 	RUN(dot_sparse_leaves_out);
 	RUN(dot_at_and_changed_far_apart);
+	RUN(dot_same_path_forced_once);
 	RUN(dot_marker_rows_only_where_changed);
 	RUN(dot_made_up_event_marks_nothing);
 	RUN(dot_ida_bit_marks_its_cell);

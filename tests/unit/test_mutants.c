@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "tag.h"
 #include "tree.h"
 
 static void *val(unsigned long id)
@@ -374,6 +375,27 @@ static void mutants_dot_run_level(void)
 	idr_destroy(&idr);
 }
 
+/*
+ * Runs of exactly RUN_FULL full leaves (2) and of RUN_LEAVES alike ones
+ * (8) are the shortest DOT collapses (dump.c, plan_children's >=).
+ */
+static void mutants_dot_shortest_runs(void)
+{
+	char text[16384];
+	unsigned long i;
+	DEFINE_IDR(idr);
+
+	fill(&idr, 0, 2 * IDR_SLOTS);
+	if (capture(text, sizeof(text), idr_dump_dot, &idr, NULL))
+		CHECK(strstr(text, "\\nslots 0..1, collapsed\"") != NULL);
+	idr_destroy(&idr);
+	for (i = 0; i < 8; i++)
+		fill(&idr, i * IDR_SLOTS, i * IDR_SLOTS + 1);
+	if (capture(text, sizeof(text), idr_dump_dot, &idr, NULL))
+		CHECK(strstr(text, "\\nslots 0..7, collapsed\"") != NULL);
+	idr_destroy(&idr);
+}
+
 /* A tagged idr's generation nodes are no IDA bitmaps: no "bits" bar. */
 static void mutants_stats_bits_bar_ida_only(void)
 {
@@ -419,6 +441,54 @@ static void mutants_ida_free_max_traced(void)
 	ida_destroy(&ida);
 }
 
+/* The IDs each node-new event covers, by kind of node. */
+struct node_ranges {
+	unsigned long leaf_first, leaf_last, bitmap_first, bitmap_last;
+	unsigned int leaves, bitmaps;
+};
+
+static void node_ranges(const struct idr *idr, const struct idr_trace *ev,
+			void *data)
+{
+	struct node_ranges *r = data;
+
+	(void)idr;
+	if (ev->event != IDR_TRACE_NODE_NEW)
+		return;
+	if (ev->aux == IDR_AUX_BITMAP) {
+		r->bitmaps++;
+		r->bitmap_first = ev->first;
+		r->bitmap_last = ev->last;
+	} else if (!ev->level) {
+		r->leaves++;
+		r->leaf_first = ev->first;
+		r->leaf_last = ev->last;
+	}
+}
+
+/*
+ * An IDA's new bitmap covers its own chunk of IDs; the leaf that holds
+ * it, IDR_SLOTS chunks (tree.c, idr__trace_node's aux == IDR_AUX_BITMAP).
+ */
+static void mutants_ida_node_ranges(void)
+{
+	struct node_ranges r = { .leaves = 0 };
+	const unsigned long chunk = IDR__CHUNK;
+	DEFINE_IDA(ida);
+
+	idr_set_trace(&ida.ida_rt, node_ranges, &r);
+	CHECK_EQ(ida_alloc_min(&ida, (unsigned int)(3 * chunk + 7), 0),
+		 (int)(3 * chunk + 7));
+	idr_set_trace(&ida.ida_rt, NULL, NULL);
+	CHECK_EQ(r.bitmaps, 1);
+	CHECK_EQ(r.bitmap_first, 3 * chunk);
+	CHECK_EQ(r.bitmap_last, 4 * chunk - 1);
+	CHECK_EQ(r.leaves, 1);
+	CHECK_EQ(r.leaf_first, 0);
+	CHECK_EQ(r.leaf_last, IDR_SLOTS * chunk - 1);
+	ida_destroy(&ida);
+}
+
 /* A range of one ID, the base itself, holds that ID. */
 static void mutants_alloc_at_base_only(void)
 {
@@ -459,6 +529,34 @@ static void mutants_cyclic_full_from_start(void)
 
 /* }==================== idr.c ==================== */
 
+/* {==================== tag.c ==================== */
+
+/*
+ * Taking back the base's own ID removes it, tag bits ignored; an ID
+ * below the base is nothing to take back (tag.c, idr__tag_unalloc's
+ * id >= idr_base).
+ */
+static void mutants_tag_unalloc_at_base(void)
+{
+	static char v[] = "v";
+	DEFINE_IDR(idr);
+	int tagged;
+
+	idr_init_base(&idr, 1);
+	CHECK_EQ(idr_tag_init(&idr, 8, 0), 0);
+	tagged = idr_alloc_tagged(&idr, v, 1, 2, GFP_KERNEL);
+	CHECK(tagged >= 0);
+	CHECK_EQ(tagged & 0xff, 1);
+	CHECK(idr__tag_unalloc(&idr, 0) == NULL);
+	CHECK(idr_find(&idr, 1) == v);
+	CHECK(idr__tag_unalloc(&idr, (unsigned long)tagged) == v);
+	CHECK(idr_find(&idr, 1) == NULL);
+	CHECK(idr_is_empty(&idr));
+	idr_destroy(&idr);
+}
+
+/* }==================== tag.c ==================== */
+
 void suite_mutants(void)
 {
 	RUN(mutants_packed_leaf_freed);
@@ -471,8 +569,11 @@ void suite_mutants(void)
 	RUN(mutants_dump_max_lines_exact);
 	RUN(mutants_dump_max_lines_levels);
 	RUN(mutants_dot_run_level);
+	RUN(mutants_dot_shortest_runs);
 	RUN(mutants_stats_bits_bar_ida_only);
 	RUN(mutants_ida_free_max_traced);
+	RUN(mutants_ida_node_ranges);
+	RUN(mutants_tag_unalloc_at_base);
 	RUN(mutants_alloc_at_base_only);
 	RUN(mutants_cyclic_full_from_start);
 }
