@@ -2,12 +2,13 @@
 #
 #   make mutate [MUTANTS=100] [SEED=1]
 #                   small changes to src/*.c, one at a time, against the C
-#                   unit suite: the score and every survivor (tests/mutate)
+#                   unit suite: the score and every survivor (tests/mutate);
+#                   survivors again in the sanitizer build (SANITIZE= skips)
 
 MUTANTS ?= 100
 SEED ?= 1
 
 mutate: deps-build
-	CC='$(CC)' CFLAGS='$(CPPFLAGS) $(CFLAGS)' sh tests/mutate $(MUTANTS) $(SEED)
+	CC='$(CC)' CFLAGS='$(CPPFLAGS) $(CFLAGS)' SANITIZE='$(SANITIZE)' sh tests/mutate $(MUTANTS) $(SEED)
 
 .PHONY: mutate
