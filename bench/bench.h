@@ -27,22 +27,36 @@ enum map_scen {
 	S_SPARSE,      /* insert at N random IDs in [0, 2^31) */
 	S_SPARSE_FIND, /* find those, in random order */
 	S_CHURN,       /* alloc + remove at n live IDs: the slowest n */
+	S_PID,	       /* cyclic alloc + remove a random live ID, big range */
+	S_MIXED,       /* 8 finds, alloc, remove: ns per one of the 10 */
 	MAP_SCENS
 };
 
 /*
  * Churn: n IDs live (0 .. n-1), then pairs of alloc (ID n) and remove,
- * at every n up to one idr leaf.  One op = one pair, after one to
+ * at every n from an empty tree to one full idr leaf.  One op = one pair, after one to
  * settle; mallocs per pair as the implementation counts them.
  */
 #define CHURN_MAX 64
 struct churn {
-	double ns[CHURN_MAX + 1];      /* by n; [0] unused */
+	double ns[CHURN_MAX + 1];      /* by n */
 	double mallocs[CHURN_MAX + 1]; /* NAN: it cannot tell */
 };
 
-/* Memory at some occupancy: bytes per live ID. */
-enum map_mem { M_100, M_50, M_10, M_SPARSE, MAP_MEMS };
+/* Memory at some occupancy: bytes per live ID; M_PID after S_PID's run. */
+enum map_mem { M_100, M_50, M_10, M_SPARSE, M_PID, MAP_MEMS };
+
+/*
+ * The PID allocator (S_PID): cyclic allocation in [PID_START, PID_END),
+ * Linux's lowest PID after a wrap and its largest pid_max, with
+ * PID_LIVE IDs live; each step allocates one and removes a random live
+ * one, so lifetimes are random (mean PID_LIVE steps) and the live IDs
+ * trail the cursor thinly.  PID_SWEEPS times round the whole range.
+ */
+#define PID_START 300
+#define PID_END (1ul << 22)
+#define PID_LIVE 1000
+#define PID_SWEEPS 2
 
 /* The scenarios of an ID set (IDA, Judy1, flat bitmap). */
 enum set_scen { T_ALLOC, T_FREE, T_REFILL, SET_SCENS };
@@ -54,6 +68,7 @@ struct workload {
 	const unsigned int *sparse; /* n distinct IDs below 2^31 */
 	unsigned long window;	    /* cyclic: live IDs */
 	unsigned long range;	    /* cyclic: IDs wrap here */
+	unsigned long pid_steps;    /* S_PID's steps */
 };
 
 struct mem {
@@ -78,6 +93,22 @@ struct set_impl {
 static inline void *val(unsigned long id)
 {
 	return (void *)(uintptr_t)((id + 1) * 8);
+}
+
+/* splitmix64: the same sequence from the same seed, in every impl. */
+static inline uint64_t bench_rng(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15u);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+	return z ^ (z >> 31);
+}
+
+/* A random number below @n (< 2^32) from one draw, without a division. */
+static inline unsigned long bench_below(uint64_t *state, unsigned long n)
+{
+	return (unsigned long)(((bench_rng(state) >> 32) * n) >> 32);
 }
 
 double bench_now(void);

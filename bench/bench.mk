@@ -8,7 +8,12 @@
 #   - the Lua binding beside the table idiom (build/bench/lua.tsv);
 #   - the picture: t:dot{} of N IDs, and Graphviz's PNG of it, its size
 #     checked against 4000 pixels a side (build/bench/dot.tsv);
-#   - churn: alloc + remove at every count of one leaf (1 .. 64 live IDs),
+#   - a PID allocator (pid, mem-pid): cyclic alloc in [300, 2^22) with
+#     1000 live IDs, each step removing a random one, twice round the
+#     range: ns per alloc + remove, then bytes per live ID;
+#   - finds among changes (mixed): on N IDs, steps of 8 random finds,
+#     a lowest-free alloc and a remove of a random ID, ns per op;
+#   - churn: alloc + remove at every count of one leaf (0 .. 64 live IDs),
 #     ns and the idr's mallocs per pair, by range of counts
 #     (build/bench/churn.tsv has every count);
 #   - the cost of the trace hooks (the idr built with them compiled out);
@@ -16,7 +21,8 @@
 #   - instructions and simulated cache misses per operation of the idr's
 #     alloc, find, iteration and remove, from valgrind --tool=cachegrind
 #     at INSTR_N IDs (bench/instr.sh; deterministic, unlike the times);
-#   - issue 8's targets, each marked ok or MISSED;
+#   - issue 17's targets, and issue 8's that it keeps, each marked ok or
+#     MISSED with its figure (bench/targets.lua);
 #   - the replay page of REPLAY_OPS operations on a tree of REPLAY_IDS IDs:
 #     its size, and how long headless Chromium takes to open it
 #     (build/bench/replay.html).

@@ -71,9 +71,10 @@ static bool bench_idr_remove(struct idr_box *b, unsigned long id, void *p)
 	return idr_remove(&b->idr, id) == p;
 }
 
-static long bench_idr_cyclic(struct idr_box *b, void *p, unsigned long range)
+static long bench_idr_cyclic(struct idr_box *b, void *p, unsigned long start,
+			     unsigned long end)
 {
-	return idr_alloc_cyclic(&b->idr, p, 0, (int)range, GFP_KERNEL);
+	return idr_alloc_cyclic(&b->idr, p, (int)start, (int)end, GFP_KERNEL);
 }
 
 /* [id, id + 1), where an end of 0 means "up to INT_MAX". */

@@ -88,13 +88,14 @@ static bool jl_remove(struct judy *j, unsigned long id, bool hint)
 	return true;
 }
 
-static long jl_cyclic(struct judy *j, void *p, unsigned long range)
+static long jl_cyclic(struct judy *j, void *p, unsigned long start,
+		      unsigned long end)
 {
-	long id = first_empty_l(j, j->cursor);
+	long id = first_empty_l(j, j->cursor < start ? start : j->cursor);
 
-	if (id < 0 || (unsigned long)id >= range)
-		id = first_empty_l(j, 0);
-	if (id < 0 || (unsigned long)id >= range || !jl_store(j, (Word_t)id, p))
+	if (id < 0 || (unsigned long)id >= end)
+		id = first_empty_l(j, start);
+	if (id < 0 || (unsigned long)id >= end || !jl_store(j, (Word_t)id, p))
 		return -1;
 	j->cursor = (Word_t)id + 1;
 	return id;
@@ -144,9 +145,10 @@ static bool bench_##name##_remove(struct judy *j, unsigned long id,	\
 	return jl_remove(j, id, hint);					\
 }									\
 static long bench_##name##_cyclic(struct judy *j, void *p,		\
-				  unsigned long range)			\
+				  unsigned long start,			\
+				  unsigned long end)			\
 {									\
-	return jl_cyclic(j, p, range);					\
+	return jl_cyclic(j, p, start, end);				\
 }									\
 static bool bench_##name##_insert(struct judy *j, unsigned long id,	\
 				  void *p)				\

@@ -11,7 +11,8 @@
  * each figure of ours also as a ratio to the flat limit and to Judy with
  * a hint, and writes the same figures to TSV for tools.  Exit 1 if any
  * implementation returned a wrong result.  Churn (bench.h) has a table
- * of its own, by live count, and its own TSV.
+ * of its own, by live count, and its own TSV.  The PID allocator (pid,
+ * mem-pid) and finds among changes (mixed) are in map.h.
  */
 #include <malloc.h>
 #include <math.h>
@@ -39,12 +40,12 @@ static const struct set_impl *const sets[NIMPL] = {
 };
 
 static const char *const map_scen[MAP_SCENS] = {
-	"alloc",  "find",   "iterate",	   "remove", "refill",
-	"cyclic", "sparse", "sparse-find", "churn"
+	"alloc",  "find",	 "iterate", "remove", "refill", "cyclic",
+	"sparse", "sparse-find", "churn",   "pid",    "mixed"
 };
 
 static const char *const map_mem[MAP_MEMS] = { "mem-100", "mem-50", "mem-10",
-					       "mem-sparse" };
+					       "mem-sparse", "mem-pid" };
 
 static const char *const set_scen[SET_SCENS] = { "ida-alloc", "ida-free",
 						 "ida-refill" };
@@ -87,14 +88,10 @@ void bench_fail(const char *impl, const char *scen, unsigned long i,
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15u;
 
-/* splitmix64: fixed seed, so every run and every N sees the same data. */
+/* Fixed seed, so every run and every N sees the same data. */
 static uint64_t rng(void)
 {
-	uint64_t z = (rng_state += 0x9e3779b97f4a7c15u);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-	return z ^ (z >> 31);
+	return bench_rng(&rng_state);
 }
 
 /* A bijection of [0, 2^31): distinct inputs give distinct sparse IDs. */
@@ -167,6 +164,7 @@ static void workload_init(struct workload *w, unsigned long n)
 	/* PID-like: a window of live IDs in a range 4 times as large. */
 	w->window = n / 4 < 32768 ? (n / 4 ? n / 4 : 1) : 32768;
 	w->range = 4 * w->window;
+	w->pid_steps = PID_SWEEPS * (PID_END - PID_START);
 }
 
 static void workload_fini(struct workload *w)
@@ -248,7 +246,7 @@ static void keep_churn(struct results *res, int i, int r, const struct churn *c)
 {
 	int n;
 
-	for (n = 1; n <= CHURN_MAX; n++) {
+	for (n = 0; n <= CHURN_MAX; n++) {
 		res->churn_ns[i][n][r] = c->ns[n];
 		if (r == 0 || !(c->mallocs[n] <= res->churn_mallocs[i][n]))
 			res->churn_mallocs[i][n] = c->mallocs[n];
@@ -391,6 +389,12 @@ static void print_table(const struct row *rows, int nrows,
 	printf("cyclic: %lu live IDs in [0, %lu), one op = alloc + remove; "
 	       "ratios < 1: ours is faster or smaller\n",
 	       w->window, w->range);
+	printf("pid: %d live IDs in [%d, %lu), one op = cyclic alloc + "
+	       "remove of a random live ID, %lu ops; mem-pid after them\n",
+	       PID_LIVE, PID_START, PID_END, w->pid_steps);
+	printf("mixed: %lu live IDs; a step is 8 random finds, alloc, remove "
+	       "a random one; one op = a tenth\n",
+	       w->n);
 	for (g = 0; g < nrows; g += NIMPL) {
 		const struct row *group = &rows[g];
 
@@ -412,14 +416,15 @@ static void print_churn(struct results *res)
 	double ns[NIMPL], worst[NIMPL], ratio_max, mallocs;
 	int i, n, lo;
 
-	printf("\nchurn: n IDs live in one leaf, one op = alloc + remove; "
-	       "each n's median, the slowest n of each range\n");
+	printf("\nchurn: n IDs live in one leaf (0: the tree empties), one op "
+	       "= alloc + remove; each n's median, the slowest n of each "
+	       "range\n");
 	printf("%-12s", "n live");
 	for (i = 0; i < NIMPL; i++)
 		printf(" %10s", maps[i]->name);
 	printf(" %9s/%-5s %s mallocs/op\n", maps[OURS]->name, maps[FLAT]->name,
 	       maps[OURS]->name);
-	for (lo = 1; lo <= CHURN_MAX; lo += 8) {
+	for (lo = 0; lo <= CHURN_MAX; lo += 8) {
 		ratio_max = mallocs = 0;
 		for (i = 0; i < NIMPL; i++)
 			worst[i] = 0;
@@ -450,7 +455,7 @@ static int write_churn_tsv(const char *path, struct results *res)
 		return -1;
 	}
 	fputs("live\timpl\truns\tns_per_op\tmallocs_per_op\n", out);
-	for (n = 1; n <= CHURN_MAX; n++)
+	for (n = 0; n <= CHURN_MAX; n++)
 		for (i = 0; i < NIMPL; i++) {
 			fprintf(out, "%d\t%s\t%d\t", n, maps[i]->name,
 				res->runs);

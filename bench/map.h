@@ -12,7 +12,8 @@
  *	long alloc(IMPL_T *, void *p)	the lowest free ID
  *	void *find(IMPL_T *, unsigned long id)
  *	bool remove(IMPL_T *, unsigned long id, void *p)  true if it was p
- *	long cyclic(IMPL_T *, void *p, unsigned long range)
+ *	long cyclic(IMPL_T *, void *p, unsigned long start,
+ *		    unsigned long end)	the next free ID in [start, end)
  *	bool insert(IMPL_T *, unsigned long id, void *p)  (if IMPL_SPARSE)
  *	unsigned long iterate(IMPL_T *)	entries seen, each checked
  *	size_t bytes(IMPL_T *)		memory, as it counts it itself
@@ -114,11 +115,11 @@ static void F(cyclic_run)(const struct workload *w, double *ns)
 	double t;
 
 	for (i = 0; i < w->window; i++)
-		if (F(cyclic)(s, val(i), r) != (long)i)
+		if (F(cyclic)(s, val(i), 0, r) != (long)i)
 			bench_fail(IMPL_NAME, "cyclic", i, "wrong ID");
 	t = bench_now();
 	for (; i < end; i++) {
-		if (F(cyclic)(s, val(i % r), r) != (long)(i % r))
+		if (F(cyclic)(s, val(i % r), 0, r) != (long)(i % r))
 			bench_fail(IMPL_NAME, "cyclic", i, "wrong ID");
 		if (!F(remove)(s, (i - w->window) % r,
 			       val((i - w->window) % r)))
@@ -193,12 +194,109 @@ static void F(churn_run)(const struct workload *w, double *ns, struct churn *c)
 	unsigned int n;
 
 	ns[S_CHURN] = 0;
-	for (n = 1; n <= CHURN_MAX; n++) {
+	for (n = 0; n <= CHURN_MAX; n++) {
 		F(churn_at)(w, n, c);
 		if (c->ns[n] > ns[S_CHURN])
 			ns[S_CHURN] = c->ns[n];
 	}
 }
+
+/* {==================== The PID allocator ==================== */
+
+/* The ID after @id, wrapping at PID_END to PID_START. */
+static inline unsigned long F(pid_next)(unsigned long id)
+{
+	return id + 1 == PID_END ? PID_START : id + 1;
+}
+
+/* One step: the next ID, then a random one of @live removed. */
+static void F(pid_step)(IMPL_T *s, unsigned int *live, unsigned long *next,
+			uint64_t *seed, unsigned long i)
+{
+	unsigned long k = bench_below(seed, PID_LIVE), old = live[k];
+
+	if (F(cyclic)(s, val(*next), PID_START, PID_END) != (long)*next)
+		bench_fail(IMPL_NAME, "pid", i, "wrong ID");
+	if (!F(remove)(s, old, val(old)))
+		bench_fail(IMPL_NAME, "pid", i, "remove failed");
+	live[k] = (unsigned int)*next;
+	*next = F(pid_next)(*next);
+}
+
+/*
+ * w->pid_steps steps after PID_LIVE allocations; ns per step (alloc +
+ * remove) into *@ns if not NULL.  A live ID outlives a sweep of 4
+ * million steps with probability e^-4000, so the next free ID is always
+ * the one after the last: no ID is ever skipped.
+ */
+static IMPL_T *F(pid)(const struct workload *w, double *ns)
+{
+	unsigned int live[PID_LIVE];
+	unsigned long i, next = PID_START;
+	uint64_t seed = 17;
+	IMPL_T *s = F(new)(PID_END);
+	double t;
+
+	for (i = 0; i < PID_LIVE; i++) {
+		if (F(cyclic)(s, val(next), PID_START, PID_END) != (long)next)
+			bench_fail(IMPL_NAME, "pid", i, "wrong ID");
+		live[i] = (unsigned int)next;
+		next = F(pid_next)(next);
+	}
+	t = bench_now();
+	for (i = 0; i < w->pid_steps; i++)
+		F(pid_step)(s, live, &next, &seed, i);
+	if (ns)
+		*ns = bench_per(t, w->pid_steps);
+	return s;
+}
+
+/* }==================== The PID allocator ==================== */
+
+/* {==================== Finds among changes ==================== */
+
+/*
+ * N IDs live, then N steps of 8 finds of random IDs, one lowest-free
+ * alloc and one remove of a random live ID.  The tree keeps one hole,
+ * the ID removed last, which the next alloc must fill; a find of the
+ * hole must miss.
+ */
+static void F(mixed_finds)(IMPL_T *s, const struct workload *w,
+			   unsigned long *j, unsigned long hole)
+{
+	unsigned long k, id;
+
+	for (k = 0; k < 8; k++) {
+		id = w->order[*j];
+		if (++*j == w->n)
+			*j = 0;
+		if (F(find)(s, id) != (id == hole ? NULL : val(id)))
+			bench_fail(IMPL_NAME, "mixed", id, "wrong pointer");
+	}
+}
+
+static void F(mixed)(const struct workload *w, double *ns)
+{
+	IMPL_T *s = F(new)(w->n + 1);
+	unsigned long i, j = w->n / 2, hole = w->n;
+	double t;
+
+	F(fill)(s, w->n, "mixed");
+	t = bench_now();
+	for (i = 0; i < w->n; i++) {
+		F(mixed_finds)(s, w, &j, hole);
+		if (F(alloc)(s, val(hole)) != (long)hole)
+			bench_fail(IMPL_NAME, "mixed", i,
+				   "not the lowest free ID");
+		hole = w->order[i];
+		if (!F(remove)(s, hole, val(hole)))
+			bench_fail(IMPL_NAME, "mixed", hole, "remove failed");
+	}
+	*ns = bench_per(t, 10 * w->n);
+	F(del)(s);
+}
+
+/* }==================== Finds among changes ==================== */
 
 static void F(run)(const struct workload *w, double ns[MAP_SCENS],
 		   struct churn *churn)
@@ -208,6 +306,8 @@ static void F(run)(const struct workload *w, double ns[MAP_SCENS],
 	F(cyclic_run)(w, ns);
 	F(sparse)(w, ns);
 	F(churn_run)(w, ns, churn);
+	F(del)(F(pid)(w, &ns[S_PID]));
+	F(mixed)(w, &ns[S_MIXED]);
 }
 
 /* Bytes per live ID after filling N and removing the first @k of order. */
@@ -221,6 +321,17 @@ static void F(mem_at)(const struct workload *w, unsigned long k, struct mem *m)
 	F(remove_some)(s, w->order, k, "mem");
 	m->reported = (double)F(bytes)(s) / live;
 	m->heap = (double)(bench_heap() - heap) / live;
+	F(del)(s);
+}
+
+/* After the PID run: PID_LIVE IDs live, wherever the cursor left them. */
+static void F(pid_mem)(const struct workload *w, struct mem *m)
+{
+	size_t heap = bench_heap();
+	IMPL_T *s = F(pid)(w, NULL);
+
+	m->reported = (double)F(bytes)(s) / PID_LIVE;
+	m->heap = (double)(bench_heap() - heap) / PID_LIVE;
 	F(del)(s);
 }
 
@@ -242,6 +353,7 @@ static void F(mem)(const struct workload *w, struct mem m[MAP_MEMS])
 #else
 	m[M_SPARSE].reported = m[M_SPARSE].heap = NAN;
 #endif
+	F(pid_mem)(w, &m[M_PID]);
 }
 
 const struct map_impl CAT(IMPL, impl) = { IMPL_NAME, F(run), F(mem) };
