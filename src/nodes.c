@@ -55,17 +55,20 @@ static struct idr_node *node_new(void)
 	return idr__malloc(IDR__NODE_SIZE);
 }
 
-/* Add malloc'd nodes until @list holds @want; on failure keep what it has. */
-static int fill(struct idr__nodes *list, unsigned int want)
+/*
+ * Add malloc'd nodes until @list holds @want; false if malloc fails
+ * first (@list keeps what it has).
+ */
+static bool fill(struct idr__nodes *list, unsigned int want)
 {
 	while (list->nr < want) {
 		struct idr_node *node = node_new();
 
 		if (!node)
-			return -ENOMEM;
+			return false;
 		push(list, node);
 	}
-	return 0;
+	return true;
 }
 
 static void move(struct idr__nodes *to, struct idr__nodes *from, unsigned int n)
@@ -269,7 +272,7 @@ int idr__reserve(struct idr *idr, struct idr__nodes *spare, unsigned int need,
 	if (supply == IDR__CACHED_NODES)
 		return reserve_cached(idr, spare, need);
 	from_cache = cache_take_some(idr, spare, need - from_preload);
-	if (fill(spare, need - from_preload) < 0) {
+	if (!fill(spare, need - from_preload)) {
 		unreserve(idr, spare, from_cache);
 		return -ENOMEM;
 	}
