@@ -13,6 +13,8 @@
 #include <string.h>
 
 #include "check.h"
+#include "model.h"
+#include "nodes.h"
 #include "tree.h"
 
 static void *val(unsigned long id)
@@ -1218,6 +1220,603 @@ static void edges_replace_tagged(void)
 	idr_destroy(&idr);
 }
 
+/* {==================== Limits not pinned above ==================== */
+
+/* idr_init_base() at the ends of @base: INT_MIN is 0; INT_MAX leaves one
+ * ID, and a range wholly below it has none. */
+static void edges_init_base_limits(void)
+{
+	struct idr idr;
+	struct idr_snap was;
+	struct idr_path p;
+
+	idr_init_base(&idr, INT_MIN);
+	CHECK_EQ(idr_alloc(&idr, val(0), 0, 1, GFP_KERNEL), 0);
+	idr_destroy(&idr);
+	idr_init_base(&idr, INT_MAX);
+	was = idr_snap_of(&idr);
+	CHECK_EQ(idr_alloc(&idr, val(1), 0, INT_MAX, GFP_KERNEL), -ENOSPC);
+	CHECK_UNCHANGED(&idr, was);
+	CHECK_EQ(idr_alloc(&idr, val(1), 0, 0, GFP_KERNEL), INT_MAX);
+	CHECK_EQ(idr_alloc(&idr, val(1), 0, 0, GFP_KERNEL), -ENOSPC);
+	CHECK(idr_find(&idr, INT_MAX - 1) == NULL);
+	CHECK(idr_find(&idr, INT_MAX) == val(1));
+	CHECK_EQ(idr_path(&idr, INT_MAX - 1, &p), 0);
+	CHECK_EQ(p.end, IDR_PATH_BELOW_BASE);
+	CHECK_EQ(idr_path(&idr, INT_MAX, &p), 0);
+	CHECK_EQ(p.end, IDR_PATH_FOUND);
+	CHECK_EQ(p.index, 0);
+	CHECK_SOUND(&idr);
+	idr_destroy(&idr);
+}
+
+/* idr_destroy() keeps the base and the cursor (idr.h: "are kept"). */
+static void edges_destroy_keeps(void)
+{
+	struct idr idr;
+
+	idr_init_base(&idr, 7);
+	idr_set_cursor(&idr, UINT_MAX);
+	CHECK_EQ(idr_get_cursor(&idr), UINT_MAX);
+	CHECK_EQ(idr_alloc(&idr, val(7), 0, 0, GFP_KERNEL), 7);
+	idr_destroy(&idr);
+	CHECK(idr_is_empty(&idr));
+	CHECK_EQ(idr_count(&idr), 0);
+	CHECK_SOUND(&idr);
+	CHECK_EQ(idr_get_cursor(&idr), UINT_MAX);
+	CHECK_EQ(idr_alloc(&idr, val(7), 0, 0, GFP_KERNEL), 7);
+	/* A cursor above INT_MAX starts at @start, here below the base. */
+	CHECK_EQ(idr_alloc_cyclic(&idr, val(8), 0, 0, GFP_KERNEL), 8);
+	CHECK_EQ(idr_get_cursor(&idr), 9);
+	idr_set_cursor(&idr, 0);
+	CHECK_EQ(idr_get_cursor(&idr), 0);
+	idr_destroy(&idr);
+}
+
+/* Every refusal of the allocating calls leaves the idr as it was. */
+static void edges_alloc_refused(void)
+{
+	struct idr idr;
+	struct idr_snap was;
+	uint32_t u = 2;
+	unsigned int cursor;
+
+	idr_init(&idr);
+	CHECK_EQ(idr_alloc(&idr, val(0), 0, 1, GFP_KERNEL), 0); /* lowest */
+	CHECK_EQ(idr_alloc(&idr, val(1), 0, 2, GFP_KERNEL), 1);
+	CHECK_EQ(idr_alloc(&idr, val(9), INT_MAX, INT_MIN, GFP_KERNEL),
+		 INT_MAX); /* any end <= 0 is "up to INT_MAX" */
+	idr_set_cursor(&idr, 1);
+	cursor = idr_get_cursor(&idr);
+	was = idr_snap_of(&idr);
+	CHECK_EQ(idr_alloc(&idr, val(2), -1, 0, GFP_KERNEL), -EINVAL);
+	CHECK_EQ(idr_alloc(&idr, val(2), -1, 5, GFP_KERNEL), -EINVAL);
+	CHECK_EQ(idr_alloc(&idr, val(2), 0, 2, GFP_KERNEL), -ENOSPC);
+	CHECK_EQ(idr_alloc(&idr, val(2), 2, 2, GFP_KERNEL), -ENOSPC);
+	CHECK_EQ(idr_alloc(&idr, val(2), INT_MAX, 0, GFP_KERNEL), -ENOSPC);
+	CHECK_EQ(idr_alloc_u32(&idr, val(2), &u, 1, GFP_KERNEL), -ENOSPC);
+	CHECK_EQ(u, 2);
+	u = 0;
+	CHECK_EQ(idr_alloc_u32(&idr, val(2), &u, 1, GFP_KERNEL), -ENOSPC);
+	CHECK_EQ(u, 0);
+	CHECK_EQ(idr_alloc_cyclic(&idr, val(2), -1, 0, GFP_KERNEL), -EINVAL);
+	CHECK_EQ(idr_alloc_cyclic(&idr, val(2), INT_MIN, 0, GFP_KERNEL),
+		 -EINVAL);
+	CHECK_EQ(idr_alloc_cyclic(&idr, val(2), 0, 2, GFP_KERNEL), -ENOSPC);
+	CHECK_EQ(idr_alloc_cyclic(&idr, val(2), 3, 3, GFP_KERNEL), -ENOSPC);
+	CHECK_EQ(idr_get_cursor(&idr), cursor);
+	CHECK_UNCHANGED(&idr, was);
+	/* The first free ID past the cursor at the range's last: 2, wrap. */
+	CHECK_EQ(idr_alloc_cyclic(&idr, val(2), 0, 3, GFP_KERNEL), 2);
+	CHECK_EQ(idr_get_cursor(&idr), 3);
+	idr_destroy(&idr);
+}
+
+/* idr_remove() and idr_replace() refused: NULL or -ENOENT, no change. */
+static void edges_remove_replace_refused(void)
+{
+	struct idr idr;
+	struct idr_snap was;
+
+	idr_init_base(&idr, 1);
+	CHECK_EQ(idr_alloc(&idr, val(1), 1, 0, GFP_KERNEL), 1);
+	CHECK_EQ(idr_alloc(&idr, NULL, 2, 0, GFP_KERNEL), 2);
+	CHECK_EQ(idr_count(&idr), 2);
+	CHECK(!idr_is_empty(&idr));
+	was = idr_snap_of(&idr);
+	CHECK(idr_remove(&idr, 0) == NULL); /* below the base */
+	CHECK(idr_remove(&idr, 3) == NULL);
+	CHECK(idr_remove(&idr, ULONG_MAX) == NULL);
+	CHECK(idr_replace(&idr, val(0), 0) == ERR_PTR(-ENOENT));
+	CHECK(idr_replace(&idr, val(0), 3) == ERR_PTR(-ENOENT));
+	CHECK(idr_replace(&idr, val(0), ULONG_MAX) == ERR_PTR(-ENOENT));
+	CHECK_UNCHANGED(&idr, was);
+	/* At the base, and a NULL entry: allocated, so not refused. */
+	CHECK(idr_replace(&idr, val(2), 2) == NULL);
+	CHECK(idr_replace(&idr, NULL, 2) == val(2));
+	CHECK(idr_remove(&idr, 2) == NULL);
+	CHECK_EQ(idr_count(&idr), 1);
+	CHECK(idr_remove(&idr, 1) == val(1));
+	CHECK(idr_is_empty(&idr));
+	CHECK_SOUND(&idr);
+	idr_destroy(&idr);
+}
+
+/* get_next below the base, and at the highest ID idr_alloc_u32 makes. */
+static void edges_get_next_ends(void)
+{
+	struct idr idr;
+	unsigned long ul;
+	uint32_t u = UINT32_MAX;
+	int id = 0;
+
+	idr_init_base(&idr, 4);
+	CHECK(idr_get_next(&idr, &id) == NULL);
+	CHECK_EQ(id, 0);
+	CHECK_EQ(idr_alloc(&idr, val(4), 0, 0, GFP_KERNEL), 4);
+	CHECK(idr_get_next(&idr, &id) == val(4));
+	CHECK_EQ(id, 4);
+	CHECK_EQ(idr_alloc_u32(&idr, val(9), &u, UINT32_MAX, GFP_KERNEL), 0);
+	CHECK(u == UINT32_MAX);
+	id = 5; /* the only entry above is beyond INT_MAX */
+	CHECK(idr_get_next(&idr, &id) == NULL);
+	CHECK_EQ(id, 5);
+	ul = 5;
+	CHECK(idr_get_next_ul(&idr, &ul) == val(9));
+	CHECK(ul == UINT32_MAX);
+	CHECK(idr_get_next_ul(&idr, &ul) == val(9));
+	ul = (unsigned long)UINT32_MAX + 1;
+	CHECK(idr_get_next_ul(&idr, &ul) == NULL);
+	CHECK(ul == (unsigned long)UINT32_MAX + 1);
+	ul = 0;
+	CHECK(idr_get_next_ul(&idr, &ul) == val(4));
+	CHECK_EQ(ul, 4);
+	CHECK_SOUND(&idr);
+	idr_destroy(&idr);
+}
+
+static int stop_negative(int id, void *p, void *data)
+{
+	(void)p;
+	++*(int *)data;
+	return id == 0 ? INT_MIN : 0;
+}
+
+/* The loop macros at their ends: the last int ID, a negative start, the
+ * last u32 ID; idr_for_each() passes a negative return through. */
+static void edges_for_each_macros(void)
+{
+	struct idr idr;
+	unsigned long tmp, ul;
+	uint32_t u = UINT32_MAX;
+	void *entry;
+	int id, n = 0;
+
+	idr_init(&idr);
+	CHECK_EQ(idr_alloc(&idr, val(0), 0, 0, GFP_KERNEL), 0);
+	CHECK_EQ(idr_alloc(&idr, val(9), INT_MAX, 0, GFP_KERNEL), INT_MAX);
+	CHECK_EQ(idr_for_each(&idr, stop_negative, &n), INT_MIN);
+	CHECK_EQ(n, 1);
+	id = INT_MAX; /* one step, then the ID wraps to INT_MIN: the end */
+	n = 0;
+	idr_for_each_entry_continue(&idr, entry, id) {
+		CHECK(entry == val(9));
+		n++;
+	}
+	CHECK_EQ(n, 1);
+	CHECK_EQ(id, INT_MIN);
+	id = -1;
+	idr_for_each_entry_continue(&idr, entry, id)
+		n++;
+	CHECK_EQ(n, 1);
+	CHECK_EQ(id, -1);
+	CHECK_EQ(idr_alloc_u32(&idr, val(7), &u, UINT32_MAX, GFP_KERNEL), 0);
+	n = 0;
+	idr_for_each_entry_ul(&idr, entry, tmp, ul) {
+		CHECK(entry == val(n == 0 ? 0 : n == 1 ? 9 : 7));
+		n++;
+	}
+	CHECK_EQ(n, 3);
+	CHECK(ul == (unsigned long)UINT32_MAX + 1);
+	idr_destroy(&idr);
+}
+
+/* get_new refused (-EINVAL, -EAGAIN, -ENOSPC): *id and the idr stay. */
+static void edges_legacy_refused(void)
+{
+	struct idr idr;
+	struct idr_snap was;
+	int id = -5;
+
+	idr_init_base(&idr, 3);
+	was = idr_snap_of(&idr);
+	CHECK_EQ(idr_get_new_above(&idr, val(0), 0, &id), -EAGAIN);
+	CHECK_EQ(idr_get_new_above(&idr, val(0), -1, &id), -EINVAL);
+	CHECK_EQ(id, -5);
+	CHECK_UNCHANGED(&idr, was);
+	CHECK(idr_pre_get(&idr, GFP_KERNEL) != 0);
+	/* Below the base starts at the base. */
+	CHECK_EQ(idr_get_new_above(&idr, val(3), 0, &id), 0);
+	CHECK_EQ(id, 3);
+	CHECK_EQ(idr_get_new(&idr, val(4), &id), 0);
+	CHECK_EQ(id, 4);
+	CHECK_EQ(idr_get_new_above(&idr, val(9), INT_MAX, &id), 0);
+	CHECK_EQ(id, INT_MAX);
+	id = -5;
+	was = idr_snap_of(&idr);
+	CHECK_EQ(idr_get_new_above(&idr, val(0), INT_MAX, &id), -ENOSPC);
+	CHECK_EQ(idr_get_new_above(&idr, val(0), INT_MIN, &id), -EINVAL);
+	CHECK_EQ(id, -5);
+	CHECK_UNCHANGED(&idr, was);
+	CHECK_SOUND(&idr);
+	idr_destroy(&idr);
+}
+
+/* idr_pre_get(): 0 when malloc fails, keeping what it got; nonzero, and
+ * the cache at its capacity, otherwise; a full cache takes no more. */
+static void edges_pre_get(void)
+{
+	struct idr idr;
+	struct idr_mem_stats was, now;
+
+	idr_init(&idr);
+	idr_fault_inject(0, ~0ul);
+	CHECK_EQ(idr_pre_get(&idr, GFP_KERNEL), 0);
+	CHECK_EQ(idr_cache_count(&idr), 0);
+	idr_fault_inject(2, 1);
+	CHECK_EQ(idr_pre_get(&idr, GFP_KERNEL), 0);
+	CHECK_EQ(idr_cache_count(&idr), 2);
+	idr_fault_inject(0, 0);
+	CHECK(idr_pre_get(&idr, GFP_KERNEL) != 0);
+	CHECK_EQ(idr_cache_count(&idr), IDR__CACHE_NODES);
+	idr_mem_stats(&was);
+	CHECK(idr_pre_get(&idr, GFP_KERNEL) != 0);
+	idr_mem_stats(&now);
+	CHECK_EQ(now.allocs, was.allocs);
+	CHECK_EQ(idr_cache_count(&idr), IDR__CACHE_NODES);
+	CHECK_SOUND(&idr);
+	idr_destroy(&idr);
+	CHECK_EQ(idr_cache_count(&idr), 0);
+}
+
+/* idr_fault_inject(): @count 0 is off whatever @skip; @count n fails n. */
+static void edges_fault_inject(void)
+{
+	struct idr_mem_stats was, now;
+	struct idr idr;
+
+	idr_init(&idr);
+	idr_mem_stats(&was);
+	idr_fault_inject(3, 0);
+	CHECK_EQ(idr_alloc(&idr, val(0), 0, 0, GFP_KERNEL), 0);
+	idr_fault_inject(0, 2);
+	CHECK_EQ(idr_alloc(&idr, val(1), IDR_SLOTS, 0, GFP_KERNEL), -ENOMEM);
+	CHECK_EQ(idr_alloc(&idr, val(1), IDR_SLOTS, 0, GFP_KERNEL), -ENOMEM);
+	CHECK_EQ(idr_alloc(&idr, val(1), IDR_SLOTS, 0, GFP_KERNEL), IDR_SLOTS);
+	idr_mem_stats(&now);
+	CHECK_EQ(now.failed, was.failed + 2);
+	CHECK_EQ(now.allocs, was.allocs + 3);
+	idr_fault_inject(0, 0);
+	idr_destroy(&idr);
+	idr_mem_stats(&now);
+	CHECK_EQ(now.frees, was.frees + 3);
+	CHECK_EQ(now.bytes, was.bytes);
+}
+
+/* id_bits 1, the fewest: IDs 0 and 1, 30 bits of generation. */
+static void edges_tag_one_bit(void)
+{
+	struct idr idr;
+	struct idr_snap was;
+	int t;
+
+	idr_init(&idr);
+	CHECK_EQ(idr_tag_init(&idr, 1, 0), 0);
+	CHECK_EQ(idr_alloc_tagged(&idr, val(0), 0, 0, GFP_KERNEL), 0);
+	CHECK_EQ(idr_alloc_tagged(&idr, val(1), 0, 0, GFP_KERNEL), 1);
+	was = idr_snap_of(&idr);
+	CHECK_EQ(idr_alloc_tagged(&idr, val(2), 0, 0, GFP_KERNEL), -ENOSPC);
+	CHECK_EQ(idr_alloc_tagged(&idr, val(2), 2, 0, GFP_KERNEL), -ENOSPC);
+	CHECK_EQ(idr_alloc(&idr, val(2), 2, 0, GFP_KERNEL), -ENOSPC);
+	CHECK_EQ(idr_alloc_tagged(&idr, val(2), INT_MIN, 0, GFP_KERNEL),
+		 -EINVAL);
+	CHECK(idr_remove_tagged(&idr, 1 << 1 | 1) == NULL); /* stale */
+	CHECK(idr_remove_tagged(&idr, INT_MIN) == NULL);
+	CHECK_UNCHANGED(&idr, was);
+	CHECK_EQ(idr_tag_id(&idr, INT_MAX), 1);
+	CHECK_EQ(idr_tag_gen(&idr, INT_MAX), INT_MAX >> 1);
+	CHECK_EQ(idr_tag_id(&idr, 0), 0);
+	CHECK_EQ(idr_tag_gen(&idr, 0), 0);
+	CHECK(idr_find(&idr, INT_MAX) == val(1)); /* the tag is ignored */
+	CHECK(idr_remove_tagged(&idr, 1) == val(1));
+	t = idr_alloc_tagged(&idr, val(1), 1, 2, GFP_KERNEL);
+	CHECK_EQ(t, 1 << 1 | 1);
+	CHECK_EQ(idr_tag_check(&idr, t), 0);
+	CHECK_EQ(idr_tag_check(&idr, 1), -ESTALE);
+	CHECK(idr_find_tagged(&idr, 1) == NULL);
+	CHECK(idr_find_tagged(&idr, t) == val(1));
+	CHECK_SOUND(&idr);
+	idr_destroy(&idr);
+}
+
+/* id_bits 30, the most: one generation bit, which wraps to 0. */
+static void edges_tag_gen_wrap(void)
+{
+	struct idr idr;
+	int t;
+
+	idr_init(&idr);
+	CHECK_EQ(idr_tag_init(&idr, 30, 0), 0);
+	t = idr_alloc_tagged(&idr, val(5), 5, 6, GFP_KERNEL);
+	CHECK_EQ(t, 5);
+	CHECK_EQ(idr_tag_check(&idr, 1 << 30 | 5), -ESTALE);
+	CHECK_EQ(idr_tag_gen(&idr, INT_MAX), 1);
+	CHECK_EQ(idr_tag_id(&idr, INT_MAX), (1 << 30) - 1);
+	CHECK(idr_remove_tagged(&idr, t) == val(5));
+	CHECK_EQ(idr_alloc_tagged(&idr, val(5), 5, 6, GFP_KERNEL), 1 << 30 | 5);
+	CHECK(idr_remove_tagged(&idr, 1 << 30 | 5) == val(5));
+	CHECK_EQ(idr_alloc_tagged(&idr, val(5), 5, 6, GFP_KERNEL), 5);
+	CHECK_EQ(idr_tag_check(&idr, 5), 0);
+	CHECK_SOUND(&idr);
+	idr_destroy(&idr);
+}
+
+/* A refused idr_tag_init() keeps the tagging the idr had. */
+static void edges_tag_init_refused(void)
+{
+	struct idr idr;
+	int t;
+
+	idr_init(&idr);
+	CHECK_EQ(idr_tag_init(&idr, 8, 0), 0);
+	CHECK_EQ(idr_alloc_tagged(&idr, val(0), 0, 0, GFP_KERNEL), 0);
+	CHECK_EQ(idr_tag_init(&idr, 30, IDR_TAG_RETIRE), -EBUSY);
+	CHECK_EQ(idr_tag_init(&idr, 0, 0), -EINVAL);
+	CHECK_EQ(idr_tag_init(&idr, 31, 0), -EINVAL);
+	CHECK_EQ(idr_tag_id(&idr, INT_MAX), 255);
+	CHECK_EQ(idr_alloc_tagged(&idr, val(1), 256, 0, GFP_KERNEL), -ENOSPC);
+	CHECK(idr_remove_tagged(&idr, 0) == val(0));
+	CHECK_EQ(idr_count(&idr), 0);
+	CHECK_EQ(idr_tag_init(&idr, 30, IDR_TAG_RETIRE), 0);
+	CHECK_EQ(idr_tag_id(&idr, INT_MAX), (1 << 30) - 1);
+	idr_destroy(&idr);
+	/* A slot retired for good keeps its node: no ID, yet -EBUSY. */
+	idr_init(&idr);
+	CHECK_EQ(idr_tag_init(&idr, 30, IDR_TAG_RETIRE), 0);
+	t = idr_alloc_tagged(&idr, val(5), 5, 6, GFP_KERNEL);
+	CHECK(idr_remove_tagged(&idr, t) == val(5));
+	t = idr_alloc_tagged(&idr, val(5), 5, 6, GFP_KERNEL);
+	CHECK(idr_remove_tagged(&idr, t) == val(5));
+	CHECK(idr_is_empty(&idr));
+	CHECK(idr_replace(&idr, val(6), 5) == ERR_PTR(-ENOENT));
+	CHECK(idr_remove(&idr, 5) == NULL);
+	CHECK_EQ(idr_tag_init(&idr, 30, 0), -EBUSY);
+	CHECK_SOUND(&idr);
+	idr_destroy(&idr);
+}
+
+/* What "the IDA is unchanged" compares, cheaply. */
+static bool ida_same(const struct ida *ida, unsigned long count, int first,
+		     size_t bytes)
+{
+	struct idr_stats st;
+
+	CHECK_EQ(idr_stats(ida_tree(ida), &st), 0);
+	return ida_count(ida) == count && ida_find_first(ida) == first &&
+	       st.bytes == bytes && ida_check(ida) == 0;
+}
+
+/* The IDA's refusals change nothing; ranges at their ends. */
+static void edges_ida_refused(void)
+{
+	struct ida ida;
+	struct idr_stats st;
+	struct idr_path p;
+	unsigned int big = (unsigned int)INT_MAX + 1;
+
+	ida_init(&ida);
+	CHECK(!ida_exists(&ida, 0));
+	CHECK_EQ(ida_alloc_range(&ida, 0, 0, GFP_KERNEL), 0);
+	CHECK_EQ(ida_alloc_max(&ida, big, GFP_KERNEL), 1);
+	CHECK_EQ(ida_alloc_range(&ida, INT_MAX, INT_MAX, GFP_KERNEL), INT_MAX);
+	CHECK_EQ(idr_stats(ida_tree(&ida), &st), 0);
+	CHECK_EQ(ida_alloc_range(&ida, 0, 1, GFP_KERNEL), -ENOSPC);
+	CHECK_EQ(ida_alloc_range(&ida, 2, 1, GFP_KERNEL), -ENOSPC);
+	CHECK_EQ(ida_alloc_range(&ida, big, big, GFP_KERNEL), -ENOSPC);
+	CHECK_EQ(ida_alloc_range(&ida, INT_MAX, UINT_MAX, GFP_KERNEL), -ENOSPC);
+	CHECK_EQ(ida_alloc_min(&ida, INT_MAX, GFP_KERNEL), -ENOSPC);
+	CHECK_EQ(ida_alloc_max(&ida, 1, GFP_KERNEL), -ENOSPC);
+	CHECK_EQ(ida_free(&ida, 2), -ENOENT);
+	CHECK_EQ(ida_free(&ida, big), -ENOENT);
+	CHECK(ida_same(&ida, 3, 0, st.bytes));
+	CHECK_EQ(ida_find_first_range(&ida, big, big), -EINVAL);
+	CHECK_EQ(ida_find_first_range(&ida, INT_MAX, big), INT_MAX);
+	CHECK_EQ(ida_find_first_range(&ida, 1, 1), 1);
+	CHECK_EQ(ida_find_first_range(&ida, 2, INT_MAX - 1), -ENOENT);
+	CHECK_EQ(ida_find_first_range(&ida, 0, 0), 0);
+	/* An IDA's path past INT_MAX: the top (made for INT_MAX) covers its
+	 * bitmap's index, which has no child; beyond that, above the top. */
+	CHECK_EQ(idr_path(ida_tree(&ida), big, &p), 0);
+	CHECK_EQ(p.index, big / IDA_BITMAP_BITS);
+	CHECK_EQ(p.bit, 0);
+	CHECK_EQ(p.end, IDR_PATH_NO_CHILD);
+	CHECK_EQ(idr_path(ida_tree(&ida), ULONG_MAX, &p), 0);
+	CHECK_EQ(p.end, IDR_PATH_ABOVE_TOP);
+	CHECK_EQ(ida_free(&ida, 0), 0);
+	CHECK_EQ(ida_find_first(&ida), 1);
+	ida_destroy(&ida);
+	CHECK(ida_is_empty(&ida));
+	CHECK_EQ(ida_count(&ida), 0);
+	CHECK_EQ(ida_check(&ida), 0);
+	CHECK_EQ(ida_alloc(&ida, GFP_KERNEL), 0); /* usable again */
+	ida_destroy(&ida);
+}
+
+/* idr_view_entry() on a packed leaf, at its first and last slots. */
+static void edges_view_packed(void)
+{
+	struct idr idr;
+	struct idr_view leaf;
+	unsigned int id, last = IDR_SLOTS - 1;
+
+	idr_init(&idr);
+	for (id = 0; id < IDR_SLOTS; id++)
+		CHECK_EQ(idr_alloc(&idr, val(id), 0, 0, GFP_KERNEL), id);
+	for (id = 2; id < last; id++)
+		CHECK(idr_remove(&idr, id) == val(id));
+	CHECK_EQ(idr_walk(&idr, first_leaf, &leaf), 1);
+	CHECK(leaf.packed >= 3);
+	CHECK(idr_view_entry(&leaf, 0) == val(0));
+	CHECK(idr_view_entry(&leaf, 1) == val(1));
+	CHECK(idr_view_entry(&leaf, 2) == NULL);
+	CHECK(idr_view_entry(&leaf, last - 1) == NULL);
+	CHECK(idr_view_entry(&leaf, last) == val(last));
+	CHECK(idr_view_entry(&leaf, IDR_SLOTS) == NULL);
+	CHECK_EQ(idr_view_gen(&idr, &leaf, last), 0);
+	CHECK_SOUND(&idr);
+	idr_destroy(&idr);
+}
+
+/* idr_stats() counts the idr's cache, and this thread's preload. */
+static void edges_stats_cache(void)
+{
+	struct idr idr;
+	struct idr_stats st;
+
+	idr_init(&idr);
+	CHECK(idr_pre_get(&idr, GFP_KERNEL) != 0);
+	CHECK_EQ(idr_stats(&idr, &st), 0);
+	CHECK_EQ(st.cached, IDR__CACHE_NODES);
+	CHECK_EQ(st.nodes, 0);
+	CHECK_EQ(st.bytes, IDR__CACHE_NODES * st.node_bytes);
+	CHECK_EQ(st.ids, 0);
+	CHECK(st.bytes_per_id == 0);
+	idr_destroy(&idr);
+}
+
+static size_t dump_length(const struct idr *idr,
+			  const struct idr_dump_opts *opts, int want)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+
+	CHECK_EQ(idr_dump_dot(idr, out, opts), want);
+	fclose(out);
+	free(text);
+	return len;
+}
+
+/* idr_dump_dot()'s -ENOMEM writes nothing: at the first failing malloc
+ * and when @nchanged cannot be counted in bytes. */
+static void edges_dot_enomem(void)
+{
+	struct idr_trace ev = { .event = IDR_TRACE_SLOT_SET };
+	struct idr_dump_opts opts = { .changed = &ev, .nchanged = 1 };
+	struct idr idr;
+
+	idr_init(&idr);
+	CHECK_EQ(idr_alloc(&idr, val(0), 0, 0, GFP_KERNEL), 0);
+	idr_fault_inject(0, 1);
+	CHECK_EQ(dump_length(&idr, &opts, -ENOMEM), 0);
+	idr_fault_inject(0, 0);
+	CHECK(dump_length(&idr, &opts, 0) > 0);
+	opts.nchanged = SIZE_MAX;
+	CHECK_EQ(dump_length(&idr, &opts, -ENOMEM), 0);
+	opts.nchanged = 0;
+	CHECK(dump_length(&idr, &opts, 0) > 0);
+	idr_destroy(&idr);
+}
+
+static char *dump_lines(const struct idr *idr, unsigned int max_lines)
+{
+	struct idr_dump_opts opts = { .max_lines = max_lines };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+
+	CHECK_EQ(idr_dump(idr, out, &opts), 0);
+	fclose(out);
+	return text;
+}
+
+static unsigned int lines_in(const char *text)
+{
+	unsigned int n = 0;
+
+	for (; *text; text++)
+		n += *text == '\n';
+	return n;
+}
+
+/* max_lines below 2 is 2; at the dump's own length it is not cut. */
+static void edges_dump_max_lines(void)
+{
+	struct idr idr;
+	char *all, *one, *two, *three;
+	unsigned int id, n;
+
+	idr_init(&idr);
+	for (id = 0; id < 3 * IDR_SLOTS; id += IDR_SLOTS)
+		CHECK_EQ(idr_alloc(&idr, val(id), id, 0, GFP_KERNEL), id);
+	all = dump_lines(&idr, 0);
+	n = lines_in(all);
+	CHECK(n > 3);
+	one = dump_lines(&idr, 1);
+	two = dump_lines(&idr, 2);
+	three = dump_lines(&idr, 3);
+	CHECK(strcmp(one, two) == 0);
+	CHECK_EQ(lines_in(two), 2);
+	CHECK_EQ(lines_in(three), 3);
+	free(one);
+	free(two);
+	free(three);
+	one = dump_lines(&idr, n);
+	CHECK(strcmp(one, all) == 0);
+	free(one);
+	one = dump_lines(&idr, n - 1);
+	CHECK(strcmp(one, all) != 0);
+	CHECK(lines_in(one) <= n - 1);
+	free(one);
+	free(all);
+	idr_destroy(&idr);
+}
+
+static void count_event(const struct idr *idr, const struct idr_trace *ev,
+			void *data)
+{
+	(void)idr;
+	(void)ev;
+	++*(unsigned long *)data;
+}
+
+/* A callback set sees events; NULL stops them; every event is named. */
+static void edges_trace_set(void)
+{
+	struct idr idr;
+	unsigned long n = 0;
+	int e;
+
+	idr_init(&idr);
+	idr_set_trace(&idr, count_event, &n);
+	CHECK_EQ(idr_alloc(&idr, val(0), 0, 0, GFP_KERNEL), 0);
+	CHECK(n > 0);
+	idr_set_trace(&idr, NULL, &n);
+	n = 0;
+	CHECK_EQ(idr_alloc(&idr, val(1), 0, 0, GFP_KERNEL), 1);
+	CHECK(idr_remove(&idr, 0) == val(0));
+	CHECK_EQ(n, 0);
+	idr_destroy(&idr);
+	for (e = IDR_TRACE_VISIT; e <= IDR_TRACE_DONE; e++) {
+		const char *name = idr_trace_name((enum idr_trace_event)e);
+
+		if (!CHECK(name && strcmp(name, "unknown") != 0))
+			fprintf(stderr, "  event %d\n", e);
+	}
+}
+
+/* }==================== Limits not pinned above ==================== */
+
 void suite_edges(void)
 {
 	RUN(edges_replace_tagged);
@@ -1252,4 +1851,22 @@ void suite_edges(void)
 	RUN(edges_check_deep_leaf);
 	RUN(edges_check_pack_room);
 	RUN(edges_ida_check);
+	RUN(edges_init_base_limits);
+	RUN(edges_destroy_keeps);
+	RUN(edges_alloc_refused);
+	RUN(edges_remove_replace_refused);
+	RUN(edges_get_next_ends);
+	RUN(edges_for_each_macros);
+	RUN(edges_legacy_refused);
+	RUN(edges_pre_get);
+	RUN(edges_fault_inject);
+	RUN(edges_tag_one_bit);
+	RUN(edges_tag_gen_wrap);
+	RUN(edges_tag_init_refused);
+	RUN(edges_ida_refused);
+	RUN(edges_view_packed);
+	RUN(edges_stats_cache);
+	RUN(edges_dot_enomem);
+	RUN(edges_dump_max_lines);
+	RUN(edges_trace_set);
 }
