@@ -251,6 +251,38 @@ static void dot_changed_marks_cells(void)
 	idr_destroy(&idr);
 }
 
+/* Entries of nine characters each: "0:1234567" .. "10:123456". */
+static int print_nine(FILE *out, unsigned long id, void *entry, void *data)
+{
+	(void)entry;
+	(void)data;
+	return fprintf(out, "%s", id < 10 ? "1234567" : "123456");
+}
+
+/*
+ * A leaf's entries wrap at LINE_CHARS (100): ten of nine characters and
+ * their nine spaces (99) make one line, the eleventh starts the next
+ * (dump.c, dot_entries's > LINE_CHARS and its col + 1).
+ */
+static void dot_entries_wrap_at_line_chars(void)
+{
+	struct idr_dump_opts opts = { .print_entry = print_nine,
+				      .max_entries = 64 };
+	char *text, *line;
+	unsigned long id;
+	DEFINE_IDR(idr);
+
+	for (id = 0; id < 11; id++)
+		alloc_at(&idr, id, value);
+	text = dot_of(&idr, &opts);
+	line = strstr(text, "0:1234567 1:1234567");
+	CHECK(line != NULL);
+	CHECK_EQ(count(text, "<BR/>1"), 1);
+	CHECK(strstr(text, "9:1234567<BR/>10:123456") != NULL);
+	free(text);
+	idr_destroy(&idr);
+}
+
 /*
  * Only the first nchanged events mark cells: an event just past them,
  * which would mark a cell of its own, is not read (dump.c, dot_marks's
@@ -595,6 +627,7 @@ void suite_dot(void)
 	RUN(dot_golden_small);
 #endif
 	RUN(dot_cells_in_slot_order);
+	RUN(dot_entries_wrap_at_line_chars);
 	RUN(dot_at_marks_the_path);
 	RUN(dot_changed_marks_cells);
 	RUN(dot_changed_reads_nchanged_only);

@@ -372,6 +372,13 @@ static void trace_ops_idr(void)
 			  "visit L0 0 s5 f3 n0 h1\n"
 			  "done remove -2\n"));
 	idr_destroy(&idr);
+	/* Below the base: nothing to look at, and nothing removed. */
+	idr_init_base(&idr, 10);
+	idr_set_trace(&idr, record, &t);
+	CHECK(idr_remove(&idr, 9) == NULL);
+	CHECK(tape_is(&t, "op remove 0 0 9\n"
+			  "done remove -2\n"));
+	idr_destroy(&idr);
 }
 
 /* The 2004 API: idr_get_new calls idr_get_new_above; -EAGAIN told. */
