@@ -461,7 +461,9 @@ static inline void *idr__iter_next(struct idr__iter *it, int *id)
  * @idr: idr handle.
  * @gfp: ignored.
  *
- * Fills the cache up to twice the nodes one allocation can need.
+ * Fills the cache to its capacity, which is more than the most nodes one
+ * allocation can need (at 6 bits a level: 14 nodes, where the worst
+ * allocation takes 10).
  *
  * Context: may be called without the caller's lock; calls malloc.
  * Return: nonzero on success; 0 if memory ran out (the nodes obtained
@@ -537,7 +539,8 @@ IDR_API unsigned int idr_cache_count(const struct idr *idr);
  * starts at or above it has no ID in it (-ENOSPC).
  *
  * Return: 0; -EINVAL if @id_bits or @flags is out of range; -EBUSY if
- * the idr holds IDs.
+ * the idr has nodes: it holds IDs, or (IDR_TAG_RETIRE) slots retired for
+ * good, which stay until idr_destroy() although idr_is_empty() is true.
  */
 IDR_API int idr_tag_init(struct idr *idr, unsigned int id_bits,
 			 unsigned int flags);
