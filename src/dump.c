@@ -8,6 +8,7 @@
  * compare it byte for byte; entries are printed by the caller's
  * print_entry, or as "*" when it gives none (pointers vary run to run).
  */
+#define _GNU_SOURCE /* fopencookie */
 #include <inttypes.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -29,6 +30,8 @@
  */
 #define RUN_FULL 2u
 #define RUN_LEAVES 8u
+/* The most of an entry's text kept: more than a text line holds. */
+#define ENTRY_TEXT_MAX (WIDTH + 2)
 
 /* What a child subtree is, as far as collapsing alike siblings goes. */
 enum kind {
@@ -106,15 +109,34 @@ static void slot_map(const struct dumper *d, const struct idr_view *v,
 	map[v->slots] = '\0';
 }
 
+/*
+ * What print_entry writes for @entry, cut to @size - 1 bytes: the stream
+ * writes into @buf itself and is unbuffered, so that the C library takes
+ * no memory for the text.  False if the stream could not be opened.
+ */
+static bool print_into(const struct dumper *d, unsigned long id, void *entry,
+		       char *buf, size_t size)
+{
+	FILE *mem;
+
+	memset(buf, 0, size);
+	mem = fmemopen(buf, size - 1, "w");
+	if (!mem)
+		return false;
+	setvbuf(mem, NULL, _IONBF, 0);
+	d->opts.print_entry(mem, id, entry, d->opts.data);
+	fclose(mem);
+	return true;
+}
+
 /* Write one leaf entry as text into @buf (at most @size bytes). */
 static void entry_text(const struct dumper *d, const struct idr_view *v,
 		       unsigned int slot, char *buf, size_t size)
 {
 	unsigned long id = v->first + slot;
 	void *entry = idr_view_entry(v, slot);
-	char *text = NULL;
-	size_t len = 0;
-	FILE *mem;
+	char text[ENTRY_TEXT_MAX];
+	bool printed;
 
 	if (d->ida) {
 		id = v->first + (unsigned long)slot * IDR__CHUNK;
@@ -122,13 +144,12 @@ static void entry_text(const struct dumper *d, const struct idr_view *v,
 			 idr_view_bits(v, slot));
 		return;
 	}
-	mem = d->opts.print_entry ? open_memstream(&text, &len) : NULL;
-	if (mem) {
-		d->opts.print_entry(mem, id, entry, d->opts.data);
-		fclose(mem);
-	}
-	snprintf(buf, size, "%lu:%s", id, text ? text : entry ? "*" : "NULL");
-	free(text);
+	printed = d->opts.print_entry &&
+		  print_into(d, id, entry, text, sizeof(text));
+	snprintf(buf, size, "%lu:%s", id,
+		 printed ? text
+		 : entry ? "*"
+			 : "NULL");
 	if (d->idr->idr_id_bits)
 		snprintf(buf + strlen(buf), size - strlen(buf), "@g%" PRIu64,
 			 idr_view_gen(d->idr, v, slot));
@@ -445,20 +466,76 @@ static void dump_text(struct dumper *d)
 			d->opts.max_nodes);
 }
 
-/* The dump as it would be printed, in memory; false if out of memory. */
-static bool render(struct dumper *d, char **text, size_t *len)
+/*
+ * A dump held back in memory (max_lines) takes its bytes from the
+ * allocator seam, as every byte of the library does, so that they are
+ * counted and fault injection reaches them: the stream is the C
+ * library's, unbuffered, and writes through sink_write() into @text.
+ */
+struct sink {
+	char *text;
+	size_t len, cap;
+	bool short_of_memory;
+};
+
+static bool sink_grow(struct sink *s, size_t need)
 {
+	size_t cap = s->cap ? s->cap : 4096;
+	char *text;
+
+	while (cap < need)
+		cap *= 2;
+	text = idr__malloc(cap);
+	if (!text)
+		return false;
+	if (s->len)
+		memcpy(text, s->text, s->len + 1);
+	idr__free(s->text, s->cap);
+	s->text = text;
+	s->cap = cap;
+	return true;
+}
+
+static ssize_t sink_write(void *cookie, const char *data, size_t n)
+{
+	struct sink *s = cookie;
+
+	/* One byte more, for the NUL that ends the text. */
+	if (s->len + n >= s->cap && !sink_grow(s, s->len + n + 1)) {
+		s->short_of_memory = true;
+		return 0;
+	}
+	memcpy(s->text + s->len, data, n);
+	s->len += n;
+	s->text[s->len] = '\0';
+	return (ssize_t)n;
+}
+
+static void sink_free(struct sink *s)
+{
+	idr__free(s->text, s->cap);
+	s->text = NULL;
+}
+
+/* The dump as it would be printed, into @s; false if out of memory. */
+static bool render(struct dumper *d, struct sink *s)
+{
+	static const cookie_io_functions_t io = { .write = sink_write };
 	FILE *out = d->out;
 
-	d->out = open_memstream(text, len);
+	*s = (struct sink){ NULL, 0, 0, false };
+	d->out = fopencookie(s, "w", io);
 	if (!d->out) {
 		d->out = out;
 		return false;
 	}
+	setvbuf(d->out, NULL, _IONBF, 0);
 	dump_text(d);
 	fclose(d->out);
 	d->out = out;
-	return true;
+	if (s->short_of_memory)
+		sink_free(s);
+	return !s->short_of_memory;
 }
 
 /* The number of lines in @text, and where line @max + 1 starts. */
@@ -484,30 +561,30 @@ static int dump_limited(struct dumper *d)
 	unsigned int max = d->opts.max_lines, height = idr__height(d->idr);
 	unsigned int depth = d->opts.depth ? d->opts.depth : height;
 	unsigned long total;
-	char *text;
-	size_t len, cut;
+	struct sink s;
+	size_t cut;
 
 	/* The header and the line that says how to see more, at least. */
 	if (max < 2)
 		max = 2;
 
-	if (!render(d, &text, &len))
+	if (!render(d, &s))
 		return -ENOMEM;
-	if (lines_of(text, len, max, &cut) <= max) {
-		fwrite(text, 1, len, d->out);
-		free(text);
+	if (lines_of(s.text, s.len, max, &cut) <= max) {
+		fwrite(s.text, 1, s.len, d->out);
+		sink_free(&s);
 		return 0;
 	}
 	d->opts.full = false;
-	while (lines_of(text, len, max - 1, &cut) > max - 1 && depth > 1) {
-		free(text);
+	while (lines_of(s.text, s.len, max - 1, &cut) > max - 1 && depth > 1) {
+		sink_free(&s);
 		d->opts.depth = --depth;
-		if (!render(d, &text, &len))
+		if (!render(d, &s))
 			return -ENOMEM;
 	}
-	total = lines_of(text, len, max - 1, &cut);
-	fwrite(text, 1, cut, d->out);
-	free(text);
+	total = lines_of(s.text, s.len, max - 1, &cut);
+	fwrite(s.text, 1, cut, d->out);
+	sink_free(&s);
 	fprintf(d->out, "(%u of %u levels shown",
 		depth < height ? depth : height, height);
 	/* Even one level was too long: say what was cut; --depth is no help. */

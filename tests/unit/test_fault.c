@@ -5,6 +5,9 @@
  * -ENOMEM and leave the tree exactly as it was, and nothing may leak.
  */
 #include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
 #include "model.h"
@@ -183,9 +186,68 @@ static void fault_keeps_preload(void)
 	idr_destroy(&idr);
 }
 
+/*
+ * A dump held to max_lines is first written in memory, from the
+ * allocator seam: for each n, the n-th of its allocations failing gives
+ * -ENOMEM with nothing printed and nothing leaked, and with enough
+ * memory it is the same text as before.
+ */
+static void fault_limited_dump(void)
+{
+	struct idr_dump_opts opts = { .max_lines = 40, .full = true };
+	struct idr_mem_stats before, after;
+	unsigned long id, skip, allocs;
+	char *text, *whole = NULL;
+	size_t len;
+	FILE *out;
+	int err;
+	DEFINE_IDR(idr);
+
+	for (id = 0; id < 5000; id += 3) {
+		uint32_t got = (uint32_t)id;
+
+		CHECK_EQ(idr_alloc_u32(&idr, &idr, &got, id, 0), 0);
+	}
+	for (skip = 0;; skip++) {
+		text = NULL;
+		out = open_memstream(&text, &len);
+		idr_mem_stats(&before);
+		idr_fault_inject(skip, 1);
+		err = idr_dump(&idr, out, &opts);
+		idr_fault_inject(0, 0);
+		idr_mem_stats(&after);
+		fclose(out);
+		CHECK_EQ(after.bytes, before.bytes);
+		allocs = after.allocs - before.allocs;
+		if (!err) {
+			CHECK(allocs > 0);
+			CHECK(whole != NULL && strcmp(text, whole) == 0);
+			free(text);
+			break;
+		}
+		CHECK_EQ(err, -ENOMEM);
+		CHECK_EQ(len, 0);
+		free(text);
+		if (!whole) {
+			out = open_memstream(&whole, &len);
+			CHECK_EQ(idr_dump(&idr, out, &opts), 0);
+			fclose(out);
+			CHECK(strstr(whole, "levels shown") != NULL);
+		}
+		if (!CHECK(skip < 64))
+			break;
+	}
+	CHECK(skip > 0);
+	CHECK_EQ(idr_count(&idr), (5000 + 2) / 3);
+	CHECK_SOUND(&idr);
+	free(whole);
+	idr_destroy(&idr);
+}
+
 void suite_fault(void)
 {
 	RUN(fault_each_allocation);
 	RUN(fault_from_allocation_on);
 	RUN(fault_keeps_preload);
+	RUN(fault_limited_dump);
 }
