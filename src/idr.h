@@ -163,7 +163,8 @@ struct idr {
 /**
  * idr_init_base() - Initialise an idr whose IDs start at @base.
  * @idr: idr handle.
- * @base: the lowest ID idr_alloc() may hand out.
+ * @base: the lowest ID idr_alloc() may hand out; a negative base is
+ * taken as 0.
  *
  * Context: any; allocates nothing.
  */
@@ -1205,7 +1206,8 @@ struct idr_trace {
  */
 IDR_API void idr_set_trace(struct idr *idr, idr_trace_fn *fn, void *data);
 
-/** idr_trace_name() - The event's name, e.g. "node-new". */
+/** idr_trace_name() - The event's name, e.g. "node-new"; "unknown" for a
+ * value that is no event. */
 IDR_API const char *idr_trace_name(enum idr_trace_event event);
 
 /* ==================== Checking ==================== */
