@@ -158,12 +158,18 @@ agree() {
 	assert_equal "$(field ida-alloc judy1-hint ratio_judy)" 1.0000
 }
 
+# The bench built into $BATS_TEST_TMPDIR/broken with FLAG, which breaks
+# the flat array on purpose.
+build_broken() {
+	cc -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror "$1" \
+		-Isrc -o "$BATS_TEST_TMPDIR/broken" bench/main.c \
+		bench/impl_idr.c bench/impl_judy.c bench/impl_flat.c \
+		build/libidr.a -lJudy -lm
+}
+
 @test "a wrong result stops the run, exit 1 (flat's find, broken on purpose)" {
 	# flat's find answers NULL for ID 7 in this build.
-	run cc -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror \
-		-DBENCH_BREAK=7 -Isrc \
-		-o "$BATS_TEST_TMPDIR/broken" bench/main.c bench/impl_idr.c \
-		bench/impl_judy.c bench/impl_flat.c build/libidr.a -lJudy -lm
+	run build_broken -DBENCH_BREAK=7
 	assert_success
 	run "$BATS_TEST_TMPDIR/broken" 2000 1
 	assert_failure 1
@@ -173,10 +179,7 @@ agree() {
 @test "a skipped ID stops the PID run, exit 1 (flat's cyclic, broken)" {
 	# flat's cyclic alloc skips ID 4000000, reached at step 4000000 -
 	# 300 - 1000 (the 1000 live IDs first), in the memory child first.
-	run cc -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror \
-		-DBENCH_BREAK_CYCLIC=4000000 -Isrc \
-		-o "$BATS_TEST_TMPDIR/broken" bench/main.c bench/impl_idr.c \
-		bench/impl_judy.c bench/impl_flat.c build/libidr.a -lJudy -lm
+	run build_broken -DBENCH_BREAK_CYCLIC=4000000
 	assert_success
 	run "$BATS_TEST_TMPDIR/broken" 2000 1
 	assert_failure 1

@@ -114,6 +114,20 @@ static void alloc_at(struct idr *idr, unsigned long id, void *ptr)
 	CHECK_EQ(idr_alloc_u32(idr, ptr, &got, id, 0), 0);
 }
 
+/* 3000 IDs scattered below @limit, the same for the same @seed. */
+static void scatter(struct idr *idr, unsigned long seed, uint32_t limit)
+{
+	unsigned long i;
+
+	for (i = 0; i < 3000; i++) {
+		uint32_t id;
+
+		seed = (seed * 1103515245 + 12345) % 2147483648u;
+		id = (uint32_t)(seed % limit);
+		idr_alloc_u32(idr, value, &id, id, 0);
+	}
+}
+
 #if IDR_BITS == 6
 
 static int print_value(FILE *out, unsigned long id, void *entry, void *data)
@@ -370,18 +384,12 @@ static void dot_million_collapses(void)
 static void dot_sparse_leaves_out(void)
 {
 	struct idr_dump_opts opts = { .at_set = true, .at = 1234567 };
-	unsigned long i, seed = 1, drawn, left = 0;
+	unsigned long drawn, left = 0;
 	struct idr_stats st;
 	char *text, *p;
 	DEFINE_IDR(idr);
 
-	for (i = 0; i < 3000; i++) {
-		uint32_t id;
-
-		seed = (seed * 1103515245 + 12345) % 2147483648u;
-		id = (uint32_t)(seed % 2147483647u);
-		idr_alloc_u32(&idr, value, &id, id, 0);
-	}
+	scatter(&idr, 1, 2147483647u);
 	alloc_at(&idr, 1234567, value);
 	idr_stats(&idr, &st);
 	text = dot_of(&idr, &opts);
@@ -413,17 +421,11 @@ static void dot_same_path_forced_once(void)
 {
 	struct idr_dump_opts opts = { .at_set = true, .at = 1234567 };
 	struct events e = { .n = 0 };
-	unsigned long i, seed = 1, alone, both;
+	unsigned long alone, both;
 	char *text;
 	DEFINE_IDR(idr);
 
-	for (i = 0; i < 3000; i++) {
-		uint32_t id;
-
-		seed = (seed * 1103515245 + 12345) % 2147483648u;
-		id = (uint32_t)(seed % 2147483647u);
-		idr_alloc_u32(&idr, value, &id, id, 0);
-	}
+	scatter(&idr, 1, 2147483647u);
 	idr_set_trace(&idr, keep_event, &e);
 	alloc_at(&idr, 1234567, value);
 	idr_set_trace(&idr, NULL, NULL);
@@ -449,17 +451,11 @@ static void dot_at_and_changed_far_apart(void)
 {
 	struct idr_dump_opts opts = { .at_set = true, .at = 1234567 };
 	struct events e = { .n = 0 };
-	unsigned long i, seed = 7;
+
 	char *text;
 	DEFINE_IDR(idr);
 
-	for (i = 0; i < 3000; i++) {
-		uint32_t id;
-
-		seed = (seed * 1103515245 + 12345) % 2147483648u;
-		id = (uint32_t)(seed % 2000000000u);
-		idr_alloc_u32(&idr, value, &id, id, 0);
-	}
+	scatter(&idr, 7, 2000000000u);
 	alloc_at(&idr, 1234567, value);
 	idr_set_trace(&idr, keep_event, &e);
 	alloc_at(&idr, 2000000000, value);
