@@ -841,8 +841,7 @@ static void dot_setup(struct dotter *g)
 {
 	uint64_t index;
 
-	g->width = IDR_SLOTS * CELL_W < 240 ? 240 + GAP_W
-					    : IDR_SLOTS * CELL_W + GAP_W;
+	g->width = larger(IDR_SLOTS * CELL_W, 240) + GAP_W;
 	if (g->d.opts.at_set && index_of(g->d.idr, g->d.opts.at, &index)) {
 		g->npath = idr__path_views(g->d.idr, index, g->path);
 		force_path(g, index, 0);

@@ -52,3 +52,19 @@ src_state() {
 	[ "$(src_state)" = "$before" ]
 	[ ! -e build/mutate/mutant ]
 }
+
+@test "a survivor runs again in the sanitizer build, reported apart; SANITIZE= skips it" {
+	# larger()'s ">" is marked equivalent: drawn by name, it survives.
+	line=$(grep -n 'return a > b ? a : b;' src/dump.c | cut -d: -f1)
+	[ -n "$line" ]
+	MUTATE_AT=dump.c:$line run sh tests/mutate 1 1
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"survived src/dump.c:$line: > -> >="* ]]
+	[[ "${lines[-2]}" == "mutate: the sanitizer pass kills 0 of the 1 survivors: 0 killed in all, score 0%" ]]
+	[[ "${lines[-1]}" == *"1 mutants: 0 killed, 1 survived"* ]]
+	[ -d build/mutate/san ]
+	MUTATE_AT=dump.c:$line SANITIZE= run sh tests/mutate 1 1
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"sanitizer pass"* ]]
+	[ ! -d build/mutate/san ]
+}
