@@ -585,8 +585,10 @@ static int dump_limited(struct dumper *d)
 	total = lines_of(s.text, s.len, max - 1, &cut);
 	fwrite(s.text, 1, cut, d->out);
 	sink_free(&s);
+	/* A min: at the tie "<=" gives the same. */
 	fprintf(d->out, "(%u of %u levels shown",
-		depth < height ? depth : height, height);
+		depth < height ? depth : height, /* equivalent mutant */
+		height);
 	/* Even one level was too long: say what was cut; --depth is no help. */
 	if (total > max - 1)
 		fprintf(d->out,
@@ -816,7 +818,7 @@ static void force_path(struct dotter *g, uint64_t index, unsigned int level)
 static int dot_marks(struct dotter *g)
 {
 	const struct idr_dump_opts *o = &g->d.opts;
-	struct dot_cell c;
+	struct dot_cell c = { 0, 0 }; /* as event_cell() leaves it on "no" */
 	uint64_t index;
 	size_t i;
 
@@ -1103,7 +1105,7 @@ struct plan_of {
 	bool leaving;		      /* a child is left out already */
 };
 
-/* At w == left both arms give 0: "<=" is an equivalent mutant. */
+/* At w == left both arms give 0: "<=" changes nothing. */
 static void take(struct plan_of *p, unsigned int w)
 {
 	p->left = w < p->left ? p->left - w : 0; /* equivalent mutant */

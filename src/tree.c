@@ -919,7 +919,7 @@ static int alloc_slow(struct idr *idr, void *entry, uint64_t start,
 	if (!depth || depth != idr__height(idr))
 		return IDR__NEEDS_NODES;
 	leaf = path[depth - 1];
-	/* As in idr__alloc_fast(): "||" is only slower, an equivalent mutant. */
+	/* As in idr__alloc_fast(): "||" is only slower. */
 	if (is_packed(leaf) && /* equivalent mutant */
 	    count_of(leaf->full) == pack_cap(leaf))
 		return IDR__NEEDS_NODES;

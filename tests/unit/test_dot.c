@@ -451,7 +451,6 @@ static void dot_at_and_changed_far_apart(void)
 {
 	struct idr_dump_opts opts = { .at_set = true, .at = 1234567 };
 	struct events e = { .n = 0 };
-
 	char *text;
 	DEFINE_IDR(idr);
 
@@ -470,6 +469,81 @@ static void dot_at_and_changed_far_apart(void)
 	free(text);
 	idr_destroy(&idr);
 }
+
+#if IDR_BITS == 6
+
+/*
+ * Append to @plan, after @title, the names of the nodes and boxes @text
+ * draws, in order: what the width budget let in, and nothing else.
+ */
+static void plan_of(char *plan, size_t size, const char *title,
+		    const char *text)
+{
+	const char *p = text, *end;
+	size_t len = strlen(plan);
+
+	len += (size_t)snprintf(plan + len, size - len, "%s:", title);
+	for (; (p = strstr(p, "\n\t")) != NULL; p = end) {
+		p += 2;
+		end = p + strcspn(p, " \n");
+		/* Nodes and boxes are named like n2_1048576. */
+		if (strncmp(end, " [", 2) ||
+		    !memchr(p, '_', (size_t)(end - p)) ||
+		    len + (size_t)(end - p) + 2 >= size)
+			continue;
+		len += (size_t)snprintf(plan + len, size - len, " %.*s",
+					(int)(end - p), p);
+	}
+	snprintf(plan + len, size - len, "\n");
+}
+
+/*
+ * What the budget lets in, pinned for three pictures of sparse trees: no
+ * options, the way to one ID, and that way with a cell changed far from
+ * it.  The room kept for forced nodes (forced_need's recursion), and
+ * whether a box fits exactly (fits), decide these lists.
+ */
+static void dot_plans_golden(void)
+{
+	struct idr_dump_opts opts = { .at_set = true, .at = 1234567 };
+	struct events e = { .n = 0 };
+	const size_t size = 8192;
+	char *text, *plan = malloc(size);
+	DEFINE_IDR(idr);
+
+	if (!CHECK(plan != NULL))
+		return;
+	plan[0] = '\0';
+	scatter(&idr, 1, 2147483647u);
+	alloc_at(&idr, 1234567, value);
+	text = dot_of(&idr, NULL);
+	plan_of(plan, size, "sparse", text);
+	free(text);
+	text = dot_of(&idr, &opts);
+	plan_of(plan, size, "sparse, at 1234567", text);
+	free(text);
+	/* A missing ID: its way stops where a child is missing. */
+	opts.at = 5;
+	text = dot_of(&idr, &opts);
+	plan_of(plan, size, "sparse, at 5 (missing)", text);
+	free(text);
+	opts.at = 1234567;
+	idr_destroy(&idr);
+	scatter(&idr, 7, 2000000000u);
+	alloc_at(&idr, 1234567, value);
+	idr_set_trace(&idr, keep_event, &e);
+	alloc_at(&idr, 2000000000, value);
+	idr_set_trace(&idr, NULL, NULL);
+	opts.changed = e.ev;
+	opts.nchanged = e.n;
+	text = dot_of(&idr, &opts);
+	plan_of(plan, size, "at 1234567, 2000000000 changed", text);
+	free(text);
+	golden_check("tests/golden/dot-plans.txt", plan, strlen(plan));
+	idr_destroy(&idr);
+}
+
+#endif
 
 #define MARKER_ROW "<TR><TD BORDER=\"0\">"
 #define DIAMOND "\xe2\x97\x86</FONT></TD>"
@@ -637,6 +711,9 @@ void suite_dot(void)
 	RUN(dot_million_collapses);
 	RUN(dot_sparse_leaves_out);
 	RUN(dot_at_and_changed_far_apart);
+#if IDR_BITS == 6
+	RUN(dot_plans_golden);
+#endif
 	RUN(dot_same_path_forced_once);
 	RUN(dot_marker_rows_only_where_changed);
 	RUN(dot_made_up_event_marks_nothing);

@@ -193,6 +193,56 @@ out:
 }
 
 /*
+ * idr_check: a whole leaf of an untagged idr with a generations node
+ * (its second word set) is unsound (tree.c, leaf_sound's aux test).
+ */
+static void mutants_check_leaf_aux(void)
+{
+	struct idr_view leaf;
+	uint64_t *aux, was;
+	DEFINE_IDR(idr);
+
+	fill(&idr, 0, 3);
+	CHECK_EQ(idr_walk(&idr, first_leaf_of, &leaf), 1);
+	if (!CHECK(!leaf.packed))
+		goto out; /* not the tree this case knows */
+	aux = (uint64_t *)(uintptr_t)leaf.node + 1; /* after full */
+	was = *aux;
+	if (!CHECK(was == 0))
+		goto out;		  /* not the layout this case knows */
+	*aux = (uint64_t)(uintptr_t)&idr; /* aligned: not a pack word */
+	CHECK_EQ(idr_check(&idr), -EUCLEAN);
+	*aux = was;
+	CHECK_SOUND(&idr);
+out:
+	idr_destroy(&idr);
+}
+
+/*
+ * An iteration past the last slot of a one-leaf tree ends there: the
+ * index after it is the tree's capacity, whose digits wrap round to 0
+ * (tree.c, idr__iter_find's start < capacity).
+ */
+static void mutants_iterate_to_capacity(void)
+{
+	unsigned long last = IDR_SLOTS - 1;
+	unsigned int seen = 0;
+	void *entry;
+	int id;
+	DEFINE_IDR(idr);
+
+	fill(&idr, 0, 1);
+	fill(&idr, last, last + 1);
+	idr_for_each_entry(&idr, entry, id)
+		if (!CHECK(++seen <= 2))
+			break;
+	CHECK_EQ(seen, 2);
+	id = (int)last + 1;
+	CHECK(idr_get_next(&idr, &id) == NULL);
+	idr_destroy(&idr);
+}
+
+/*
  * idr_check: a top shift of IDR__LEVELS levels, one more than any tree
  * has, is -EUCLEAN; one level less passes the shift check (and fails
  * later, for a leaf at the top).
@@ -351,6 +401,9 @@ static void mutants_dump_max_lines_levels(void)
 	if (capture(text, sizeof(text), idr_dump, &idr, &opts)) {
 		CHECK_EQ(lines(text), two + 1);
 		CHECK(strstr(text, "\n(2 of 3 levels shown") != NULL);
+		/* Nothing cut: the two levels fit (dump.c's total > max - 1). */
+		CHECK(strstr(text, "lines cut") == NULL);
+		CHECK(strstr(text, "; more: --full, --depth N,") != NULL);
 	}
 	opts.max_lines = two;
 	if (capture(text, sizeof(text), idr_dump, &idr, &opts))
@@ -563,6 +616,8 @@ void suite_mutants(void)
 	RUN(mutants_no_room_after_last_slot);
 	RUN(mutants_delete_says_absent);
 	RUN(mutants_check_full_bit);
+	RUN(mutants_check_leaf_aux);
+	RUN(mutants_iterate_to_capacity);
 	RUN(mutants_check_shift_limit);
 	RUN(mutants_dump_at_ida);
 	RUN(mutants_dump_range_edges);
