@@ -1206,7 +1206,7 @@ static unsigned int dot_children(struct dotter *g, const struct idr_view *v,
 	for (slot = 0; slot < v->slots; slot++)
 		n += p.plan[slot] == P_DRAW || p.plan[slot] == P_FORCE;
 	for (slot = 0; slot < v->slots; slot++) {
-		unsigned int least = g->width, share, given, used;
+		unsigned int least = g->width, share, given, used, spare;
 
 		if (p.plan[slot] == P_RUN) {
 			struct key k = key_of(&g->d, v, slot);
@@ -1232,9 +1232,12 @@ static unsigned int dot_children(struct dotter *g, const struct idr_view *v,
 		given = larger(least, g->width) + share;
 		used = dot_subtree(g, &child, v, given);
 		p.left -= share;
-		p.left += used < given ? (given - used < share ? given - used
-							       : share)
-				       : 0;
+		/*
+		 * Room the child left unused goes back, up to its share; at
+		 * the ties, "<=" gives the same.
+		 */
+		spare = used < given ? given - used : 0; /* equivalent mutant */
+		p.left += spare < share ? spare : share; /* equivalent mutant */
 		taken += used;
 	}
 	if (lo.subtrees) {
