@@ -542,6 +542,20 @@ static void mutants_ida_node_ranges(void)
 	ida_destroy(&ida);
 }
 
+/* ida_exists(INT_MAX) reports the way down to it (ida.c, id <= INT_MAX). */
+static void mutants_ida_exists_max_traced(void)
+{
+	struct tally t = { .total = 0 };
+	DEFINE_IDA(ida);
+
+	CHECK_EQ(ida_alloc_range(&ida, INT_MAX, INT_MAX, 0), INT_MAX);
+	idr_set_trace(&ida.ida_rt, count, &t);
+	CHECK(ida_exists(&ida, INT_MAX));
+	idr_set_trace(&ida.ida_rt, NULL, NULL);
+	CHECK(t.n[IDR_TRACE_VISIT] >= 1);
+	ida_destroy(&ida);
+}
+
 /* A range of one ID, the base itself, holds that ID. */
 static void mutants_alloc_at_base_only(void)
 {
@@ -627,6 +641,7 @@ void suite_mutants(void)
 	RUN(mutants_dot_shortest_runs);
 	RUN(mutants_stats_bits_bar_ida_only);
 	RUN(mutants_ida_free_max_traced);
+	RUN(mutants_ida_exists_max_traced);
 	RUN(mutants_ida_node_ranges);
 	RUN(mutants_tag_unalloc_at_base);
 	RUN(mutants_alloc_at_base_only);
