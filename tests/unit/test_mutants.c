@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "nodes.h"
 #include "tag.h"
 #include "tree.h"
 
@@ -119,6 +120,29 @@ static void mutants_packed_leaf_freed(void)
 	CHECK_EQ(t.n[IDR_TRACE_CACHE_PUT], 0);
 	CHECK(idr_is_empty(&idr));
 	CHECK_SOUND(&idr);
+	idr_destroy(&idr);
+}
+
+/*
+ * A node freed while the idr's cache is full goes back to malloc, and the
+ * trace says so (nodes.c, idr__node_release's false).
+ */
+static void mutants_full_cache_frees(void)
+{
+	struct tally t;
+	DEFINE_IDR(idr);
+
+	fill(&idr, 0, 1);
+	CHECK(idr_pre_get(&idr, GFP_KERNEL));
+	CHECK_EQ(idr_cache_count(&idr), IDR__CACHE_NODES);
+	memset(&t, 0, sizeof(t));
+	idr_set_trace(&idr, count, &t);
+	CHECK(idr_remove(&idr, 0) == val(0));
+	idr_set_trace(&idr, NULL, NULL);
+	CHECK_EQ(t.n[IDR_TRACE_NODE_FREE], 1);
+	CHECK_EQ(t.n[IDR_TRACE_FREE], 1);
+	CHECK_EQ(t.n[IDR_TRACE_CACHE_PUT], 0);
+	CHECK_EQ(idr_cache_count(&idr), IDR__CACHE_NODES);
 	idr_destroy(&idr);
 }
 
@@ -627,6 +651,7 @@ static void mutants_tag_unalloc_at_base(void)
 void suite_mutants(void)
 {
 	RUN(mutants_packed_leaf_freed);
+	RUN(mutants_full_cache_frees);
 	RUN(mutants_no_room_after_last_slot);
 	RUN(mutants_delete_says_absent);
 	RUN(mutants_check_full_bit);
