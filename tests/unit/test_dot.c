@@ -444,6 +444,33 @@ static void dot_same_path_forced_once(void)
 }
 
 /*
+ * Five leaves under one top node: four fit the picture's width, the
+ * fifth is left out, and the legend counts it in the singular; six
+ * leave two out (dump.c, dot_legend's left_out == 1).
+ */
+#if IDR_BITS == 6
+static void dot_left_out_counted(void)
+{
+	unsigned long i;
+	char *text;
+	DEFINE_IDR(idr);
+
+	for (i = 0; i < 6; i++) {
+		alloc_at(&idr, i * IDR_SLOTS, value);
+		if (i < 4)
+			continue;
+		text = dot_of(&idr, NULL);
+		CHECK(strstr(text,
+			     i == 4 ? "Dotted boxes: 1 node not drawn"
+				    : "Dotted boxes: 2 nodes not drawn") !=
+		      NULL);
+		free(text);
+	}
+	idr_destroy(&idr);
+}
+#endif
+
+/*
  * A sparse tree, the way to one ID and a cell changed far from it: both
  * leaves are drawn, though the picture leaves most nodes out.
  */
@@ -719,6 +746,9 @@ void suite_dot(void)
 	RUN(dot_made_up_event_marks_nothing);
 	RUN(dot_ida_bit_marks_its_cell);
 	RUN(dot_left_out_range);
+#if IDR_BITS == 6
+	RUN(dot_left_out_counted);
+#endif
 	RUN(dot_max_nodes);
 	RUN(dot_empty_and_ida);
 	RUN(dot_changed_out_of_memory);
