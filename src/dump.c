@@ -8,7 +8,9 @@
  * compare it byte for byte; entries are printed by the caller's
  * print_entry, or as "*" when it gives none (pointers vary run to run).
  */
-#define _GNU_SOURCE /* fopencookie */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* fopencookie: glibc, musl and bionic have it */
+#endif
 #include <inttypes.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -110,9 +112,10 @@ static void slot_map(const struct dumper *d, const struct idr_view *v,
 }
 
 /*
- * What print_entry writes for @entry, cut to @size - 1 bytes: the stream
- * writes into @buf itself and is unbuffered, so that the C library takes
- * no memory for the text.  False if the stream could not be opened.
+ * What print_entry writes for @entry, cut short of @size (glibc keeps
+ * @size - 2 bytes): the stream writes into @buf itself and is unbuffered,
+ * so that the C library takes no memory for the text.  False if the
+ * stream could not be opened.
  */
 static bool print_into(const struct dumper *d, unsigned long id, void *entry,
 		       char *buf, size_t size)
@@ -468,9 +471,9 @@ static void dump_text(struct dumper *d)
 
 /*
  * A dump held back in memory (max_lines) takes its bytes from the
- * allocator seam, as every byte of the library does, so that they are
- * counted and fault injection reaches them: the stream is the C
- * library's, unbuffered, and writes through sink_write() into @text.
+ * allocator seam, so that they are counted and fault injection reaches
+ * them.  The stream is the C library's (its FILE the one thing libc
+ * allocates), unbuffered, and writes through sink_write() into @text.
  */
 struct sink {
 	char *text;
@@ -500,8 +503,9 @@ static ssize_t sink_write(void *cookie, const char *data, size_t n)
 {
 	struct sink *s = cookie;
 
-	/* One byte more, for the NUL that ends the text. */
-	if (s->len + n >= s->cap && !sink_grow(s, s->len + n + 1)) {
+	/* One byte more, for the NUL; once short, the rest is thrown away. */
+	if (s->short_of_memory ||
+	    (s->len + n >= s->cap && !sink_grow(s, s->len + n + 1))) {
 		s->short_of_memory = true;
 		return 0;
 	}
@@ -515,6 +519,7 @@ static void sink_free(struct sink *s)
 {
 	idr__free(s->text, s->cap);
 	s->text = NULL;
+	s->len = s->cap = 0;
 }
 
 /* The dump as it would be printed, into @s; false if out of memory. */
@@ -538,18 +543,26 @@ static bool render(struct dumper *d, struct sink *s)
 	return !s->short_of_memory;
 }
 
-/* The number of lines in @text, and where line @max + 1 starts. */
-static unsigned long lines_of(const char *text, size_t len, unsigned long max,
-			      size_t *cut)
+/* The number of lines in @s. */
+static unsigned long lines_in(const struct sink *s)
 {
 	unsigned long n = 0;
 	size_t i;
 
-	*cut = len;
-	for (i = 0; i < len; i++) /* <=: text[len] is NUL: equivalent mutant */
-		if (text[i] == '\n' && ++n == max)
-			*cut = i + 1;
+	for (i = 0; i < s->len;
+	     i++) /* <=: text[len] is NUL: equivalent mutant */
+		n += s->text[i] == '\n';
 	return n;
+}
+
+/* Where line @n + 1 of @s starts: the length of its first @n lines. */
+static size_t first_lines(const struct sink *s, unsigned long n)
+{
+	size_t i;
+
+	for (i = 0; i < s->len && n; i++)
+		n -= s->text[i] == '\n';
+	return i;
 }
 
 /*
@@ -562,7 +575,6 @@ static int dump_limited(struct dumper *d)
 	unsigned int depth = d->opts.depth ? d->opts.depth : height;
 	unsigned long total;
 	struct sink s;
-	size_t cut;
 
 	/* The header and the line that says how to see more, at least. */
 	if (max < 2)
@@ -570,20 +582,20 @@ static int dump_limited(struct dumper *d)
 
 	if (!render(d, &s))
 		return -ENOMEM;
-	if (lines_of(s.text, s.len, max, &cut) <= max) {
+	if (lines_in(&s) <= max) {
 		fwrite(s.text, 1, s.len, d->out);
 		sink_free(&s);
 		return 0;
 	}
 	d->opts.full = false;
-	while (lines_of(s.text, s.len, max - 1, &cut) > max - 1 && depth > 1) {
+	while (lines_in(&s) > max - 1 && depth > 1) {
 		sink_free(&s);
 		d->opts.depth = --depth;
 		if (!render(d, &s))
 			return -ENOMEM;
 	}
-	total = lines_of(s.text, s.len, max - 1, &cut);
-	fwrite(s.text, 1, cut, d->out);
+	total = lines_in(&s);
+	fwrite(s.text, 1, first_lines(&s, max - 1), d->out);
 	sink_free(&s);
 	/* A min: at the tie "<=" gives the same. */
 	fprintf(d->out, "(%u of %u levels shown",

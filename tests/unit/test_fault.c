@@ -227,6 +227,9 @@ static void fault_limited_dump(void)
 		}
 		CHECK_EQ(err, -ENOMEM);
 		CHECK_EQ(len, 0);
+		/* No allocation is tried after the one that failed. */
+		CHECK_EQ(after.allocs - before.allocs, skip);
+		CHECK_EQ(after.failed - before.failed, 1);
 		free(text);
 		if (!whole) {
 			out = open_memstream(&whole, &len);
