@@ -470,6 +470,28 @@ static void dot_left_out_counted(void)
 	}
 	idr_destroy(&idr);
 }
+
+/*
+ * Once a leaf is left out for want of width, the siblings after it are
+ * left out too, even a run narrow enough for the room that is left: a
+ * level reads left to right (dump.c, plan_child's leaving).  Leaves 0-4
+ * differ (1 to 5 IDs); 5 and 6 are full, a run of two.
+ */
+static void dot_left_out_ends_the_level(void)
+{
+	unsigned long leaf, i;
+	char *text;
+	DEFINE_IDR(idr);
+
+	for (leaf = 0; leaf < 7; leaf++)
+		for (i = 0; i < (leaf < 5 ? leaf + 1 : IDR_SLOTS); i++)
+			alloc_at(&idr, leaf * IDR_SLOTS + i, value);
+	text = dot_of(&idr, NULL);
+	CHECK(strstr(text, "Dotted boxes: 3 nodes not drawn") != NULL);
+	CHECK(strstr(text, "Dashed boxes") == NULL);
+	free(text);
+	idr_destroy(&idr);
+}
 #endif
 
 /*
@@ -495,6 +517,45 @@ static void dot_at_and_changed_far_apart(void)
 	CHECK(IDR_BITS != 6 || strstr(text, "\tn0_1234560 [label=<") != NULL);
 	CHECK(IDR_BITS != 6 ||
 	      strstr(text, "\tn0_2000000000 [label=<") != NULL);
+	free(text);
+	idr_destroy(&idr);
+}
+
+/*
+ * Changed cells force the way down to them, but no more than two nodes
+ * a level: of three far-apart leaves an operation changed, the first two
+ * are drawn, the third is left out with the rest of the sparse tree
+ * (dump.c, force_path's FORCED_MAX).
+ */
+static void dot_changed_forces_two_a_level(void)
+{
+	static const unsigned long ids[3] = { 1000000000, 1500000000,
+					      2000000000 };
+	struct idr_dump_opts opts = { .max_nodes = 0 };
+	struct events e = { .n = 0 };
+	struct idr_trace set[3];
+	size_t i, n = 0;
+	char *text;
+	DEFINE_IDR(idr);
+
+	scatter(&idr, 7, 2000000000u);
+	idr_set_trace(&idr, keep_event, &e);
+	for (i = 0; i < 3; i++)
+		alloc_at(&idr, ids[i], value);
+	idr_set_trace(&idr, NULL, NULL);
+	for (i = 0; i < e.n && n < 3; i++)
+		if (e.ev[i].event == IDR_TRACE_SLOT_SET)
+			set[n++] = e.ev[i];
+	CHECK_EQ(n, 3);
+	opts.changed = set;
+	opts.nchanged = n;
+	text = dot_of(&idr, &opts);
+	CHECK(strstr(text, "to keep the picture small") != NULL);
+	if (IDR_BITS == 6) {
+		CHECK(strstr(text, "\tn0_1000000000 [label=<") != NULL);
+		CHECK(strstr(text, "\tn0_1500000000 [label=<") != NULL);
+		CHECK(strstr(text, "\tn0_2000000000 [label=<") == NULL);
+	}
 	free(text);
 	idr_destroy(&idr);
 }
@@ -740,6 +801,7 @@ void suite_dot(void)
 	RUN(dot_million_collapses);
 	RUN(dot_sparse_leaves_out);
 	RUN(dot_at_and_changed_far_apart);
+	RUN(dot_changed_forces_two_a_level);
 #if IDR_BITS == 6
 	RUN(dot_plans_golden);
 #endif
@@ -750,6 +812,7 @@ void suite_dot(void)
 	RUN(dot_left_out_range);
 #if IDR_BITS == 6
 	RUN(dot_left_out_counted);
+	RUN(dot_left_out_ends_the_level);
 #endif
 	RUN(dot_max_nodes);
 	RUN(dot_empty_and_ida);
