@@ -503,11 +503,15 @@ static ssize_t sink_write(void *cookie, const char *data, size_t n)
 {
 	struct sink *s = cookie;
 
-	/* One byte more, for the NUL; once short, the rest is thrown away. */
+	/*
+	 * One byte more, for the NUL; once short, the rest is thrown away.
+	 * A short count is an error to libc, and short_of_memory decides the
+	 * result: 1 would end the same.
+	 */
 	if (s->short_of_memory ||
 	    (s->len + n >= s->cap && !sink_grow(s, s->len + n + 1))) {
 		s->short_of_memory = true;
-		return 0;
+		return 0; /* equivalent mutant */
 	}
 	memcpy(s->text + s->len, data, n);
 	s->len += n;
