@@ -522,6 +522,31 @@ static void dot_at_and_changed_far_apart(void)
 }
 
 /*
+ * The legend counts runs of alike siblings, one in the singular: full
+ * leaves 0-1 are one run; with 3-4 full too (leaf 2 apart) two (dump.c,
+ * dot_legend's runs == 1).
+ */
+static void dot_runs_counted(void)
+{
+	unsigned long i;
+	char *text;
+	DEFINE_IDR(idr);
+
+	for (i = 0; i < 2 * IDR_SLOTS; i++)
+		alloc_at(&idr, i, value);
+	alloc_at(&idr, 2 * IDR_SLOTS, value);
+	text = dot_of(&idr, NULL);
+	CHECK(strstr(text, "Dashed boxes: 1 run of alike siblings") != NULL);
+	free(text);
+	for (i = 3 * IDR_SLOTS; i < 5 * IDR_SLOTS; i++)
+		alloc_at(&idr, i, value);
+	text = dot_of(&idr, NULL);
+	CHECK(strstr(text, "Dashed boxes: 2 runs of alike siblings") != NULL);
+	free(text);
+	idr_destroy(&idr);
+}
+
+/*
  * Changed cells force the way down to them, but no more than two nodes
  * a level: of three far-apart leaves an operation changed, the first two
  * are drawn, the third is left out with the rest of the sparse tree
@@ -802,6 +827,7 @@ void suite_dot(void)
 	RUN(dot_sparse_leaves_out);
 	RUN(dot_at_and_changed_far_apart);
 	RUN(dot_changed_forces_two_a_level);
+	RUN(dot_runs_counted);
 #if IDR_BITS == 6
 	RUN(dot_plans_golden);
 #endif
