@@ -33,6 +33,20 @@ src_state() {
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"killed src/tree.c:$line: != -> =="* ]]
 	[[ "${lines[-1]}" == *"1 mutants: 1 killed, 0 survived"* ]]
+	# A survivor's place as printed, src/ and all, draws it again.
+	MUTATE_AT=src/tree.c:$line SANITIZE= run sh tests/mutate 1 1
+	[ "$status" -eq 0 ]
+	[[ "${lines[-1]}" == *"1 mutants: 1 killed, 0 survived"* ]]
+}
+
+@test "a suite that fails without a mutant stops the run: no mutant counted as killed" {
+	# The suite takes seconds: a timeout of 10 ms fails it pristine.
+	MUTATE_TIMEOUT=0.01 run sh tests/mutate 3 1
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"mutate: the unit suite fails without a mutant (see build/mutate/plain/suite.log); fix it first"* ]]
+	[[ "$output" != *killed* ]]
+	[[ "$output" != *score* ]]
+	[ ! -e build/mutate/mutant ]
 }
 
 @test "an interrupted run leaves src/ as it was" {
