@@ -591,7 +591,13 @@ static int dump_limited(struct dumper *d)
 		sink_free(&s);
 		return 0;
 	}
-	d->opts.full = false;
+	if (d->opts.full) {
+		/* Collapsed, every level may still fit: try that first. */
+		d->opts.full = false;
+		sink_free(&s);
+		if (!render(d, &s))
+			return -ENOMEM;
+	}
 	while (lines_in(&s) > max - 1 && depth > 1) {
 		sink_free(&s);
 		d->opts.depth = --depth;

@@ -436,6 +436,33 @@ out:
 	idr_destroy(&idr);
 }
 
+/*
+ * A --full dump held to max_lines is collapsed first at every level: if
+ * that fits, no level is lost (dump.c, dump_limited's full = false, and
+ * the collapsed dump it then renders).
+ */
+static void mutants_dump_full_limited_collapses(void)
+{
+	struct idr_dump_opts opts = { 0 };
+	char text[8192];
+	unsigned int collapsed;
+	DEFINE_IDR(idr);
+
+	fill(&idr, 0, 2 * IDR_SLOTS * IDR_SLOTS);
+	CHECK_EQ(idr__height(&idr), 3);
+	if (!capture(text, sizeof(text), idr_dump, &idr, &opts))
+		goto out;
+	collapsed = lines(text);
+	opts.full = true;
+	opts.max_lines = collapsed + 1;
+	if (capture(text, sizeof(text), idr_dump, &idr, &opts)) {
+		CHECK_EQ(lines(text), collapsed + 1);
+		CHECK(strstr(text, "\n(3 of 3 levels shown; more:") != NULL);
+	}
+out:
+	idr_destroy(&idr);
+}
+
 /* A collapsed run of full leaves in DOT: named and labelled as level 0. */
 static void mutants_dot_run_level(void)
 {
@@ -662,6 +689,7 @@ void suite_mutants(void)
 	RUN(mutants_dump_range_edges);
 	RUN(mutants_dump_max_lines_exact);
 	RUN(mutants_dump_max_lines_levels);
+	RUN(mutants_dump_full_limited_collapses);
 	RUN(mutants_dot_run_level);
 	RUN(mutants_dot_shortest_runs);
 	RUN(mutants_stats_bits_bar_ida_only);
