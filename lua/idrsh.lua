@@ -781,7 +781,9 @@ command {
 	name = "alloc", args = "VALUE [START [END]]", min = 1, max = 3,
 	help = "store VALUE at the lowest free ID in [START, END); print the ID",
 	text = "idr_alloc(): START defaults to 0 (or the tree's base), END <= 0 or\n" ..
-		"absent means no limit.  Fails with ENOSPC when the range is full.",
+		"absent means no limit.  Fails with ENOSPC when the range is full.\n" ..
+		"A range of one ID (alloc v 7000 7001) makes packed nodes: see\n" ..
+		"'lesson packed'.",
 	example = "alloc eth0 5 30",
 	run = function(args) return alloc_with("alloc", args) end,
 }
@@ -1368,7 +1370,7 @@ command {
 	help = "print IDs, nodes, how full each level is, bytes against a flat array",
 	text = "Counts: IDs, height, nodes a level.  Then one bar a level: the\n" ..
 		"slots in use of all the slots of that level's nodes (an IDA: and\n" ..
-		"the bits set of its bitmaps' bits).  Then packed leaves, nodes in\n" ..
+		"the bits set of its bitmaps' bits).  Then packed nodes, nodes in\n" ..
 		"the tree's cache and this thread's preload, and the bytes: all\n" ..
 		"of them, per ID, and against a flat array of the same IDs (8\n" ..
 		"bytes an ID; an IDA also 1 bit an ID): 'tree / flat pointer\n" ..

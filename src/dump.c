@@ -1539,7 +1539,7 @@ int idr_stats_print(const struct idr *idr, FILE *out)
 			st.level_nodes[level]);
 	if (st.height)
 		stats_histogram(idr, &st, out);
-	fprintf(out, "packed leaves: %lu\n", st.packed);
+	fprintf(out, "packed nodes: %lu\n", st.packed);
 	if (st.aux_nodes)
 		fprintf(out, "%s: %lu\n",
 			idr->idr_flags & IDR__IDA ? "bitmaps"

@@ -66,6 +66,14 @@ int idr__alloc_id(struct idr *idr, void *ptr, uint64_t start, uint64_t max,
 		*id = index + base;
 	if (err != IDR__NEEDS_NODES)
 		return err;
+	/* A range of one: see idr__insert_lone().  Not from the 2004 API's
+	 * cache, nor with a preload, whose callers may not malloc. */
+	if (from == max - base && supply == IDR__ANY_NODES &&
+	    !idr__preloaded() &&
+	    idr__insert_lone(idr, index, ptr) == IDR__STORED) {
+		*id = index + base;
+		return 0;
+	}
 	need = idr__nodes_needed(idr, index);
 	err = idr__reserve(idr, &spare, need, supply);
 	if (err)

@@ -794,7 +794,7 @@ struct idr_view {
 	unsigned int level;	     /* 0 for a leaf; height - 1 at the top */
 	unsigned int shift;	     /* index bits below this node's digit */
 	unsigned int slots;	     /* slots per node (64 by default) */
-	unsigned int packed;	     /* a packed leaf: room for this many */
+	unsigned int packed;	     /* a packed node: room for this many */
 	unsigned long first, last;   /* the IDs it covers */
 	uint64_t full;		     /* slots with no free ID below */
 	uint64_t present;	     /* slots holding an entry or a child */
@@ -899,7 +899,7 @@ struct idr_stats {
 	unsigned long nodes;			   /* tree nodes */
 	unsigned long level_nodes[IDR_LEVELS_MAX]; /* [0]: leaves */
 	unsigned long aux_nodes; /* IDA bitmaps, tagged generations */
-	unsigned long packed;	 /* leaves packed to fit their entries */
+	unsigned long packed;	 /* nodes packed to fit their entries */
 	unsigned int cached;	 /* nodes in the idr's own cache */
 	unsigned int preloaded;	 /* nodes in this thread's preload */
 	size_t node_bytes;	 /* the size of one node */

@@ -120,9 +120,6 @@ static bool cache_put(struct idr *idr, struct idr_node *node)
 }
 
 /* Fill the cache to capacity; malloc runs outside the spinlock. */
-static void trace_supply(const struct idr *idr, enum idr_trace_event event,
-			 unsigned int n);
-
 int idr__cache_fill(struct idr *idr)
 {
 	unsigned int made = 0;
@@ -143,7 +140,7 @@ int idr__cache_fill(struct idr *idr)
 	}
 	/* The nodes went from malloc into the cache: say how many. */
 	if (idr->idr_trace)
-		trace_supply(idr, IDR_TRACE_MALLOC, made);
+		idr__trace_supply(idr, IDR_TRACE_MALLOC, made);
 	return err;
 }
 
@@ -225,8 +222,8 @@ unsigned int idr__preloaded(void)
 	return preloaded.nr;
 }
 
-static void trace_supply(const struct idr *idr, enum idr_trace_event event,
-			 unsigned int n)
+void idr__trace_supply(const struct idr *idr, enum idr_trace_event event,
+		       unsigned int n)
 {
 	struct idr_trace ev = { .event = event,
 				.nodes = n,
@@ -252,7 +249,7 @@ static int reserve_cached(struct idr *idr, struct idr__nodes *spare,
 	if (!cache_take(idr, spare, need))
 		return -EAGAIN;
 	if (idr->idr_trace)
-		trace_supply(idr, IDR_TRACE_CACHE_TAKE, need);
+		idr__trace_supply(idr, IDR_TRACE_CACHE_TAKE, need);
 	return 0;
 }
 
@@ -278,10 +275,10 @@ int idr__reserve(struct idr *idr, struct idr__nodes *spare, unsigned int need,
 	}
 	move(spare, &preloaded, from_preload);
 	if (idr->idr_trace) {
-		trace_supply(idr, IDR_TRACE_PRELOAD_TAKE, from_preload);
-		trace_supply(idr, IDR_TRACE_CACHE_TAKE, from_cache);
-		trace_supply(idr, IDR_TRACE_MALLOC,
-			     need - from_preload - from_cache);
+		idr__trace_supply(idr, IDR_TRACE_PRELOAD_TAKE, from_preload);
+		idr__trace_supply(idr, IDR_TRACE_CACHE_TAKE, from_cache);
+		idr__trace_supply(idr, IDR_TRACE_MALLOC,
+				  need - from_preload - from_cache);
 	}
 	return 0;
 }

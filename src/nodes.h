@@ -50,6 +50,9 @@ IDR__HIDDEN bool idr__node_release(struct idr *idr, struct idr_node *node);
 IDR__HIDDEN int idr__cache_fill(struct idr *idr);
 /* Free every node of @idr's cache (idr_destroy). */
 IDR__HIDDEN void idr__cache_drain(struct idr *idr);
+/* Report that @n nodes came from where @event says (none: nothing). */
+IDR__HIDDEN void idr__trace_supply(const struct idr *idr,
+				   enum idr_trace_event event, unsigned int n);
 /* Nodes this thread's idr_preload() holds now. */
 IDR__HIDDEN unsigned int idr__preloaded(void);
 

@@ -24,6 +24,13 @@
  * leaves room for PACK_ROOM more (see leaf_compact()), so that churn
  * around one count does not unpack and pack again at every step.
  *
+ * An interior node of such an idr is packed the same way, its children
+ * side by side where a whole node's slots begin (both bitmaps kept).
+ * Interior nodes and leaves are born packed when an ID is asked for by
+ * itself (idr__insert_lone()), and such an insertion grows a packed node
+ * with no room into a block twice as big.  Every other insertion makes
+ * whole nodes and unpacks a packed one that has no room.
+ *
  * Every operation that adds nodes is told beforehand how many it needs
  * (idr__nodes_needed) and is handed exactly that many, so the tree is
  * never left half changed by a failed allocation.
@@ -48,11 +55,11 @@ struct idr_node {
 	uint64_t full;
 	union {
 		struct idr_node *aux; /* tagged leaf: its generations */
-		uintptr_t pack;	      /* packed: cap << 2 | loose << 1 | 1 */
+		uintptr_t pack; /* packed: cap << 3 | interior << 2 | loose << 1 | 1 */
 	};
 	uint64_t present; /* a packed leaf's entries start here */
 	union {
-		void *slots[IDR_SLOTS];
+		void *slots[IDR_SLOTS];	  /* a packed node's children too */
 		uint64_t bits[IDR_SLOTS]; /* IDA bitmap, generations */
 	};
 };
@@ -60,7 +67,10 @@ _Static_assert(sizeof(struct idr_node) == IDR__NODE_SIZE, "geom.h's size");
 
 /* A packed leaf holds entries from where a node's present bitmap is. */
 #define PACK_HEAD offsetof(struct idr_node, present)
-/* Leaves at or below this many entries are packed by removals. */
+/* A packed interior node holds its children where a whole one does. */
+#define PACK_HEAD_INTERIOR offsetof(struct idr_node, slots)
+/* Leaves at or below this many entries are packed by removals; packed
+ * nodes grow no further than this. */
 #define PACK_MAX (IDR_SLOTS * 3 / 4)
 /* Room for more entries that packing a whole leaf leaves it. */
 #define PACK_ROOM 2u
@@ -70,6 +80,7 @@ _Static_assert(sizeof(struct idr_node) == IDR__NODE_SIZE, "geom.h's size");
  * finds it, but a packed block goes back to malloc.
  */
 #define PACK_MIN (PACK_ROOM + 1)
+#define PACK_INTERIOR 4u
 
 static inline unsigned int digit(uint64_t index, unsigned int shift)
 {
@@ -117,16 +128,22 @@ static unsigned int shift_for(uint64_t index)
 	return shift;
 }
 
-/* {==================== Packed leaves ==================== */
+/* {==================== Packed nodes ==================== */
 
-static inline bool is_packed(const struct idr_node *leaf)
+static inline bool is_packed(const struct idr_node *node)
 {
-	return leaf->pack & 1;
+	return node->pack & 1;
 }
 
-static inline unsigned int pack_cap(const struct idr_node *leaf)
+/* A packed leaf: its full bitmap is its present one. */
+static inline bool is_packed_leaf(const struct idr_node *node)
 {
-	return (unsigned int)(leaf->pack >> 2);
+	return (node->pack & (PACK_INTERIOR | 1)) == 1;
+}
+
+static inline unsigned int pack_cap(const struct idr_node *node)
+{
+	return (unsigned int)(node->pack >> 3);
 }
 
 /* Loose: packed from a whole leaf, with room kept on purpose. */
@@ -135,14 +152,25 @@ static inline bool is_loose(const struct idr_node *leaf)
 	return leaf->pack & 2;
 }
 
-static inline uintptr_t pack_word(unsigned int cap, bool loose)
+static inline uintptr_t pack_word(unsigned int cap, bool loose, bool interior)
 {
-	return (uintptr_t)cap << 2 | (uintptr_t)loose << 1 | 1;
+	return (uintptr_t)cap << 3 | (uintptr_t)interior << 2 |
+	       (uintptr_t)loose << 1 | 1;
 }
 
-static inline size_t pack_size(unsigned int cap)
+/* The bytes of a packed node with room for @cap. */
+static inline size_t pack_size(unsigned int cap, bool interior)
 {
-	return PACK_HEAD + cap * sizeof(void *);
+	return (interior ? PACK_HEAD_INTERIOR : PACK_HEAD) +
+	       cap * sizeof(void *);
+}
+
+/* The bytes @node takes, whatever its layout. */
+static inline size_t node_size(const struct idr_node *node)
+{
+	if (!is_packed(node))
+		return sizeof(*node);
+	return pack_size(pack_cap(node), node->pack & PACK_INTERIOR);
 }
 
 static inline void **pack_slots(struct idr_node *leaf)
@@ -166,7 +194,19 @@ static inline unsigned int count_of(uint64_t bits)
 /* Slots holding an entry or a child, whatever the layout. */
 static inline uint64_t present_of(const struct idr_node *node)
 {
-	return is_packed(node) ? node->full : node->present;
+	return is_packed_leaf(node) ? node->full : node->present;
+}
+
+/* The same for a leaf, which is packed only as a leaf. */
+static inline uint64_t leaf_present(const struct idr_node *leaf)
+{
+	return is_packed(leaf) ? leaf->full : leaf->present;
+}
+
+/* A packed node that takes no more: an insertion must move it. */
+static inline bool no_room(const struct idr_node *node)
+{
+	return is_packed(node) && count_of(present_of(node)) == pack_cap(node);
 }
 
 /* Where the entry at @off (present, if @leaf is packed) is kept. */
@@ -179,12 +219,71 @@ static inline void **leaf_slot(const struct idr_node *leaf, unsigned int off)
 	return &l->slots[off];
 }
 
+/* Where interior @node keeps (or would keep) its child at @off. */
+static inline void **child_slot(const struct idr_node *node, unsigned int off)
+{
+	struct idr_node *n = (struct idr_node *)node;
+
+	if (is_packed(n))
+		return &n->slots[count_of(n->present & (bit(off) - 1))];
+	return &n->slots[off];
+}
+
+/*
+ * What an interior node's slot holds for @child: its address, with bit 0
+ * set if it is a packed interior node.  So a descent knows a node's
+ * layout from the slot that led there, without reading its pack word,
+ * which is on another cache line than the slot it reads next.
+ */
+static inline void *link_to(const struct idr_node *child)
+{
+	bool tag = (child->pack & (PACK_INTERIOR | 1)) == (PACK_INTERIOR | 1);
+
+	return (void *)((uintptr_t)child | tag);
+}
+
+static inline struct idr_node *linked(const void *link)
+{
+	return (struct idr_node *)((uintptr_t)link & ~(uintptr_t)1);
+}
+
+/* The slot's link to the child at @off of interior @node, or NULL. */
+static inline void *link_at(const struct idr_node *node, unsigned int off,
+			    bool packed)
+{
+	if (__builtin_expect(packed, 0))
+		return node->present >> off & 1 ? *child_slot(node, off) : NULL;
+	return node->slots[off];
+}
+
+/* The child at @off of interior @node, or NULL. */
+static inline struct idr_node *child_of(const struct idr_node *node,
+					unsigned int off)
+{
+	return linked(link_at(node, off, is_packed(node)));
+}
+
+/* Hang @child at the free slot @off of interior @node, which has room. */
+static void child_put(struct idr_node *node, unsigned int off,
+		      struct idr_node *child)
+{
+	void **s = child_slot(node, off);
+
+	if (is_packed(node)) {
+		void **end = node->slots + count_of(node->present);
+
+		memmove(s + 1, s, (size_t)(end - s) * sizeof(*s));
+	}
+	*s = link_to(child);
+	node->present |= bit(off);
+}
+
 static bool packable(const struct idr *idr)
 {
 	return !(idr->idr_flags & IDR__IDA) && !idr__tagged(idr);
 }
 
-/* }==================== Packed leaves ==================== */
+/* }==================== Packed nodes ==================== */
 
 /* {==================== Tracing ==================== */
 
@@ -342,7 +441,8 @@ void idr__op_done(const struct idr *idr, int64_t result)
 
 size_t idr__view_size(const struct idr_view *view)
 {
-	return view->packed ? pack_size(view->packed) : sizeof(struct idr_node);
+	return view->packed ? pack_size(view->packed, view->level)
+			    : sizeof(struct idr_node);
 }
 
 /* }==================== Tracing ==================== */
@@ -428,11 +528,11 @@ static unsigned int descend_first(const struct idr *idr, struct idr_node *node,
 		if (i != digit(at, shift))
 			at = slot_start(at, shift, i);
 		trace(idr, IDR_TRACE_VISIT, at, shift, node);
-		if (shift == 0 || !node->slots[i]) {
+		if (shift == 0 || !child_of(node, i)) {
 			*start = at;
 			return depth + 1;
 		}
-		node = node->slots[i];
+		node = child_of(node, i);
 		shift -= IDR_BITS;
 		depth++;
 		off = digit(at, shift);
@@ -492,7 +592,7 @@ bool idr__next_present(const struct idr *idr, uint64_t start, uint64_t *index,
 static inline unsigned int rank_of(const struct idr_node *leaf,
 				   unsigned int off)
 {
-	return count_of(present_of(leaf) & (bit(off) - 1));
+	return count_of(leaf_present(leaf) & (bit(off) - 1));
 }
 
 void *idr__iter_find(struct idr__iter *it, uint64_t start, uint64_t *index)
@@ -509,7 +609,7 @@ void *idr__iter_find(struct idr__iter *it, uint64_t start, uint64_t *index)
 		if (!depth)
 			break;
 		leaf = path[depth - 1];
-		set = present_of(leaf) & from(digit(start, 0));
+		set = leaf_present(leaf) & from(digit(start, 0));
 		/* NULL entries are reserved IDs: iteration steps over them. */
 		for (; set; set &= set - 1) {
 			off = lowest(set);
@@ -537,16 +637,17 @@ void *idr__iter_find(struct idr__iter *it, uint64_t start, uint64_t *index)
  * every call on a tree, so it is predicted) replaces a loop whose exit
  * test waits on each load.  DOWN(level) goes from the node at @level to
  * its child on @index's path, after STEP(node) records it; a missing
- * child ends the descent with MISSING.
+ * child ends the descent with MISSING.  @link, the slot that led to
+ * @node, says whether it is packed (see link_to()).
  */
 /* No code: any mutant of it that compiles is an equivalent mutant. */
 _Static_assert(IDR__LEVELS <= 11, "DESCEND() unrolls"); /* equivalent mutant */
-#define DOWN(level, STEP, MISSING)                                  \
-	case level:                                                 \
-		STEP(node);                                         \
-		node = node->slots[digit(index, (level)*IDR_BITS)]; \
-		if (!node)                                          \
-			MISSING;                                    \
+#define DOWN(level, STEP, MISSING)                                      \
+	case level:                                                     \
+		STEP(linked(link));                                     \
+		link = step_down(link, digit(index, (level)*IDR_BITS)); \
+		if (!link)                                              \
+			MISSING;                                        \
 		__attribute__((fallthrough))
 #define DESCEND(STEP, MISSING)                          \
 	switch (shift / IDR_BITS) {                     \
@@ -562,21 +663,36 @@ _Static_assert(IDR__LEVELS <= 11, "DESCEND() unrolls"); /* equivalent mutant */
 		DOWN(2, STEP, MISSING);                 \
 		DOWN(1, STEP, MISSING);                 \
 	case 0:                                         \
-		STEP(node);                             \
+		STEP(linked(link));                     \
 	}
+/*
+ * From @link, a slot's link to an interior node, to its child's at @off.
+ * A whole node's link is its address: the usual case reads the slot and
+ * nothing else, with no masking in the chain of dependent loads.
+ */
+static inline void *step_down(void *link, unsigned int off)
+{
+	if (__builtin_expect((uintptr_t)link & 1, 0))
+		return link_at(linked(link), off, true);
+	return ((struct idr_node *)link)->slots[off];
+}
+
 #define NO_STEP(node) (void)(node)
 #define RECORD(node) (path[depth++] = (node))
 
 /* The leaf that would hold @index, or NULL. */
-static inline struct idr_node *leaf_of(const struct idr *idr, uint64_t index)
+static inline __attribute__((always_inline)) struct idr_node *
+leaf_of(const struct idr *idr, uint64_t index)
 {
 	struct idr_node *node = idr->idr_rt;
 	unsigned int shift = idr->idr_shift;
+	void *link;
 
 	if (!node || index >= capacity(shift))
 		return NULL;
+	link = link_to(node);
 	DESCEND(NO_STEP, return NULL)
-	return node;
+	return link; /* a leaf's: never tagged */
 }
 
 /*
@@ -588,9 +704,11 @@ descend(const struct idr *idr, uint64_t index, struct idr_node **path)
 {
 	struct idr_node *node = idr->idr_rt;
 	unsigned int depth = 0, shift = idr->idr_shift;
+	void *link;
 
 	if (!node || index >= capacity(shift))
 		return 0;
+	link = link_to(node);
 	DESCEND(RECORD, return 0)
 	return depth;
 }
@@ -605,7 +723,7 @@ descend(const struct idr *idr, uint64_t index, struct idr_node **path)
  */
 static inline void **leaf_find(const struct idr_node *leaf, unsigned int off)
 {
-	if (!(present_of(leaf) >> off & 1))
+	if (!(leaf_present(leaf) >> off & 1))
 		return NULL;
 	return leaf_slot(leaf, off);
 }
@@ -655,8 +773,10 @@ uint64_t *idr__gen(const struct idr *idr, uint64_t index)
 /*
  * How many nodes inserting @index takes: every new level on top (each
  * holds the old top at slot 0), then every node missing on the path
- * down.  Above the old top, the path leaves the slot-0 chain at the
- * highest new level whose digit of @index is not 0.
+ * down, and a whole node for the packed one with no room that must take
+ * the first of them (or the entry).  Above the old top, the path leaves
+ * the slot-0 chain at the highest new level whose digit of @index is not
+ * 0, so it meets no old node there.
  */
 static unsigned int path_needed(const struct idr *idr, uint64_t index)
 {
@@ -670,12 +790,14 @@ static unsigned int path_needed(const struct idr *idr, uint64_t index)
 		if (digit(index, s))
 			return (top - shift) / IDR_BITS + s / IDR_BITS;
 	for (; shift; shift -= IDR_BITS) {
-		node = node->slots[digit(index, shift)];
-		if (!node)
-			return shift / IDR_BITS;
+		const struct idr_node *child = child_of(node,
+							digit(index, shift));
+
+		if (!child)
+			return shift / IDR_BITS + no_room(node);
+		node = child;
 	}
-	/* A packed leaf with no room left is unpacked into a new node. */
-	return is_packed(node) && count_of(node->full) == pack_cap(node);
+	return no_room(node);
 }
 
 /* A new leaf of a tagged idr also takes a node for its generations. */
@@ -714,30 +836,64 @@ static void trace_made(const struct idr *idr, uint64_t index,
 		idr__trace_node(idr, IDR_TRACE_NODE_NEW, index, IDR_AUX_GENS);
 }
 
-/* Point @leaf's parent (or the idr) at @leaf, which moved. */
+/* Point the parent (or the idr) of the node at @shift on @index's path,
+ * path[@depth - 1], at @node, which takes its place. */
 static void relink(struct idr *idr, struct idr_node **path, unsigned int depth,
-		   uint64_t index, struct idr_node *leaf)
+		   uint64_t index, unsigned int shift, struct idr_node *node)
 {
 	if (depth == 1)
-		idr->idr_rt = leaf;
+		idr->idr_rt = node;
 	else
-		path[depth - 2]->slots[digit(index, IDR_BITS)] = leaf;
-	path[depth - 1] = leaf;
+		*child_slot(path[depth - 2],
+			    digit(index, shift + IDR_BITS)) = link_to(node);
+	path[depth - 1] = node;
 }
 
-/* Copy a packed leaf into a whole node from @spare. */
-static struct idr_node *unpack(struct idr *idr, struct idr_node *pack,
-			       uint64_t index, struct idr__nodes *spare)
+/* Spread packed @pack's entries (or children) over whole @node. */
+static void unpack_into(struct idr_node *node, struct idr_node *pack)
 {
-	struct idr_node *node = idr__node_take(spare);
-	void **entry = pack_slots(pack);
-	uint64_t set;
+	uint64_t set = present_of(pack);
+	void **from = is_packed_leaf(pack) ? pack_slots(pack) : pack->slots;
 
-	for (set = pack->full; set; set &= set - 1)
-		node->slots[lowest(set)] = *entry++;
-	node->full = node->present = pack->full;
-	trace(idr, IDR_TRACE_NODE_NEW, index, 0, node);
+	node->full = pack->full;
+	node->present = set;
+	for (; set; set &= set - 1)
+		node->slots[lowest(set)] = *from++;
+}
+
+/*
+ * Put @node, new, in the place of path[@depth - 1] (at @shift), which it
+ * copies, and free the old one: node-new, attach, node-free, free.
+ */
+static struct idr_node *replace_node(struct idr *idr, struct idr_node **path,
+				     unsigned int depth, uint64_t index,
+				     unsigned int shift, struct idr_node *node)
+{
+	struct idr_node *old = path[depth - 1];
+
+	trace(idr, IDR_TRACE_NODE_NEW, index, shift, node);
+	relink(idr, path, depth, index, shift, node);
+	if (depth > 1)
+		trace(idr, IDR_TRACE_ATTACH, index, shift + IDR_BITS,
+		      path[depth - 2]);
+	idr__free(old, node_size(old));
+	trace_gone(idr, index, shift, false);
 	return node;
+}
+
+/* path[@depth - 1], at @shift, ready to take one more: unpacked into a
+ * whole node from @spare if it is packed with no room. */
+static struct idr_node *room_made(struct idr *idr, struct idr_node **path,
+				  unsigned int depth, uint64_t index,
+				  unsigned int shift, struct idr__nodes *spare)
+{
+	struct idr_node *node = path[depth - 1], *whole;
+
+	if (!no_room(node))
+		return node;
+	whole = idr__node_take(spare);
+	unpack_into(whole, node);
+	return replace_node(idr, path, depth, index, shift, whole);
 }
 
 /* Store @entry at the free slot @off of @leaf, which has room. */
@@ -758,29 +914,6 @@ static inline void leaf_put(struct idr *idr, struct idr_node *leaf,
 	memmove(s + 1, s, (size_t)(pack_slots(leaf) + n - s) * sizeof(*s));
 	*s = entry;
 	leaf->full |= bit(off);
-}
-
-/* Store @entry at the free @index of the leaf at the end of @path. */
-static struct idr_node *leaf_store(struct idr *idr, struct idr_node **path,
-				   unsigned int depth, uint64_t index,
-				   void *entry, struct idr__nodes *spare)
-{
-	struct idr_node *leaf = path[depth - 1];
-	unsigned int off = digit(index, 0);
-
-	if (is_packed(leaf) && count_of(leaf->full) == pack_cap(leaf)) {
-		struct idr_node *pack = leaf;
-
-		leaf = unpack(idr, pack, index, spare);
-		relink(idr, path, depth, index, leaf);
-		if (depth > 1)
-			trace(idr, IDR_TRACE_ATTACH, index, IDR_BITS,
-			      path[depth - 2]);
-		idr__free(pack, pack_size(pack_cap(pack)));
-		trace_gone(idr, index, 0, false);
-	}
-	leaf_put(idr, leaf, off, entry);
-	return leaf;
 }
 
 /* The new top @top, the old one at its slot 0, its bit, the height. */
@@ -810,7 +943,7 @@ static void grow(struct idr *idr, uint64_t index, struct idr__nodes *spare)
 		struct idr_node *old = idr->idr_rt;
 		struct idr_node *node = idr__node_take(spare);
 
-		node->slots[0] = old;
+		node->slots[0] = link_to(old);
 		node->present = bit(0);
 		if (old->full == ALL_SLOTS)
 			node->full = bit(0);
@@ -880,31 +1013,153 @@ void idr__insert(struct idr *idr, uint64_t index, void *entry,
 		 enum idr__fill fill, struct idr__nodes *spare)
 {
 	struct idr_node *path[IDR__LEVELS];
-	struct idr_node *node;
+	struct idr_node *node, *child;
 	unsigned int depth = 0, shift, off;
 
 	grow(idr, index, spare);
 	node = idr->idr_rt;
 	for (shift = idr->idr_shift; shift; shift -= IDR_BITS) {
 		off = digit(index, shift);
-		if (!node->slots[off]) {
-			node->slots[off] = node_new_at(idr, shift - IDR_BITS,
-						       spare);
-			node->present |= bit(off);
-			trace_made(idr, index, shift - IDR_BITS,
-				   node->slots[off]);
+		path[depth++] = node;
+		child = child_of(node, off);
+		if (!child) {
+			node = room_made(idr, path, depth, index, shift, spare);
+			child = node_new_at(idr, shift - IDR_BITS, spare);
+			child_put(node, off, child);
+			trace_made(idr, index, shift - IDR_BITS, child);
 			trace(idr, IDR_TRACE_ATTACH, index, shift, node);
 		}
-		path[depth++] = node;
-		node = node->slots[off];
+		node = child;
 	}
 	path[depth++] = node;
-	node = leaf_store(idr, path, depth, index, entry, spare);
+	node = room_made(idr, path, depth, index, 0, spare);
+	leaf_put(idr, node, digit(index, 0), entry);
 	trace(idr, IDR_TRACE_SLOT_SET, index, 0, node);
 	if (fill == IDR__SLOT_FULL)
 		mark_full(idr, path, depth, index);
 	idr->idr_count++;
 }
+
+/* {==================== Lone IDs ==================== */
+
+/* The room a packed node of @n gets when it must take one more: twice
+ * as much, up to PACK_MAX; 0 if it is to go whole instead. */
+static unsigned int room_to_grow(unsigned int n)
+{
+	unsigned int cap = 2 * (n + 1);
+
+	if (n + 1 > PACK_MAX)
+		return 0;
+	return cap < PACK_MAX ? cap : PACK_MAX;
+}
+
+/* Blocks a lone insertion mallocs before it changes the tree. */
+struct lone_blocks {
+	struct idr_node *grown; /* the full packed node, moved, or NULL */
+	struct idr_node *made[IDR__LEVELS]; /* new nodes, top down */
+	unsigned int n_made;
+};
+
+static void lone_free(struct lone_blocks *b, unsigned int shift,
+		      unsigned int grown_cap)
+{
+	unsigned int i;
+
+	for (i = 0; i < b->n_made; i++)
+		idr__free(b->made[i], pack_size(1, shift - (i + 1) * IDR_BITS));
+	if (b->grown)
+		idr__free(b->grown, pack_size(grown_cap, shift));
+}
+
+/*
+ * Malloc what inserting below the node at @shift on the path takes: a
+ * block of @grown_cap to move it into (if not 0), and a packed node of
+ * room 1 a level below it.  All of them, or none (false).
+ */
+static bool lone_malloc(struct lone_blocks *b, unsigned int shift,
+			unsigned int grown_cap)
+{
+	unsigned int s;
+
+	*b = (struct lone_blocks){ NULL, { NULL }, 0 };
+	if (grown_cap && !(b->grown = idr__malloc(pack_size(grown_cap, shift))))
+		return false;
+	for (s = shift; s; s -= IDR_BITS) {
+		struct idr_node *node = idr__malloc(pack_size(1, s - IDR_BITS));
+
+		if (!node) {
+			lone_free(b, shift, grown_cap);
+			return false;
+		}
+		node->full = node->present = 0;
+		node->pack = pack_word(1, false, s > IDR_BITS);
+		b->made[b->n_made++] = node;
+	}
+	return true;
+}
+
+/* Move path[@depth - 1] (at @shift, packed) into @to, with room @cap. */
+static struct idr_node *lone_grow(struct idr *idr, struct idr_node **path,
+				  unsigned int depth, uint64_t index,
+				  unsigned int shift, struct idr_node *to,
+				  unsigned int cap)
+{
+	struct idr_node *node = path[depth - 1];
+
+	memcpy(to, node, node_size(node));
+	to->pack = pack_word(cap, false, shift);
+	return replace_node(idr, path, depth, index, shift, to);
+}
+
+/*
+ * Store @entry at the free @index, asked for by itself (a range of one).
+ * Such IDs are usually scattered (handles, keys), and a whole node for
+ * each, with one slot used, is what made a sparse idr cost 771 bytes an
+ * ID.  So the nodes it adds are born packed with room for one, and a
+ * packed node on its path with no room moves to a block twice as big.
+ * Every block is malloc'd before the tree changes, all or none.
+ * IDR__NEEDS_NODES (nothing changed) when malloc refuses, the tree must
+ * grow, or a packed node would grow past PACK_MAX: the caller then
+ * reserves whole nodes as for any insertion.
+ */
+int idr__insert_lone(struct idr *idr, uint64_t index, void *entry)
+{
+	struct idr_node *path[IDR__LEVELS], *node = idr->idr_rt, *child;
+	unsigned int depth = 0, shift = idr->idr_shift, grown_cap = 0, i;
+	struct lone_blocks b;
+
+	if (!packable(idr) || !node || index >= capacity(shift))
+		return IDR__NEEDS_NODES;
+	for (;; shift -= IDR_BITS) {
+		path[depth++] = node;
+		if (!shift || !(child = child_of(node, digit(index, shift))))
+			break;
+		node = child;
+	}
+	if (no_room(node) && !(grown_cap = room_to_grow(pack_cap(node))))
+		return IDR__NEEDS_NODES;
+	if (!lone_malloc(&b, shift, grown_cap))
+		return IDR__NEEDS_NODES;
+	if (tracing(idr))
+		idr__trace_supply(idr, IDR_TRACE_MALLOC, b.n_made + !!b.grown);
+	if (b.grown)
+		node = lone_grow(idr, path, depth, index, shift, b.grown,
+				 grown_cap);
+	for (i = 0; i < b.n_made; i++, shift -= IDR_BITS) {
+		child = b.made[i];
+		child_put(node, digit(index, shift), child);
+		trace_made(idr, index, shift - IDR_BITS, child);
+		trace(idr, IDR_TRACE_ATTACH, index, shift, node);
+		path[depth++] = node = child;
+	}
+	leaf_put(idr, node, digit(index, 0), entry);
+	trace(idr, IDR_TRACE_SLOT_SET, index, 0, node);
+	mark_full(idr, path, depth, index);
+	idr->idr_count++;
+	return IDR__STORED;
+}
+
+/* }==================== Lone IDs ==================== */
 
 /* idr__alloc_fast() for any tree and search: the general descent. */
 static int alloc_slow(struct idr *idr, void *entry, uint64_t start,
@@ -957,7 +1212,7 @@ int idr__alloc_fast(struct idr *idr, void *entry, uint64_t start, uint64_t max,
 			at = slot_start(at, shift, i);
 		if (!shift)
 			break;
-		node = node->slots[i];
+		node = child_of(node, i);
 		if (!node)
 			return alloc_slow(idr, entry, start, max, index);
 		shift -= IDR_BITS;
@@ -1018,10 +1273,6 @@ void idr__trace_gone(const struct idr *idr, uint64_t index, unsigned int aux,
 /* Whether the leaf went to the idr's cache (else to the allocator). */
 static bool leaf_release(struct idr *idr, struct idr_node *leaf, uint64_t index)
 {
-	if (is_packed(leaf)) {
-		idr__free(leaf, pack_size(pack_cap(leaf)));
-		return false;
-	}
 	if (leaf->aux) {
 		absorb_gens(idr, leaf);
 		idr__trace_gone(idr, index, IDR_AUX_GENS,
@@ -1033,16 +1284,29 @@ static bool leaf_release(struct idr *idr, struct idr_node *leaf, uint64_t index)
 static void node_release_at(struct idr *idr, struct idr_node *node,
 			    uint64_t index, unsigned int shift)
 {
-	bool cached = shift ? idr__node_release(idr, node)
-			    : leaf_release(idr, node, index);
+	bool cached = false;
+
+	if (is_packed(node))
+		idr__free(node, node_size(node));
+	else
+		cached = shift ? idr__node_release(idr, node)
+			       : leaf_release(idr, node, index);
 
 	trace_gone(idr, index, shift, cached);
 }
 
-/* Clear @off in @node: it is no longer present, so no longer full. */
+/* Clear @off in interior @node: no longer present, so no longer full. */
 static void clear_slot(struct idr_node *node, unsigned int off)
 {
-	node->slots[off] = NULL;
+	void **s = child_slot(node, off);
+
+	if (is_packed(node)) {
+		void **end = node->slots + count_of(node->present);
+
+		memmove(s, s + 1, (size_t)(end - s - 1) * sizeof(*s));
+	} else {
+		*s = NULL;
+	}
 	node->present &= ~bit(off);
 	node->full &= ~bit(off);
 }
@@ -1053,7 +1317,7 @@ static void shrink(struct idr *idr)
 	struct idr_node *top = idr->idr_rt;
 
 	while (top && idr->idr_shift && top->present == bit(0)) {
-		struct idr_node *child = top->slots[0];
+		struct idr_node *child = child_of(top, 0);
 		unsigned int shift = idr->idr_shift;
 
 		clear_slot(top, 0);
@@ -1110,7 +1374,7 @@ static struct idr_node *pack_whole(struct idr_node *leaf, unsigned int n,
 
 	for (set = leaf->present; set; set &= set - 1)
 		entries[k++] = leaf->slots[lowest(set)];
-	small = idr__shrink(leaf, sizeof(*leaf), pack_size(cap));
+	small = idr__shrink(leaf, sizeof(*leaf), pack_size(cap, false));
 	if (small)
 		memcpy(pack_slots(small), entries, n * sizeof(void *));
 	return small;
@@ -1136,8 +1400,7 @@ static void leaf_compact(struct idr *idr, struct idr_node **path,
 	if (is_packed(leaf)) {
 		if (pack_cap(leaf) - n <= room_kept(leaf, n))
 			return;
-		small = idr__shrink(leaf, pack_size(pack_cap(leaf)),
-				    pack_size(n));
+		small = idr__shrink(leaf, node_size(leaf), pack_size(n, false));
 	} else {
 		if (n > PACK_MAX || n < PACK_MIN)
 			return;
@@ -1149,8 +1412,8 @@ static void leaf_compact(struct idr *idr, struct idr_node **path,
 	}
 	if (!small)
 		return;
-	small->pack = pack_word(cap, loose);
-	relink(idr, path, depth, index, small);
+	small->pack = pack_word(cap, loose, false);
+	relink(idr, path, depth, index, 0, small);
 	trace(idr, IDR_TRACE_PACK, index, 0, small);
 }
 
@@ -1161,14 +1424,14 @@ bool idr__delete(struct idr *idr, uint64_t index, void **entry)
 	unsigned int depth = descend(idr, index, path);
 	unsigned int off = digit(index, 0), shift = 0, n;
 
-	if (!depth || !(present_of(path[depth - 1]) & bit(off)))
+	if (!depth || !(leaf_present(path[depth - 1]) & bit(off)))
 		return false;
 	idr->idr_mods++;
-	n = count_of(present_of(path[depth - 1]));
+	n = count_of(leaf_present(path[depth - 1]));
 	*entry = leaf_take(path[depth - 1], off, n);
 	trace(idr, IDR_TRACE_SLOT_CLEAR, index, 0, path[depth - 1]);
 	mark_open(idr, path, depth, index);
-	if (present_of(path[depth - 1]) && packable(idr))
+	if (leaf_present(path[depth - 1]) && packable(idr))
 		leaf_compact(idr, path, depth, index, n - 1);
 	/* A node left empty goes, and its slot in the parent with it. */
 	for (; depth > 1 && !present_of(path[depth - 1]); depth--) {
@@ -1194,11 +1457,12 @@ static void free_subtree(struct idr *idr, struct idr_node *node,
 	uint64_t set;
 
 	if (shift == 0 && is_packed(node)) {
-		idr__free(node, pack_size(pack_cap(node)));
+		idr__free(node, node_size(node));
 		return;
 	}
 	for (set = node->present; set; set &= set - 1) {
-		void *child = node->slots[lowest(set)];
+		void *child = shift ? child_of(node, lowest(set))
+				    : node->slots[lowest(set)];
 
 		if (shift)
 			free_subtree(idr, child, shift - IDR_BITS);
@@ -1209,7 +1473,7 @@ static void free_subtree(struct idr *idr, struct idr_node *node,
 		absorb_gens(idr, node);
 		idr__free(node->aux, sizeof(*node));
 	}
-	idr__free(node, sizeof(*node));
+	idr__free(node, node_size(node));
 }
 
 /* Free every node of the tree.  Generations keep moving forward. */
@@ -1260,7 +1524,7 @@ static int walk_node(const struct idr *idr, const struct idr_node *node,
 	for (set = node->present; set; set &= set - 1) {
 		unsigned int i = lowest(set);
 
-		ret = walk_node(idr, node->slots[i], shift - IDR_BITS,
+		ret = walk_node(idr, child_of(node, i), shift - IDR_BITS,
 				first + ((uint64_t)i << shift), depth + 1, fn,
 				data);
 		if (ret)
@@ -1295,7 +1559,7 @@ bool idr__view_child(const struct idr *idr, const struct idr_view *parent,
 		return false;
 	first = idr->idr_flags & IDR__IDA ? parent->first / IDR__CHUNK
 					  : parent->first - idr->idr_base;
-	view_of(idr, parent->node->slots[slot], parent->shift - IDR_BITS,
+	view_of(idr, child_of(parent->node, slot), parent->shift - IDR_BITS,
 		first + ((uint64_t)slot << parent->shift), parent->depth + 1,
 		child);
 	return true;
@@ -1314,7 +1578,7 @@ unsigned int idr__path_views(const struct idr *idr, uint64_t index,
 		n++;
 		if (shift == 0)
 			return n;
-		node = node->slots[digit(index, shift)];
+		node = child_of(node, digit(index, shift));
 		if (!node)
 			return n;
 	}
@@ -1382,17 +1646,23 @@ static bool bitmap_sound(const struct idr_node *map, bool full)
 	       used == map->present;
 }
 
+/* A packed node is of a packable idr, of its kind, with room enough. */
+static bool packed_sound(const struct idr *idr, const struct idr_node *node,
+			 bool interior)
+{
+	unsigned int cap = pack_cap(node);
+
+	return packable(idr) && !!(node->pack & PACK_INTERIOR) == interior &&
+	       cap >= count_of(present_of(node)) && cap <= IDR_SLOTS;
+}
+
 static bool leaf_sound(const struct idr *idr, const struct idr_node *leaf)
 {
 	bool ida = idr->idr_flags & IDR__IDA;
 	unsigned int off;
 
-	if (is_packed(leaf)) {
-		unsigned int cap = pack_cap(leaf);
-
-		return packable(idr) && cap >= count_of(leaf->full) &&
-		       cap <= IDR_SLOTS;
-	}
+	if (is_packed(leaf))
+		return packed_sound(idr, leaf, false);
 	if (idr__tagged(idr) != (leaf->aux != NULL))
 		return false;
 	if (!ida && leaf->full != leaf->present)
@@ -1411,26 +1681,26 @@ static bool leaf_sound(const struct idr *idr, const struct idr_node *leaf)
 
 /* Count the entries under @node; -1 if any invariant is broken. */
 static long check_node(const struct idr *idr, const struct idr_node *node,
-		       unsigned int shift)
+		       unsigned int shift);
+
+/* An interior node's children, and how many entries are under them. */
+static long check_children(const struct idr *idr, const struct idr_node *node,
+			   unsigned int shift)
 {
-	uint64_t present = present_of(node);
 	long entries = 0;
 	unsigned int off;
 
-	if (!present || (present & ~ALL_SLOTS) || (node->full & ~present))
-		return -1;
-	if (shift == 0)
-		return leaf_sound(idr, node) ? (long)count_of(present) : -1;
-	if (node->aux)
-		return -1;
 	for (off = 0; off < IDR_SLOTS; off++) {
-		const struct idr_node *child = node->slots[off];
+		const void *link = link_at(node, off, is_packed(node));
+		const struct idr_node *child = linked(link);
 		long n;
 
 		if (!!(node->present & bit(off)) != (child != NULL))
 			return -1;
 		if (!child)
 			continue;
+		if (link != link_to(child))
+			return -1;
 		n = check_node(idr, child, shift - IDR_BITS);
 		if (n < 0) /* -1 or > 0: "<= 0" is an equivalent mutant */
 			return -1;
@@ -1439,6 +1709,21 @@ static long check_node(const struct idr *idr, const struct idr_node *node,
 		entries += n;
 	}
 	return entries;
+}
+
+static long check_node(const struct idr *idr, const struct idr_node *node,
+		       unsigned int shift)
+{
+	uint64_t present = present_of(node);
+
+	if (!present || (present & ~ALL_SLOTS) || (node->full & ~present))
+		return -1;
+	if (shift == 0)
+		return leaf_sound(idr, node) ? (long)count_of(present) : -1;
+	if (is_packed(node) ? !packed_sound(idr, node, true)
+			    : node->aux != NULL)
+		return -1;
+	return check_children(idr, node, shift);
 }
 
 int idr_check(const struct idr *idr)

@@ -82,7 +82,7 @@ idrsh: <stdin>:14: dump: --at ID: a number is missing"
 	assert_line "  L1   |######################## | 1563 of 1600 (97%)"
 	assert_line "flat pointer array: 800000 bytes (IDs 0..99999, 8 bytes an ID)"
 	assert_line "tree / flat pointer array: 1.06"
-	assert_line "packed leaves: 0"
+	assert_line "packed nodes: 0"
 }
 
 @test "help dump and help stats explain the options and the ratios" {

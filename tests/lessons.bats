@@ -20,7 +20,7 @@ declare -gA RIGHT=(
 	[pre-get]=$'11\nEAGAIN\n400000000'
 	[generations]=$'live\nstale\nno'
 	[ida]=$'2\n1'
-	[packed]=$'yes\n0\nno'
+	[packed]=$'yes\n0\nno\n2'
 )
 
 questions() {

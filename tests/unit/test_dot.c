@@ -93,7 +93,7 @@ static void leave(const char *name, const char *text)
 
 /* Trace events of one operation, kept for idr_dump_dot()'s @changed. */
 struct events {
-	struct idr_trace ev[64];
+	struct idr_trace ev[256];
 	size_t n;
 };
 

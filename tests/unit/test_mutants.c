@@ -98,7 +98,8 @@ static void mutants_packed_leaf_freed(void)
 	CHECK_EQ(packed_leaves(&idr), 1);
 	memset(&t, 0, sizeof(t));
 	idr_set_trace(&idr, count, &t);
-	CHECK_EQ(idr_alloc(&idr, val(1), 1, 2, GFP_KERNEL), 1);
+	/* A range, not ID 1 alone, which would grow it packed. */
+	CHECK_EQ(idr_alloc(&idr, val(1), 1, IDR_SLOTS, GFP_KERNEL), 1);
 	CHECK_EQ(t.n[IDR_TRACE_NODE_FREE], 1);
 	CHECK_EQ(t.n[IDR_TRACE_FREE], 1);
 	CHECK_EQ(t.n[IDR_TRACE_CACHE_PUT], 0);

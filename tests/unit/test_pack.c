@@ -5,6 +5,7 @@
  * it into a whole node, which costs one node like any other (-ENOMEM,
  * -EAGAIN), and nothing else about the idr may tell the difference.
  */
+#include <limits.h>
 #include <string.h>
 
 #include "check.h"
@@ -396,6 +397,304 @@ static void pack_churn_legacy_cache(void)
 
 /* }==================== Churn ==================== */
 
+/* {==================== Lone IDs ==================== */
+
+/* Bytes of packed nodes with room for @cap: a leaf's header is two
+ * words (full, pack), an interior node's three (and present). */
+#define LEAF_BYTES(cap) ((2 + (cap)) * sizeof(void *))
+#define INTERIOR_BYTES(cap) ((3 + (cap)) * sizeof(void *))
+
+/* Ask for @id by itself: a range of one (an end of 0 is INT_MAX + 1). */
+static void put_lone(struct idr *idr, unsigned long id)
+{
+	int end = id == INT_MAX ? 0 : (int)id + 1;
+
+	CHECK_EQ(idr_alloc(idr, val(id), (int)id, end, GFP_KERNEL), id);
+}
+
+/* The room of the node at @level on @id's path when packed, 0 when
+ * whole, -1 when there is none. */
+static int cap_at(const struct idr *idr, unsigned long id, unsigned int level)
+{
+	struct idr_view v[IDR_LEVELS_MAX];
+	unsigned int n = idr__path_views(idr, id, v), i;
+
+	for (i = 0; i < n; i++)
+		if (v[i].level == level)
+			return (int)v[i].packed;
+	return -1;
+}
+
+static size_t seam_bytes(void)
+{
+	struct idr_mem_stats st;
+
+	idr_mem_stats(&st);
+	return st.bytes;
+}
+
+/* A tree as tall as INT_MAX needs, whole nodes on its two paths. */
+static void tall_tree(struct idr *idr)
+{
+	put_lone(idr, 0);
+	put_lone(idr, INT_MAX); /* the tree grows: whole nodes */
+	CHECK_EQ(cap_at(idr, INT_MAX, 0), 0);
+}
+
+/* An ID off those paths below the top: the nodes it needs are missing. */
+#define FAR_ID ((unsigned long)INT_MAX / 3 * 2)
+
+/* How many nodes on @id's path exist. */
+static unsigned int nodes_on_path(const struct idr *idr, unsigned long id)
+{
+	struct idr_view v[IDR_LEVELS_MAX];
+
+	return idr__path_views(idr, id, v);
+}
+
+/* A lone ID's new nodes are born packed with room for one; a packed node
+ * with no room grows; removals give every byte back. */
+static void pack_lone_born_packed(void)
+{
+	unsigned long c = FAR_ID, d = c ^ 1, e = c ^ IDR_SLOTS, next;
+	unsigned int made, level;
+	DEFINE_IDR(idr);
+	size_t before;
+
+	tall_tree(&idr);
+	made = idr__height(&idr) - nodes_on_path(&idr, c);
+	CHECK(made >= 3); /* a leaf and two levels above it */
+	before = seam_bytes();
+	put_lone(&idr, c);
+	for (level = 0; level < made; level++)
+		CHECK_EQ(cap_at(&idr, c, level), 1);
+	CHECK_EQ(cap_at(&idr, c, made), 0);
+	CHECK_EQ(seam_bytes() - before,
+		 LEAF_BYTES(1) + (made - 1) * INTERIOR_BYTES(1));
+	put_lone(&idr, d); /* the leaf: room for twice the two it holds */
+	CHECK_EQ(cap_at(&idr, c, 0), 4);
+	put_lone(&idr, e); /* a second leaf: its parent grows */
+	CHECK_EQ(cap_at(&idr, e, 0), 1);
+	CHECK_EQ(cap_at(&idr, e, 1), 4);
+	CHECK_EQ(seam_bytes() - before,
+		 LEAF_BYTES(4) + LEAF_BYTES(1) + INTERIOR_BYTES(4) +
+			 (made - 2) * INTERIOR_BYTES(1));
+	CHECK(idr_find(&idr, c) == val(c) && idr_find(&idr, d) == val(d) &&
+	      idr_find(&idr, e) == val(e));
+	CHECK(idr_find(&idr, c ^ 2) == NULL);
+	CHECK(idr_find(&idr, c ^ (2 * IDR_SLOTS)) == NULL);
+	next = c + 1;
+	CHECK(idr_get_next_ul(&idr, &next) == val(d));
+	CHECK_EQ(next, d);
+	CHECK_SOUND(&idr);
+	CHECK(idr_remove(&idr, e) == val(e));
+	CHECK_EQ(cap_at(&idr, c, 1), 4);
+	CHECK(idr_remove(&idr, c) == val(c));
+	CHECK(idr_remove(&idr, d) == val(d));
+	CHECK_EQ(seam_bytes(), before);
+	CHECK_SOUND(&idr);
+	idr_destroy(&idr);
+}
+
+/* The room of a packed node after its @k-th lone insertion (@cap
+ * before it): twice its entries, up to PACK_MAX; past that, whole (0). */
+static unsigned int room_after(unsigned int k, unsigned int cap)
+{
+	unsigned int most = IDR_SLOTS * 3 / 4;
+
+	if (!cap || k <= cap)
+		return cap;
+	if (k > most)
+		return 0;
+	return 2 * k < most ? 2 * k : most;
+}
+
+/* Lone IDs filling one leaf, then 64 leaves under one parent. */
+static void pack_lone_grows_to_whole(void)
+{
+	unsigned long base = FAR_ID &
+			     ~(unsigned long)(IDR_SLOTS * IDR_SLOTS - 1);
+	unsigned int i, level, cap;
+	DEFINE_IDR(idr);
+
+	tall_tree(&idr);
+	for (level = 0; level < 2; level++) {
+		unsigned long first = base + level * IDR_SLOTS * IDR_SLOTS;
+		unsigned long step = level ? IDR_SLOTS : 1;
+
+		for (i = 0, cap = 1; i < IDR_SLOTS; i++) {
+			put_lone(&idr, first + i * step);
+			cap = room_after(i + 1, cap);
+			if (!CHECK_EQ(cap_at(&idr, first, level), (int)cap))
+				break;
+		}
+		CHECK_EQ(cap, 0);
+		CHECK_SOUND(&idr);
+		for (i = 0; i < IDR_SLOTS; i++)
+			CHECK(idr_find(&idr, first + i * step) ==
+			      val(first + i * step));
+	}
+	idr_destroy(&idr);
+}
+
+/* Each allocation of a lone insertion refused in turn: with one refusal
+ * it falls back to whole nodes; with every later one refused too, it is
+ * -ENOMEM and nothing changed.  Either way the tree is sound. */
+static void pack_lone_fails_cleanly(void)
+{
+	unsigned long c = FAR_ID, skip;
+	struct idr_mem_stats st;
+	struct idr_snap was;
+	DEFINE_IDR(idr);
+	bool refused = true;
+	long got;
+
+	tall_tree(&idr);
+	put_lone(&idr, c); /* its leaf packed, full: the next grows it */
+	for (skip = 0; refused; skip++) {
+		idr_mem_stats(&st);
+		was = idr_snap_of(&idr);
+		idr_fault_inject(skip, ~0UL);
+		got = idr_alloc(&idr, val(c ^ 1), (int)(c ^ 1),
+				(int)(c ^ 1) + 1, GFP_KERNEL);
+		idr_fault_inject(0, 0);
+		refused = got == -ENOMEM;
+		if (refused)
+			CHECK_UNCHANGED(&idr, was);
+		else
+			CHECK(got == (long)(c ^ 1) && idr_remove(&idr, c ^ 1));
+		CHECK_SOUND(&idr);
+	}
+	CHECK_EQ(skip, 2); /* one block: the leaf moved; refused, no node */
+	for (skip = 0; skip < 4; skip++) {
+		idr_fault_inject(skip, 1);
+		put_lone(&idr, c ^ 2);
+		idr_fault_inject(0, 0);
+		CHECK(idr_remove(&idr, c ^ 2) == val(c ^ 2));
+		CHECK_SOUND(&idr);
+	}
+	idr_destroy(&idr);
+}
+
+/*
+ * Other insertions meet packed interior nodes: one with room takes a
+ * whole leaf in place; one without is unpacked, one node more.  A
+ * packed interior node can become the top, and work there.
+ */
+static void pack_lone_meets_whole_ways(void)
+{
+	unsigned long c = FAR_ID & ~(unsigned long)(IDR_SLOTS * IDR_SLOTS - 1);
+	unsigned long two = (unsigned long)1 << (2 * IDR_BITS);
+	struct idr_view top;
+	DEFINE_IDR(idr);
+	int id;
+
+	tall_tree(&idr);
+	put_lone(&idr, c + 5);
+	CHECK_EQ(cap_at(&idr, c, 1), 1);
+	CHECK_EQ(idr__nodes_needed(&idr, c + IDR_SLOTS), 2);
+	CHECK_EQ(idr_alloc(&idr, val(c + IDR_SLOTS), (int)(c + IDR_SLOTS), 0,
+			   GFP_KERNEL),
+		 (int)(c + IDR_SLOTS));
+	CHECK_EQ(cap_at(&idr, c, 1), 0); /* unpacked */
+	CHECK_EQ(cap_at(&idr, c + IDR_SLOTS, 0), 0);
+	put_lone(&idr, c + 2 * IDR_SLOTS * IDR_SLOTS); /* a parent of 1 */
+	put_lone(&idr, c + 2 * IDR_SLOTS * IDR_SLOTS + IDR_SLOTS); /* of 4 */
+	CHECK_EQ(idr__nodes_needed(&idr, c + 2 * IDR_SLOTS * IDR_SLOTS +
+						 2 * IDR_SLOTS),
+		 1);
+	CHECK_EQ(idr_alloc(&idr, val(1), (int)(c + 2 * IDR_SLOTS * IDR_SLOTS),
+			   0, GFP_KERNEL),
+		 (int)(c + 2 * IDR_SLOTS * IDR_SLOTS + 1));
+	CHECK_EQ(cap_at(&idr, c + 2 * IDR_SLOTS * IDR_SLOTS, 1), 4);
+	CHECK_SOUND(&idr);
+	idr_destroy(&idr);
+
+	/* ID 2 * 64^2 alone under a tall top, whose other ID then goes. */
+	put_lone(&idr, INT_MAX);
+	put_lone(&idr, two);
+	CHECK(idr_remove(&idr, INT_MAX) == val(INT_MAX));
+	CHECK(idr__view_top(&idr, &top));
+	CHECK_EQ(top.level, 2);
+	CHECK_EQ(top.packed, 1);
+	CHECK_SOUND(&idr);
+	CHECK(idr_find(&idr, two) == val(two));
+	CHECK_EQ(idr__nodes_needed(&idr, 0), 3); /* the top unpacked */
+	CHECK(idr_pre_get(&idr, GFP_KERNEL));
+	CHECK_EQ(idr_get_new(&idr, val(0), &id), 0);
+	CHECK_EQ(id, 0);
+	CHECK(idr__view_top(&idr, &top) && top.packed == 0);
+	CHECK_SOUND(&idr);
+	idr_destroy(&idr);
+}
+
+/* A preload, the 2004 API, tagged idrs and IDAs: whole nodes only. */
+static void pack_lone_not_everywhere(void)
+{
+	unsigned long c = FAR_ID;
+	DEFINE_IDR(idr);
+	int id;
+
+	tall_tree(&idr);
+	idr_preload(GFP_KERNEL);
+	put_lone(&idr, c);
+	idr_preload_end();
+	CHECK_EQ(cap_at(&idr, c, 0), 0);
+	CHECK_EQ(cap_at(&idr, c, 1), 0);
+	CHECK(idr_pre_get(&idr, GFP_KERNEL));
+	CHECK_EQ(idr_get_new_above(&idr, val(INT_MAX - 1), INT_MAX - 1, &id),
+		 0);
+	CHECK_EQ(id, INT_MAX - 1);
+	CHECK(idr_pre_get(&idr, GFP_KERNEL));
+	CHECK_EQ(idr_get_new_above(&idr, val(c ^ IDR_SLOTS * IDR_SLOTS),
+				   (int)(c ^ IDR_SLOTS * IDR_SLOTS), &id),
+		 0);
+	CHECK_EQ(cap_at(&idr, (unsigned long)id, 0), 0);
+	CHECK_SOUND(&idr);
+	idr_destroy(&idr);
+}
+
+/* Lone insertions, searches from random IDs and removals against the
+ * model, over a sparse range; bytes as stats say. */
+static void pack_lone_random_against_model(void)
+{
+	struct idr_mem_stats before, after;
+	unsigned long span = 1ul << 22, i;
+	struct idr_stats st;
+	struct model m;
+	uint64_t rng = 11;
+	DEFINE_IDR(idr);
+	void *old;
+
+	idr_mem_stats(&before);
+	model_init(&m, 0);
+	for (i = 0; i < 40000; i++) {
+		uint32_t id = (uint32_t)rnd_below(&rng, span);
+		int end = rnd_below(&rng, 4) ? (int)id + 1 : 0;
+
+		if (i % 2000 == 0)
+			CHECK_SOUND(&idr);
+		if (rnd_below(&rng, 3) == 0) {
+			old = NULL;
+			model_remove(&m, id, &old);
+			CHECK(idr_remove(&idr, id) == old);
+			continue;
+		}
+		CHECK_EQ(idr_alloc(&idr, val(id), (int)id, end, 0),
+			 model_alloc(&m, val(id), (int)id, end));
+	}
+	CHECK(model_matches(&m, &idr));
+	CHECK_SOUND(&idr);
+	idr_mem_stats(&after);
+	idr_stats(&idr, &st);
+	CHECK(st.packed > 0);
+	CHECK_EQ(st.bytes, after.bytes - before.bytes);
+	model_free(&m);
+	idr_destroy(&idr);
+}
+
+/* }==================== Lone IDs ==================== */
+
 /* One random change the body of a loop makes at @id, to both. */
 static void mutate(struct idr *idr, struct model *m, int id, uint64_t *rng)
 {
@@ -492,6 +791,12 @@ void suite_pack(void)
 	RUN(pack_churn_pairs);
 	RUN(pack_churn_by_two);
 	RUN(pack_churn_legacy_cache);
+	RUN(pack_lone_born_packed);
+	RUN(pack_lone_grows_to_whole);
+	RUN(pack_lone_fails_cleanly);
+	RUN(pack_lone_meets_whole_ways);
+	RUN(pack_lone_not_everywhere);
+	RUN(pack_lone_random_against_model);
 	RUN(iter_matches_get_next);
 	RUN(iter_honours_id_changes);
 }

@@ -361,7 +361,16 @@ static void view_stats_idr(void)
 	CHECK_EQ(st.ids, idr_count(&idr));
 	CHECK_EQ(st.lowest, 3 * 7 + 100);
 	CHECK_EQ(st.height, idr__height(&idr));
+	/* IDs asked for one by one live in packed nodes, which go back to
+	 * malloc; a whole leaf (too few entries to pack), emptied, goes to
+	 * the cache. */
+	for (i = 0; i < 2; i++)
+		CHECK_EQ(idr_alloc(&idr, value, 0, 100, GFP_KERNEL), (int)i);
+	for (i = 0; i < 2; i++)
+		CHECK(idr_remove(&idr, i) == value);
+	idr_stats(&idr, &st);
 	CHECK(st.cached > 0);
+	CHECK_EQ(st.cached, idr_cache_count(&idr));
 	idr_destroy(&idr);
 }
 
