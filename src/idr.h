@@ -1102,7 +1102,7 @@ IDR_API int idr_stats_print(const struct idr *idr, FILE *out);
  *                 event says where its memory went:
  *   cache-put     the node went to the idr's cache, for a later insertion;
  *   free          the node was given back to the allocator (the cache was
- *                 full, or it was a packed leaf).
+ *                 full, or it was a packed node).
  *   pack          a leaf with few entries was packed into a smaller block
  *                 (or a packed one shrunk); same node, same bits.
  *

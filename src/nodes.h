@@ -16,7 +16,10 @@
  * The worst case is an index of @bits bits outside slot 0 of the top,
  * into a tree of one leaf: it adds every level above the leaf (height - 1
  * nodes) and then a branch of its own from the new top down to a new leaf
- * (height - 1 more).  A tagged leaf also takes a node for its generations
+ * (height - 1 more).  An insertion inside the tree adds at most height - 1
+ * nodes below the lowest one on its path, and one more if that one is
+ * packed with no room (its whole copy): height in all, never more.  A
+ * tagged leaf also takes a node for its generations
  * (tagged IDs have at most 30 bits); an IDA's ID, a bitmap (an IDA's index
  * is an ID of 31 bits divided by IDR__CHUNK).  10 nodes with 6 bits per
  * level, 20 with 3.

@@ -1042,15 +1042,29 @@ void idr__insert(struct idr *idr, uint64_t index, void *entry,
 
 /* {==================== Lone IDs ==================== */
 
+/*
+ * The room that fills the block malloc gives for @cap anyway: glibc hands
+ * out chunks in steps of 16 bytes, 8 of them its own header, so that a
+ * leaf of room 1 (24 bytes) fills its chunk but an interior node of room
+ * 1 (32) would leave 8 bytes of it unused.
+ */
+static unsigned int room_fitted(unsigned int cap, bool interior)
+{
+	size_t chunk = (pack_size(cap, interior) + 8 + 15) & ~(size_t)15;
+
+	return (unsigned int)((chunk - 8 - pack_size(0, interior)) /
+			      sizeof(void *));
+}
+
 /* The room a packed node of @n gets when it must take one more: twice
- * as much, up to PACK_MAX; 0 if it is to go whole instead. */
-static unsigned int room_to_grow(unsigned int n)
+ * as much, up to about PACK_MAX; 0 if it is to go whole instead. */
+static unsigned int room_to_grow(unsigned int n, bool interior)
 {
 	unsigned int cap = 2 * (n + 1);
 
 	if (n + 1 > PACK_MAX)
 		return 0;
-	return cap < PACK_MAX ? cap : PACK_MAX;
+	return room_fitted(cap < PACK_MAX ? cap : PACK_MAX, interior);
 }
 
 /* Blocks a lone insertion mallocs before it changes the tree. */
@@ -1066,15 +1080,16 @@ static void lone_free(struct lone_blocks *b, unsigned int shift,
 	unsigned int i;
 
 	for (i = 0; i < b->n_made; i++)
-		idr__free(b->made[i], pack_size(1, shift - (i + 1) * IDR_BITS));
+		idr__free(b->made[i], node_size(b->made[i]));
 	if (b->grown)
 		idr__free(b->grown, pack_size(grown_cap, shift));
 }
 
 /*
  * Malloc what inserting below the node at @shift on the path takes: a
- * block of @grown_cap to move it into (if not 0), and a packed node of
- * room 1 a level below it.  All of them, or none (false).
+ * block of @grown_cap to move it into (if not 0), and a packed node a
+ * level below it, with room for one (or what its block holds anyway).
+ * All of them, or none (false).
  */
 static bool lone_malloc(struct lone_blocks *b, unsigned int shift,
 			unsigned int grown_cap)
@@ -1085,14 +1100,16 @@ static bool lone_malloc(struct lone_blocks *b, unsigned int shift,
 	if (grown_cap && !(b->grown = idr__malloc(pack_size(grown_cap, shift))))
 		return false;
 	for (s = shift; s; s -= IDR_BITS) {
-		struct idr_node *node = idr__malloc(pack_size(1, s - IDR_BITS));
+		bool interior = s > IDR_BITS;
+		unsigned int cap = room_fitted(1, interior);
+		struct idr_node *node = idr__malloc(pack_size(cap, interior));
 
 		if (!node) {
 			lone_free(b, shift, grown_cap);
 			return false;
 		}
 		node->full = node->present = 0;
-		node->pack = pack_word(1, false, s > IDR_BITS);
+		node->pack = pack_word(cap, false, interior);
 		b->made[b->n_made++] = node;
 	}
 	return true;
@@ -1116,7 +1133,8 @@ static struct idr_node *lone_grow(struct idr *idr, struct idr_node **path,
  * Such IDs are usually scattered (handles, keys), and a whole node for
  * each, with one slot used, is what made a sparse idr cost 771 bytes an
  * ID.  So the nodes it adds are born packed with room for one, and a
- * packed node on its path with no room moves to a block twice as big.
+ * packed node on its path with no room moves to a block with room for
+ * twice what it will hold (each as much as malloc's block holds anyway).
  * Every block is malloc'd before the tree changes, all or none.
  * IDR__NEEDS_NODES (nothing changed) when malloc refuses, the tree must
  * grow, or a packed node would grow past PACK_MAX: the caller then
@@ -1136,7 +1154,8 @@ int idr__insert_lone(struct idr *idr, uint64_t index, void *entry)
 			break;
 		node = child;
 	}
-	if (no_room(node) && !(grown_cap = room_to_grow(pack_cap(node))))
+	if (no_room(node) &&
+	    !(grown_cap = room_to_grow(pack_cap(node), shift != 0)))
 		return IDR__NEEDS_NODES;
 	if (!lone_malloc(&b, shift, grown_cap))
 		return IDR__NEEDS_NODES;

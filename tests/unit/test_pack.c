@@ -404,6 +404,17 @@ static void pack_churn_legacy_cache(void)
 #define LEAF_BYTES(cap) ((2 + (cap)) * sizeof(void *))
 #define INTERIOR_BYTES(cap) ((3 + (cap)) * sizeof(void *))
 
+/* The room that fills the chunk glibc gives for @cap: 16-byte steps, 8
+ * bytes of them its header.  A leaf of 1 fills its 32; an interior node
+ * gets 2 for the same 48 bytes as 1. */
+static unsigned int fitted(unsigned int cap, bool interior)
+{
+	size_t head = (interior ? 3 : 2) * sizeof(void *);
+	size_t chunk = (head + cap * sizeof(void *) + 8 + 15) / 16 * 16;
+
+	return (unsigned int)((chunk - 8 - head) / sizeof(void *));
+}
+
 /* Ask for @id by itself: a range of one (an end of 0 is INT_MAX + 1). */
 static void put_lone(struct idr *idr, unsigned long id)
 {
@@ -466,19 +477,19 @@ static void pack_lone_born_packed(void)
 	CHECK(made >= 3); /* a leaf and two levels above it */
 	before = seam_bytes();
 	put_lone(&idr, c);
-	for (level = 0; level < made; level++)
-		CHECK_EQ(cap_at(&idr, c, level), 1);
+	CHECK_EQ(cap_at(&idr, c, 0), 1);
+	for (level = 1; level < made; level++)
+		CHECK_EQ(cap_at(&idr, c, level), 2);
 	CHECK_EQ(cap_at(&idr, c, made), 0);
 	CHECK_EQ(seam_bytes() - before,
-		 LEAF_BYTES(1) + (made - 1) * INTERIOR_BYTES(1));
-	put_lone(&idr, d); /* the leaf: room for twice the two it holds */
-	CHECK_EQ(cap_at(&idr, c, 0), 4);
-	put_lone(&idr, e); /* a second leaf: its parent grows */
+		 LEAF_BYTES(1) + (made - 1) * INTERIOR_BYTES(2));
+	put_lone(&idr, d); /* the leaf: room for twice the two, and one */
+	CHECK_EQ(cap_at(&idr, c, 0), 5);
+	put_lone(&idr, e); /* a second leaf: its parent has room */
 	CHECK_EQ(cap_at(&idr, e, 0), 1);
-	CHECK_EQ(cap_at(&idr, e, 1), 4);
-	CHECK_EQ(seam_bytes() - before,
-		 LEAF_BYTES(4) + LEAF_BYTES(1) + INTERIOR_BYTES(4) +
-			 (made - 2) * INTERIOR_BYTES(1));
+	CHECK_EQ(cap_at(&idr, e, 1), 2);
+	CHECK_EQ(seam_bytes() - before, LEAF_BYTES(5) + LEAF_BYTES(1) +
+						(made - 1) * INTERIOR_BYTES(2));
 	CHECK(idr_find(&idr, c) == val(c) && idr_find(&idr, d) == val(d) &&
 	      idr_find(&idr, e) == val(e));
 	CHECK(idr_find(&idr, c ^ 2) == NULL);
@@ -487,8 +498,12 @@ static void pack_lone_born_packed(void)
 	CHECK(idr_get_next_ul(&idr, &next) == val(d));
 	CHECK_EQ(next, d);
 	CHECK_SOUND(&idr);
+	put_lone(&idr, c ^ (2 * IDR_SLOTS)); /* a third: its parent grows */
+	CHECK_EQ(cap_at(&idr, c, 1), 6);
+	CHECK(idr_remove(&idr, c ^ (2 * IDR_SLOTS)) ==
+	      val(c ^ (2 * IDR_SLOTS)));
 	CHECK(idr_remove(&idr, e) == val(e));
-	CHECK_EQ(cap_at(&idr, c, 1), 4);
+	CHECK_EQ(cap_at(&idr, c, 1), 6);
 	CHECK(idr_remove(&idr, c) == val(c));
 	CHECK(idr_remove(&idr, d) == val(d));
 	CHECK_EQ(seam_bytes(), before);
@@ -498,7 +513,7 @@ static void pack_lone_born_packed(void)
 
 /* The room of a packed node after its @k-th lone insertion (@cap
  * before it): twice its entries, up to PACK_MAX; past that, whole (0). */
-static unsigned int room_after(unsigned int k, unsigned int cap)
+static unsigned int room_after(unsigned int k, unsigned int cap, bool interior)
 {
 	unsigned int most = IDR_SLOTS * 3 / 4;
 
@@ -506,7 +521,7 @@ static unsigned int room_after(unsigned int k, unsigned int cap)
 		return cap;
 	if (k > most)
 		return 0;
-	return 2 * k < most ? 2 * k : most;
+	return fitted(2 * k < most ? 2 * k : most, interior);
 }
 
 /* Lone IDs filling one leaf, then 64 leaves under one parent. */
@@ -522,9 +537,9 @@ static void pack_lone_grows_to_whole(void)
 		unsigned long first = base + level * IDR_SLOTS * IDR_SLOTS;
 		unsigned long step = level ? IDR_SLOTS : 1;
 
-		for (i = 0, cap = 1; i < IDR_SLOTS; i++) {
+		for (i = 0, cap = fitted(1, level); i < IDR_SLOTS; i++) {
 			put_lone(&idr, first + i * step);
-			cap = room_after(i + 1, cap);
+			cap = room_after(i + 1, cap, level);
 			if (!CHECK_EQ(cap_at(&idr, first, level), (int)cap))
 				break;
 		}
@@ -591,34 +606,38 @@ static void pack_lone_meets_whole_ways(void)
 
 	tall_tree(&idr);
 	put_lone(&idr, c + 5);
-	CHECK_EQ(cap_at(&idr, c, 1), 1);
+	put_lone(&idr, c + 2 * IDR_SLOTS);
+	CHECK_EQ(cap_at(&idr, c, 1), 2);
 	CHECK_EQ(idr__nodes_needed(&idr, c + IDR_SLOTS), 2);
 	CHECK_EQ(idr_alloc(&idr, val(c + IDR_SLOTS), (int)(c + IDR_SLOTS), 0,
 			   GFP_KERNEL),
 		 (int)(c + IDR_SLOTS));
 	CHECK_EQ(cap_at(&idr, c, 1), 0); /* unpacked */
 	CHECK_EQ(cap_at(&idr, c + IDR_SLOTS, 0), 0);
-	put_lone(&idr, c + 2 * IDR_SLOTS * IDR_SLOTS); /* a parent of 1 */
-	put_lone(&idr, c + 2 * IDR_SLOTS * IDR_SLOTS + IDR_SLOTS); /* of 4 */
-	CHECK_EQ(idr__nodes_needed(&idr, c + 2 * IDR_SLOTS * IDR_SLOTS +
-						 2 * IDR_SLOTS),
-		 1);
-	CHECK_EQ(idr_alloc(&idr, val(1), (int)(c + 2 * IDR_SLOTS * IDR_SLOTS),
-			   0, GFP_KERNEL),
-		 (int)(c + 2 * IDR_SLOTS * IDR_SLOTS + 1));
-	CHECK_EQ(cap_at(&idr, c + 2 * IDR_SLOTS * IDR_SLOTS, 1), 4);
+	c += 2 * IDR_SLOTS * IDR_SLOTS;
+	put_lone(&idr, c); /* a parent with room for 2 */
+	CHECK_EQ(idr__nodes_needed(&idr, c + IDR_SLOTS), 1);
+	CHECK_EQ(idr_alloc(&idr, val(1), (int)(c + IDR_SLOTS), 0, GFP_KERNEL),
+		 (int)(c + IDR_SLOTS));
+	CHECK_EQ(cap_at(&idr, c, 1), 2); /* took the leaf in place */
+	CHECK_EQ(cap_at(&idr, c + IDR_SLOTS, 0), 0);
+	CHECK(idr_find(&idr, c) == val(c));
 	CHECK_SOUND(&idr);
 	idr_destroy(&idr);
 
-	/* ID 2 * 64^2 alone under a tall top, whose other ID then goes. */
+	/* ID 64^2 alone under a tall top, whose other ID then goes. */
 	put_lone(&idr, INT_MAX);
 	put_lone(&idr, two);
 	CHECK(idr_remove(&idr, INT_MAX) == val(INT_MAX));
 	CHECK(idr__view_top(&idr, &top));
 	CHECK_EQ(top.level, 2);
-	CHECK_EQ(top.packed, 1);
+	CHECK_EQ(top.packed, 2);
 	CHECK_SOUND(&idr);
 	CHECK(idr_find(&idr, two) == val(two));
+	/* A second child, by a search: in place, and the top is full. */
+	CHECK_EQ(idr_alloc(&idr, val(3 * two), (int)(3 * two), 0, GFP_KERNEL),
+		 (int)(3 * two));
+	CHECK(idr__view_top(&idr, &top) && top.packed == 2);
 	CHECK_EQ(idr__nodes_needed(&idr, 0), 3); /* the top unpacked */
 	CHECK(idr_pre_get(&idr, GFP_KERNEL));
 	CHECK_EQ(idr_get_new(&idr, val(0), &id), 0);
