@@ -553,8 +553,8 @@ static unsigned long lines_in(const struct sink *s)
 	unsigned long n = 0;
 	size_t i;
 
-	for (i = 0; i < s->len;
-	     i++) /* <=: text[len] is NUL: equivalent mutant */
+	/* At "<=" the loop reads text[len] too: a NUL, no line. */
+	for (i = 0; i < s->len; i++) /* equivalent mutant */
 		n += s->text[i] == '\n';
 	return n;
 }
