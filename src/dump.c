@@ -502,14 +502,13 @@ static bool sink_grow(struct sink *s, size_t need)
 static ssize_t sink_write(void *cookie, const char *data, size_t n)
 {
 	struct sink *s = cookie;
+	size_t need = s->len + n + 1; /* the NUL */
 
 	/*
-	 * One byte more, for the NUL; once short, the rest is thrown away.
-	 * A short count is an error to libc, and short_of_memory decides the
-	 * result: 1 would end the same.
+	 * Once short, the rest is thrown away.  A short count is an error to
+	 * libc, and short_of_memory decides the result: 1 would end the same.
 	 */
-	if (s->short_of_memory ||
-	    (s->len + n >= s->cap && !sink_grow(s, s->len + n + 1))) {
+	if (s->short_of_memory || (need > s->cap && !sink_grow(s, need))) {
 		s->short_of_memory = true;
 		return 0; /* equivalent mutant */
 	}
