@@ -582,6 +582,12 @@ static int dump_limited(struct dumper *d)
 	/* The header and the line that says how to see more, at least. */
 	if (max < 2)
 		max = 2;
+	/*
+	 * Past the height, a level less prints the same: start at the
+	 * height, or UINT_MAX would take a render a level.  A min: at the
+	 * tie "<=" gives the same.
+	 */
+	depth = depth < height ? depth : height; /* equivalent mutant */
 
 	if (!render(d, &s))
 		return -ENOMEM;
@@ -606,10 +612,7 @@ static int dump_limited(struct dumper *d)
 	total = lines_in(&s);
 	fwrite(s.text, 1, first_lines(&s, max - 1), d->out);
 	sink_free(&s);
-	/* A min: at the tie "<=" gives the same. */
-	fprintf(d->out, "(%u of %u levels shown",
-		depth < height ? depth : height, /* equivalent mutant */
-		height);
+	fprintf(d->out, "(%u of %u levels shown", depth, height);
 	/* Even one level was too long: say what was cut; --depth is no help. */
 	if (total > max - 1)
 		fprintf(d->out,
