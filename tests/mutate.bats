@@ -33,7 +33,7 @@ src_state() {
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"killed src/tree.c:$line: != -> =="* ]]
 	[[ "${lines[-1]}" == *"1 mutants: 1 killed, 0 survived"* ]]
-	# A survivor's place as printed, src/ and all, draws it again.
+	# A place as mutate prints it, src/ and all, draws it again.
 	MUTATE_AT=src/tree.c:$line SANITIZE= run sh tests/mutate 1 1
 	[ "$status" -eq 0 ]
 	[[ "${lines[-1]}" == *"1 mutants: 1 killed, 0 survived"* ]]
@@ -59,9 +59,12 @@ src_state() {
 			break
 		sleep 0.5
 	done
+	ran=$(grep -Ec '^(killed|survived|stillborn) ' "$BATS_TEST_TMPDIR/out")
 	# A background job ignores SIGINT without job control: TERM it.
 	kill -TERM "$pid" 2> /dev/null || true
 	wait "$pid" || true
+	# Stopped mid-run, not before the first mutant nor after the last.
+	[ "$ran" -ge 1 ]
 	! grep -q ' score ' "$BATS_TEST_TMPDIR/out"
 	[ "$(src_state)" = "$before" ]
 	[ ! -e build/mutate/mutant ]
