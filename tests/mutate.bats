@@ -49,6 +49,15 @@ src_state() {
 	[ ! -e build/mutate/mutant ]
 }
 
+@test "a suite that does not build without a mutant stops the run, pointing to the build log" {
+	CFLAGS=-DIDR_BITS=99 run sh tests/mutate 3 1
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"mutate: the unit suite fails without a mutant (see build/mutate/plain/build.log); fix it first"* ]]
+	grep -q 'IDR_BITS must be 3..6' build/mutate/plain/build.log
+	[[ "$output" != *"IDR_BITS must be"* ]]
+	[[ "$output" != *killed* ]]
+}
+
 @test "an interrupted run leaves src/ as it was" {
 	before=$(src_state)
 	sh tests/mutate 50 3 > "$BATS_TEST_TMPDIR/out" 2>&1 &
@@ -84,4 +93,17 @@ src_state() {
 	[ "$status" -eq 0 ]
 	[[ "$output" != *"sanitizer pass"* ]]
 	[ ! -d build/mutate/san ]
+}
+
+@test "a sanitizer build that fails without a mutant: no second pass, the plain score still printed" {
+	line=$(grep -n 'return a > b ? a : b;' src/dump.c | cut -d: -f1)
+	[ -n "$line" ]
+	# The second pass's flags fail every compile.
+	MUTATE_AT=dump.c:$line SANITIZE=-DIDR_BITS=99 run sh tests/mutate 1 1
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"mutate: the sanitizer build fails without a mutant (see build/mutate/san/build.log); no second pass"* ]]
+	grep -q 'IDR_BITS must be 3..6' build/mutate/san/build.log
+	[[ "$output" == *"survived src/dump.c:$line: > -> >="* ]]
+	[[ "$output" != *"sanitizer pass kills"* ]]
+	[[ "${lines[-1]}" == "mutate: seed 1, 1 mutants: 0 killed, 1 survived (0 stillborn, not counted); score 0%" ]]
 }
