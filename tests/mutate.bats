@@ -58,6 +58,26 @@ src_state() {
 	[[ "$output" != *killed* ]]
 }
 
+@test "a mutant whose suite crashes is killed; the shell's crash message stays in the log" {
+	line=$(grep -n 'if (node->full != ALL_SLOTS)' src/tree.c | head -n 1 | cut -d: -f1)
+	[ -n "$line" ]
+	# A compiler that links the mutant's suite as a program that crashes.
+	cat > "$BATS_TEST_TMPDIR/cc" <<'EOF'
+#!/bin/sh
+case " $* " in *" -o build/mutate/mutant/unit "*)
+	echo 'int main(void) { return *(volatile int *)0; }' \
+		> build/mutate/mutant/crash.c
+	exec cc -o build/mutate/mutant/unit build/mutate/mutant/crash.c ;;
+esac
+exec cc "$@"
+EOF
+	chmod +x "$BATS_TEST_TMPDIR/cc"
+	CC=$BATS_TEST_TMPDIR/cc MUTATE_AT=tree.c:$line SANITIZE= run sh tests/mutate 1 1
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"killed src/tree.c:$line: != -> =="* ]]
+	[[ "$output" != *"Segmentation fault"* ]]
+}
+
 @test "an interrupted run leaves src/ as it was" {
 	before=$(src_state)
 	sh tests/mutate 50 3 > "$BATS_TEST_TMPDIR/out" 2>&1 &
