@@ -613,15 +613,16 @@ static int dump_limited(struct dumper *d)
 	fwrite(s.text, 1, first_lines(&s, max - 1), d->out);
 	sink_free(&s);
 	fprintf(d->out, "(%u of %u levels shown", depth, height);
-	/* Even one level was too long: say what was cut; --depth is no help. */
+	/*
+	 * The options that show more, by the names C and Lua give them (a
+	 * shell says its own).  Even one level was too long: say what was
+	 * cut; depth is no help.
+	 */
 	if (total > max - 1)
-		fprintf(d->out,
-			", %lu lines cut; more: --full, --at ID, "
-			"--range A B)\n",
+		fprintf(d->out, ", %lu lines cut; more: full, at, range)\n",
 			total - (max - 1));
 	else
-		fputs("; more: --full, --depth N, --at ID, --range A B)\n",
-		      d->out);
+		fputs("; more: full, depth, at, range)\n", d->out);
 	return 0;
 }
 

@@ -428,7 +428,7 @@ static void mutants_dump_max_lines_levels(void)
 		CHECK(strstr(text, "\n(2 of 3 levels shown") != NULL);
 		/* Nothing cut: the two levels fit (dump.c's total > max - 1). */
 		CHECK(strstr(text, "lines cut") == NULL);
-		CHECK(strstr(text, "; more: --full, --depth N,") != NULL);
+		CHECK(strstr(text, "; more: full, depth,") != NULL);
 	}
 	opts.max_lines = two;
 	if (capture(text, sizeof(text), idr_dump, &idr, &opts))
