@@ -1186,6 +1186,16 @@ local function page(text, rows)
 end
 
 local DUMP_OPTIONS = { "--depth", "--at", "--range", "--entries", "--full" }
+local DUMP_FLAGS = { full = "--full", depth = "--depth N", at = "--at ID",
+	range = "--range A B" }
+
+-- A limited dump's last line names the options that show more as
+-- t:dump{} takes them ("more: full, depth, at, range)"): say the flags.
+local function dump_flags(text)
+	return (text:gsub("; more: ([%a, ]+)%)\n$", function(names)
+		return "; more: " .. names:gsub("%a+", DUMP_FLAGS) .. ")\n"
+	end))
+end
 
 -- Options of dump, as t:dump{} takes them, or nil, why.
 local function parse_dump(args, t)
@@ -1263,7 +1273,7 @@ command {
 		end
 		local text, msg = call(t, "dump", o)
 		if not text then return nil, msg end
-		return page(text, rows)
+		return page(dump_flags(text), rows)
 	end,
 }
 

@@ -502,14 +502,13 @@ static bool sink_grow(struct sink *s, size_t need)
 static ssize_t sink_write(void *cookie, const char *data, size_t n)
 {
 	struct sink *s = cookie;
+	size_t need = s->len + n + 1; /* the NUL */
 
 	/*
-	 * One byte more, for the NUL; once short, the rest is thrown away.
-	 * A short count is an error to libc, and short_of_memory decides the
-	 * result: 1 would end the same.
+	 * Once short, the rest is thrown away.  A short count is an error to
+	 * libc, and short_of_memory decides the result: 1 would end the same.
 	 */
-	if (s->short_of_memory ||
-	    (s->len + n >= s->cap && !sink_grow(s, s->len + n + 1))) {
+	if (s->short_of_memory || (need > s->cap && !sink_grow(s, need))) {
 		s->short_of_memory = true;
 		return 0; /* equivalent mutant */
 	}
@@ -553,8 +552,8 @@ static unsigned long lines_in(const struct sink *s)
 	unsigned long n = 0;
 	size_t i;
 
-	for (i = 0; i < s->len;
-	     i++) /* <=: text[len] is NUL: equivalent mutant */
+	/* At "<=" the loop reads text[len] too: a NUL, no line. */
+	for (i = 0; i < s->len; i++) /* equivalent mutant */
 		n += s->text[i] == '\n';
 	return n;
 }
@@ -583,6 +582,12 @@ static int dump_limited(struct dumper *d)
 	/* The header and the line that says how to see more, at least. */
 	if (max < 2)
 		max = 2;
+	/*
+	 * Past the height, a level less prints the same: start at the
+	 * height, or UINT_MAX would take a render a level.  A min: at the
+	 * tie "<=" gives the same.
+	 */
+	depth = depth < height ? depth : height; /* equivalent mutant */
 
 	if (!render(d, &s))
 		return -ENOMEM;
@@ -607,19 +612,17 @@ static int dump_limited(struct dumper *d)
 	total = lines_in(&s);
 	fwrite(s.text, 1, first_lines(&s, max - 1), d->out);
 	sink_free(&s);
-	/* A min: at the tie "<=" gives the same. */
-	fprintf(d->out, "(%u of %u levels shown",
-		depth < height ? depth : height, /* equivalent mutant */
-		height);
-	/* Even one level was too long: say what was cut; --depth is no help. */
+	fprintf(d->out, "(%u of %u levels shown", depth, height);
+	/*
+	 * The options that show more, by the names C and Lua give them (a
+	 * shell says its own).  Even one level was too long: say what was
+	 * cut; depth is no help.
+	 */
 	if (total > max - 1)
-		fprintf(d->out,
-			", %lu lines cut; more: --full, --at ID, "
-			"--range A B)\n",
+		fprintf(d->out, ", %lu lines cut; more: full, at, range)\n",
 			total - (max - 1));
 	else
-		fputs("; more: --full, --depth N, --at ID, --range A B)\n",
-		      d->out);
+		fputs("; more: full, depth, at, range)\n", d->out);
 	return 0;
 }
 

@@ -962,8 +962,9 @@ struct idr_dump_opts {
  * @opts->range_set only the nodes and entries from @opts->range_first to
  * @opts->range_last.  When the dump would be longer than @opts->max_lines
  * lines (taken as 2 if less), it is printed collapsed, with fewer levels
- * until it fits, and its last line says so and how to see more (or, when
- * one level is too long, how many lines were cut); @opts->max_nodes stops
+ * until it fits, and its last line says so and names the options that
+ * show more, "more: full, depth, at, range" (or, when one level is too
+ * long, says how many lines were cut); @opts->max_nodes stops
  * it after that many nodes, saying so too.  A gap between two children
  * prints as one line, "L1 4096..8191: 1 empty slot"; other empty slots
  * print none: the slot map shows them.  The same tree and options always

@@ -33,7 +33,7 @@ src_state() {
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"killed src/tree.c:$line: != -> =="* ]]
 	[[ "${lines[-1]}" == *"1 mutants: 1 killed, 0 survived"* ]]
-	# A survivor's place as printed, src/ and all, draws it again.
+	# A place as mutate prints it, src/ and all, draws it again.
 	MUTATE_AT=src/tree.c:$line SANITIZE= run sh tests/mutate 1 1
 	[ "$status" -eq 0 ]
 	[[ "${lines[-1]}" == *"1 mutants: 1 killed, 0 survived"* ]]
@@ -49,6 +49,35 @@ src_state() {
 	[ ! -e build/mutate/mutant ]
 }
 
+@test "a suite that does not build without a mutant stops the run, pointing to the build log" {
+	CFLAGS=-DIDR_BITS=99 run sh tests/mutate 3 1
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"mutate: the unit suite fails without a mutant (see build/mutate/plain/build.log); fix it first"* ]]
+	grep -q 'IDR_BITS must be 3..6' build/mutate/plain/build.log
+	[[ "$output" != *"IDR_BITS must be"* ]]
+	[[ "$output" != *killed* ]]
+}
+
+@test "a mutant whose suite crashes is killed; the shell's crash message stays in the log" {
+	line=$(grep -n 'if (node->full != ALL_SLOTS)' src/tree.c | head -n 1 | cut -d: -f1)
+	[ -n "$line" ]
+	# A compiler that links the mutant's suite as a program that crashes.
+	cat > "$BATS_TEST_TMPDIR/cc" <<'EOF'
+#!/bin/sh
+case " $* " in *" -o build/mutate/mutant/unit "*)
+	echo 'int main(void) { return *(volatile int *)0; }' \
+		> build/mutate/mutant/crash.c
+	exec cc -o build/mutate/mutant/unit build/mutate/mutant/crash.c ;;
+esac
+exec cc "$@"
+EOF
+	chmod +x "$BATS_TEST_TMPDIR/cc"
+	CC=$BATS_TEST_TMPDIR/cc MUTATE_AT=tree.c:$line SANITIZE= run sh tests/mutate 1 1
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"killed src/tree.c:$line: != -> =="* ]]
+	[[ "$output" != *"Segmentation fault"* ]]
+}
+
 @test "an interrupted run leaves src/ as it was" {
 	before=$(src_state)
 	sh tests/mutate 50 3 > "$BATS_TEST_TMPDIR/out" 2>&1 &
@@ -59,9 +88,12 @@ src_state() {
 			break
 		sleep 0.5
 	done
+	ran=$(grep -Ec '^(killed|survived|stillborn) ' "$BATS_TEST_TMPDIR/out")
 	# A background job ignores SIGINT without job control: TERM it.
 	kill -TERM "$pid" 2> /dev/null || true
 	wait "$pid" || true
+	# Stopped mid-run, not before the first mutant nor after the last.
+	[ "$ran" -ge 1 ]
 	! grep -q ' score ' "$BATS_TEST_TMPDIR/out"
 	[ "$(src_state)" = "$before" ]
 	[ ! -e build/mutate/mutant ]
@@ -81,4 +113,17 @@ src_state() {
 	[ "$status" -eq 0 ]
 	[[ "$output" != *"sanitizer pass"* ]]
 	[ ! -d build/mutate/san ]
+}
+
+@test "a sanitizer build that fails without a mutant: no second pass, the plain score still printed" {
+	line=$(grep -n 'return a > b ? a : b;' src/dump.c | cut -d: -f1)
+	[ -n "$line" ]
+	# The second pass's flags fail every compile.
+	MUTATE_AT=dump.c:$line SANITIZE=-DIDR_BITS=99 run sh tests/mutate 1 1
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"mutate: the sanitizer build fails without a mutant (see build/mutate/san/build.log); no second pass"* ]]
+	grep -q 'IDR_BITS must be 3..6' build/mutate/san/build.log
+	[[ "$output" == *"survived src/dump.c:$line: > -> >="* ]]
+	[[ "$output" != *"sanitizer pass kills"* ]]
+	[[ "${lines[-1]}" == "mutate: seed 1, 1 mutants: 0 killed, 1 survived (0 stillborn, not counted); score 0%" ]]
 }

@@ -45,7 +45,7 @@ assert(lines(t:dump()) == 11 and lines(full) > 1589 * 2)
 -- max_lines: collapsed to fit, the last line saying how to see more.
 local ml = t:dump { max_lines = 6 }
 assert(lines(ml) <= 6, ml)
-assert(ml:find("levels shown; more: %-%-full.*\n$"), ml)
+assert(ml:find("levels shown; more: full, depth, at, range%)\n$"), ml)
 assert(t:dump { max_lines = 2 }:find("^idr: 100000 IDs[^\n]*\n%(1 of 3 levels"))
 -- max_nodes: a text dump stops after that many nodes, and says so.
 assert(t:dump { max_nodes = 1 }:find("(stopped after 1 nodes: max_nodes)\n",

@@ -576,11 +576,9 @@ static void dot_changed_forces_two_a_level(void)
 	opts.nchanged = n;
 	text = dot_of(&idr, &opts);
 	CHECK(strstr(text, "to keep the picture small") != NULL);
-	if (IDR_BITS == 6) {
-		CHECK(strstr(text, "\tn0_1000000000 [label=<") != NULL);
-		CHECK(strstr(text, "\tn0_1500000000 [label=<") != NULL);
-		CHECK(strstr(text, "\tn0_2000000000 [label=<") == NULL);
-	}
+	CHECK(strstr(text, "\tn0_1000000000 [label=<") != NULL);
+	CHECK(strstr(text, "\tn0_1500000000 [label=<") != NULL);
+	CHECK(strstr(text, "\tn0_2000000000 [label=<") == NULL);
 	free(text);
 	idr_destroy(&idr);
 }

@@ -1783,6 +1783,51 @@ static void edges_dump_max_lines(void)
 	idr_destroy(&idr);
 }
 
+static char *dump_with_opts(const struct idr *idr,
+			    const struct idr_dump_opts *opts)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+
+	CHECK_EQ(idr_dump(idr, out, opts), 0);
+	fclose(out);
+	return text;
+}
+
+/*
+ * A depth past the tree's height, held to max_lines, is the height: the
+ * same text, and no more renders (one allocation each, here) than at the
+ * height, where UINT_MAX took one a level from UINT_MAX down.
+ */
+static void edges_dump_depth_past_height(void)
+{
+	struct idr_dump_opts opts = { .max_lines = 3 };
+	char *want, *got;
+	unsigned long id;
+	struct idr_stats st;
+	struct idr idr;
+
+	idr_init(&idr);
+	for (id = 0; id < 3 * IDR_SLOTS; id += 2)
+		CHECK_EQ(idr_alloc(&idr, val(id), id, 0, GFP_KERNEL), id);
+	id = IDR_SLOTS * IDR_SLOTS;
+	CHECK_EQ(idr_alloc(&idr, val(id), id, 0, GFP_KERNEL), id);
+	idr_stats(&idr, &st);
+	CHECK_EQ(st.height, 3);
+	opts.depth = st.height;
+	want = dump_with_opts(&idr, &opts);
+	CHECK(strstr(want, "\n(1 of 3 levels shown") != NULL);
+	opts.depth = UINT_MAX;
+	idr_fault_inject(st.height, ~0ul);
+	got = dump_with_opts(&idr, &opts);
+	idr_fault_inject(0, 0);
+	CHECK(got && want && strcmp(got, want) == 0);
+	free(got);
+	free(want);
+	idr_destroy(&idr);
+}
+
 static void count_event(const struct idr *idr, const struct idr_trace *ev,
 			void *data)
 {
@@ -1869,5 +1914,6 @@ void suite_edges(void)
 	RUN(edges_stats_cache);
 	RUN(edges_dot_enomem);
 	RUN(edges_dump_max_lines);
+	RUN(edges_dump_depth_past_height);
 	RUN(edges_trace_set);
 }

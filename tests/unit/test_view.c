@@ -516,7 +516,7 @@ static void view_dump_big_fits_50_lines(void)
 	CHECK_EQ(idr_dump(&idr, mem, &screen), 0);
 	fclose(mem);
 	CHECK(lines_in(text) <= 50);
-	CHECK(strstr(text, "levels shown; more: --full") != NULL);
+	CHECK(strstr(text, "levels shown; more: full") != NULL);
 	free(text);
 	idr_destroy(&idr);
 }
