@@ -104,7 +104,9 @@ static unsigned long range_max(int end)
 	return end > 0 ? (unsigned long)end - 1 : INT_MAX;
 }
 
-int idr_alloc(struct idr *idr, void *ptr, int start, int end, gfp_t gfp)
+/* Out of line, so that idr_alloc()'s untraced path saves no registers. */
+__attribute__((cold, noinline)) static int
+alloc_traced(struct idr *idr, void *ptr, int start, int end, gfp_t gfp)
 {
 	bool op = idr__op(idr, "alloc", start, end, 0);
 	uint32_t id = (uint32_t)start;
@@ -113,6 +115,25 @@ int idr_alloc(struct idr *idr, void *ptr, int start, int end, gfp_t gfp)
 	if (start >= 0)
 		err = idr_alloc_u32(idr, ptr, &id, range_max(end), gfp);
 	return (int)idr__done(idr, op, err ? err : (int)id);
+}
+
+/*
+ * Untraced, the same without the op events' bookkeeping, which costs a
+ * fifth of a dense allocation's instructions (332 against 260 at 10^5)
+ * even when the one branch that skips it is predicted.
+ */
+int idr_alloc(struct idr *idr, void *ptr, int start, int end, gfp_t gfp)
+{
+	uint64_t id;
+	int err;
+
+	if (idr__tracing(idr))
+		return alloc_traced(idr, ptr, start, end, gfp);
+	if (start < 0)
+		return -EINVAL;
+	err = idr__alloc_id(idr, ptr, (uint64_t)start, range_max(end),
+			    IDR__ANY_NODES, &id);
+	return err ? err : (int)id;
 }
 
 int idr_alloc_tagged(struct idr *idr, void *ptr, int start, int end, gfp_t gfp)
@@ -174,7 +195,8 @@ static bool to_index(const struct idr *idr, unsigned long id, uint64_t *index)
 	return true;
 }
 
-void *idr_find(const struct idr *idr, unsigned long id)
+__attribute__((cold, noinline)) static void *find_traced(const struct idr *idr,
+							 unsigned long id)
 {
 	bool op = idr__op(idr, "find", 0, 0, id);
 	uint64_t index;
@@ -183,6 +205,20 @@ void *idr_find(const struct idr *idr, unsigned long id)
 	if (to_index(idr, id, &index))
 		slot = idr__lookup(idr, index);
 	idr__done(idr, op, slot ? (int64_t)id : -ENOENT);
+	return slot ? *slot : NULL;
+}
+
+/* Untraced, as idr_alloc(): no op events, no path reported. */
+void *idr_find(const struct idr *idr, unsigned long id)
+{
+	uint64_t index;
+	void **slot;
+
+	if (idr__tracing(idr))
+		return find_traced(idr, id);
+	if (!to_index(idr, id, &index))
+		return NULL;
+	slot = idr__lookup_quiet(idr, index);
 	return slot ? *slot : NULL;
 }
 
@@ -201,13 +237,24 @@ static void *remove_id(struct idr *idr, unsigned long id, bool *gone)
 	return entry;
 }
 
-void *idr_remove(struct idr *idr, unsigned long id)
+__attribute__((cold, noinline)) static void *remove_traced(struct idr *idr,
+							   unsigned long id)
 {
 	bool op = idr__op(idr, "remove", 0, 0, id), gone;
 	void *entry = remove_id(idr, id, &gone);
 
 	idr__done(idr, op, gone ? (int64_t)id : -ENOENT);
 	return entry;
+}
+
+/* Untraced, as idr_alloc(). */
+void *idr_remove(struct idr *idr, unsigned long id)
+{
+	bool gone;
+
+	if (idr__tracing(idr))
+		return remove_traced(idr, id);
+	return remove_id(idr, id, &gone);
 }
 
 void *idr_replace(struct idr *idr, void *ptr, unsigned long id)
