@@ -55,7 +55,7 @@ struct idr_node {
 	uint64_t full;
 	union {
 		struct idr_node *aux; /* tagged leaf: its generations */
-		uintptr_t pack; /* packed: cap << 3 | interior << 2 | loose << 1 | 1 */
+		uintptr_t pack; /* packed: cap << 4 | grown << 3 | interior << 2 | loose << 1 | 1 */
 	};
 	uint64_t present; /* a packed leaf's entries start here */
 	union {
@@ -81,6 +81,9 @@ _Static_assert(sizeof(struct idr_node) == IDR__NODE_SIZE, "geom.h's size");
  */
 #define PACK_MIN (PACK_ROOM + 1)
 #define PACK_INTERIOR 4u
+/* A leaf a lone insertion grew keeps the room it was given: see
+ * room_kept(). */
+#define PACK_GROWN 8u
 
 static inline unsigned int digit(uint64_t index, unsigned int shift)
 {
@@ -143,7 +146,7 @@ static inline bool is_packed_leaf(const struct idr_node *node)
 
 static inline unsigned int pack_cap(const struct idr_node *node)
 {
-	return (unsigned int)(node->pack >> 3);
+	return (unsigned int)(node->pack >> 4);
 }
 
 /* Loose: packed from a whole leaf, with room kept on purpose. */
@@ -154,7 +157,7 @@ static inline bool is_loose(const struct idr_node *leaf)
 
 static inline uintptr_t pack_word(unsigned int cap, bool loose, bool interior)
 {
-	return (uintptr_t)cap << 3 | (uintptr_t)interior << 2 |
+	return (uintptr_t)cap << 4 | (uintptr_t)interior << 2 |
 	       (uintptr_t)loose << 1 | 1;
 }
 
@@ -1124,7 +1127,7 @@ static struct idr_node *lone_grow(struct idr *idr, struct idr_node **path,
 	struct idr_node *node = path[depth - 1];
 
 	memcpy(to, node, node_size(node));
-	to->pack = pack_word(cap, false, shift);
+	to->pack = pack_word(cap, false, shift) | (shift ? 0 : PACK_GROWN);
 	return replace_node(idr, path, depth, index, shift, to);
 }
 
@@ -1379,6 +1382,10 @@ static void *leaf_take(struct idr_node *leaf, unsigned int off, unsigned int n)
  */
 static unsigned int room_kept(const struct idr_node *leaf, unsigned int n)
 {
+	/* Grown to at most twice its entries, and one: a removal and the
+	 * insertion after it cost nothing (see room_to_grow()). */
+	if (leaf->pack & PACK_GROWN)
+		return n + 3;
 	return is_loose(leaf) ? 2 * PACK_ROOM + n / 8 : n / 8;
 }
 
@@ -1672,6 +1679,7 @@ static bool packed_sound(const struct idr *idr, const struct idr_node *node,
 	unsigned int cap = pack_cap(node);
 
 	return packable(idr) && !!(node->pack & PACK_INTERIOR) == interior &&
+	       !(interior && (node->pack & PACK_GROWN)) &&
 	       cap >= count_of(present_of(node)) && cap <= IDR_SLOTS;
 }
 
@@ -1758,6 +1766,8 @@ int idr_check(const struct idr *idr)
 		return -EUCLEAN;
 	/* The tree is no taller than it must be. */
 	if (shift && !(top->present & ~bit(0)))
+		return -EUCLEAN;
+	if ((uintptr_t)top & 1) /* the top's link is never tagged */
 		return -EUCLEAN;
 	entries = check_node(idr, top, shift);
 	if (entries < 0) /* -1 or > 0: "<= 0" is an equivalent mutant */

@@ -712,6 +712,40 @@ static void pack_lone_random_against_model(void)
 	idr_destroy(&idr);
 }
 
+/* Churn at one count of a leaf that lone IDs grew: after the first
+ * round, no malloc, no free, no realloc (the room it grew is kept). */
+static void pack_lone_churn_is_quiet(void)
+{
+	static const unsigned int counts[] = { 2, 3, 5, 9, 20 };
+	unsigned long c = FAR_ID & ~(unsigned long)(IDR_SLOTS - 1), last;
+	unsigned int i, k, round;
+	struct seam was;
+
+	for (i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
+		DEFINE_IDR(idr);
+
+		k = counts[i];
+		if (k > IDR_SLOTS * 3 / 4)
+			break;
+		tall_tree(&idr);
+		for (last = c; last < c + k; last++)
+			put_lone(&idr, last);
+		last--;
+		CHECK(idr_remove(&idr, last) == val(last));
+		put_lone(&idr, last);
+		was = seam_now();
+		for (round = 0; round < 100; round++) {
+			CHECK(idr_remove(&idr, last) == val(last));
+			put_lone(&idr, last);
+		}
+		if (!CHECK(seam_quiet(was)))
+			printf("# %u lone IDs in a leaf: churn is not quiet\n",
+			       k);
+		CHECK_SOUND(&idr);
+		idr_destroy(&idr);
+	}
+}
+
 /* }==================== Lone IDs ==================== */
 
 /* One random change the body of a loop makes at @id, to both. */
@@ -816,6 +850,7 @@ void suite_pack(void)
 	RUN(pack_lone_meets_whole_ways);
 	RUN(pack_lone_not_everywhere);
 	RUN(pack_lone_random_against_model);
+	RUN(pack_lone_churn_is_quiet);
 	RUN(iter_matches_get_next);
 	RUN(iter_honours_id_changes);
 }
