@@ -190,11 +190,30 @@ static void pack_only_plain_idrs(void)
 	idr_destroy(&tagged);
 }
 
+/*
+ * The end of a random run: @idr matches @m, is sound, has packed nodes,
+ * and holds the bytes the seam gave out since @before; both are freed.
+ */
+static void model_done(struct idr *idr, struct model *m,
+		       const struct idr_mem_stats *before)
+{
+	struct idr_mem_stats after;
+	struct idr_stats st;
+
+	CHECK(model_matches(m, idr));
+	CHECK_SOUND(idr);
+	idr_mem_stats(&after);
+	idr_stats(idr, &st);
+	CHECK(st.packed > 0);
+	CHECK_EQ(st.bytes, after.bytes - before->bytes);
+	model_free(m);
+	idr_destroy(idr);
+}
+
 /* Random removals and refills against the model, bytes as stats say. */
 static void pack_random_against_model(void)
 {
-	struct idr_mem_stats before, after;
-	struct idr_stats st;
+	struct idr_mem_stats before;
 	struct model m;
 	uint64_t rng = 7;
 	DEFINE_IDR(idr);
@@ -218,14 +237,7 @@ static void pack_random_against_model(void)
 				 model_alloc(&m, val(id), (int)id, 0));
 		}
 	}
-	CHECK(model_matches(&m, &idr));
-	CHECK_SOUND(&idr);
-	idr_mem_stats(&after);
-	idr_stats(&idr, &st);
-	CHECK(st.packed > 0);
-	CHECK_EQ(st.bytes, after.bytes - before.bytes);
-	model_free(&m);
-	idr_destroy(&idr);
+	model_done(&idr, &m, &before);
 }
 
 /* {==================== Churn ==================== */
@@ -677,9 +689,8 @@ static void pack_lone_not_everywhere(void)
  * model, over a sparse range; bytes as stats say. */
 static void pack_lone_random_against_model(void)
 {
-	struct idr_mem_stats before, after;
+	struct idr_mem_stats before;
 	unsigned long span = 1ul << 22, i;
-	struct idr_stats st;
 	struct model m;
 	uint64_t rng = 11;
 	DEFINE_IDR(idr);
@@ -702,14 +713,7 @@ static void pack_lone_random_against_model(void)
 		CHECK_EQ(idr_alloc(&idr, val(id), (int)id, end, 0),
 			 model_alloc(&m, val(id), (int)id, end));
 	}
-	CHECK(model_matches(&m, &idr));
-	CHECK_SOUND(&idr);
-	idr_mem_stats(&after);
-	idr_stats(&idr, &st);
-	CHECK(st.packed > 0);
-	CHECK_EQ(st.bytes, after.bytes - before.bytes);
-	model_free(&m);
-	idr_destroy(&idr);
+	model_done(&idr, &m, &before);
 }
 
 /* Churn at one count of a leaf that lone IDs grew: after the first
