@@ -27,13 +27,15 @@
  * An interior node of such an idr is packed the same way, its children
  * side by side where a whole node's slots begin (both bitmaps kept).
  * Interior nodes and leaves are born packed when an ID is asked for by
- * itself (idr__insert_lone()), and such an insertion grows a packed node
- * with no room into a block twice as big.  Every other insertion makes
- * whole nodes and unpacks a packed one that has no room.
+ * itself (idr__insert_lone()), and such an insertion moves a packed node
+ * with no room to a block with room for twice its entries.  Every other
+ * insertion makes whole nodes and unpacks a packed one that has no room.
+ * A parent's slot tags a packed interior child (link_to()).
  *
  * Every operation that adds nodes is told beforehand how many it needs
- * (idr__nodes_needed) and is handed exactly that many, so the tree is
- * never left half changed by a failed allocation.
+ * (idr__nodes_needed) and is handed exactly that many (a lone insertion
+ * mallocs its packed blocks first, all or none), so the tree is never
+ * left half changed by a failed allocation.
  */
 #include <stddef.h>
 #include <string.h>
