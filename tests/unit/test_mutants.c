@@ -756,9 +756,35 @@ static void mutants_tag_unalloc_at_base(void)
 
 /* }==================== tag.c ==================== */
 
+/* {==================== tree.c, views ==================== */
+
+/*
+ * A slot past the last has no child, even when slot 0 has one: the
+ * bitmap's shift must not wrap (tree.c, idr__view_child's
+ * slot >= IDR_SLOTS; x86 shifts by 64 as by 0).
+ */
+static void mutants_view_child_past_last(void)
+{
+	static char v[] = "v";
+	struct idr_view top, child;
+	DEFINE_IDR(idr);
+
+	CHECK_EQ(idr_alloc(&idr, v, 0, 0, GFP_KERNEL), 0);
+	CHECK_EQ(idr_alloc(&idr, v, IDR_SLOTS * IDR_SLOTS, 0, GFP_KERNEL),
+		 (int)(IDR_SLOTS * IDR_SLOTS));
+	CHECK(idr__view_top(&idr, &top));
+	CHECK(idr__view_child(&idr, &top, 0, &child));
+	CHECK(!idr__view_child(&idr, &top, IDR_SLOTS, &child));
+	CHECK(!idr__view_child(&idr, &top, IDR_SLOTS + 1, &child));
+	idr_destroy(&idr);
+}
+
+/* }==================== tree.c, views ==================== */
+
 void suite_mutants(void)
 {
 	RUN(mutants_packed_leaf_freed);
+	RUN(mutants_view_child_past_last);
 	RUN(mutants_full_cache_frees);
 	RUN(mutants_no_room_after_last_slot);
 	RUN(mutants_delete_says_absent);
