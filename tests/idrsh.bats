@@ -833,6 +833,14 @@ idrsh: <stdin>:4: dot: /nonexistent/dir/t.dot: No such file or directory"
 	assert_output 2
 }
 
+@test "explain says a packed node with no room moves, not that the path had no node" {
+	idrsh_lines "alloc a 262143 262144" "alloc b 100000 100001" \
+		"explain alloc c 100001 100002"
+	assert_success
+	assert_line "  Leaf 99968..100031 was packed with no room left: a copy with more room (a bigger block, or a whole node) takes its place in slot 26 of the level-1 node 98304..102399, and the old block goes back to malloc."
+	refute_line --partial "the path had no node there"
+}
+
 @test "explain narrates an IDA's bitmaps" {
 	idrsh_lines "new a --ida" "explain ida_alloc" "explain ida_free 0"
 	assert_success

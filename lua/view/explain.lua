@@ -553,6 +553,21 @@ combine = function(events, i)
 				or "", g.height) }
 		end
 	end
+	-- A packed node with no room moves: a copy takes its place.
+	if is(ev, "node-new") and not ev.aux then
+		local att = is(a, "attach", ev.level + 1) and a or nil
+		local f = att and b or a
+		if is(f, "node-free", ev.level, ev.first) and not f.aux then
+			local g = att and c or b
+			local freed = (is(g, "cache-put") or is(g, "free")) and 1 or 0
+			return { skip = (att and 2 or 1) + freed, text = ("%s was " ..
+				"packed with no room left: a copy with more room (a " ..
+				"bigger block, or a whole node) takes its place%s, and " ..
+				"the old block %s."):format(cap(node_name(ev)), att and
+				(" in slot %d of the %s"):format(att.slot,
+				node_name(att)) or " as the top", gone_to(g)) }
+		end
+	end
 	if is(ev, "node-new") and not ev.aux and is(a, "attach", ev.level + 1) then
 		return { skip = 1, text = ("A new %s hangs from slot %d of the " ..
 			"%s: the path had no node there."):format(node_name(ev),
