@@ -1198,9 +1198,7 @@ static int alloc_slow(struct idr *idr, void *entry, uint64_t start,
 	if (!depth || depth != idr__height(idr))
 		return IDR__NEEDS_NODES;
 	leaf = path[depth - 1];
-	/* As in idr__alloc_fast(): "||" is only slower. */
-	if (is_packed(leaf) && /* equivalent mutant */
-	    count_of(leaf->full) == pack_cap(leaf))
+	if (no_room(leaf))
 		return IDR__NEEDS_NODES;
 	leaf_put(idr, leaf, digit(*index, 0), entry);
 	trace(idr, IDR_TRACE_SLOT_SET, *index, 0, leaf);
@@ -1244,12 +1242,7 @@ int idr__alloc_fast(struct idr *idr, void *entry, uint64_t start, uint64_t max,
 	*index = at;
 	if (at > max)
 		return -ENOSPC;
-	/*
-	 * "||" sends a leaf with room the slow way, to the same end: no
-	 * node is needed and none is taken; it is only slower.
-	 */
-	if (is_packed(node) && /* equivalent mutant */
-	    count_of(node->full) == pack_cap(node))
+	if (no_room(node))
 		return IDR__NEEDS_NODES;
 	leaf_put(idr, node, i, entry);
 	mark_full(idr, path, depth, at);
