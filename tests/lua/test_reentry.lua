@@ -1,32 +1,51 @@
 -- Finalizers that run inside a method, from a Lua allocation the method
 -- makes after its C work (building trace events, a path table), and
--- destroy or change the idr under it.  Each round leaves garbage with a
--- __gc behind, then calls the method; under a generational collector
--- with small steps, some round's finalizer runs mid-method (the "hits").
--- Reads of freed memory show in valgrind (tests/lua.bats runs it).
+-- destroy or change the idr under it.  Reads of freed memory show in
+-- valgrind (tests/lua.bats runs it).
 local idr = require "idr"
 
--- Run @n rounds of @body(t, st); @gc(t, st) is the finalizer's work.
--- st.busy is true while the method runs, so a finalizer knows it hit.
-local function rounds(mode, n, make, gc, body)
-	local hits = 0
-	collectgarbage(mode, 1)
-	for i = 1, n do
-		local t, st = make(i), { busy = false }
-		setmetatable({}, { __gc = function()
-			if st.busy then
-				hits = hits + 1
-				gc(t, st)
-			end
-		end })
-		for _ = 1, i % 11 do local _ = { {}, {} } end
-		body(t, st)
-		collectgarbage(mode, 1)
-	end
-	collectgarbage("generational", 20)	-- Lua's default again
-	collectgarbage("incremental")
+-- One try: garbage with a __gc, then @pad allocations, then @body(t, st),
+-- which sets st.phase to "inside" just before the method and to "after"
+-- just after it.  Returns the phase the finalizer ran in ("after" if it
+-- has not run yet); inside, it first does @gc(t, st).  Two collections
+-- first, so that the last try's garbage and what its finalizers kept are
+-- both gone and every try starts from the same heap.
+local function try(pad, make, gc, body)
 	collectgarbage("collect")
-	return hits
+	collectgarbage("collect")
+	local t, st = make(), { phase = "before" }
+	local ran = "after"
+	setmetatable({}, { __gc = function()
+		ran = st.phase
+		if ran == "inside" then gc(t, st) end
+	end })
+	for _ = 1, pad do local _ = {} end
+	body(t, st)
+	return ran
+end
+
+-- Lands the finalizer inside the method.  With a pause of 0 and the
+-- smallest step, the incremental collector takes a step at nearly every
+-- allocation, so from the same heap the finalizer runs at the same
+-- allocation each time, and each padding allocation moves it one earlier:
+-- bisect for the least padding at which it no longer runs "after".
+-- (Counting on chance instead, as this file once did, hit nothing when
+-- earlier scripts in the same state had grown the heap.)
+local function inside(make, gc, body)
+	local mode = collectgarbage("incremental", 1, 100, 1)
+	local lo, hi = -1, 0
+	while try(hi, make, gc, body) == "after" do
+		lo, hi = hi, 2 * hi + 1
+	end
+	while hi - lo > 1 do
+		local mid = (lo + hi) // 2
+		if try(mid, make, gc, body) == "after" then lo = mid else hi = mid end
+	end
+	local ran = try(hi, make, gc, body)
+	collectgarbage("incremental", 200, 100, 13)	-- Lua's defaults again
+	collectgarbage(mode)
+	collectgarbage("collect")
+	return ran == "inside"
 end
 
 local function traced()
@@ -37,14 +56,12 @@ end
 
 -- Trace delivery: the finalizer destroys the idr while the event tables
 -- are built (a use after free of the event buffer before).
-local hits = rounds("generational", 400, traced, function(t) t:destroy() end,
-	function(t, st)
-		st.busy = true
-		local ok, err = pcall(t.alloc, t, "v", 1 << 30)
-		st.busy = false
-		assert(ok or tostring(err):find("destroyed idr"), err)
-	end)
-assert(hits > 0, "no finalizer ran inside a traced alloc")
+assert(inside(traced, function(t) t:destroy() end, function(t, st)
+	st.phase = "inside"
+	local ok, err = pcall(t.alloc, t, "v", 1 << 30)
+	st.phase = "after"
+	assert(ok or tostring(err):find("destroyed idr"), err)
+end), "no finalizer ran inside a traced alloc")
 
 -- The finalizer runs traced operations of its own on the idr, which grow
 -- the event buffer: the outer call's events still all reach the trace
@@ -56,41 +73,36 @@ local function events_of(f)
 	return got
 end
 local want = table.concat(events_of(function(t) t:alloc("v", 1 << 30) end), " ")
-hits = rounds("generational", 400, function()
-	local t = idr.new()
-	return t
-end, function(t)
+assert(inside(idr.new, function(t)
 	for i = 1, 8 do t:alloc(i, (i + 1) << 24) end
 end, function(t, st)
 	local got = {}
 	t:trace(function(ev)
-		if st.busy then got[#got + 1] = ev.event end
+		if st.phase == "inside" then got[#got + 1] = ev.event end
 	end)
-	st.busy = true
+	st.phase = "inside"
 	t:alloc("v", 1 << 30)
-	st.busy = false
-	-- The finalizer's own events were delivered while busy too: drop
+	st.phase = "after"
+	-- The finalizer's own events were delivered inside too: drop
 	-- them by keeping the first run of the outer call's kind.
 	local s = table.concat(got, " ")
 	assert(s:find(want, 1, true), "outer events lost: " .. s)
 	assert(#t == 1 or #t == 9)
 	assert(t:validate())
-end)
-assert(hits > 0, "no finalizer ran inside a traced alloc")
+end), "no finalizer ran inside a traced alloc that grows the events")
 
 -- t:path(id) builds its table, then read the values: the finalizer that
 -- destroys t in between left push_value a nil values table.
-hits = rounds("generational", 400, function(i)
+assert(inside(function()
 	local t = idr.new()
-	for j = 0, i % 5 do t:alloc("v" .. j) end
+	for j = 0, 2 do t:alloc("v" .. j) end
 	return t
 end, function(t) t:destroy() end, function(t, st)
-	st.busy = true
+	st.phase = "inside"
 	local p = t:path(0)
-	st.busy = false
+	st.phase = "after"
 	assert(p["end"] == "found" and p.value == "v0", p.value)
-end)
-assert(hits > 0, "no finalizer ran inside path")
+end), "no finalizer ran inside path")
 
 -- Options read by dump may run Lua that destroys the idr: it then raises
 -- as any method on a destroyed idr does.
