@@ -1446,7 +1446,12 @@ static void changed_opt(lua_State *L, struct idr_dump_opts *o)
 	}
 	if (!lua_istable(L, -1))
 		luaL_argerror(L, 2, "changed must be a list of events");
+	/* A __len may say anything: a size that wraps would overrun ev. */
 	n = luaL_len(L, -1);
+	if (n < 0 || (lua_Unsigned)n > (SIZE_MAX - 1) / sizeof(*ev))
+		luaL_argerror(L, 2,
+			      lua_pushfstring(L, "changed has a length of %I",
+					      (LUAI_UACINT)n));
 	ev = lua_newuserdatauv(L, (size_t)n * sizeof(*ev) + 1, 0);
 	for (i = 1; i <= n; i++) {
 		lua_geti(L, -2, i);

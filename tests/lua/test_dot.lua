@@ -87,6 +87,20 @@ raises("at must be an integer", function() return t:dot { at = 1.5 } end)
 assert(t:dot { at = "70" } == t:dot { at = 70 })
 raises("changed must be a list of events",
 	function() return t:dot { changed = "x" } end)
+-- A length from __len whose bytes wrap around size_t is refused, not
+-- allocated short and written past (1 << 61 events of 104 bytes: 0).
+local function claims(n)
+	return setmetatable({}, { __len = function() return n end,
+		__index = function(_, i)
+			if i <= 3 then return { event = "visit", slot = i } end
+		end })
+end
+raises("changed has a length of 2305843009213693952",
+	function() return t:dot { changed = claims(1 << 61) } end)
+raises("changed has a length of -1",
+	function() return t:dot { changed = claims(-1) } end)
+raises("changed[4] must be an event table",
+	function() return t:dot { changed = claims(4) } end)
 raises("changed[1] must be an event table",
 	function() return t:dot { changed = { 1 } } end)
 raises("changed[2].event is not an event name",
