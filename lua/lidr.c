@@ -1624,20 +1624,18 @@ static void set_levels(lua_State *L, const char *k, const lua_Integer *n,
 }
 
 /*
- * How full each level is, and what a flat array of the IDs from the
- * first the tree hands out to the highest would cost: of pointers, and
- * for an IDA of bits (as idr_stats_print() says it).
+ * How full each level is (@o, walked with the stats), and what a flat
+ * array of the IDs from the first the tree hands out to the highest
+ * would cost: of pointers, and for an IDA of bits (as idr_stats_print()
+ * says it).
  */
-static void stats_compare(lua_State *L, const struct idr *tree, bool ida,
-			  const struct idr_stats *st)
+static void stats_compare(lua_State *L, lua_Integer base, bool ida,
+			  const struct idr_stats *st, const struct occupancy *o)
 {
-	struct occupancy o;
-	lua_Integer span = st->highest + 1 - (lua_Integer)tree->idr_base;
+	lua_Integer span = st->highest + 1 - base;
 
-	memset(&o, 0, sizeof(o));
-	idr_walk(tree, count_slots, &o);
-	set_levels(L, "level_used", o.used, st->height);
-	set_levels(L, "level_slots", o.slots, st->height);
+	set_levels(L, "level_used", o->used, st->height);
+	set_levels(L, "level_slots", o->slots, st->height);
 	if (!st->ids)
 		return;
 	set_int(L, "flat_bytes", span * (lua_Integer)sizeof(void *));
@@ -1658,8 +1656,14 @@ static int lidr_stats(lua_State *L)
 	struct lidr *t;
 	const struct idr *tree = checktree(L, &t);
 	struct idr_stats st;
+	struct occupancy o;
+	lua_Integer base = (lua_Integer)tree->idr_base;
 
+	/* All of it before the first table: that may run a finalizer that
+	 * changes or destroys the tree (see the rule of re-entry). */
 	idr_stats(tree, &st);
+	memset(&o, 0, sizeof(o));
+	idr_walk(tree, count_slots, &o);
 	lua_createtable(L, 0, 14);
 	set_int(L, "ids", (lua_Integer)st.ids);
 	set_int(L, "retired", (lua_Integer)st.retired);
@@ -1676,7 +1680,7 @@ static int lidr_stats(lua_State *L)
 	lua_setfield(L, -2, "bytes_per_id");
 	set_int(L, "lowest", st.lowest);
 	set_int(L, "highest", st.highest);
-	stats_compare(L, tree, t == NULL, &st);
+	stats_compare(L, base, t == NULL, &st, &o);
 	return 1;
 }
 

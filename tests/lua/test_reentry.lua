@@ -31,7 +31,7 @@ end
 -- bisect for the least padding at which it no longer runs "after".
 -- (Counting on chance instead, as this file once did, hit nothing when
 -- earlier scripts in the same state had grown the heap.)
-local function inside(make, gc, body)
+local function inside(make, gc, body, sweep)
 	local mode = collectgarbage("incremental", 1, 100, 1)
 	local lo, hi = -1, 0
 	while try(hi, make, gc, body) == "after" do
@@ -42,6 +42,11 @@ local function inside(make, gc, body)
 		if try(mid, make, gc, body) == "after" then lo = mid else hi = mid end
 	end
 	local ran = try(hi, make, gc, body)
+	-- @sweep: each padding allocation more lands it one allocation
+	-- earlier in the method, until it runs before: @body asserts at each.
+	while sweep and try(hi + 1, make, gc, body) == "inside" do
+		hi = hi + 1
+	end
 	collectgarbage("incremental", 200, 100, 13)	-- Lua's defaults again
 	collectgarbage(mode)
 	collectgarbage("collect")
@@ -112,3 +117,18 @@ local opts = setmetatable({}, { __index = function() d:destroy() end })
 local ok, err = pcall(d.dump, d, opts)
 assert(not ok and err:find("destroyed idr"), err)
 
+
+-- t:stats() walks the tree for level_used after idr_stats(): a walk
+-- after its first table could see another tree than the counts did (an
+-- IDA of 300 IDs destroyed meanwhile said ids 300, level_used { 0 }).
+assert(inside(function()
+	local a = idr.ida()
+	for _ = 1, 300 do a:alloc() end
+	return a
+end, function(a) a:destroy() end, function(a, st)
+	st.phase = "inside"
+	local s = a:stats()
+	st.phase = "after"
+	assert(s.ids == 300 and s.height == 1 and s.level_used[1] == 1,
+		s.level_used[1])
+end, true), "no finalizer ran inside stats")
