@@ -210,20 +210,50 @@ static int opt_int(lua_State *L, const char *k, int lo, int hi)
 	return (int)v;
 }
 
-/* The option tagged = true | { id_bits = N, retire = B }, on top. */
+/* A misspelt key of tagged = {...} would give 16 bits without a word. */
+static void tag_keys(lua_State *L, int tab)
+{
+	for (lua_pushnil(L); lua_next(L, tab); lua_pop(L, 1)) {
+		const char *k = lua_type(L, -2) == LUA_TSTRING
+					? lua_tostring(L, -2)
+					: "";
+
+		if (strcmp(k, "id_bits") && strcmp(k, "gen_bits") &&
+		    strcmp(k, "retire"))
+			luaL_argerror(
+				L, 1,
+				lua_pushfstring(L, "unknown option 'tagged.%s'",
+						luaL_tolstring(L, -2, NULL)));
+	}
+}
+
+/*
+ * The option tagged = true | { id_bits = N, retire = B }, on top; the
+ * gen_bits that t:info() adds must agree with id_bits.
+ */
 static void tag_opts(lua_State *L, unsigned int *bits, unsigned int *flags)
 {
+	int tab = lua_absindex(L, -1);
+
 	*bits = 16;
 	*flags = 0;
 	if (lua_isboolean(L, -1))
 		return;
 	if (!lua_istable(L, -1))
 		luaL_argerror(L, 1, "tagged must be true or a table");
-	if (lua_getfield(L, -1, "id_bits") != LUA_TNIL)
+	tag_keys(L, tab);
+	if (lua_getfield(L, tab, "id_bits") != LUA_TNIL)
 		*bits = (unsigned int)opt_int(L, "id_bits", 1, 30);
-	if (lua_getfield(L, -2, "retire") != LUA_TNIL && lua_toboolean(L, -1))
+	if (lua_getfield(L, tab, "gen_bits") != LUA_TNIL &&
+	    opt_int(L, "gen_bits", 1, 30) != 31 - (int)*bits)
+		luaL_argerror(L, 1,
+			      lua_pushfstring(L,
+					      "gen_bits must be 31 - id_bits "
+					      "(%d)",
+					      31 - (int)*bits));
+	if (lua_getfield(L, tab, "retire") != LUA_TNIL && lua_toboolean(L, -1))
 		*flags = IDR_TAG_RETIRE;
-	lua_pop(L, 2);
+	lua_settop(L, tab);
 }
 
 struct new_opts {

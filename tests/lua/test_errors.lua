@@ -134,6 +134,18 @@ raises("id_bits must be an integer in [1, 30]",
 	function() return idr.new { tagged = { id_bits = 31 } } end)
 raises("tagged must be true or a table",
 	function() return idr.new { tagged = 16 } end)
+-- A typo inside tagged gave a 16-bit idr without a word; gen_bits (as
+-- t:info() gives it) must agree with id_bits.
+raises("unknown option 'tagged.idbits'",
+	function() return idr.new { tagged = { idbits = 8 } } end)
+raises("unknown option 'tagged.1'",
+	function() return idr.new { tagged = { 8 } } end)
+raises("gen_bits must be 31 - id_bits (23)",
+	function() return idr.new { tagged = { id_bits = 8, gen_bits = 8 } } end)
+raises("gen_bits must be 31 - id_bits (15)",
+	function() return idr.new { tagged = { gen_bits = 8 } } end)
+assert(idr.new { tagged = { id_bits = 8, gen_bits = 23 } }:info().tagged
+	.id_bits == 8)
 assert(idr.new { tagged = false }.alloc_tagged == t.alloc_tagged)
 raises("not a tagged idr",
 	function() return idr.new { tagged = false }:alloc_tagged(1) end)
