@@ -293,6 +293,13 @@ static int lidr_new(lua_State *L)
 	struct lidr *t;
 
 	new_opts(L, &o);
+	/* Else every alloc fails, saying only that no ID is free. */
+	if (o.id_bits && (unsigned int)o.base >> o.id_bits)
+		luaL_argerror(L, 1,
+			      lua_pushfstring(L,
+					      "base must be below 2^id_bits "
+					      "(%d) on a tagged idr",
+					      1 << o.id_bits));
 	t = lua_newuserdatauv(L, sizeof(*t), 2);
 	memset(t, 0, sizeof(*t));
 	idr_init_base(&t->idr, o.base);

@@ -146,6 +146,13 @@ raises("gen_bits must be 31 - id_bits (15)",
 	function() return idr.new { tagged = { gen_bits = 8 } } end)
 assert(idr.new { tagged = { id_bits = 8, gen_bits = 23 } }:info().tagged
 	.id_bits == 8)
+-- A base past the tagged IDs made an idr that could never allocate.
+raises("base must be below 2^id_bits (256) on a tagged idr",
+	function() return idr.new { base = 256, tagged = { id_bits = 8 } } end)
+raises("base must be below 2^id_bits (65536) on a tagged idr",
+	function() return idr.new { tagged = true, base = 65536 } end)
+assert(idr.new { base = 255, tagged = { id_bits = 8 } }:alloc_tagged("x")
+	== 255)
 assert(idr.new { tagged = false }.alloc_tagged == t.alloc_tagged)
 raises("not a tagged idr",
 	function() return idr.new { tagged = false }:alloc_tagged(1) end)
