@@ -740,6 +740,15 @@ static int allocated(lua_State *L, struct lidr *t, int id, int arg,
 
 typedef int alloc_fn(struct idr *idr, void *ptr, int start, int end, gfp_t gfp);
 
+/* The end of the IDs a call could have had: a tagged idr's stop at
+ * 2^id_bits, whatever end was asked for. */
+static int64_t ids_end(const struct lidr *t, int64_t end)
+{
+	int64_t cap = t->id_bits ? (int64_t)1 << t->id_bits : 0;
+
+	return cap && (end <= 0 || end > cap) ? cap : end;
+}
+
 static int alloc_with(lua_State *L, alloc_fn *fn)
 {
 	struct lidr *t = checkidr(L);
@@ -748,7 +757,7 @@ static int alloc_with(lua_State *L, alloc_fn *fn)
 	unsigned int cursor = idr_get_cursor(&t->idr);
 	int id = fn(&t->idr, marker(L, t, 2), start, end, GFP_KERNEL);
 
-	return allocated(L, t, id, 2, cursor, start, end);
+	return allocated(L, t, id, 2, cursor, start, (int)ids_end(t, end));
 }
 
 static int lidr_alloc(lua_State *L)
@@ -772,9 +781,10 @@ static int lidr_alloc_u32(lua_State *L)
 	if (err == -ENOMEM)
 		return delivered(L, &t->o, fail_nomem(L));
 	if (err)
-		return delivered(L, &t->o,
-				 fail(L, err, "no free id in [%I, %I]",
-				      (LUAI_UACINT)id, (LUAI_UACINT)max));
+		return delivered(
+			L, &t->o,
+			fail(L, err, "no free id in [%I, %I]", (LUAI_UACINT)id,
+			     (LUAI_UACINT)ids_end(t, (int64_t)max + 1) - 1));
 	publish(L, t, id, 2, idr_get_cursor(&t->idr));
 	lua_pushinteger(L, id);
 	return delivered(L, &t->o, 1);

@@ -60,6 +60,12 @@ ok, msg, code = s:alloc_tagged("x")
 assert(ok == nil and code == "ENOSPC")
 assert(select(3, s:alloc_tagged("x", 16)) == "ENOSPC")
 assert(select(3, s:alloc("x")) == "ENOSPC")
+-- The message names the IDs the call could have had, not "at or above".
+assert(msg == "no free id in [0, 16)", msg)
+assert(select(2, s:alloc("x", 3, 99)) == "no free id in [3, 16)")
+assert(select(2, s:alloc_cyclic("x")) == "no free id in [0, 16)")
+assert(select(2, s:alloc_u32("x")) == "no free id in [0, 15]")
+assert(select(2, s:alloc_u32("x", 2, 9)) == "no free id in [2, 9]")
 assert(s:validate())
 
 -- Generations wrap without retire: 31 - 28 = 3 bits, 8 generations.
