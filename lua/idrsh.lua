@@ -41,6 +41,7 @@ local sh = {
 	config = {},
 	depth = 0,		-- nesting of 'source'
 	on = {},		-- reader name -> true while it reads events
+	marks = {},		-- 'mark' name -> { snap, of = { tree } (weak), tree }
 	tty = false,		-- the line running came from the terminal
 	chained = setmetatable({}, { __mode = "k" }), -- tree -> user's trace
 }
@@ -1843,19 +1844,22 @@ command {
 
 -- {------------------------- The sandbox ----------------------------
 
+-- Marks are the sandbox's own too: a lesson's 'mark' must not replace
+-- the user's mark of the same name.
 local function sandbox()
 	local trees = setmetatable({}, getmetatable(sh.trees))
 	trees.default = idr.new {}
-	return { trees = trees, current = "default", on = {} }
+	return { trees = trees, current = "default", on = {}, marks = {} }
 end
 
--- Calls @fn(...) with @box's trees and readers as the shell's.
+-- Calls @fn(...) with @box's trees, readers and marks as the shell's.
 local function inside(box, fn, ...)
-	local trees, cur, on = sh.trees, sh.current, sh.on
+	local trees, cur, on, marks = sh.trees, sh.current, sh.on, sh.marks
 	sh.trees, sh.current, sh.on = box.trees, box.current, box.on
+	sh.marks = box.marks
 	local r = table.pack(pcall(fn, ...))
 	box.current = sh.current
-	sh.trees, sh.current, sh.on = trees, cur, on
+	sh.trees, sh.current, sh.on, sh.marks = trees, cur, on, marks
 	if not r[1] then error(r[2], 0) end
 	return table.unpack(r, 2, r.n)
 end
@@ -2304,9 +2308,6 @@ command {
 	run = switch("step", function() step_reset() end),
 }
 
--- name -> { snap, of = { tree } (weak), tree = its name then }
-local marks = {}
-
 local function mark_name(args, i)
 	local name = args[i] or "mark"
 	if not valid_name(name) then
@@ -2332,7 +2333,7 @@ command {
 	text = "NAME defaults to 'mark'; several named marks can be kept.\n" ..
 		"In Lua: snap = t:mark().",
 	example = "mark before",
-	complete = function() return names_of(marks) end,
+	complete = function() return names_of(sh.marks) end,
 	run = function(args)
 		local name, err = mark_name(args, 1)
 		if not name then return nil, err end
@@ -2340,7 +2341,7 @@ command {
 		if not t then return nil, terr end
 		local snap, msg = call(t, "mark")
 		if not snap then return nil, msg end
-		marks[name] = { snap = snap, tree = sh.current,
+		sh.marks[name] = { snap = snap, tree = sh.current,
 			of = setmetatable({ t }, { __mode = "v" }) }
 		outln(string.format("mark '%s': tree '%s', %s, height %d, %s",
 			name, sh.current, plural(snap.count, "ID", "IDs"),
@@ -2379,7 +2380,7 @@ command {
 	example = "diff before",
 	complete = function(text)
 		if text:sub(1, 1) == "-" then return { "--all" } end
-		return names_of(marks)
+		return names_of(sh.marks)
 	end,
 	run = function(args)
 		local all, words = false, {}
@@ -2394,7 +2395,7 @@ command {
 		end
 		local name, err = mark_name(words, 1)
 		if not name then return nil, err end
-		local m = marks[name]
+		local m = sh.marks[name]
 		if not m then
 			return nil, "no mark '" .. name .. "'; make one with 'mark" ..
 				(name == "mark" and "" or " " .. name) .. "'"

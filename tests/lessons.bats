@@ -105,6 +105,17 @@ $(yes nonsense | head -n "$n")"
 	assert_line --index -1 "0"
 }
 
+@test "a lesson's marks are its own: the user's mark of the same name stands" {
+	f=$BATS_TEST_TMPDIR/mark.lesson
+	printf 'title: t\n> mark\n> alloc_many 2\n? q\n= alloc a\n' >"$f"
+	run "$IDRSH" -c 'alloc mine' -c mark -c 'alloc more' \
+		-c "lesson $f" -c diff -c 'diff --all' <<<2
+	assert_success
+	assert_line "Score: 1 of 1."
+	assert_line "  added   1 = more"
+	refute_output --partial "not of the current tree"
+}
+
 @test "golden: the run of the lesson lowest-free, one answer wrong" {
 	run "$IDRSH" <<<$'lesson lowest-free\n2\n64\n10'
 	assert_failure 1
