@@ -65,16 +65,21 @@ local function outln(s)
 	out(s, s:sub(-1) == "\n" and "" or "\n")
 end
 
--- "idrsh: WHERE: message" on stderr, after whatever stdout holds.  Control
--- characters other than newline and tab, which a bad line may hold and
--- the message quote, are shown as \ddd: they never reach the terminal.
+-- @s with its control characters other than newline and tab shown as
+-- \ddd, for text that came from the user's input and is shown back: an
+-- escape sequence in it never reaches the terminal.
+local function visible(s)
+	return (s:gsub("[%z\1-\8\11-\31\127]", function(c)
+		return string.format("\\%03d", c:byte())
+	end))
+end
+
+-- "idrsh: WHERE: message" on stderr, after whatever stdout holds; a bad
+-- line's bytes, which the message may quote, are made visible().
 function M.report(where, msg)
 	io.stdout:flush()
-	local text = where and ("idrsh: " .. where .. ": " .. msg)
-		or ("idrsh: " .. msg)
-	text = text:gsub("[%z\1-\8\11-\31\127]", function(c)
-		return string.format("\\%03d", c:byte())
-	end)
+	local text = visible(where and ("idrsh: " .. where .. ": " .. msg)
+		or ("idrsh: " .. msg))
 	if sh.capture then captured(text, "\n") end
 	if sh.config.color_err then
 		text = "\27[31m" .. text .. "\27[0m"
@@ -1915,7 +1920,7 @@ local function show_grade(q)
 	elseif q.right then
 		outln(bold("Right: ") .. q.answer .. ".")
 	else
-		outln(bold("Wrong: ") .. "you said " .. q.given ..
+		outln(bold("Wrong: ") .. "you said " .. visible(q.given) ..
 			"; the answer is " .. q.answer .. ".")
 		if q.why then outln("Why: " .. q.why:gsub("\n", "\n  ")) end
 	end

@@ -96,6 +96,15 @@ $(yes nonsense | head -n "$n")"
 	assert_output --partial "No such file"
 }
 
+@test "a wrong answer is shown back with its control characters as \\ddd" {
+	printf '9\033]0;title\007\n1\n\033[2J\n' >"$BATS_TEST_TMPDIR/a.txt"
+	run "$IDRSH" -c "lesson lowest-free --answers $BATS_TEST_TMPDIR/a.txt"
+	assert_failure 1
+	assert_line 'Wrong: you said 9\027]0;title\007; the answer is 2.'
+	assert_line 'Wrong: you said \027[2J; the answer is 10.'
+	refute_output --partial $'\033'
+}
+
 @test "a lesson in a sourced file takes the file's next lines as answers" {
 	printf 'lesson ida\n2\n1\ncount\n' >"$BATS_TEST_TMPDIR/s.idrsh"
 	run "$IDRSH" "$BATS_TEST_TMPDIR/s.idrsh"
