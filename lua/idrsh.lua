@@ -1695,7 +1695,7 @@ command {
 	end,
 }
 
-local run_line, feed, finish
+local run_line, dispatch, feed, finish
 
 local function source_lines(file)
 	local f, err = io.open(file, "r")
@@ -2451,11 +2451,11 @@ command {
 		"took the slot it took, nodes made and freed, the full bits that\n" ..
 		"change on the way back up, the result, and the kernel function\n" ..
 		"doing the same step.  explain off stops.  explain COMMAND ...\n" ..
-		"tells one command (explain alloc x 64).  From Lua: t:explain(fn)\n" ..
-		"or t:explain(t:events(fn)).",
+		"tells one command (explain alloc x 64), and fails when it fails.\n" ..
+		"From Lua: t:explain(fn) or t:explain(t:events(fn)).",
 	example = "explain alloc x 64",
 	complete = { "on", "off" },
-	run = function(_, rest)
+	run = function(_, rest, src)
 		if rest == "" then return nil, usage("explain") end
 		if rest == "on" or rest == "off" then
 			sh.on.explain = rest == "on" or nil
@@ -2463,10 +2463,19 @@ command {
 		end
 		local was = sh.on.explain
 		sh.on.explain = true
-		local ok, r = pcall(run_line, rest, nil)
+		observe_trees()
+		local ok, name, r, err = pcall(dispatch, rest, src)
+		command_done(rest)
 		sh.on.explain = was
-		if not ok then error(r, 0) end
-		return true
+		observe_trees()
+		if not ok then error(name, 0) end
+		-- The command's failure is explain's: the caller reports it at
+		-- its line, and a script's exit status and --bail see it.
+		if r == nil and err then
+			local bare = name == "=" or name == "" or err:find("^usage: ")
+			return nil, (bare and "" or name .. ": ") .. err
+		end
+		return r
 	end,
 }
 
@@ -2629,7 +2638,7 @@ end
 
 -- {========================== Running =============================
 
-local function dispatch(line, src)
+function dispatch(line, src)
 	local expr = line:match("^%s*=(.*)$")
 	if expr then
 		return "=", run_chunk(expr, "=expr", "expr")
