@@ -2051,12 +2051,6 @@ local function prose(s)
 	return s and (s:gsub("\n", " ")) or nil
 end
 
-local function narration(t, evs)
-	if #evs == 0 or not (t and t.explain) then return nil end
-	local ok, text = pcall(t.explain, t, evs)
-	return ok and type(text) == "string" and text or nil
-end
-
 -- The recorder's frame for the step just played, with the paragraphs
 -- that came before it.
 local function lesson_frame(p, f)
@@ -2084,7 +2078,7 @@ local function lesson_emit(p, step, what, r)
 			answer = step.answer or ("(none: " ..
 				tostring(step.error) .. ")"),
 			output = step.output, why = prose(step.why),
-			narration = narration(t, heard.events) } })
+			narration = p.rec:narrate(t, heard.events) } })
 		heard.events, heard.tree = {}, nil
 	end
 end

@@ -233,6 +233,16 @@ count"
 	assert_output --partial "lesson: /nonexistent/x.html"
 }
 
+@test "lesson FILE --html: a command of 20000 operations tells the first events, not all" {
+	f=$BATS_TEST_TMPDIR/big.lesson
+	printf 'title: t\n> alloc_many 20000\n? q\n= alloc_many 20000\n' >"$f"
+	run "$IDRSH" -c "lesson $f --html $BATS_TEST_TMPDIR/big.html"
+	assert_success
+	grep -q 'more events, not told' "$BATS_TEST_TMPDIR/big.html"
+	# The narration of every event made a page of 30 MB.
+	[ "$(stat -c %s "$BATS_TEST_TMPDIR/big.html")" -lt 1000000 ]
+}
+
 @test "lesson FILE --html: as safe as lesson FILE, nothing run, no page" {
 	f=$BATS_TEST_TMPDIR/bad.lesson
 	printf 'title: t\n> alloc a\n> source %s\n' "$f" >"$f"
