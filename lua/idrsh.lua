@@ -2481,11 +2481,19 @@ command {
 
 -- record.rec: the recorder, once started; events: those of the operation
 -- going on; ops: the frames of the line's operations so far.
-local record = { events = {}, ops = {} }
+-- rest: the line's operations past OPS_MAX, which share its last frame;
+-- more: their events past the 400 that frame keeps.
+local record = { events = {}, ops = {}, rest = 0, more = 0 }
+
+-- Each frame costs the whole tree (rec:frame compares every node), so a
+-- line of 10^5 operations, a frame each, took hours; no one steps
+-- through that many.
+local OPS_MAX = 100
 
 local function record_start(title)
 	record.rec = idr.recorder { title = title }
 	record.events, record.tree, record.ops = {}, nil, {}
+	record.rest, record.more = 0, 0
 	sh.on.record = true
 	sh.capture = {}
 end
@@ -2499,9 +2507,13 @@ end
 -- a frame, made as it ends, while the tree is as it left it; the line
 -- names them once it is over.  A line with no operation is one frame.
 local function record_op(t)
+	local ops = record.ops
+	if #ops >= OPS_MAX then
+		record.rest = record.rest + 1
+		return
+	end
 	local evs = record.events
 	record.events = {}
-	local ops = record.ops
 	ops[#ops + 1] = record.rec:frame { tree = t, events = evs }
 end
 
@@ -2510,24 +2522,41 @@ end
 local function record_line(line, whole)
 	local evs, t = record.events, record.tree or current()
 	local text, ops = table.concat(sh.capture or {}), record.ops
+	local rest, more = record.rest, record.more
 	record.events, record.tree, record.ops = {}, nil, {}
+	record.rest, record.more = 0, 0
 	sh.capture = {}
 	if line:find("^%s*record%f[%s%z]") then return end
 	if #ops == 0 and whole then
 		record.rec:frame { tree = t, command = line, output = text,
 			events = evs }
 	end
+	local total = #ops + rest
+	if rest > 0 then
+		ops[#ops + 1] = record.rec:frame { tree = t, events = evs,
+			more = more }
+	end
 	for i, n in ipairs(ops) do
+		local what = total == 1 and line or
+			string.format("%s  [operation %d of %d]", line, i, total)
+		if i > OPS_MAX then
+			what = string.format("%s  [operations %d to %d of %d]",
+				line, i, total, total)
+		end
 		record.rec:amend(n, { output = i == #ops and text or "",
-			command = #ops == 1 and line or
-			string.format("%s  [operation %d of %d]", line, i, #ops) })
+			command = what })
 	end
 end
 
 reader {
 	name = "record",
 	event = function(ev, t)
-		record.events[#record.events + 1] = ev
+		local evs = record.events
+		if #record.ops < OPS_MAX or #evs < 400 then
+			evs[#evs + 1] = ev
+		else
+			record.more = record.more + 1
+		end
 		record.tree = t
 		if ev.event == "done" then record_op(t) end
 	end,
