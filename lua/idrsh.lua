@@ -41,6 +41,7 @@ local sh = {
 	config = {},
 	depth = 0,		-- nesting of 'source'
 	on = {},		-- reader name -> true while it reads events
+	marks = {},		-- 'mark' name -> { snap, of = { tree } (weak), tree }
 	tty = false,		-- the line running came from the terminal
 	chained = setmetatable({}, { __mode = "k" }), -- tree -> user's trace
 }
@@ -64,16 +65,21 @@ local function outln(s)
 	out(s, s:sub(-1) == "\n" and "" or "\n")
 end
 
--- "idrsh: WHERE: message" on stderr, after whatever stdout holds.  Control
--- characters other than newline and tab, which a bad line may hold and
--- the message quote, are shown as \ddd: they never reach the terminal.
+-- @s with its control characters other than newline and tab shown as
+-- \ddd, for text that came from the user's input and is shown back: an
+-- escape sequence in it never reaches the terminal.
+local function visible(s)
+	return (s:gsub("[%z\1-\8\11-\31\127]", function(c)
+		return string.format("\\%03d", c:byte())
+	end))
+end
+
+-- "idrsh: WHERE: message" on stderr, after whatever stdout holds; a bad
+-- line's bytes, which the message may quote, are made visible().
 function M.report(where, msg)
 	io.stdout:flush()
-	local text = where and ("idrsh: " .. where .. ": " .. msg)
-		or ("idrsh: " .. msg)
-	text = text:gsub("[%z\1-\8\11-\31\127]", function(c)
-		return string.format("\\%03d", c:byte())
-	end)
+	local text = visible(where and ("idrsh: " .. where .. ": " .. msg)
+		or ("idrsh: " .. msg))
 	if sh.capture then captured(text, "\n") end
 	if sh.config.color_err then
 		text = "\27[31m" .. text .. "\27[0m"
@@ -1689,7 +1695,7 @@ command {
 	end,
 }
 
-local run_line, feed, finish
+local run_line, dispatch, feed, finish
 
 local function source_lines(file)
 	local f, err = io.open(file, "r")
@@ -1843,19 +1849,22 @@ command {
 
 -- {------------------------- The sandbox ----------------------------
 
+-- Marks are the sandbox's own too: a lesson's 'mark' must not replace
+-- the user's mark of the same name.
 local function sandbox()
 	local trees = setmetatable({}, getmetatable(sh.trees))
 	trees.default = idr.new {}
-	return { trees = trees, current = "default", on = {} }
+	return { trees = trees, current = "default", on = {}, marks = {} }
 end
 
--- Calls @fn(...) with @box's trees and readers as the shell's.
+-- Calls @fn(...) with @box's trees, readers and marks as the shell's.
 local function inside(box, fn, ...)
-	local trees, cur, on = sh.trees, sh.current, sh.on
+	local trees, cur, on, marks = sh.trees, sh.current, sh.on, sh.marks
 	sh.trees, sh.current, sh.on = box.trees, box.current, box.on
+	sh.marks = box.marks
 	local r = table.pack(pcall(fn, ...))
 	box.current = sh.current
-	sh.trees, sh.current, sh.on = trees, cur, on
+	sh.trees, sh.current, sh.on, sh.marks = trees, cur, on, marks
 	if not r[1] then error(r[2], 0) end
 	return table.unpack(r, 2, r.n)
 end
@@ -1911,7 +1920,7 @@ local function show_grade(q)
 	elseif q.right then
 		outln(bold("Right: ") .. q.answer .. ".")
 	else
-		outln(bold("Wrong: ") .. "you said " .. q.given ..
+		outln(bold("Wrong: ") .. "you said " .. visible(q.given) ..
 			"; the answer is " .. q.answer .. ".")
 		if q.why then outln("Why: " .. q.why:gsub("\n", "\n  ")) end
 	end
@@ -2042,12 +2051,6 @@ local function prose(s)
 	return s and (s:gsub("\n", " ")) or nil
 end
 
-local function narration(t, evs)
-	if #evs == 0 or not (t and t.explain) then return nil end
-	local ok, text = pcall(t.explain, t, evs)
-	return ok and type(text) == "string" and text or nil
-end
-
 -- The recorder's frame for the step just played, with the paragraphs
 -- that came before it.
 local function lesson_frame(p, f)
@@ -2075,7 +2078,7 @@ local function lesson_emit(p, step, what, r)
 			answer = step.answer or ("(none: " ..
 				tostring(step.error) .. ")"),
 			output = step.output, why = prose(step.why),
-			narration = narration(t, heard.events) } })
+			narration = p.rec:narrate(t, heard.events) } })
 		heard.events, heard.tree = {}, nil
 	end
 end
@@ -2304,9 +2307,6 @@ command {
 	run = switch("step", function() step_reset() end),
 }
 
--- name -> { snap, of = { tree } (weak), tree = its name then }
-local marks = {}
-
 local function mark_name(args, i)
 	local name = args[i] or "mark"
 	if not valid_name(name) then
@@ -2332,7 +2332,7 @@ command {
 	text = "NAME defaults to 'mark'; several named marks can be kept.\n" ..
 		"In Lua: snap = t:mark().",
 	example = "mark before",
-	complete = function() return names_of(marks) end,
+	complete = function() return names_of(sh.marks) end,
 	run = function(args)
 		local name, err = mark_name(args, 1)
 		if not name then return nil, err end
@@ -2340,7 +2340,7 @@ command {
 		if not t then return nil, terr end
 		local snap, msg = call(t, "mark")
 		if not snap then return nil, msg end
-		marks[name] = { snap = snap, tree = sh.current,
+		sh.marks[name] = { snap = snap, tree = sh.current,
 			of = setmetatable({ t }, { __mode = "v" }) }
 		outln(string.format("mark '%s': tree '%s', %s, height %d, %s",
 			name, sh.current, plural(snap.count, "ID", "IDs"),
@@ -2379,7 +2379,7 @@ command {
 	example = "diff before",
 	complete = function(text)
 		if text:sub(1, 1) == "-" then return { "--all" } end
-		return names_of(marks)
+		return names_of(sh.marks)
 	end,
 	run = function(args)
 		local all, words = false, {}
@@ -2394,7 +2394,7 @@ command {
 		end
 		local name, err = mark_name(words, 1)
 		if not name then return nil, err end
-		local m = marks[name]
+		local m = sh.marks[name]
 		if not m then
 			return nil, "no mark '" .. name .. "'; make one with 'mark" ..
 				(name == "mark" and "" or " " .. name) .. "'"
@@ -2445,11 +2445,11 @@ command {
 		"took the slot it took, nodes made and freed, the full bits that\n" ..
 		"change on the way back up, the result, and the kernel function\n" ..
 		"doing the same step.  explain off stops.  explain COMMAND ...\n" ..
-		"tells one command (explain alloc x 64).  From Lua: t:explain(fn)\n" ..
-		"or t:explain(t:events(fn)).",
+		"tells one command (explain alloc x 64), and fails when it fails.\n" ..
+		"From Lua: t:explain(fn) or t:explain(t:events(fn)).",
 	example = "explain alloc x 64",
 	complete = { "on", "off" },
-	run = function(_, rest)
+	run = function(_, rest, src)
 		if rest == "" then return nil, usage("explain") end
 		if rest == "on" or rest == "off" then
 			sh.on.explain = rest == "on" or nil
@@ -2457,10 +2457,19 @@ command {
 		end
 		local was = sh.on.explain
 		sh.on.explain = true
-		local ok, r = pcall(run_line, rest, nil)
+		observe_trees()
+		local ok, name, r, err = pcall(dispatch, rest, src)
+		command_done(rest)
 		sh.on.explain = was
-		if not ok then error(r, 0) end
-		return true
+		observe_trees()
+		if not ok then error(name, 0) end
+		-- The command's failure is explain's: the caller reports it at
+		-- its line, and a script's exit status and --bail see it.
+		if r == nil and err then
+			local bare = name == "=" or name == "" or err:find("^usage: ")
+			return nil, (bare and "" or name .. ": ") .. err
+		end
+		return r
 	end,
 }
 
@@ -2472,11 +2481,19 @@ command {
 
 -- record.rec: the recorder, once started; events: those of the operation
 -- going on; ops: the frames of the line's operations so far.
-local record = { events = {}, ops = {} }
+-- rest: the line's operations past OPS_MAX, which share its last frame;
+-- more: their events past the 400 that frame keeps.
+local record = { events = {}, ops = {}, rest = 0, more = 0 }
+
+-- Each frame costs the whole tree (rec:frame compares every node), so a
+-- line of 10^5 operations, a frame each, took hours; no one steps
+-- through that many.
+local OPS_MAX = 100
 
 local function record_start(title)
 	record.rec = idr.recorder { title = title }
 	record.events, record.tree, record.ops = {}, nil, {}
+	record.rest, record.more = 0, 0
 	sh.on.record = true
 	sh.capture = {}
 end
@@ -2490,9 +2507,13 @@ end
 -- a frame, made as it ends, while the tree is as it left it; the line
 -- names them once it is over.  A line with no operation is one frame.
 local function record_op(t)
+	local ops = record.ops
+	if #ops >= OPS_MAX then
+		record.rest = record.rest + 1
+		return
+	end
 	local evs = record.events
 	record.events = {}
-	local ops = record.ops
 	ops[#ops + 1] = record.rec:frame { tree = t, events = evs }
 end
 
@@ -2501,24 +2522,41 @@ end
 local function record_line(line, whole)
 	local evs, t = record.events, record.tree or current()
 	local text, ops = table.concat(sh.capture or {}), record.ops
+	local rest, more = record.rest, record.more
 	record.events, record.tree, record.ops = {}, nil, {}
+	record.rest, record.more = 0, 0
 	sh.capture = {}
 	if line:find("^%s*record%f[%s%z]") then return end
 	if #ops == 0 and whole then
 		record.rec:frame { tree = t, command = line, output = text,
 			events = evs }
 	end
+	local total = #ops + rest
+	if rest > 0 then
+		ops[#ops + 1] = record.rec:frame { tree = t, events = evs,
+			more = more }
+	end
 	for i, n in ipairs(ops) do
+		local what = total == 1 and line or
+			string.format("%s  [operation %d of %d]", line, i, total)
+		if i > OPS_MAX then
+			what = string.format("%s  [operations %d to %d of %d]",
+				line, i, total, total)
+		end
 		record.rec:amend(n, { output = i == #ops and text or "",
-			command = #ops == 1 and line or
-			string.format("%s  [operation %d of %d]", line, i, #ops) })
+			command = what })
 	end
 end
 
 reader {
 	name = "record",
 	event = function(ev, t)
-		record.events[#record.events + 1] = ev
+		local evs = record.events
+		if #record.ops < OPS_MAX or #evs < 400 then
+			evs[#evs + 1] = ev
+		else
+			record.more = record.more + 1
+		end
 		record.tree = t
 		if ev.event == "done" then record_op(t) end
 	end,
@@ -2623,7 +2661,7 @@ end
 
 -- {========================== Running =============================
 
-local function dispatch(line, src)
+function dispatch(line, src)
 	local expr = line:match("^%s*=(.*)$")
 	if expr then
 		return "=", run_chunk(expr, "=expr", "expr")

@@ -833,6 +833,19 @@ idrsh: <stdin>:4: dot: /nonexistent/dir/t.dot: No such file or directory"
 	assert_output 2
 }
 
+@test "explain CMD fails when CMD fails: reported at its line, exit 1, --bail stops" {
+	run -1 --separate-stderr "$IDRSH" -c 'explain find 9' -c 'alloc a'
+	assert_line "  Result: -ENOENT (no such ID)."
+	assert_line "0"
+	assert_equal "$stderr" "idrsh: -c:1: explain: find: no id 9 (ENOENT)"
+	run -1 --separate-stderr "$IDRSH" --bail -c 'explain bogus' -c 'alloc a'
+	assert_output ""
+	assert_equal "$stderr" "idrsh: -c:1: explain: unknown command 'bogus'; try 'help'"
+	printf 'alloc a\nexplain alloc b 0 1\n' >"$BATS_TEST_TMPDIR/s.idrsh"
+	run -1 --separate-stderr "$IDRSH" "$BATS_TEST_TMPDIR/s.idrsh"
+	assert_equal "$stderr" "idrsh: $BATS_TEST_TMPDIR/s.idrsh:2: explain: alloc: no free id in [0, 1) (ENOSPC)"
+}
+
 @test "explain says a packed node with no room moves, not that the path had no node" {
 	idrsh_lines "alloc a 262143 262144" "alloc b 100000 100001" \
 		"explain alloc c 100001 100002"

@@ -96,6 +96,15 @@ $(yes nonsense | head -n "$n")"
 	assert_output --partial "No such file"
 }
 
+@test "a wrong answer is shown back with its control characters as \\ddd" {
+	printf '9\033]0;title\007\n1\n\033[2J\n' >"$BATS_TEST_TMPDIR/a.txt"
+	run "$IDRSH" -c "lesson lowest-free --answers $BATS_TEST_TMPDIR/a.txt"
+	assert_failure 1
+	assert_line 'Wrong: you said 9\027]0;title\007; the answer is 2.'
+	assert_line 'Wrong: you said \027[2J; the answer is 10.'
+	refute_output --partial $'\033'
+}
+
 @test "a lesson in a sourced file takes the file's next lines as answers" {
 	printf 'lesson ida\n2\n1\ncount\n' >"$BATS_TEST_TMPDIR/s.idrsh"
 	run "$IDRSH" "$BATS_TEST_TMPDIR/s.idrsh"
@@ -103,6 +112,17 @@ $(yes nonsense | head -n "$n")"
 	assert_line "Score: 2 of 2."
 	# The lesson's trees are its own: the user's default tree is empty.
 	assert_line --index -1 "0"
+}
+
+@test "a lesson's marks are its own: the user's mark of the same name stands" {
+	f=$BATS_TEST_TMPDIR/mark.lesson
+	printf 'title: t\n> mark\n> alloc_many 2\n? q\n= alloc a\n' >"$f"
+	run "$IDRSH" -c 'alloc mine' -c mark -c 'alloc more' \
+		-c "lesson $f" -c diff -c 'diff --all' <<<2
+	assert_success
+	assert_line "Score: 1 of 1."
+	assert_line "  added   1 = more"
+	refute_output --partial "not of the current tree"
 }
 
 @test "golden: the run of the lesson lowest-free, one answer wrong" {
@@ -211,6 +231,16 @@ count"
 	run "$IDRSH" -c "lesson ida --html /nonexistent/x.html"
 	assert_failure
 	assert_output --partial "lesson: /nonexistent/x.html"
+}
+
+@test "lesson FILE --html: a command of 20000 operations tells the first events, not all" {
+	f=$BATS_TEST_TMPDIR/big.lesson
+	printf 'title: t\n> alloc_many 20000\n? q\n= alloc_many 20000\n' >"$f"
+	run "$IDRSH" -c "lesson $f --html $BATS_TEST_TMPDIR/big.html"
+	assert_success
+	grep -q 'more events, not told' "$BATS_TEST_TMPDIR/big.html"
+	# The narration of every event made a page of 30 MB.
+	[ "$(stat -c %s "$BATS_TEST_TMPDIR/big.html")" -lt 1000000 ]
 }
 
 @test "lesson FILE --html: as safe as lesson FILE, nothing run, no page" {

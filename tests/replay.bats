@@ -73,7 +73,7 @@ png_count() {
 		"$OUT/demo.html" > "$OUT/injected.html"
 	browser --dump-dom "$(url "$OUT/injected.html" frame=2)" > "$OUT/inj.html"
 	grep -q '<title>tests/replay/demo.idrsh</title>' "$OUT/inj.html"
-	grep -q '<span id="counter">frame 2 / 370</span>' "$OUT/inj.html"
+	grep -q '<span id="counter">frame 2 / 171</span>' "$OUT/inj.html"
 }
 
 @test "a value <script>alert(1)</script> is stored and shown as text" {
@@ -118,26 +118,26 @@ png_count() {
 	cat "$OUT/self.txt"
 	# A frame an operation: the 64 of the first line's loop first.
 	local loop='lua for i = 0, 63 do t:alloc("v" .. i) end'
-	grep -qF "first: frame 1 / 370 | cmd=$loop  [operation 1 of 64]" "$OUT/self.txt"
-	grep -qF "forward: frame 2 / 370 | cmd=$loop  [operation 2 of 64]" "$OUT/self.txt"
-	grep -qF "forward: frame 3 / 370 | cmd=$loop  [operation 3 of 64]" "$OUT/self.txt"
-	grep -qF "back: frame 2 / 370 | cmd=$loop  [operation 2 of 64]" "$OUT/self.txt"
-	grep -q '^last: frame 370 / 370 | cmd=find 8300' "$OUT/self.txt"
-	grep -q '^forward-at-end: frame 370 / 370' "$OUT/self.txt"
-	grep -q '^fine-forward: frame 1 / 370 · event 2 / 6 ' "$OUT/self.txt"
-	grep -q '^fine-back: frame 1 / 370 · event 1 / 6 ' "$OUT/self.txt"
-	grep -q '^first-again: frame 1 / 370 |' "$OUT/self.txt"
+	grep -qF "first: frame 1 / 171 | cmd=$loop  [operation 1 of 64]" "$OUT/self.txt"
+	grep -qF "forward: frame 2 / 171 | cmd=$loop  [operation 2 of 64]" "$OUT/self.txt"
+	grep -qF "forward: frame 3 / 171 | cmd=$loop  [operation 3 of 64]" "$OUT/self.txt"
+	grep -qF "back: frame 2 / 171 | cmd=$loop  [operation 2 of 64]" "$OUT/self.txt"
+	grep -q '^last: frame 171 / 171 | cmd=find 8300' "$OUT/self.txt"
+	grep -q '^forward-at-end: frame 171 / 171' "$OUT/self.txt"
+	grep -q '^fine-forward: frame 1 / 171 · event 2 / 6 ' "$OUT/self.txt"
+	grep -q '^fine-back: frame 1 / 171 · event 1 / 6 ' "$OUT/self.txt"
+	grep -q '^first-again: frame 1 / 171 |' "$OUT/self.txt"
 	grep -q 'selftest done' "$OUT/self.txt"
 }
 
 @test "a #frame=n link opens that frame" {
 	browser --dump-dom "$(url "$OUT/demo.html" frame=68)" > "$OUT/dom5.html"
-	grep -q '<span id="counter">frame 68 / 370</span>' "$OUT/dom5.html"
+	grep -q '<span id="counter">frame 68 / 171</span>' "$OUT/dom5.html"
 	grep -q '<pre class="cmd">remove 5</pre>' "$OUT/dom5.html"
 }
 
 @test "with JavaScript off: the first frame, and a word on stepping" {
-	grep -q '<noscript><p>This is the first of 370 frames: stepping through them needs JavaScript.</p></noscript>' \
+	grep -q '<noscript><p>This is the first of 171 frames: stepping through them needs JavaScript.</p></noscript>' \
 		"$OUT/demo.html"
 	# Headless screenshots need scripting on: the page's own script is
 	# blocked instead, by its CSP, which the copy says 'none' to.
@@ -181,6 +181,20 @@ png_count() {
 	run "$IDRSH" -c "record save $OUT/none.html"
 	[ "$status" -eq 1 ]
 	assert_output --partial "record: nothing recorded: say 'record on' first"
+}
+
+@test "record: a line's operations past the 100th share its last frame" {
+	# A frame each took minutes and gigabytes at 10^5 operations.
+	run timeout 60 "$IDRSH" -c 'record on' -c 'alloc_many 100000' \
+		-c 'alloc z' -c "record save $OUT/many.html"
+	assert_success
+	assert_line "wrote 102 frames to $OUT/many.html"
+	run grep -o '"c":"[^"]*"' "$OUT/many.html"
+	assert_line --index 0 '"c":"alloc_many 100000  [operation 1 of 100000]"'
+	assert_line --index 99 '"c":"alloc_many 100000  [operation 100 of 100000]"'
+	assert_line --index 100 '"c":"alloc_many 100000  [operations 101 to 100000 of 100000]"'
+	assert_line --index 101 '"c":"alloc z"'
+	[ "$(stat -c %s "$OUT/many.html")" -lt 2000000 ]
 }
 
 @test "idrsh --html SCRIPT.lua: a frame an operation" {

@@ -123,10 +123,29 @@ local function question(q)
 		n = s(q.narration) }
 end
 
+--- rec:narrate(t, events[, more]) -> text, or nil: @t:explain() of the
+-- events a frame keeps (the first MAX_EVENTS), and a line that says how
+-- many it left untold (those, and @more the caller did not keep): all of a loop's 10^5 operations told would make a page
+-- of hundreds of megabytes.
+function Recorder:narrate(t, all, more)
+	if not (t and t.explain) or #all == 0 then return nil end
+	local kept = all
+	if #all > MAX_EVENTS then kept = { table.unpack(all, 1, MAX_EVENTS) } end
+	local ok, text = pcall(t.explain, t, kept)
+	if not ok or type(text) ~= "string" then return nil end
+	more = #all - #kept + (more or 0)
+	if more > 0 then
+		text = text:gsub("\n?$", "\n") ..
+			format("(%d more events, not told)\n", more)
+	end
+	return text
+end
+
 --- rec:frame(f) -> n: records one operation as frame n: f.tree (an idr
 -- or IDA, as it is after the operation, or nil if there was none),
 -- f.command, f.output, f.events (the list t:events() returns) and
--- f.narration (text), each optional.  A lesson's frame may also have
+-- f.narration (text), each optional; f.more, the events the caller
+-- left out of f.events.  A lesson's frame may also have
 -- f.text (its paragraphs, shown above) and f.question = { number
 -- ("Question 1 of 3"), text, command, answer, output, why, narration },
 -- whose answer the page hides until a click.
@@ -136,14 +155,14 @@ function Recorder:frame(f)
 	local evs, all = {}, f.events or {}
 	for i = 1, math.min(#all, MAX_EVENTS) do evs[i] = event_row(all[i]) end
 	local narration = f.narration
-	if narration == nil and f.tree and f.tree.explain and #evs > 0 then
-		local ok, text = pcall(f.tree.explain, f.tree, f.events)
-		if ok and type(text) == "string" then narration = text end
+	if narration == nil then
+		narration = self:narrate(f.tree, all, f.more)
 	end
 	self.frames[#self.frames + 1] = {
 		c = tostring(f.command or ""), o = tostring(f.output or ""),
 		n = narration and tostring(narration) or "", e = evs,
-		s = set, d = gone, t = f.tree ~= nil, m = #all - #evs,
+		s = set, d = gone, t = f.tree ~= nil,
+		m = #all - #evs + (f.more or 0),
 		p = f.text and tostring(f.text) or nil,
 		q = f.question and question(f.question) or nil,
 	}
