@@ -654,7 +654,8 @@ local function parse_new(args)
 			i = i + 1
 		elseif a == "--base" or a == "--tagged" then
 			if not args[i + 1] then return nil, a .. " needs a number" end
-			local n, err = number(args[i + 1], a:sub(3):upper(),
+			local n, err = number(args[i + 1],
+				a == "--tagged" and "BITS" or "BASE",
 				a == "--tagged" and 30 or INT_MAX,
 				a == "--tagged" and 1 or 0)
 			if not n then return nil, err end
@@ -669,6 +670,10 @@ local function parse_new(args)
 	end
 	if o.retire and not o.tagged then
 		return nil, "--retire needs --tagged BITS"
+	end
+	if o.tagged and (o.base or 0) >> o.tagged ~= 0 then
+		return nil, string.format("--base %d is past the %d IDs that" ..
+			" --tagged %d gives", o.base, 1 << o.tagged, o.tagged)
 	end
 	return o
 end
@@ -689,10 +694,11 @@ command {
 	name = "new", args = "NAME [--base N] [--tagged BITS [--retire]] [--ida]",
 	min = 1, max = 6,
 	help = "make a tree (or an IDA) and switch to it",
-	text = "--base N: IDs start at N.  --tagged BITS: IDs have BITS bits and\n" ..
-		"the bits above hold a generation (see alloc_tagged); --retire\n" ..
-		"never reuses a slot whose generations ran out.  --ida: an IDA,\n" ..
-		"IDs without values (ida_alloc, ida_free, ida_exists).",
+	text = "--base N: IDs start at N.  --tagged BITS: IDs have BITS bits (so\n" ..
+		"N must be below 2^BITS) and the bits above hold a generation\n" ..
+		"(see alloc_tagged); --retire never reuses a slot whose\n" ..
+		"generations ran out.  --ida: an IDA, IDs without values\n" ..
+		"(ida_alloc, ida_free, ida_exists).",
 	example = "new handles --base 1",
 	complete = NEW_OPTIONS,
 	run = function(args)

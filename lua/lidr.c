@@ -749,6 +749,15 @@ static int64_t ids_end(const struct lidr *t, int64_t end)
 	return cap && (end <= 0 || end > cap) ? cap : end;
 }
 
+/* And their start: none is below the base, unless the range asked for
+ * lies wholly below it (then the range is the news). */
+static int ids_start(const struct lidr *t, int start, int end)
+{
+	int base = (int)t->idr.idr_base;
+
+	return start < base && (end <= 0 || base < end) ? base : start;
+}
+
 static int alloc_with(lua_State *L, alloc_fn *fn)
 {
 	struct lidr *t = checkidr(L);
@@ -757,7 +766,8 @@ static int alloc_with(lua_State *L, alloc_fn *fn)
 	unsigned int cursor = idr_get_cursor(&t->idr);
 	int id = fn(&t->idr, marker(L, t, 2), start, end, GFP_KERNEL);
 
-	return allocated(L, t, id, 2, cursor, start, (int)ids_end(t, end));
+	end = (int)ids_end(t, end);
+	return allocated(L, t, id, 2, cursor, ids_start(t, start, end), end);
 }
 
 static int lidr_alloc(lua_State *L)

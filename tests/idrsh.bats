@@ -293,7 +293,8 @@ no"
 
 @test "new rejects a taken name, a bad name, bad options" {
 	idrsh_lines "new default" "new 9x" "new a --base" "new a --base -1" \
-		"new a --frob" "new a --ida --base 3" "new a --retire" "new a --tagged 31" trees
+		"new a --frob" "new a --ida --base 3" "new a --retire" "new a --tagged 31" \
+		"new a --base 16 --tagged 4" trees
 	assert_failure 1
 	assert_equal "$output" "* default      idr    0 ids"
 	assert_equal "$stderr" "idrsh: <stdin>:1: new: a tree named 'default' exists
@@ -303,7 +304,8 @@ idrsh: <stdin>:4: new: bad BASE '-1': out of range 0 .. 2147483647
 idrsh: <stdin>:5: new: unknown option '--frob'
 idrsh: <stdin>:6: new: an IDA takes no --base or --tagged
 idrsh: <stdin>:7: new: --retire needs --tagged BITS
-idrsh: <stdin>:8: new: bad TAGGED '31': out of range 1 .. 30"
+idrsh: <stdin>:8: new: bad BITS '31': out of range 1 .. 30
+idrsh: <stdin>:9: new: --base 16 is past the 16 IDs that --tagged 4 gives"
 }
 
 @test "use and drop of an unknown tree fail; the current one cannot be dropped" {

@@ -92,8 +92,8 @@ d"
 @test "new: --tagged's range is 1 .. 30 in both messages; an all-digit name" {
 	idrsh_lines "new a --tagged 31" "new a --tagged 0" "new 123"
 	assert_failure 1
-	assert_equal "$stderr" "idrsh: <stdin>:1: new: bad TAGGED '31': out of range 1 .. 30
-idrsh: <stdin>:2: new: bad TAGGED '0': out of range 1 .. 30
+	assert_equal "$stderr" "idrsh: <stdin>:1: new: bad BITS '31': out of range 1 .. 30
+idrsh: <stdin>:2: new: bad BITS '0': out of range 1 .. 30
 idrsh: <stdin>:3: new: bad NAME '123': a letter or _, then letters, digits, _ . - (64 at most)"
 }
 

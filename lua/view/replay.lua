@@ -125,8 +125,9 @@ end
 
 --- rec:narrate(t, events[, more]) -> text, or nil: @t:explain() of the
 -- events a frame keeps (the first MAX_EVENTS), and a line that says how
--- many it left untold (those, and @more the caller did not keep): all of a loop's 10^5 operations told would make a page
--- of hundreds of megabytes.
+-- many it left untold (those, and @more the caller did not keep): all of
+-- a loop's 10^5 operations told would make a page of hundreds of
+-- megabytes.
 function Recorder:narrate(t, all, more)
 	if not (t and t.explain) or #all == 0 then return nil end
 	local kept = all

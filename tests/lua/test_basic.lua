@@ -48,6 +48,13 @@ v, msg, code = t:alloc("x", 2147483647)
 assert(v == nil and msg == "no free id at or above 2147483647")
 assert(code == "ENOSPC")
 assert(t:find(2147483647) == "top")
+-- No ID is below the base: the message starts there, unless the range
+-- asked for lies below it.
+local top = idr.new { base = 2147483647 }
+assert(top:alloc("only") == 2147483647)
+assert(select(2, top:alloc("x")) == "no free id at or above 2147483647")
+assert(select(2, top:alloc("x", 5, 0)) == "no free id at or above 2147483647")
+assert(select(2, top:alloc("x", 5, 9)) == "no free id in [5, 9)")
 assert(t:validate() == true)
 
 -- Values: anything; nil reserves the ID (counted, found as nil).
