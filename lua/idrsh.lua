@@ -2278,6 +2278,9 @@ local function step_key()
 		if line == nil then return "c" end
 		local key = STEP_KEYS[line:match("^%s*(.-)%s*$"):lower()]
 		if key then return key end
+		-- A command typed ahead would otherwise vanish without a word.
+		out("(not a step key: the operation is still going on; type the" ..
+			" line again once it ends)\n")
 	end
 end
 
@@ -2306,8 +2309,10 @@ command {
 		"leaf, subtree full in a node; '.' free or room), with '^' under\n" ..
 		"the cell that changed.  At the terminal it then waits: Enter\n" ..
 		"shows the next step, 'c' the rest of the operation, 'q' stops\n" ..
-		"stepping it; Ctrl-C interrupts.  In scripts, pipes and --batch\n" ..
-		"it never waits.  In Lua: t:event_text(ev), t:step_text(fn).",
+		"stepping it; Ctrl-C interrupts; any other line is refused (a\n" ..
+		"command waits for the operation's end).  In scripts, pipes and\n" ..
+		"--batch it never waits.  In Lua: t:event_text(ev),\n" ..
+		"t:step_text(fn).",
 	example = "step on",
 	complete = { "on", "off" },
 	run = switch("step", function() step_reset() end),

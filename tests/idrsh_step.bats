@@ -65,6 +65,14 @@ count_of() {
 	assert_line "1"
 }
 
+@test "pty: a line that is not a step key says so and waits again" {
+	pty 'step on\n' 'alloc a\n' 'count\n' 'c\n' '\004'
+	assert_success
+	assert_line --partial "(not a step key: the operation is still going on; type the line again once it ends)"
+	[ "$(count_of "$PROMPT")" -eq 2 ]
+	assert_line "0"
+}
+
 @test "pty: the step drawing marks the changed cell" {
 	pty 'step on\n' 'alloc a 5\n' 'c\n' '\004'
 	assert_success
