@@ -1875,12 +1875,20 @@ local function inside(box, fn, ...)
 	return table.unpack(r, 2, r.n)
 end
 
+-- The readers that print: a question's answer is its command's output
+-- without them, or '> trace on' earlier would make every answer wrong.
+local PRINTING = { "trace", "explain", "step" }
+
 -- Runs one lesson line as the shell would; returns what it printed, on
 -- stdout and stderr both (the "idrsh: " of a message dropped), and
--- true if it succeeded.
-local function captured(line)
+-- true if it succeeded.  @answer: the line is a question's command.
+local function captured(line, answer)
 	local ok, why = lesson_allowed(line)
 	if not ok then return why, false end
+	local muted = {}
+	for _, name in ipairs(answer and PRINTING or {}) do
+		muted[name], sh.on[name] = sh.on[name], nil
+	end
 	local buf = {}
 	local sink = {}
 	function sink.write(self, ...)
@@ -1892,6 +1900,7 @@ local function captured(line)
 	io.stdout, io.stderr, sh.config.color_err = sink, sink, false
 	local done, r = pcall(run_line, line, nil)
 	io.stdout, io.stderr, sh.config.color_err = so, se, color
+	for name, was in pairs(muted) do sh.on[name] = was end
 	if not done then error(r, 0) end
 	local text = table.concat(buf):gsub("^idrsh: ", ""):gsub("\nidrsh: ", "\n")
 	return text, r == true
@@ -2095,9 +2104,9 @@ local function lesson_replay(lesson)
 	local p = { rec = idr.recorder { title = lesson.title }, text = {} }
 	local box = sandbox()
 	box.on["lesson-html"] = true
-	local function run(command)
+	local function run(command, answer)
 		heard.events, heard.tree = {}, nil
-		return captured(command)
+		return captured(command, answer)
 	end
 	local played = inside(box, function()
 		local steps = idr.lesson_play(lesson, { run = run,

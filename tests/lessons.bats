@@ -125,6 +125,20 @@ $(yes nonsense | head -n "$n")"
 	refute_output --partial "not of the current tree"
 }
 
+@test "a question's answer is its command's output, not the trace a '>' line turned on" {
+	f=$BATS_TEST_TMPDIR/trace.lesson
+	printf 'title: t\n> trace on\n> explain on\n? q\n= alloc a\n> alloc b\n' >"$f"
+	run "$IDRSH" -c "lesson $f" <<<0
+	assert_success
+	assert_line "Score: 1 of 1."
+	assert_line "Right: 0."
+	# The '>' lines still trace; the trace is back on after the answer.
+	assert_line "trace: done alloc result=1"
+	refute_output --partial "result=0"
+	assert_line "idr> alloc a"
+	assert_line "Right: 0."
+}
+
 @test "golden: the run of the lesson lowest-free, one answer wrong" {
 	run "$IDRSH" <<<$'lesson lowest-free\n2\n64\n10'
 	assert_failure 1

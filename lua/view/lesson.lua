@@ -267,7 +267,9 @@ from wherever the caller reads lines:
                       advance again
   r:stop()            ends it (no more answers); r.score, r.asked,
                       r.total; r.played is the list of steps played
-@io: { run = function(command) -> output, ok;
+@io: { run = function(command, answer) -> output, ok (answer: true
+             when the output is a question's answer, so it must be
+             the command's own, whatever readers a '>' line turned on);
        stats = function() -> the current tree's t:stats(), or nil;
        emit = function(step, what) } -- what: "text", "run", "ask",
                                         "graded", "end" (and
@@ -324,7 +326,7 @@ end
 function Runner:reveal(q)
 	local stats = self.io.stats or function() end
 	local before = stats()
-	q.output, q.ok = self.io.run(q.command)
+	q.output, q.ok = self.io.run(q.command, true)
 	q.answer, q.error = idr.lesson_answer(q, q.output, before, stats())
 end
 
