@@ -841,6 +841,9 @@ static int option(struct shell *s, int c)
 		s->mode = 'i';
 		return -1;
 	case OPT_HTML:
+		/* Found now, not after every command has run. */
+		if (!*optarg)
+			return bad_usage("--html needs a file name", NULL);
 		s->html = optarg;
 		return -1;
 	case OPT_COLOR:

@@ -55,6 +55,13 @@ Try 'idrsh --help'."
 Try 'idrsh --help'."
 }
 
+@test "--html with an empty file name is a usage error before any command runs" {
+	run -2 --separate-stderr "$IDRSH" --html= -c 'alloc a'
+	assert_equal "$output" ""
+	assert_equal "$stderr" "idrsh: --html needs a file name
+Try 'idrsh --help'."
+}
+
 @test "-c runs commands in order and does not read stdin" {
 	run --separate-stderr "$IDRSH" -c 'alloc a' -c 'alloc b' -c list <<<"alloc c"
 	assert_success
