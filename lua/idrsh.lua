@@ -2593,8 +2593,10 @@ end
 command {
 	name = "record", args = "on|off|save FILE", min = 1, max = 2,
 	help = "record the commands that follow, for a replay in a browser",
-	text = "'record on' starts a new recording: each command line makes a\n" ..
-		"frame (the tree, the command, its output, its events).\n" ..
+	text = "'record on' starts a new recording: each operation on a tree\n" ..
+		"makes a frame (the tree, the command, its output, its events);\n" ..
+		"a line with none makes one too, and a line's operations past\n" ..
+		"its 100th share one last frame.\n" ..
 		"'record save FILE' writes the frames so far as one HTML page\n" ..
 		"that needs no network; 'record off' stops recording.",
 	example = "record save replay.html",

@@ -199,6 +199,17 @@ local function reprs(list, from, to)
 	return concat(parts, ", ")
 end
 
+-- A watch's calls that get a frame each; the rest share one last frame,
+-- as the shell's lines do past their 100th operation: each frame
+-- compares the whole tree, so a loop of 10^5 calls would take hours.
+local WATCH_MAX = 1000
+
+-- Counts a call past WATCH_MAX in @w instead of making its frame.
+local function fold(w, t, command, evs)
+	w.rest, w.tree, w.last = w.rest + 1, t, command
+	w.more = w.more + (evs and #evs or 0)
+end
+
 -- @orig, wrapped to record a frame a call.
 function Recorder:wrap(name, orig)
 	local rec = self
@@ -214,16 +225,23 @@ function Recorder:wrap(name, orig)
 		else
 			res = table.pack(orig(t, ...))
 		end
-		rec:frame { tree = t, events = evs,
-			command = format("t:%s(%s)", name, reprs(args, 1, args.n)),
-			output = reprs(res, 1, res.n) .. "\n" }
+		local command = format("t:%s(%s)", name, reprs(args, 1, args.n))
+		local w = rec.watching
+		if w and w.n >= WATCH_MAX then
+			fold(w, t, command, evs)
+		else
+			if w then w.n = w.n + 1 end
+			rec:frame { tree = t, events = evs, command = command,
+				output = reprs(res, 1, res.n) .. "\n" }
+		end
 		return table.unpack(res, 1, res.n)
 	end
 end
 
 --- rec:watch(fn, ...) -> fn's results: calls fn(...) and records a frame
 -- for every operation that changes a tree (alloc, remove, ...), on any
--- tree, while it runs; a Lua script's replay.
+-- tree, while it runs; a Lua script's replay.  Past WATCH_MAX calls,
+-- the rest share one last frame (the tree the last of them changed).
 function Recorder:watch(fn, ...)
 	local saved = {}
 	for _, m in ipairs({ idr_methods, ida_methods }) do
@@ -234,8 +252,17 @@ function Recorder:watch(fn, ...)
 			end
 		end
 	end
+	local outer = self.watching
+	local w = { n = 0, rest = 0, more = 0 }
+	self.watching = w
 	local res = table.pack(pcall(fn, ...))
+	self.watching = outer
 	for _, s in ipairs(saved) do s[1][s[2]] = s[3] end
+	if w.rest > 0 then
+		self:frame { tree = w.tree, more = w.more, command = format(
+			"[calls %d to %d of %d, the last %s]", w.n + 1,
+			w.n + w.rest, w.n + w.rest, w.last) }
+	end
 	if not res[1] then error(res[2], 0) end
 	return table.unpack(res, 2, res.n)
 end

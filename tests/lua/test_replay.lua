@@ -52,3 +52,21 @@ local n = r3:frame { command = "help" }
 r3:amend(n, { output = "text" })
 assert(r3.frames[n].o == "text" and r3.frames[n].t == false)
 assert(r3:html():find("(no tree)", 1, true))
+
+-- rec:watch: a frame a call up to the 1000th; the rest share one last
+-- frame, of the tree as the last call left it, with their events counted.
+local r4, w = idr.recorder(), idr.new {}
+w:trace(function() end)
+local ids = r4:watch(function()
+	for i = 1, 1500 do w:alloc(i) end
+	return #w
+end)
+assert(ids == 1500 and r4:count() == 1001, r4:count())
+local last = r4.frames[1001]
+assert(last.c == "[calls 1001 to 1500 of 1500, the last t:alloc(1500)]",
+	last.c)
+assert(last.m > 500 and last.t, last.m)
+assert(r4.frames[1000].c == "t:alloc(1000)")
+-- A second watch counts from 0 again; a short one has no shared frame.
+r4:watch(function() w:remove(0) end)
+assert(r4:count() == 1002 and r4.frames[1002].c == "t:remove(0)")
