@@ -162,7 +162,7 @@ assert_session() {
 		good 'use default'
 	done < <(corpus numbers-u32.txt)
 	finish
-	assert_session "^idrsh: <stdin>:[0-9]+: [a-z_0-9]+: bad (ID|START|END|MAX|MIN|N|BASE|TAGGED) '.*': (not a number|out of range -?[0-9]+ \.\. [0-9]+)$"
+	assert_session "^idrsh: <stdin>:[0-9]+: [a-z_0-9]+: bad (ID|START|END|MAX|MIN|N|BASE|BITS|TAGGED) '.*': (not a number|out of range -?[0-9]+ \.\. [0-9]+)$"
 }
 
 @test "hostile: numbers at the edges of each range are taken" {
