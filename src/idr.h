@@ -830,11 +830,13 @@ IDR_API void *idr_view_entry(const struct idr_view *view, unsigned int slot);
 IDR_API uint64_t idr_view_gen(const struct idr *idr,
 			      const struct idr_view *view, unsigned int slot);
 
-/** idr_view_bits() - How many IDs an IDA leaf slot's bitmap holds. */
+/** idr_view_bits() - How many IDs an IDA leaf slot's bitmap holds; 0 for
+ * any other view's slot (an idr's entries are never read as bitmaps). */
 IDR_API unsigned int idr_view_bits(const struct idr_view *view,
 				   unsigned int slot);
 
-/** idr_view_bit() - Whether bit @n of an IDA leaf slot's bitmap is set. */
+/** idr_view_bit() - Whether bit @n of an IDA leaf slot's bitmap is set;
+ * false for any other view's slot. */
 IDR_API bool idr_view_bit(const struct idr_view *view, unsigned int slot,
 			  unsigned int n);
 

@@ -1678,6 +1678,37 @@ static void edges_view_packed(void)
 	idr_destroy(&idr);
 }
 
+/*
+ * idr_view_bits() and idr_view_bit() on an idr's leaf, whole or packed:
+ * 0 and false.  Its slots hold the caller's pointers (here small
+ * integers), which were read as IDA bitmaps: a crash, or, in a packed
+ * leaf, a read past its block.
+ */
+static void edges_view_bits_idr(void)
+{
+	struct idr idr;
+	struct idr_view leaf;
+	unsigned int id, last = IDR_SLOTS - 1;
+
+	idr_init(&idr);
+	for (id = 0; id < IDR_SLOTS; id++)
+		CHECK_EQ(idr_alloc(&idr, val(id), 0, 0, GFP_KERNEL), id);
+	CHECK_EQ(idr_walk(&idr, first_leaf, &leaf), 1);
+	CHECK_EQ(leaf.packed, 0);
+	CHECK_EQ(idr_view_bits(&leaf, 0), 0);
+	CHECK_EQ(idr_view_bits(&leaf, last), 0);
+	CHECK(!idr_view_bit(&leaf, 0, 0));
+	CHECK(!idr_view_bit(&leaf, last, 3));
+	for (id = 2; id < last; id++)
+		CHECK(idr_remove(&idr, id) == val(id));
+	CHECK_EQ(idr_walk(&idr, first_leaf, &leaf), 1);
+	CHECK(leaf.packed != 0);
+	CHECK_EQ(idr_view_bits(&leaf, last), 0);
+	CHECK(!idr_view_bit(&leaf, last, 0));
+	CHECK_SOUND(&idr);
+	idr_destroy(&idr);
+}
+
 /* idr_stats() counts the idr's cache, and this thread's preload. */
 static void edges_stats_cache(void)
 {
@@ -1911,6 +1942,7 @@ void suite_edges(void)
 	RUN(edges_tag_init_refused);
 	RUN(edges_ida_refused);
 	RUN(edges_view_packed);
+	RUN(edges_view_bits_idr);
 	RUN(edges_stats_cache);
 	RUN(edges_dot_enomem);
 	RUN(edges_dump_max_lines);
