@@ -539,7 +539,8 @@ IDR_API unsigned int idr_cache_count(const struct idr *idr);
  * Every allocation on the idr then stays below 2^@id_bits: a range that
  * starts at or above it has no ID in it (-ENOSPC).
  *
- * Return: 0; -EINVAL if @id_bits or @flags is out of range; -EBUSY if
+ * Return: 0; -EINVAL if @id_bits or @flags is out of range, or the idr's
+ * base (idr_init_base()) is not below 2^@id_bits; -EBUSY if
  * the idr has nodes: it holds IDs, or (IDR_TAG_RETIRE) slots retired for
  * good, which stay until idr_destroy() although idr_is_empty() is true.
  */

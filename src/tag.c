@@ -18,6 +18,9 @@ int idr_tag_init(struct idr *idr, unsigned int id_bits, unsigned int flags)
 {
 	if (id_bits < 1 || id_bits > 30 || (flags & ~IDR_TAG_RETIRE))
 		return -EINVAL;
+	/* Else no ID fits: every allocation would say only -ENOSPC. */
+	if (idr->idr_base >> id_bits)
+		return -EINVAL;
 	if (idr->idr_rt)
 		return -EBUSY;
 	idr->idr_id_bits = (unsigned char)id_bits;

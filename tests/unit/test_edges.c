@@ -264,6 +264,31 @@ static void edges_tag_init(void)
 	idr_destroy(&idr);
 }
 
+/*
+ * A base at or past 2^id_bits leaves no ID to hand out: idr_tag_init()
+ * said 0, and every idr_alloc_tagged() then only -ENOSPC.  Refused now,
+ * the idr left untagged; the last base that fits still works.
+ */
+static void edges_tag_init_base(void)
+{
+	struct idr idr;
+
+	idr_init_base(&idr, 256);
+	CHECK_EQ(idr_tag_init(&idr, 8, 0), -EINVAL);
+	CHECK_EQ(idr_alloc_tagged(&idr, NULL, 0, 0, GFP_KERNEL), -EINVAL);
+	CHECK_EQ(idr_tag_init(&idr, 9, IDR_TAG_RETIRE), 0);
+	CHECK_EQ(idr_alloc_tagged(&idr, val(0), 0, 0, GFP_KERNEL), 256);
+	idr_destroy(&idr);
+	idr_init_base(&idr, INT_MAX);
+	CHECK_EQ(idr_tag_init(&idr, 30, 0), -EINVAL);
+	idr_init_base(&idr, 1);
+	CHECK_EQ(idr_tag_init(&idr, 1, 0), 0);
+	CHECK_EQ(idr_alloc_tagged(&idr, val(1), 0, 0, GFP_KERNEL), 1);
+	CHECK_EQ(idr_alloc_tagged(&idr, val(1), 0, 0, GFP_KERNEL), -ENOSPC);
+	CHECK_SOUND(&idr);
+	idr_destroy(&idr);
+}
+
 static void edges_tag_bits(void)
 {
 	struct idr idr;
@@ -1905,6 +1930,7 @@ void suite_edges(void)
 	RUN(edges_for_each);
 	RUN(edges_legacy);
 	RUN(edges_tag_init);
+	RUN(edges_tag_init_base);
 	RUN(edges_tag_bits);
 	RUN(edges_ida_range);
 	RUN(edges_ida_find);
