@@ -537,7 +537,9 @@ IDR_API unsigned int idr_cache_count(const struct idr *idr);
  * @flags: 0 or IDR_TAG_RETIRE.
  *
  * Every allocation on the idr then stays below 2^@id_bits: a range that
- * starts at or above it has no ID in it (-ENOSPC).
+ * starts at or above it has no ID in it (-ENOSPC).  After idr_destroy(),
+ * the same @id_bits keeps the generations (tags from before stay stale);
+ * other @id_bits start them afresh, as idr_init() does.
  *
  * Return: 0; -EINVAL if @id_bits or @flags is out of range, or the idr's
  * base (idr_init_base()) is not below 2^@id_bits; -EBUSY if
