@@ -537,9 +537,12 @@ IDR_API unsigned int idr_cache_count(const struct idr *idr);
  * @flags: 0 or IDR_TAG_RETIRE.
  *
  * Every allocation on the idr then stays below 2^@id_bits: a range that
- * starts at or above it has no ID in it (-ENOSPC).
+ * starts at or above it has no ID in it (-ENOSPC).  After idr_destroy(),
+ * the same @id_bits keeps the generations (tags from before stay stale);
+ * other @id_bits start them afresh, as idr_init() does.
  *
- * Return: 0; -EINVAL if @id_bits or @flags is out of range; -EBUSY if
+ * Return: 0; -EINVAL if @id_bits or @flags is out of range, or the idr's
+ * base (idr_init_base()) is not below 2^@id_bits; -EBUSY if
  * the idr has nodes: it holds IDs, or (IDR_TAG_RETIRE) slots retired for
  * good, which stay until idr_destroy() although idr_is_empty() is true.
  */
@@ -830,11 +833,13 @@ IDR_API void *idr_view_entry(const struct idr_view *view, unsigned int slot);
 IDR_API uint64_t idr_view_gen(const struct idr *idr,
 			      const struct idr_view *view, unsigned int slot);
 
-/** idr_view_bits() - How many IDs an IDA leaf slot's bitmap holds. */
+/** idr_view_bits() - How many IDs an IDA leaf slot's bitmap holds; 0 for
+ * any other view's slot (an idr's entries are never read as bitmaps). */
 IDR_API unsigned int idr_view_bits(const struct idr_view *view,
 				   unsigned int slot);
 
-/** idr_view_bit() - Whether bit @n of an IDA leaf slot's bitmap is set. */
+/** idr_view_bit() - Whether bit @n of an IDA leaf slot's bitmap is set;
+ * false for any other view's slot. */
 IDR_API bool idr_view_bit(const struct idr_view *view, unsigned int slot,
 			  unsigned int n);
 

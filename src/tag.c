@@ -18,8 +18,16 @@ int idr_tag_init(struct idr *idr, unsigned int id_bits, unsigned int flags)
 {
 	if (id_bits < 1 || id_bits > 30 || (flags & ~IDR_TAG_RETIRE))
 		return -EINVAL;
+	/* Else no ID fits: every allocation would say only -ENOSPC. */
+	if (idr->idr_base >> id_bits)
+		return -EINVAL;
 	if (idr->idr_rt)
 		return -EBUSY;
+	/* idr_destroy() kept the generations so that old tags stay stale;
+	 * another layout's tags are no tags of this one, and a seed from
+	 * more generation bits could leave this one none. */
+	if (id_bits != idr->idr_id_bits)
+		idr->idr_gen_seed = 0;
 	idr->idr_id_bits = (unsigned char)id_bits;
 	idr->idr_flags = (unsigned char)((idr->idr_flags & ~IDR_TAG_RETIRE) |
 					 flags);

@@ -1620,10 +1620,17 @@ uint64_t idr_view_gen(const struct idr *idr, const struct idr_view *view,
 	return view->node->aux->bits[slot];
 }
 
+/*
+ * The bitmap at @slot of an IDA leaf, or NULL.  Any other leaf's slot
+ * holds the caller's pointer (or, packed, is not where slots[] says):
+ * never read as a bitmap.  The view tells an IDA leaf by its range, the
+ * IDs of IDR_SLOTS bitmaps where an idr's leaf covers IDR_SLOTS IDs.
+ */
 static const struct idr_node *view_bitmap(const struct idr_view *view,
 					  unsigned int slot)
 {
-	if (view->level || slot >= IDR_SLOTS || !(view->present & bit(slot)))
+	if (view->level || view->last - view->first < SLOTS ||
+	    slot >= IDR_SLOTS || !(view->present & bit(slot)))
 		return NULL;
 	return view->node->slots[slot];
 }

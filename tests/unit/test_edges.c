@@ -264,6 +264,31 @@ static void edges_tag_init(void)
 	idr_destroy(&idr);
 }
 
+/*
+ * A base at or past 2^id_bits leaves no ID to hand out: idr_tag_init()
+ * said 0, and every idr_alloc_tagged() then only -ENOSPC.  Refused now,
+ * the idr left untagged; the last base that fits still works.
+ */
+static void edges_tag_init_base(void)
+{
+	struct idr idr;
+
+	idr_init_base(&idr, 256);
+	CHECK_EQ(idr_tag_init(&idr, 8, 0), -EINVAL);
+	CHECK_EQ(idr_alloc_tagged(&idr, NULL, 0, 0, GFP_KERNEL), -EINVAL);
+	CHECK_EQ(idr_tag_init(&idr, 9, IDR_TAG_RETIRE), 0);
+	CHECK_EQ(idr_alloc_tagged(&idr, val(0), 0, 0, GFP_KERNEL), 256);
+	idr_destroy(&idr);
+	idr_init_base(&idr, INT_MAX);
+	CHECK_EQ(idr_tag_init(&idr, 30, 0), -EINVAL);
+	idr_init_base(&idr, 1);
+	CHECK_EQ(idr_tag_init(&idr, 1, 0), 0);
+	CHECK_EQ(idr_alloc_tagged(&idr, val(1), 0, 0, GFP_KERNEL), 1);
+	CHECK_EQ(idr_alloc_tagged(&idr, val(1), 0, 0, GFP_KERNEL), -ENOSPC);
+	CHECK_SOUND(&idr);
+	idr_destroy(&idr);
+}
+
 static void edges_tag_bits(void)
 {
 	struct idr idr;
@@ -1678,6 +1703,37 @@ static void edges_view_packed(void)
 	idr_destroy(&idr);
 }
 
+/*
+ * idr_view_bits() and idr_view_bit() on an idr's leaf, whole or packed:
+ * 0 and false.  Its slots hold the caller's pointers (here small
+ * integers), which were read as IDA bitmaps: a crash, or, in a packed
+ * leaf, a read past its block.
+ */
+static void edges_view_bits_idr(void)
+{
+	struct idr idr;
+	struct idr_view leaf;
+	unsigned int id, last = IDR_SLOTS - 1;
+
+	idr_init(&idr);
+	for (id = 0; id < IDR_SLOTS; id++)
+		CHECK_EQ(idr_alloc(&idr, val(id), 0, 0, GFP_KERNEL), id);
+	CHECK_EQ(idr_walk(&idr, first_leaf, &leaf), 1);
+	CHECK_EQ(leaf.packed, 0);
+	CHECK_EQ(idr_view_bits(&leaf, 0), 0);
+	CHECK_EQ(idr_view_bits(&leaf, last), 0);
+	CHECK(!idr_view_bit(&leaf, 0, 0));
+	CHECK(!idr_view_bit(&leaf, last, 3));
+	for (id = 2; id < last; id++)
+		CHECK(idr_remove(&idr, id) == val(id));
+	CHECK_EQ(idr_walk(&idr, first_leaf, &leaf), 1);
+	CHECK(leaf.packed != 0);
+	CHECK_EQ(idr_view_bits(&leaf, last), 0);
+	CHECK(!idr_view_bit(&leaf, last, 0));
+	CHECK_SOUND(&idr);
+	idr_destroy(&idr);
+}
+
 /* idr_stats() counts the idr's cache, and this thread's preload. */
 static void edges_stats_cache(void)
 {
@@ -1874,6 +1930,7 @@ void suite_edges(void)
 	RUN(edges_for_each);
 	RUN(edges_legacy);
 	RUN(edges_tag_init);
+	RUN(edges_tag_init_base);
 	RUN(edges_tag_bits);
 	RUN(edges_ida_range);
 	RUN(edges_ida_find);
@@ -1911,6 +1968,7 @@ void suite_edges(void)
 	RUN(edges_tag_init_refused);
 	RUN(edges_ida_refused);
 	RUN(edges_view_packed);
+	RUN(edges_view_bits_idr);
 	RUN(edges_stats_cache);
 	RUN(edges_dot_enomem);
 	RUN(edges_dump_max_lines);

@@ -1026,10 +1026,36 @@ static void tag_retired_after_destroy(void)
 	idr_destroy(&idr);
 }
 
+/*
+ * Tagged again with other id_bits after idr_destroy(): generations start
+ * afresh (the seed 8 bits left would retire every slot of a 1-bit
+ * generation); with the same id_bits they go on.
+ */
+static void tag_other_bits_after_destroy(void)
+{
+	int i, t = 0;
+	DEFINE_IDR(idr);
+
+	CHECK_EQ(idr_tag_init(&idr, 8, 0), 0);
+	for (i = 0; i < 5; i++) {
+		t = idr_alloc_tagged(&idr, val(1), 0, 0, GFP);
+		CHECK(idr_remove_tagged(&idr, t) == val(1));
+	}
+	idr_destroy(&idr);
+	CHECK_EQ(idr_tag_init(&idr, 8, 0), 0);
+	CHECK_EQ(idr_alloc_tagged(&idr, val(2), 0, 0, GFP), 5 << 8);
+	idr_destroy(&idr);
+	CHECK_EQ(idr_tag_init(&idr, 30, IDR_TAG_RETIRE), 0);
+	CHECK_EQ(idr_alloc_tagged(&idr, val(3), 0, 0, GFP), 0);
+	CHECK_SOUND(&idr);
+	idr_destroy(&idr);
+}
+
 void suite_tag(void)
 {
 	RUN(tag_stale_after_destroy);
 	RUN(tag_retired_after_destroy);
+	RUN(tag_other_bits_after_destroy);
 	RUN(tag_init_arguments);
 	RUN(tag_errors);
 	RUN(tag_id_bits_limit);
