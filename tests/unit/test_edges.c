@@ -1678,18 +1678,34 @@ static void edges_ida_refused(void)
 	ida_destroy(&ida);
 }
 
+/* IDs 0 .. IDR_SLOTS - 1 in a new @idr: one whole leaf. */
+static void fill_leaf(struct idr *idr)
+{
+	unsigned int id;
+
+	idr_init(idr);
+	for (id = 0; id < IDR_SLOTS; id++)
+		CHECK_EQ(idr_alloc(idr, val(id), 0, 0, GFP_KERNEL), id);
+}
+
+/* All but IDs 0, 1 and the last removed: removals pack the leaf. */
+static void thin_leaf(struct idr *idr)
+{
+	unsigned int id;
+
+	for (id = 2; id < IDR_SLOTS - 1; id++)
+		CHECK(idr_remove(idr, id) == val(id));
+}
+
 /* idr_view_entry() on a packed leaf, at its first and last slots. */
 static void edges_view_packed(void)
 {
 	struct idr idr;
 	struct idr_view leaf;
-	unsigned int id, last = IDR_SLOTS - 1;
+	unsigned int last = IDR_SLOTS - 1;
 
-	idr_init(&idr);
-	for (id = 0; id < IDR_SLOTS; id++)
-		CHECK_EQ(idr_alloc(&idr, val(id), 0, 0, GFP_KERNEL), id);
-	for (id = 2; id < last; id++)
-		CHECK(idr_remove(&idr, id) == val(id));
+	fill_leaf(&idr);
+	thin_leaf(&idr);
 	CHECK_EQ(idr_walk(&idr, first_leaf, &leaf), 1);
 	CHECK(leaf.packed >= 3);
 	CHECK(idr_view_entry(&leaf, 0) == val(0));
@@ -1713,19 +1729,16 @@ static void edges_view_bits_idr(void)
 {
 	struct idr idr;
 	struct idr_view leaf;
-	unsigned int id, last = IDR_SLOTS - 1;
+	unsigned int last = IDR_SLOTS - 1;
 
-	idr_init(&idr);
-	for (id = 0; id < IDR_SLOTS; id++)
-		CHECK_EQ(idr_alloc(&idr, val(id), 0, 0, GFP_KERNEL), id);
+	fill_leaf(&idr);
 	CHECK_EQ(idr_walk(&idr, first_leaf, &leaf), 1);
 	CHECK_EQ(leaf.packed, 0);
 	CHECK_EQ(idr_view_bits(&leaf, 0), 0);
 	CHECK_EQ(idr_view_bits(&leaf, last), 0);
 	CHECK(!idr_view_bit(&leaf, 0, 0));
 	CHECK(!idr_view_bit(&leaf, last, 3));
-	for (id = 2; id < last; id++)
-		CHECK(idr_remove(&idr, id) == val(id));
+	thin_leaf(&idr);
 	CHECK_EQ(idr_walk(&idr, first_leaf, &leaf), 1);
 	CHECK(leaf.packed != 0);
 	CHECK_EQ(idr_view_bits(&leaf, last), 0);
