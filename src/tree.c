@@ -1629,7 +1629,7 @@ uint64_t idr_view_gen(const struct idr *idr, const struct idr_view *view,
 static const struct idr_node *view_bitmap(const struct idr_view *view,
 					  unsigned int slot)
 {
-	if (view->level || view->last - view->first < SLOTS ||
+	if (view->level || view->last - view->first == SLOTS - 1 ||
 	    slot >= IDR_SLOTS || !(view->present & bit(slot)))
 		return NULL;
 	return view->node->slots[slot];
