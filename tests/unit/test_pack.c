@@ -564,6 +564,33 @@ static void pack_lone_grows_to_whole(void)
 	idr_destroy(&idr);
 }
 
+/*
+ * A leaf packed by removal with room for PACK_MAX - 1 (a whole leaf of
+ * PACK_MAX - 2 IDs, less one, and PACK_ROOM) that lone IDs fill still
+ * grows packed: PACK_MAX entries fit one.  The caps growth alone gives
+ * (1, 5, 13, ...) never meet that edge.
+ */
+static void pack_lone_grows_at_the_edge(void)
+{
+	unsigned int most = IDR_SLOTS * 3 / 4, id;
+	DEFINE_IDR(idr);
+
+	for (id = 0; id < most - 2; id++)
+		CHECK_EQ(idr_alloc(&idr, val(id), 0, 0, GFP_KERNEL), id);
+	CHECK_EQ(cap_at(&idr, 0, 0), 0);
+	CHECK(idr_remove(&idr, most - 3) == val(most - 3));
+	CHECK_EQ(cap_at(&idr, 0, 0), (int)(most - 1));
+	put_lone(&idr, most - 3);
+	put_lone(&idr, most - 2); /* full: most - 1 entries */
+	CHECK_EQ(cap_at(&idr, 0, 0), (int)(most - 1));
+	put_lone(&idr, most - 1);
+	CHECK_EQ(cap_at(&idr, 0, 0), (int)fitted(most, false));
+	for (id = 0; id < most; id++)
+		CHECK(idr_find(&idr, id) == val(id));
+	CHECK_SOUND(&idr);
+	idr_destroy(&idr);
+}
+
 /* Each allocation of a lone insertion refused in turn: with one refusal
  * it falls back to whole nodes; with every later one refused too, it is
  * -ENOMEM and nothing changed.  Either way the tree is sound. */
@@ -850,6 +877,7 @@ void suite_pack(void)
 	RUN(pack_churn_legacy_cache);
 	RUN(pack_lone_born_packed);
 	RUN(pack_lone_grows_to_whole);
+	RUN(pack_lone_grows_at_the_edge);
 	RUN(pack_lone_fails_cleanly);
 	RUN(pack_lone_meets_whole_ways);
 	RUN(pack_lone_not_everywhere);
