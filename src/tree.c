@@ -1129,7 +1129,10 @@ static struct idr_node *lone_grow(struct idr *idr, struct idr_node **path,
 	struct idr_node *node = path[depth - 1];
 
 	memcpy(to, node, node_size(node));
-	to->pack = pack_word(cap, false, shift) | (shift ? 0 : PACK_GROWN);
+	/* Loose or not is never read here: room_kept() asks a grown leaf
+	 * PACK_GROWN first, and interior nodes never shrink. */
+	to->pack = pack_word(cap, false, shift) | /* equivalent mutant */
+		   (shift ? 0 : PACK_GROWN);
 	return replace_node(idr, path, depth, index, shift, to);
 }
 
