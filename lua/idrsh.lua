@@ -1703,6 +1703,13 @@ command {
 
 local run_line, dispatch, feed, finish
 
+-- A command's failure as reported: "NAME: why", but a usage line, or the
+-- error of '=' or of an empty name, as it is.
+local function failure_text(name, err)
+	local bare = name == "=" or name == "" or err:find("^usage: ")
+	return (bare and "" or name .. ": ") .. err
+end
+
 local function source_lines(file)
 	local f, err = io.open(file, "r")
 	if not f then return nil, err end
@@ -2485,10 +2492,7 @@ command {
 		if not ok then error(name, 0) end
 		-- The command's failure is explain's: the caller reports it at
 		-- its line, and a script's exit status and --bail see it.
-		if r == nil and err then
-			local bare = name == "=" or name == "" or err:find("^usage: ")
-			return nil, (bare and "" or name .. ": ") .. err
-		end
+		if r == nil and err then return nil, failure_text(name, err) end
 		return r
 	end,
 }
@@ -2732,10 +2736,7 @@ function run_line(line, where, src)
 		r, err = nil, tostring(name):gsub("^idrsh%.lua:%d+: ", "")
 		name = "internal error"
 	end
-	if r == nil and err then
-		local bare = name == "=" or name == "" or err:find("^usage: ")
-		M.report(where, (bare and "" or name .. ": ") .. err)
-	end
+	if r == nil and err then M.report(where, failure_text(name, err)) end
 	-- After the report: a reader may keep the error with the command.
 	command_done(line)
 	return r == "quit" and "quit" or (r and true or false)
