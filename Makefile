@@ -199,7 +199,9 @@ include bench/bench.mk fuzz/fuzz.mk tests/reliability.mk tests/header.mk \
 	tests/mutate.mk tests/packaging.mk tests/deps.mk
 
 UNIT_BUILDS := unit unit-b3 unit-b4 unit-asan unit-tsan
-SUITES := $(UNIT_BUILDS) lua lua-in-idrsh bats
+# Each bats file is a suite of its own, so that they run side by side.
+BATS_SUITES := $(notdir $(wildcard tests/*.bats))
+SUITES := $(UNIT_BUILDS) lua lua-in-idrsh $(BATS_SUITES)
 SUITE_unit = ./$(B)/unit/unit
 SUITE_unit-b3 = ./$(B)/unit-b3/unit
 SUITE_unit-b4 = ./$(B)/unit-b4/unit
@@ -208,7 +210,7 @@ SUITE_unit-tsan = env TSAN_OPTIONS='halt_on_error=1 exitcode=66' \
 	./$(B)/unit-tsan/unit threads
 SUITE_lua = env LUA_CPATH_5_4='$(B)/?.so;;' $(LUA) tests/lua/run.lua
 SUITE_lua-in-idrsh = env LUA_CPATH_5_4=';;' ./$(B)/idrsh tests/lua/run.lua
-SUITE_bats = bats --tap tests
+$(foreach f,$(BATS_SUITES),$(eval SUITE_$(f) = bats --tap tests/$(f)))
 
 # The list tests/run-all reads: one "NAME COMMAND" a line, written with
 # $(file) so that the commands' quotes reach the shell untouched.
@@ -216,7 +218,13 @@ define newline
 
 
 endef
-SUITE_LIST = $(foreach s,$(SUITES) $(EXTRA_SUITES),$(s) $(SUITE_$(s))$(newline))
+# The longest start first (tests/run-all starts them in this order), so
+# that no core is left with a long one at the end.
+LONG_SUITES := mutate.bats valgrind-unit hostile.bats lua.bats replay.bats \
+	idrsh_interactive.bats unit-asan
+ALL_SUITES = $(filter $(LONG_SUITES),$(SUITES) $(EXTRA_SUITES)) \
+	$(filter-out $(LONG_SUITES),$(SUITES) $(EXTRA_SUITES))
+SUITE_LIST = $(foreach s,$(ALL_SUITES),$(s) $(SUITE_$(s))$(newline))
 
 test: deps-test all $(UNIT_BUILDS:%=$(B)/%/unit) $(TEST_DEPS)
 	$(file >$(B)/suites,$(SUITE_LIST))

@@ -190,7 +190,9 @@ fake_suites() {
 		"fail sh $fake/fail" "crash sh $fake/crash" > "$fake/list"
 	run env V=0 sh tests/run-all "$results" "$fake/list"
 	[ "$status" -eq 1 ]
-	[[ "${lines[0]}" =~ ^pass\ +2\ passed,\ 0\ failed ]]
+	# Side by side, reports come as suites end: any order, each whole.
+	printf '%s\n' "${lines[@]}" | grep -Eqx 'pass +2 passed, 0 failed  \[[0-9]+ s\]'
+	[[ "$output" == *$'fail  '*$'\nnot ok 2 second\n# (in test file'* ]]
 	grep -qx 'ok 2 two words' "$results/pass.log"
 	[[ "$output" == *"not ok 2 second"* ]]
 	[[ "$output" == *"crash: exited with status 134"* ]]
@@ -201,6 +203,40 @@ fake_suites() {
 	[ "$status" -eq 0 ]
 	[ "${#lines[@]}" -eq 2 ]
 	[ "${lines[1]}" = "2 passed, 0 failed" ]
+}
+
+@test "make test's quiet run: suites run side by side, TEST_JOBS at a time" {
+	fake=$BATS_TEST_TMPDIR
+	# Each passes only if the other runs at the same time.
+	for me in a b; do
+		other=$([ $me = a ] && echo b || echo a)
+		cat > "$fake/$me" <<-END
+		touch "$fake/$me.here"
+		for i in \$(seq 50); do
+			[ -e "$fake/$other.here" ] && { echo "1 passed, 0 failed"; exit 0; }
+			sleep 0.1
+		done
+		echo "0 passed, 1 failed"
+		END
+	done
+	printf '%s\n' "a sh $fake/a" "b sh $fake/b" > "$fake/list"
+	run env V=0 TEST_JOBS=2 sh tests/run-all "$fake/results" "$fake/list"
+	[ "$status" -eq 0 ]
+	[ "${lines[-1]}" = "2 passed, 0 failed" ]
+	# One at a time, the first waits for the second in vain.
+	rm -f "$fake"/*.here
+	run env V=0 TEST_JOBS=1 sh tests/run-all "$fake/results" "$fake/list"
+	[ "$status" -eq 1 ]
+	[ "${lines[-1]}" = "1 passed, 1 failed" ]
+}
+
+@test "make test's quiet run: V=1 runs suites one at a time, in order" {
+	fake_suites
+	printf '%s\n' "crash sh $fake/crash" "pass sh $fake/pass" > "$fake/list"
+	run env V=1 sh tests/run-all "$results" "$fake/list"
+	[ "$status" -eq 1 ]
+	[ "${lines[0]}" = "== crash" ]
+	[[ "$output" == *"crash: exited with status 134"*"== pass"* ]]
 }
 
 # make, untouched by the make test that runs this (its flags, its level).
