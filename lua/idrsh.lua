@@ -43,6 +43,7 @@ local sh = {
 	on = {},		-- reader name -> true while it reads events
 	marks = {},		-- 'mark' name -> { snap, of = { tree } (weak), tree }
 	tty = false,		-- the line running came from the terminal
+	only = nil,		-- in a lesson: only(line) -> true, or nil, why not
 	chained = setmetatable({}, { __mode = "k" }), -- tree -> user's trace
 }
 
@@ -361,6 +362,8 @@ Makes command @c, one record:
   complete  completion of the arguments: nil, "files", a list of words,
             or a function returning one
   run       the handler, run(args, rest)
+  runs      for a command that runs another line: runs(rest) -> that
+            line, or nil when this use runs none (a lesson checks it)
 ]]
 local function command(c)
 	assert(type(c.name) == "string" and not BY_NAME[c.name], c.name)
@@ -1794,19 +1797,41 @@ for w in ([[new use trees drop alloc alloc_cyclic alloc_u32 find remove
 end
 
 local QUIZ_MAX = 100
+-- The bytes a lesson file or an answers file may hold: 25 times the
+-- longest lesson shipped.
+local LESSON_BYTES_MAX = 65536
 
--- allowed(command) for idr.lesson_parse: true, or nil and why not.
+-- allowed(command) for idr.lesson_parse, and sh.only while a lesson
+-- runs (dispatch asks it of every line, so a command that runs another,
+-- as 'explain COMMAND', has its line checked too): true, or nil and why.
 local function lesson_allowed(line)
 	if line:find("^%s*=") then
 		return nil, "'=' runs Lua: a lesson runs only idrsh commands"
 	end
-	local name = line:match("^%s*(%S+)")
+	local name, rest = line:match("^%s*(%S+)%s*(.-)%s*$")
 	if not name then return nil, "a command is missing" end
 	if not LESSON_ALLOWED[name] then
 		return nil, "'" .. name .. "' is not allowed in a lesson: it " ..
 			"runs only idrsh commands that run no Lua and touch no file"
 	end
+	local runs = BY_NAME[name].runs
+	local inner = runs and runs(rest)
+	if inner then return lesson_allowed(inner) end
 	return true
+end
+
+-- The text of a lesson or answers @file, at most LESSON_BYTES_MAX bytes.
+local function lesson_text(file)
+	local f, err = io.open(file, "r")
+	if not f then return nil, err end
+	local text, rerr = f:read(LESSON_BYTES_MAX + 1)
+	f:close()
+	if rerr then return nil, file .. ": " .. rerr end
+	if text and #text > LESSON_BYTES_MAX then
+		return nil, file .. ": longer than " .. LESSON_BYTES_MAX ..
+			" bytes: too long for a lesson"
+	end
+	return text or ""
 end
 
 -- {------------------------ alloc_many ------------------------------
@@ -1867,17 +1892,39 @@ command {
 local function sandbox()
 	local trees = setmetatable({}, getmetatable(sh.trees))
 	trees.default = idr.new {}
-	return { trees = trees, current = "default", on = {}, marks = {} }
+	return { trees = trees, current = "default", on = {}, marks = {},
+		preloaded = 0 }
 end
 
--- Calls @fn(...) with @box's trees, readers and marks as the shell's.
+-- This thread's preloaded nodes (idr_preload() is no tree's: any tree
+-- tells them).
+local preload_probe
+local function preloaded()
+	preload_probe = preload_probe or idr.new {}
+	return preload_probe:stats().preloaded
+end
+
+-- Makes this thread's preload @n nodes as near as preload and
+-- preload_end can: none, or a full one.
+local function preload_as(n)
+	if preloaded() == n then return end
+	sh.config.preload_end()
+	if n > 0 then sh.config.preload() end
+end
+
+-- Calls @fn(...) with @box's trees, readers, marks and preload as the
+-- shell's, and only the lines a lesson may run.
 local function inside(box, fn, ...)
 	local trees, cur, on, marks = sh.trees, sh.current, sh.on, sh.marks
+	local only, users_preload = sh.only, preloaded()
 	sh.trees, sh.current, sh.on = box.trees, box.current, box.on
-	sh.marks = box.marks
+	sh.marks, sh.only = box.marks, lesson_allowed
+	preload_as(box.preloaded)
 	local r = table.pack(pcall(fn, ...))
-	box.current = sh.current
+	box.current, box.preloaded = sh.current, preloaded()
+	preload_as(users_preload)
 	sh.trees, sh.current, sh.on, sh.marks = trees, cur, on, marks
+	sh.only = only
 	if not r[1] then error(r[2], 0) end
 	return table.unpack(r, 2, r.n)
 end
@@ -1890,8 +1937,6 @@ local PRINTING = { "trace", "explain", "step" }
 -- stdout and stderr both (the "idrsh: " of a message dropped), and
 -- true if it succeeded.  @answer: the line is a question's command.
 local function captured(line, answer)
-	local ok, why = lesson_allowed(line)
-	if not ok then return why, false end
 	local muted = {}
 	for _, name in ipairs(answer and PRINTING or {}) do
 		muted[name], sh.on[name] = sh.on[name], nil
@@ -1905,7 +1950,11 @@ local function captured(line, answer)
 	function sink.flush(self) return self end
 	local so, se, color = io.stdout, io.stderr, sh.config.color_err
 	io.stdout, io.stderr, sh.config.color_err = sink, sink, false
+	-- Captured, so never paged: a pager would bypass the sink.
+	local tty = sh.tty
+	sh.tty = false
 	local done, r = pcall(run_line, line, nil)
+	sh.tty = tty
 	io.stdout, io.stderr, sh.config.color_err = so, se, color
 	for name, was in pairs(muted) do sh.on[name] = was end
 	if not done then error(r, 0) end
@@ -2014,32 +2063,29 @@ local function lesson_stop(s, why)
 	return false
 end
 
--- Answers from @file, a line each; the lesson ends with the file.
-local function answers_from(s, file)
-	local f, err = io.open(file, "r")
-	if not f then return nil, err end
-	for line in f:lines() do
+-- Answers from @text (of @file), a line each; the lesson ends with it.
+local function answers_from(s, text, file)
+	for line in text:gmatch("[^\n]*") do
 		local r, going = lesson_answer(s, line)
-		if not going then f:close() return r end
+		if not going then return r end
 	end
-	f:close()
 	return lesson_stop(s, "the answers in " .. file .. " ended")
 end
 
 -- Plays @lesson up to its first question; the rest of its answers come
 -- from @answers (a file), or from the lines after this one.
 local function start(lesson, answers)
+	local text, err
 	if answers then
-		local f, err = io.open(answers, "r")
-		if not f then return nil, err end
-		f:close()
+		text, err = lesson_text(answers)
+		if not text then return nil, err end
 	end
 	local s = session(lesson)
 	outln(bold(lesson.title))
 	outln("")
 	inside(s.box, s.runner.advance, s.runner)
 	if s.runner.over then return over(s) end
-	if answers then return answers_from(s, answers) end
+	if answers then return answers_from(s, text, answers) end
 	sh.started = s
 	return true
 end
@@ -2186,9 +2232,9 @@ local function load_lesson(name)
 	if not f then
 		return nil, "no lesson '" .. name .. "' (see 'lesson'); " .. err
 	end
-	local text, rerr = f:read("a")
 	f:close()
-	if not text then return nil, name .. ": " .. rerr end
+	local text, rerr = lesson_text(name)
+	if not text then return nil, rerr end
 	return idr.lesson_parse(text, name, lesson_allowed)
 end
 
@@ -2205,7 +2251,8 @@ command {
 		"status 1) unless every answer was right.  'lesson FILE' runs a\n" ..
 		"file of your own (the format is in idrsh(1), LESSON FILES); it\n" ..
 		"runs only idrsh commands that run no Lua and touch no file, on\n" ..
-		"trees of its own.  --html OUT.html asks nothing: it plays the\n" ..
+		"trees of its own.  A lesson or answers file holds at most\n" ..
+		LESSON_BYTES_MAX .. " bytes.  --html OUT.html asks nothing: it plays the\n" ..
 		"lesson and writes it as a replay page (see 'record'), a frame\n" ..
 		"a command, its paragraphs with them, and each question with\n" ..
 		"its answer hidden until 'Show the answer' is clicked.",
@@ -2476,6 +2523,11 @@ command {
 		"From Lua: t:explain(fn) or t:explain(t:events(fn)).",
 	example = "explain alloc x 64",
 	complete = { "on", "off" },
+	runs = function(rest)
+		if rest ~= "" and rest ~= "on" and rest ~= "off" then
+			return rest
+		end
+	end,
 	run = function(_, rest, src)
 		if rest == "" then return nil, usage("explain") end
 		if rest == "on" or rest == "off" then
@@ -2688,6 +2740,10 @@ end
 -- {========================== Running =============================
 
 function dispatch(line, src)
+	if sh.only then
+		local ok, why = sh.only(line)
+		if not ok then return "", nil, why end
+	end
 	local expr = line:match("^%s*=(.*)$")
 	if expr then
 		return "=", run_chunk(expr, "=expr", "expr")

@@ -208,6 +208,121 @@ $(yes nonsense | head -n "$n")"
 	assert_output --partial "$f:2: '=' runs Lua: a lesson runs only idrsh commands"
 }
 
+# Each way a lesson line could run Lua or touch a file through a command
+# that runs another: as a '>' line and as a question's '=' answer.
+EXPLAIN_ATTACKS=(
+	'> explain lua io.open("PWNED", "w")'
+	'> explain = io.open("PWNED", "w")'
+	'> explain source PWNED.idrsh'
+	'> explain explain lua io.open("PWNED", "w")'
+	'> explain dot PWNED'
+	'? q'$'\n''= explain lua io.open("PWNED", "w")'
+	'? q'$'\n''= explain source PWNED.idrsh'
+)
+
+# Runs lesson file $1 as 'lesson FILE', with --answers and with --html,
+# in the test's folder; each run fails and leaves no PWNED file.
+refused_everywhere() {
+	idrsh=$(realpath "$IDRSH")
+	cd "$BATS_TEST_TMPDIR"
+	printf 'lua io.open("PWNED", "w")\n' >PWNED.idrsh
+	printf '1\n' >answers
+	for how in "" "--answers answers" "--html page.html"; do
+		run "$idrsh" -c "lesson $1 $how" -c count <<<1
+		assert_failure 1
+		assert_output --regexp "(is not allowed in a lesson|'=' runs Lua)"
+		refute_line --partial "alloc before"
+		[ ! -e PWNED ] && [ ! -e page.html ]
+	done
+	cd "$TOP"
+}
+
+@test "a lesson file that runs Lua or a file through explain COMMAND: refused, nothing run" {
+	f=$BATS_TEST_TMPDIR/evil.lesson
+	for line in "${EXPLAIN_ATTACKS[@]}"; do
+		printf 'title: t\n> alloc before\n%s\n' "$line" >"$f"
+		refused_everywhere "$f"
+	done
+	# explain of an allowed command still tells it.
+	printf 'title: t\n> explain alloc a\n' >"$f"
+	run "$IDRSH" -c "lesson $f"
+	assert_success
+	assert_line --partial "Result: ID 0, allocated."
+}
+
+# The parser's check bypassed (idr.lesson_parse told to allow anything):
+# the line is refused where it runs, by 'lesson', --answers and --html.
+@test "a lesson's lines are checked where they run, not only where parsed" {
+	idrsh=$(realpath "$IDRSH")
+	cd "$BATS_TEST_TMPDIR"
+	printf 'lua io.open("PWNED", "w")\n' >PWNED.idrsh
+	printf '1\n' >answers
+	unchecked='lua local p = idr.lesson_parse; idr.lesson_parse = function(t, n) return p(t, n) end'
+	for line in "${EXPLAIN_ATTACKS[@]}" '> lua io.open("PWNED", "w")' \
+		'> = io.open("PWNED", "w")' '> source PWNED.idrsh'; do
+		printf 'title: t\n%s\n' "$line" >evil.lesson
+		for how in "" "--answers answers" "--html page.html"; do
+			rm -f page.html
+			run "$idrsh" -c "$unchecked" -c "lesson evil.lesson $how" <<<1
+			refute_output --partial "unknown command"
+			# The parser let it through: the runner refused it.
+			refute_output --partial "evil.lesson:2:"
+			{ echo "$output"; cat page.html 2>/dev/null; } |
+				grep -Eq "(is not allowed in a lesson|'=' runs Lua)"
+			[ ! -e PWNED ]
+		done
+	done
+}
+
+@test "a lesson's preload is its own: the user's preload is as it was after" {
+	f=$BATS_TEST_TMPDIR/preload.lesson
+	printf 'title: t\n> preload\n? q\n= alloc a\n' >"$f"
+	# The last 'preloaded nodes' line is the user's stats after the lesson.
+	run "$IDRSH" -c "lesson $f" -c stats <<<0
+	assert_success
+	assert_line "Score: 1 of 1."
+	[ "$(grep 'preloaded nodes' <<<"$output" | tail -n 1)" = "preloaded nodes: 0" ]
+	run "$IDRSH" -c preload -c "lesson $f" -c stats <<<0
+	assert_success
+	[ "$(grep 'preloaded nodes' <<<"$output" | sed -n '1p;$p' | uniq | wc -l)" -eq 1 ]
+}
+
+@test "a lesson or answers file over 65536 bytes is refused, nothing run" {
+	f=$BATS_TEST_TMPDIR/big.lesson
+	{ printf 'title: t\n> alloc before\n'; head -c 65536 /dev/zero | tr '\0' '#'; } >"$f"
+	run "$IDRSH" -c "lesson $f"
+	assert_failure 1
+	assert_output "idrsh: -c:1: lesson: $f: longer than 65536 bytes: too long for a lesson"
+	run "$IDRSH" -c "lesson lowest-free --answers $f"
+	assert_failure 1
+	assert_output --partial "$f: longer than 65536 bytes"
+	refute_output --partial "Question"
+	# At the limit it is read.
+	head -c 65536 "$f" >"$f.65536"
+	run "$IDRSH" -c "lesson $f.65536"
+	assert_success
+	assert_line "idr> alloc before"
+}
+
+@test "the man page lists exactly the commands a lesson may run" {
+	man=$(tr '\n' ' ' <man/idrsh.1 |
+		sed -n 's/.*A lesson runs only these commands[^:]*: \([^.]*\)\..*/\1/p' |
+		tr ' ' '\n' | grep . | sort)
+	[ -n "$man" ]
+	# The code's list: each command tried as the one line of a lesson.
+	args=()
+	for c in $("$IDRSH" -c help | awk 'NF > 1 && $1 !~ /^Type/ { print $1 }'); do
+		printf 'title: t\n> %s\n' "$c" >"$BATS_TEST_TMPDIR/$c.lesson"
+		args+=(-c "lesson $BATS_TEST_TMPDIR/$c.lesson")
+	done
+	code=$("$IDRSH" "${args[@]}" </dev/null 2>&1 |
+		sed -n 's/^idr> \([^ ]*\).*/\1/p' | sort -u)
+	refused=$("$IDRSH" "${args[@]}" </dev/null 2>&1 |
+		grep -c "is not allowed in a lesson")
+	[ "$refused" -gt 5 ]
+	diff <(echo "$man") <(echo "$code")
+}
+
 @test "help lesson and help quiz; the man page has the format" {
 	run "$IDRSH" -c 'help lesson' -c 'help quiz'
 	assert_success
