@@ -1192,8 +1192,12 @@ local function page(text, rows)
 	io.stdout:flush()
 	local p = io.popen(pager, "w")
 	if p then
+		-- A pager that quits before the end ends the output, not the
+		-- shell: the write fails (EPIPE), and that is no error.
+		sh.config.pipe_quiet(true)
 		p:write(text)
 		local ok, _, code = p:close()
+		sh.config.pipe_quiet(false)
 		if ok or code ~= 127 then return true end
 	end
 	outln(text)

@@ -343,6 +343,26 @@ static int shell_preload_end(lua_State *L)
 	return 0;
 }
 
+/* A pager that quits early ('q' in less) closes its pipe, and the next
+ * write to it would kill idrsh with SIGPIPE.  pipe_quiet(true) ignores
+ * SIGPIPE, so that the write fails with EPIPE instead (the pager has
+ * forked already and keeps the default); pipe_quiet(false) restores it. */
+static int shell_pipe_quiet(lua_State *L)
+{
+	static struct sigaction saved;
+	struct sigaction ignore;
+
+	if (lua_toboolean(L, 1)) {
+		memset(&ignore, 0, sizeof(ignore));
+		ignore.sa_handler = SIG_IGN;
+		sigemptyset(&ignore.sa_mask);
+		sigaction(SIGPIPE, &ignore, &saved);
+	} else {
+		sigaction(SIGPIPE, &saved, NULL);
+	}
+	return 0;
+}
+
 static int open_shell(lua_State *L)
 {
 	struct shell *s = lua_touserdata(L, 1);
@@ -357,7 +377,7 @@ static int open_shell(lua_State *L)
 		return lua_error(L);
 	lua_call(L, 0, 1);
 	lua_getfield(L, -1, "setup");
-	lua_createtable(L, 0, 6);
+	lua_createtable(L, 0, 7);
 	lua_pushboolean(L, s->color_out);
 	lua_setfield(L, -2, "color_out");
 	lua_pushboolean(L, s->color_err);
@@ -370,6 +390,8 @@ static int open_shell(lua_State *L)
 	lua_setfield(L, -2, "preload");
 	lua_pushcfunction(L, shell_preload_end);
 	lua_setfield(L, -2, "preload_end");
+	lua_pushcfunction(L, shell_pipe_quiet);
+	lua_setfield(L, -2, "pipe_quiet");
 	lua_call(L, 1, 0);
 	s->module = luaL_ref(L, LUA_REGISTRYINDEX);
 	return 0;

@@ -117,3 +117,21 @@ not_paged() {
 	assert_line --index 0 "idr: 9997558 IDs, height 4, 158732 nodes"
 	assert_line --index -1 --regexp '^\([0-9] of 4 levels shown; more: --full, --depth N, --at ID, --range A B\)$'
 }
+
+@test "pty: a pager that quits before the end ends the output, not idrsh" {
+	# 5000 IDs in 2000 leaves: a dump --full of 260 KB, more than a
+	# pipe holds, so the writes go on after the pager has gone.
+	cat > "$BATS_TEST_TMPDIR/quitter" <<-EOF
+		#!/bin/sh
+		head -c 10 > "$PAGED"
+	EOF
+	chmod +x "$BATS_TEST_TMPDIR/quitter"
+	export PAGER="$BATS_TEST_TMPDIR/quitter"
+	big='lua for i = 0, 1999 do for j = 0, (i & 1) + 1 do t:alloc(i, i * 64 + j) end end'
+	KEYS=("$big\n" 'dump --full\n' 'count\n' '\004')
+	pty "exec $IDRSH"
+	assert_success
+	[ "$(wc -c < "$PAGED")" -eq 10 ]
+	assert_line "idr> count"
+	assert_line "5000"
+}
