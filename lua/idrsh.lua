@@ -1697,7 +1697,8 @@ command {
 		"trees.current the current one, as 't' does until a chunk assigns\n" ..
 		"'t'.  A bare expression prints its value, as in lua5.4: lua 1+1.\n" ..
 		"=EXPR prints the values of Lua expressions.  At the terminal an\n" ..
-		"unfinished chunk goes on at the '>> ' prompt (Ctrl-C drops it);\n" ..
+		"unfinished chunk goes on at the '>> ' prompt (Ctrl-C drops it,\n" ..
+		"Ctrl-D ends it, as in lua5.4: the next prompt is 'idr> ');\n" ..
 		"anywhere, the lines between 'lua <<WORD' and a line 'WORD' are\n" ..
 		"one chunk.  An error prints a stack traceback.",
 	example = "lua for i = 1, 3 do t:alloc('x' .. i) end",
@@ -2249,7 +2250,7 @@ command {
 	text = "With no NAME, lists the lessons.  A question's answer is what an\n" ..
 		"idrsh command prints when it runs after you answer: the library\n" ..
 		"grades you.  At the terminal 'answer> ' asks for each answer\n" ..
-		"(Ctrl-C leaves the lesson); in a script or a pipe the lines\n" ..
+		"(Ctrl-C or Ctrl-D leaves the lesson); in a script or a pipe the lines\n" ..
 		"after the command are its answers, and --answers FILE reads\n" ..
 		"them from FILE.  A lesson ends with the score, and fails (exit\n" ..
 		"status 1) unless every answer was right.  'lesson FILE' runs a\n" ..
@@ -2915,6 +2916,21 @@ function M.abandon()
 	local p = top.pending
 	top.pending = nil
 	if p and p.lesson then lesson_stop(p.lesson, "Ctrl-C") end
+	return true
+end
+
+-- Ctrl-D at the terminal.  At the '>> ' or 'answer> ' prompt, as in
+-- lua5.4, it ends the chunk (saying why it is unfinished) or the lesson,
+-- and idrsh goes on: true.  At 'idr> ' false: idrsh ends.
+function M.eof()
+	local p = top.pending
+	if not p then return false end
+	if p.lesson then
+		top.pending = nil
+		lesson_stop(p.lesson, "Ctrl-D")
+	else
+		finish(top)
+	end
 	return true
 end
 

@@ -13,6 +13,8 @@
  *     leave a chunk pending (a here-document, at the terminal an
  *     unfinished Lua chunk), which finish() ends at the end of input;
  *   abandon(): drops the pending chunk (Ctrl-C at the terminal);
+ *   eof(): Ctrl-D at the terminal: true if it ended only the pending
+ *     chunk or lesson, false if idrsh should end;
  *   waiting(): true while a lesson or quiz waits for its answers;
  *   complete(text, line, start): a table of candidates, or "files";
  *     then "nospace" if no space goes after the word;
@@ -300,7 +302,7 @@ static bool run_lua(struct shell *s, const char *chunk)
 	return call(s, 2, "-e");
 }
 
-static bool waiting(struct shell *s);
+static bool ask(struct shell *s, const char *name);
 static void answers(struct shell *s);
 
 /* -c: each line of CMD is a command, named "-c:N" in errors.  A lesson
@@ -320,7 +322,7 @@ static bool run_command(struct shell *s, const char *cmd)
 			break;
 		cmd += len + 1;
 	}
-	if (!s->quit && waiting(s))
+	if (!s->quit && ask(s, "waiting"))
 		answers(s);
 	return run_fn(s, "finish") && ok;
 }
@@ -653,12 +655,14 @@ static char *prompt(struct shell *s)
 	return p;
 }
 
-/* True while a lesson or quiz waits for an answer (the module's waiting()). */
-static bool waiting(struct shell *s)
+/* The module's function @name, called with no arguments, as a boolean
+ * (false if it fails): waiting() is true while a lesson or quiz waits for
+ * an answer; eof() is true if Ctrl-D ended a chunk or lesson only. */
+static bool ask(struct shell *s, const char *name)
 {
 	bool r;
 
-	push_fn(s, "waiting");
+	push_fn(s, name);
 	if (lua_pcall(s->L, 0, 1, 0) != LUA_OK) {
 		lua_pop(s->L, 1);
 		return false;
@@ -682,7 +686,7 @@ static void interact_answers(struct shell *s)
 	char *line, *p;
 
 	readline_init();
-	while (!s->quit && waiting(s)) {
+	while (!s->quit && ask(s, "waiting")) {
 		p = prompt(s);
 		line = readline(p);
 		free(p);
@@ -713,6 +717,8 @@ static void interact(struct shell *s)
 		free(p);
 		if (!line) {
 			putchar('\n');
+			if (ask(s, "eof"))
+				continue;
 			run_fn(s, "finish");
 			break;
 		}
@@ -734,7 +740,7 @@ static void batch(struct shell *s, bool until_answered)
 	ssize_t len = 0;
 	static long lineno; /* standard input's: answers read it first */
 
-	while (!s->quit && !(until_answered && !waiting(s)) &&
+	while (!s->quit && !(until_answered && !ask(s, "waiting")) &&
 	       (errno = 0, len = getline(&line, &cap, stdin)) >= 0) {
 		if (len > 0 && line[len - 1] == '\n')
 			len--;

@@ -183,11 +183,32 @@ count"
 	assert_line "42"
 }
 
-@test "pty: Ctrl-D in an unfinished chunk says why it is unfinished" {
-	pty 'lua for i = 1, 2 do\n' '\004'
+@test "pty: Ctrl-D in an unfinished chunk says why it is unfinished, and idrsh goes on" {
+	pty 'lua for i = 1, 2 do\n' '\004' 'alloc a\n' 'count\n' '\004'
 	assert_success
 	assert_line --index 2 --regexp '^>> ?$'
 	assert_line "idrsh: lua: lua:1: 'end' expected near <eof>"
+	assert_line "idr> count"
+	assert_line "1"
+}
+
+@test "pty: Ctrl-D in a here-document drops it; idrsh goes on" {
+	pty 'alloc a\n' 'lua <<EOF\n' 'x = 1\n' '\004' 'count\n' '=x\n' '\004'
+	assert_success
+	assert_line "idrsh: lua: no line 'EOF' ends the here-document"
+	assert_line "idr> count"
+	assert_line "1"
+	assert_line "nil"
+}
+
+@test "pty: Ctrl-D at the answer> prompt leaves the lesson; idrsh goes on" {
+	pty 'alloc mine\n' 'lesson lowest-free\n' '2\n' '\004' 'count\n' '\004'
+	assert_success
+	assert_line "Right: 2."
+	assert_line "No answer to question 2: Ctrl-D."
+	assert_line "Score: 1 of 3 (1 answered)."
+	assert_line "idr> count"
+	assert_line "1"
 }
 
 @test "pty: Ctrl-C during a command: ^C, then the message on a line of its own" {
