@@ -17,6 +17,9 @@
 #     ns and the idr's mallocs per pair, by range of counts
 #     (build/bench/churn.tsv has every count);
 #   - the cost of the trace hooks (the idr built with them compiled out);
+#   - the node cache's lock under contention: a writer's alloc + remove
+#     pairs while 1, 3 or 15 threads refill the cache with idr_pre_get()
+#     (bench/contend.c), wall and CPU ns per pair;
 #   - how long idrsh's default dump (50 lines) of DUMP_N IDs takes;
 #   - instructions and simulated cache misses per operation of the idr's
 #     alloc, find, iteration and remove, from valgrind --tool=cachegrind
@@ -63,12 +66,17 @@ $(B)/bench/core-notrace: bench/core.c bench/args.h $(LIB_SRC) $(LIB_HDR)
 	$(QUIET_CC)$(CC) $(CPPFLAGS) -DIDR_NO_TRACE $(CFLAGS) -Isrc -o $@ bench/core.c \
 		$(LIB_SRC)
 
+$(B)/bench/contend: bench/contend.c bench/args.h $(LIB_SRC) $(LIB_HDR)
+	@mkdir -p $(@D)
+	$(QUIET_CC)$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc -pthread -o $@ \
+		bench/contend.c $(LIB_SRC)
+
 $(B)/bench/instr: bench/instr.c bench/args.h $(LIB_SRC) $(LIB_HDR)
 	@mkdir -p $(@D)
 	$(QUIET_CC)$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc -o $@ bench/instr.c $(LIB_SRC)
 
 BENCH_BIN := $(B)/bench/bench $(B)/bench/core $(B)/bench/core-notrace \
-	$(B)/bench/instr
+	$(B)/bench/instr $(B)/bench/contend
 
 .PHONY: deps-bench bench-plot
 
@@ -90,6 +98,9 @@ bench: deps-bench $(BENCH_BIN) $(B)/idr.so
 	@join -t '	' $(B)/bench/traced.tsv $(B)/bench/untraced.tsv | \
 		awk -F '\t' '{ printf "%-12s %10.2f %10.2f %9.3fx\n", \
 			$$1, $$2, $$3, $$2 / $$3 }'
+	@printf '\n%-12s %7s %10s %10s %10s\n' "contention" threads \
+		"wall ns" slowest "CPU ns"
+	@for t in 2 4 16; do ./$(B)/bench/contend $$t 50000 $(RUNS) || exit 1; done
 	@LUA_CPATH_5_4='$(B)/?.so;;' $(LUA) bench/dump.lua $(DUMP_N) $(RUNS)
 	@sh bench/instr.sh $(B)/bench/instr $(INSTR_N)
 	@$(LUA) bench/targets.lua $(B)/bench/bench.tsv $(B)/bench/lua.tsv

@@ -14,14 +14,15 @@
  *
  * The locking rule: every list changes under the caller's lock (or in
  * one thread), except the idr's cache, which idr_pre_get() fills without
- * that lock.  So the cache has a spinlock of its own, held by every
- * change to it and never across a malloc or free; its count is stored
- * atomically, so that idr_cache_count() and idr_pre_get() may read it
- * without the lock.
+ * that lock.  So the cache has a lock of its own (a spinlock that
+ * yields), held by every change to it and never across a malloc or
+ * free; its count is stored atomically, so that idr_cache_count() and
+ * idr_pre_get() may read it without the lock.
  *
  * Here a spare node is a block of IDR__NODE_SIZE bytes whose first word
  * links it into its list; tree.c alone knows a node's layout.
  */
+#include <sched.h>
 #include <string.h>
 
 #include "alloc.h"
@@ -95,10 +96,24 @@ struct idr_node *idr__node_take(struct idr__nodes *spare)
 
 /* {==================== The idr's cache ==================== */
 
+/* Reads of a held lock before a waiter yields: a few hundred ns, more
+ * than the longest hold when the holder runs. */
+#define CACHE_SPINS 128
+
+/*
+ * The lock is held for a few pointer moves.  In userspace its holder
+ * can be preempted all the same (there is no preempt_disable()), and a
+ * waiter that only spun would then burn its whole time slice: so it
+ * spins a little, reading rather than writing the flag, then yields.
+ */
 static void cache_lock(struct idr *idr)
 {
+	unsigned int spins = 0;
+
 	while (__atomic_test_and_set(&idr->idr_lock, __ATOMIC_ACQUIRE))
-		;
+		while (__atomic_load_n(&idr->idr_lock, __ATOMIC_RELAXED))
+			if (++spins % CACHE_SPINS == 0)
+				sched_yield();
 }
 
 static void cache_unlock(struct idr *idr)
