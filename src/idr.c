@@ -13,20 +13,28 @@
 #include "tag.h"
 #include "tree.h"
 
-/* Each idr_init() starts its count of changes this far from the last. */
-#define MODS_APART ((ULONG_MAX >> 16) + 1)
-
 /*
- * idr_mods of a new idr, far from every other idr_init()'s: an
- * idr_for_each_entry() whose body destroys and re-initialises the idr
- * then never takes the new tree's count of changes for the old one's
- * (and so never steps through the old, freed leaf).
+ * Above every count of changes an idr_destroy() has left behind.  An
+ * idr_init() starts there, so that an idr_for_each_entry() whose body
+ * destroys and re-initialises its idr never finds the count it saw
+ * before (it would step on through the freed leaf).  64 bits, counting
+ * one a change: no loop wraps it.
  */
-static unsigned long fresh_mods(void)
-{
-	static unsigned long inits;
+static uint64_t mods_high;
 
-	return __atomic_add_fetch(&inits, MODS_APART, __ATOMIC_RELAXED);
+static void mods_leave(uint64_t mods)
+{
+	uint64_t high = __atomic_load_n(&mods_high, __ATOMIC_RELAXED);
+
+	while (high < mods &&
+	       !__atomic_compare_exchange_n(&mods_high, &high, mods, true,
+					    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
+}
+
+static uint64_t fresh_mods(void)
+{
+	return __atomic_add_fetch(&mods_high, 1, __ATOMIC_RELAXED);
 }
 
 void idr_init_base(struct idr *idr, int base)
@@ -370,4 +378,5 @@ void idr_destroy(struct idr *idr)
 {
 	idr__free_all(idr);
 	idr__cache_drain(idr);
+	mods_leave(idr->idr_mods);
 }

@@ -137,7 +137,7 @@ struct idr {
 	void *idr_trace_data;
 	unsigned long idr_count;   /* IDs allocated, NULL entries too */
 	unsigned long idr_retired; /* tagged: slots used up for good */
-	unsigned long idr_mods;	   /* insertions and removals so far */
+	uint64_t idr_mods;	   /* insertions and removals so far */
 	uint64_t idr_gen_seed;	   /* tagged: a new leaf's generation */
 	unsigned int idr_base;	   /* the lowest ID handed out */
 	unsigned int idr_next;	   /* idr_alloc_cyclic's cursor */
@@ -359,16 +359,17 @@ IDR_API void idr_preload_end(void);
  * kernel's loop of idr_get_next() calls, but steps through a leaf without
  * going down from the top each time, for as long as the idr has had no
  * insertion or removal (the body may make them: the next step then goes
- * down again, from the ID after @id).  idr_init() starts each idr's count
- * of changes far from any other's, so a body that destroys and
- * re-initialises the idr is seen too.
+ * down again, from the ID after @id).  idr_init() starts the count of
+ * changes above every count an idr_destroy() left, and the count is 64
+ * bits wide everywhere, so a body that destroys and re-initialises the
+ * idr, any number of times, is seen too.
  */
 struct idr__iter {
 	const struct idr *idr;
 	void *const *slots;  /* the last ID's leaf's entries */
 	uint64_t rest;	     /* its present slots after that ID */
 	unsigned long first; /* the ID of its slot 0 */
-	unsigned long mods;  /* idr->idr_mods then */
+	uint64_t mods;	     /* idr->idr_mods then */
 	unsigned long rank;  /* packed: where the next entry is */
 	long last;	     /* the ID returned last */
 	void *entry;	     /* what the slow step found */

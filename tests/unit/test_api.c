@@ -1321,9 +1321,46 @@ static void iter_survives_destroy_and_init(void)
 	idr_destroy(&idr);
 }
 
+/*
+ * The same after 65536 idr_init()s: counts of changes that each init
+ * spaced 2^48 apart wrapped there, and the new tree's count, once it
+ * changed as often as the old one, was the old one's again (ASan saw
+ * the inline iterator read the freed leaf).
+ */
+static void iter_survives_many_inits(void)
+{
+	struct idr idr;
+	void *entry;
+	int id, k, seen = 0, want = 2;
+	long n;
+
+	idr_init(&idr);
+	for (k = 0; k < 10; k++)
+		CHECK_EQ(idr_alloc(&idr, iter_val(k), 0, 0, GFP), k);
+	idr_for_each_entry(&idr, entry, id) {
+		if (id == 0) {
+			idr_destroy(&idr);
+			for (n = 0; n < 65536; n++)
+				idr_init(&idr);
+			for (k = 2; k < 12; k++)
+				CHECK_EQ(idr_alloc(&idr, iter_val(100 + k), k,
+						   0, GFP),
+					 k);
+			continue;
+		}
+		CHECK_EQ(id, want);
+		CHECK(entry == iter_val(100 + id));
+		want++;
+		seen++;
+	}
+	CHECK_EQ(seen, 10);
+	idr_destroy(&idr);
+}
+
 void suite_api(void)
 {
 	RUN(iter_survives_destroy_and_init);
+	RUN(iter_survives_many_inits);
 	RUN(api_err_ptr);
 	RUN(api_init);
 	RUN(api_empty);
