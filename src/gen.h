@@ -7,7 +7,8 @@
  * is the generation its next occupant gets: it advances when the ID is
  * freed, and never wraps.  With IDR_TAG_RETIRE a slot whose counter
  * reaches the limit is retired for good.  tree.c keeps the counters (a
- * second node hung off each tagged leaf) and applies the two rules below
+ * second node hung off each tagged leaf; a tagged idr keeps its leaves,
+ * emptied or not, until idr_destroy()) and applies the two rules below
  * that concern whole leaves; tag.c applies the rest.
  */
 #ifndef IDR_GEN_H
@@ -40,13 +41,14 @@ static inline uint64_t idr__id_max(const struct idr *idr)
 }
 
 /*
- * A freed tagged leaf hands the generation @gen of each slot on to the
- * leaves to come (through the seed a new leaf's counters start from), so
- * that a stale tag stays stale.  With IDR_TAG_RETIRE, a slot that has
- * shown its last generation (only idr_destroy() frees such a leaf: a
- * retired slot stays present) raises the seed to the limit: which IDs
- * are used up is forgotten with the leaf, so from then on every ID a new
- * leaf would hold counts as retired (see idr__worn_out()).
+ * A tagged leaf freed by idr_destroy() hands the generation @gen of each
+ * slot on to the leaves to come (through the seed a new leaf's counters
+ * start from).  With IDR_TAG_RETIRE generations never wrap, so a seed
+ * past every one of them keeps every old tag stale; and a slot that has
+ * shown its last generation raises the seed to the limit: which IDs are
+ * used up is forgotten with the leaf, so from then on every ID a new
+ * leaf would hold counts as retired (see idr__worn_out()).  Wrapping
+ * generations are kept exactly only while the leaves are (see idr.h).
  */
 static inline void idr__gen_pass_on(struct idr *idr, uint64_t gen)
 {

@@ -325,8 +325,8 @@ IDR_API unsigned long idr_count(const struct idr *idr);
  *
  * The pointers stored are the caller's to free.  Afterwards the idr is
  * empty and may be used again; calling this twice is harmless.  The base,
- * the cyclic cursor and a tagged idr's generations are kept, so tags
- * handed out before stay stale.
+ * the cyclic cursor and a tagged idr's tagging are kept, and its
+ * generations leave a seed behind (see "Generation-tagged IDs" below).
  *
  * Context: under the caller's lock; idr_pre_get() may run in another
  * thread meanwhile (the idr's cache is emptied under its own lock).
@@ -522,12 +522,21 @@ IDR_API unsigned int idr_cache_count(const struct idr *idr);
  * A slot's generation advances by one each time its ID is freed.  With
  * g = 31 - id_bits generation bits, generations wrap modulo 2^g by
  * default: a stale tagged ID is detected unless its slot was reused 2^g
- * times since.  When a leaf whose slots are all free is freed and later
- * made again, its slots start one past the highest generation of any leaf
- * freed before, so staleness survives the freeing of nodes (a slot may
- * then skip generations, never repeat one early).  With IDR_TAG_RETIRE a
- * slot whose 2^g generations are used up is retired, never handed out
- * again, so no tagged ID is ever handed out twice.
+ * times since.  With IDR_TAG_RETIRE a slot whose 2^g generations are
+ * used up is retired, never handed out again, so no tagged ID is ever
+ * handed out twice.
+ *
+ * So that every slot keeps its own count, a tagged idr keeps each leaf
+ * it makes, with its generations, until idr_destroy(): its memory is
+ * that of the most IDs it has held, not of the IDs it holds.
+ * idr_destroy() frees them and keeps one number, the seed: one past the
+ * highest generation any slot reached, where every slot starts from then
+ * on.  With IDR_TAG_RETIRE no tag from before idr_destroy() is ever live
+ * again (generations never wrap, and all of them are below the seed).
+ * Without it, a slot whose generation lagged the highest can show an
+ * old tag again after fewer than 2^g reuses: hold no tag of a wrapping
+ * idr across its idr_destroy().  idr_init() forgets all of it: the
+ * tagging, the generations and the seed.
  */
 #define IDR_TAG_RETIRE 0x1u
 
@@ -538,14 +547,16 @@ IDR_API unsigned int idr_cache_count(const struct idr *idr);
  * @flags: 0 or IDR_TAG_RETIRE.
  *
  * Every allocation on the idr then stays below 2^@id_bits: a range that
- * starts at or above it has no ID in it (-ENOSPC).  After idr_destroy(),
- * the same @id_bits keeps the generations (tags from before stay stale);
- * other @id_bits start them afresh, as idr_init() does.
+ * starts at or above it has no ID in it (-ENOSPC).  On an idr tagged
+ * before and emptied, the same @id_bits and @flags keep its leaves and
+ * their generations; other @flags with the same @id_bits free the leaves
+ * and keep the seed, as idr_destroy() does (see above); other @id_bits
+ * start the generations afresh, as idr_init() does.
  *
  * Return: 0; -EINVAL if @id_bits or @flags is out of range, or the idr's
- * base (idr_init_base()) is not below 2^@id_bits; -EBUSY if
- * the idr has nodes: it holds IDs, or (IDR_TAG_RETIRE) slots retired for
- * good, which stay until idr_destroy() although idr_is_empty() is true.
+ * base (idr_init_base()) is not below 2^@id_bits; -EBUSY if the idr
+ * holds IDs, or (IDR_TAG_RETIRE) slots retired for good, which stay
+ * until idr_destroy() although idr_is_empty() is true.
  */
 IDR_API int idr_tag_init(struct idr *idr, unsigned int id_bits,
 			 unsigned int flags);

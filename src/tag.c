@@ -21,11 +21,17 @@ int idr_tag_init(struct idr *idr, unsigned int id_bits, unsigned int flags)
 	/* Else no ID fits: every allocation would say only -ENOSPC. */
 	if (idr->idr_base >> id_bits)
 		return -EINVAL;
-	if (idr->idr_rt)
+	if (idr->idr_count || idr->idr_retired)
 		return -EBUSY;
-	/* idr_destroy() kept the generations so that old tags stay stale;
-	 * another layout's tags are no tags of this one, and a seed from
-	 * more generation bits could leave this one none. */
+	/* The leaves an emptied tagged idr keeps stay for the same tagging;
+	 * for another, their generations pass on to the seed as at
+	 * idr_destroy(). */
+	if (id_bits != idr->idr_id_bits ||
+	    flags != (idr->idr_flags & IDR_TAG_RETIRE))
+		idr__free_all(idr);
+	/* The seed keeps old tags stale; another layout's tags are no tags
+	 * of this one, and a seed from more generation bits could leave
+	 * this one none. */
 	if (id_bits != idr->idr_id_bits)
 		idr->idr_gen_seed = 0;
 	idr->idr_id_bits = (unsigned char)id_bits;
@@ -78,9 +84,7 @@ void *idr__tag_remove(struct idr *idr, uint64_t index, bool *gone)
 /*
  * Give back @id (its tag bits ignored), allocated a moment ago and not
  * yet handed to anyone: its generation stays, so the caller's rollback
- * of a failed publish costs no tag.  If the leaf goes, its counters pass
- * on to the seed as they are (absorb_gens() adds one only for a slot
- * still present, and this one is not).
+ * of a failed publish costs no tag.
  */
 void *idr__tag_unalloc(struct idr *idr, unsigned long id)
 {

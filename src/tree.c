@@ -1268,7 +1268,8 @@ void idr__set_full(struct idr *idr, uint64_t index, enum idr__fill fill)
 		mark_open(idr, path, depth, index);
 }
 
-/* A freed tagged leaf hands its generations on: see idr__gen_pass_on(). */
+/* A tagged leaf freed by idr_destroy() hands its generations on to the
+ * seed: see idr__gen_pass_on(). */
 static void absorb_gens(struct idr *idr, const struct idr_node *leaf)
 {
 	unsigned int off;
@@ -1290,17 +1291,7 @@ void idr__trace_gone(const struct idr *idr, uint64_t index, unsigned int aux,
 	}
 }
 
-/* Whether the leaf went to the idr's cache (else to the allocator). */
-static bool leaf_release(struct idr *idr, struct idr_node *leaf, uint64_t index)
-{
-	if (leaf->aux) {
-		absorb_gens(idr, leaf);
-		idr__trace_gone(idr, index, IDR_AUX_GENS,
-				idr__node_release(idr, leaf->aux));
-	}
-	return idr__node_release(idr, leaf);
-}
-
+/* A node of an untagged tree (a tagged one keeps its leaves: prune()). */
 static void node_release_at(struct idr *idr, struct idr_node *node,
 			    uint64_t index, unsigned int shift)
 {
@@ -1309,8 +1300,7 @@ static void node_release_at(struct idr *idr, struct idr_node *node,
 	if (is_packed(node))
 		idr__free(node, node_size(node));
 	else
-		cached = shift ? idr__node_release(idr, node)
-			       : leaf_release(idr, node, index);
+		cached = idr__node_release(idr, node);
 
 	trace_gone(idr, index, shift, cached);
 }
@@ -1441,23 +1431,16 @@ static void leaf_compact(struct idr *idr, struct idr_node **path,
 	trace(idr, IDR_TRACE_PACK, index, 0, small);
 }
 
-/* Free @index; false (and nothing changed) if it is not present. */
-bool idr__delete(struct idr *idr, uint64_t index, void **entry)
+/*
+ * After a removal at @index: a node left empty goes, and its slot in the
+ * parent with it; then the tree lowers while it can.  @path and @depth
+ * are the removal's descent.
+ */
+static void prune(struct idr *idr, struct idr_node **path, unsigned int depth,
+		  uint64_t index)
 {
-	struct idr_node *path[IDR__LEVELS];
-	unsigned int depth = descend(idr, index, path);
-	unsigned int off = digit(index, 0), shift = 0, n;
+	unsigned int shift = 0;
 
-	if (!depth || !(leaf_present(path[depth - 1]) & bit(off)))
-		return false;
-	idr->idr_mods++;
-	n = count_of(leaf_present(path[depth - 1]));
-	*entry = leaf_take(path[depth - 1], off, n);
-	trace(idr, IDR_TRACE_SLOT_CLEAR, index, 0, path[depth - 1]);
-	mark_open(idr, path, depth, index);
-	if (leaf_present(path[depth - 1]) && packable(idr))
-		leaf_compact(idr, path, depth, index, n - 1);
-	/* A node left empty goes, and its slot in the parent with it. */
 	for (; depth > 1 && !present_of(path[depth - 1]); depth--) {
 		shift += IDR_BITS;
 		clear_slot(path[depth - 2], digit(index, shift));
@@ -1471,6 +1454,27 @@ bool idr__delete(struct idr *idr, uint64_t index, void **entry)
 		node_release_at(idr, path[0], index, shift);
 	}
 	shrink(idr);
+}
+
+/* Free @index; false (and nothing changed) if it is not present. */
+bool idr__delete(struct idr *idr, uint64_t index, void **entry)
+{
+	struct idr_node *path[IDR__LEVELS];
+	unsigned int depth = descend(idr, index, path);
+	unsigned int off = digit(index, 0), n;
+
+	if (!depth || !(leaf_present(path[depth - 1]) & bit(off)))
+		return false;
+	idr->idr_mods++;
+	n = count_of(leaf_present(path[depth - 1]));
+	*entry = leaf_take(path[depth - 1], off, n);
+	trace(idr, IDR_TRACE_SLOT_CLEAR, index, 0, path[depth - 1]);
+	mark_open(idr, path, depth, index);
+	if (leaf_present(path[depth - 1]) && packable(idr))
+		leaf_compact(idr, path, depth, index, n - 1);
+	/* A tagged idr keeps its leaves: they hold the generations. */
+	if (!idr__tagged(idr))
+		prune(idr, path, depth, index);
 	idr->idr_count--;
 	return true;
 }
@@ -1747,8 +1751,11 @@ static long check_node(const struct idr *idr, const struct idr_node *node,
 		       unsigned int shift)
 {
 	uint64_t present = present_of(node);
+	/* Only a tagged idr's leaf may be empty: it keeps its generations. */
+	bool kept = shift == 0 && idr__tagged(idr);
 
-	if (!present || (present & ~ALL_SLOTS) || (node->full & ~present))
+	if ((!present && !kept) || (present & ~ALL_SLOTS) ||
+	    (node->full & ~present))
 		return -1;
 	if (shift == 0)
 		return leaf_sound(idr, node) ? (long)count_of(present) : -1;

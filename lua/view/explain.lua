@@ -491,7 +491,8 @@ local function result(st, ev)
 	local text = ("Result: ID %d, %s."):format(r, verb)
 	if st.shape.id_bits and op:find("remove") then
 		verb = verb .. "; its slot's generation goes up by one, so this " ..
-			"tagged ID is stale from now on"
+			"tagged ID is stale from now on (a tagged tree keeps " ..
+			"its leaves, emptied or not, for their generations)"
 	end
 	if st.shape.id_bits and op:find("tag") then
 		local b = st.shape.id_bits

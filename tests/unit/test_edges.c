@@ -657,10 +657,11 @@ static void edges_path_ida_tag(void)
 	CHECK_EQ(st.ids, 0);
 	CHECK_EQ(st.lowest, -1);
 	CHECK_EQ(idr_tag_check(&idr, t), -ESTALE);
-	/* The leaf was freed: a new one starts past the gens it used. */
+	/* The leaf stays (a tagged idr keeps its leaves): slot 4, never
+	 * used, is at its first generation. */
 	t = idr_alloc_tagged(&idr, val(4), 4, 6, GFP_KERNEL);
 	CHECK_EQ(idr_tag_id(&idr, t), 4);
-	CHECK_EQ(idr_tag_gen(&idr, t), 1);
+	CHECK_EQ(idr_tag_gen(&idr, t), 0);
 	t = idr_alloc_tagged(&idr, val(6), 5, 0, GFP_KERNEL);
 	CHECK_EQ(idr_tag_id(&idr, t), 6);
 	CHECK_SOUND(&idr);

@@ -348,7 +348,10 @@ static bool in(const int *v, int n, int x)
 
 #define CYCLES 10
 
-/* Generations survive the freeing and making again of leaves. */
+/*
+ * Generations survive a leaf's emptying: a tagged idr keeps its leaves
+ * (the tree never lowers), so each slot keeps its own counter.
+ */
 static void tag_stale_after_leaf_freed(void)
 {
 	const unsigned int bits = 10, x = 3 * IDR_SLOTS + 1;
@@ -360,15 +363,15 @@ static void tag_stale_after_leaf_freed(void)
 	is_live(&idr, t0, 5, val(5));
 	CHECK(idr_remove_tagged(&idr, t0) == val(5));
 	CHECK_SOUND(&idr);
-	CHECK_EQ(idr__height(&idr), 0);
+	CHECK_EQ(idr__height(&idr), 1);
 	t1 = idr_alloc_tagged(&idr, val(6), 5, 6, GFP);
 	is_live(&idr, t1, 5, val(6));
 	CHECK(t1 != t0);
 	is_stale(&idr, t0);
 	CHECK(idr_remove_tagged(&idr, t1) == val(6));
-	CHECK_EQ(idr__height(&idr), 0);
+	CHECK_EQ(idr__height(&idr), 1);
 
-	/* Slot x goes through generations while its leaf lives... */
+	/* Slot x goes through generations... */
 	keep = idr_alloc_tagged(&idr, val(1), x + 1, x + 2, GFP);
 	is_live(&idr, keep, (int)x + 1, val(1));
 	cur = idr_alloc_tagged(&idr, val(2), x, x + 1, GFP);
@@ -383,17 +386,17 @@ static void tag_stale_after_leaf_freed(void)
 	CHECK(idr_remove_tagged(&idr, cur) == val(2));
 	CHECK(idr_remove_tagged(&idr, keep) == val(1));
 	CHECK_SOUND(&idr);
-	CHECK_EQ(idr__height(&idr), 0);
+	CHECK_EQ(idr__height(&idr), 2);
 
-	/* ...then another leaf lives and dies... */
+	/* ...then another slot is used and emptied... */
 	for (i = 0; i < 3; i++) {
 		cur = idr_alloc_tagged(&idr, val(3), 1, 2, GFP);
 		is_live(&idr, cur, 1, val(3));
 		CHECK(idr_remove_tagged(&idr, cur) == val(3));
-		CHECK_EQ(idr__height(&idr), 0);
+		CHECK_EQ(idr__height(&idr), 2);
 	}
 
-	/* ...and x's leaf is made again: no old tag of x comes back. */
+	/* ...and x again: no old tag of x comes back. */
 	cur = idr_alloc_tagged(&idr, val(4), x, x + 1, GFP);
 	is_live(&idr, cur, (int)x, val(4));
 	CHECK(!in(old, CYCLES + 1, cur));
@@ -404,6 +407,118 @@ static void tag_stale_after_leaf_freed(void)
 	keep = idr_alloc_tagged(&idr, val(5), x + 1, x + 2, GFP);
 	is_live(&idr, keep, (int)x + 1, val(5));
 	idr_destroy(&idr);
+}
+
+/*
+ * g = 3.  Slot 0 hands out a tag and its leaf goes; another leaf's slot
+ * is reused 8 times and its leaf goes too.  Slot 0's leaf made again
+ * must not hand out its first tag: a seed taken from the other slot's
+ * counter (8, shown modulo 8 as 0) made that tag live again.
+ */
+static void tag_lagging_slot_after_leaves_freed(void)
+{
+	const unsigned int bits = 28, far = IDR_SLOTS;
+	int first, keep, t, k;
+	DEFINE_IDR(idr);
+
+	CHECK_EQ(idr_tag_init(&idr, bits, 0), 0);
+	keep = idr_alloc_tagged(&idr, val(3), (int)far + 1, (int)far + 2, GFP);
+	first = idr_alloc_tagged(&idr, val(0), 0, 1, GFP);
+	CHECK(idr_remove_tagged(&idr, first) == val(0));
+	for (k = 0; k < 8; k++) {
+		t = idr_alloc_tagged(&idr, val(1), (int)far, (int)far + 1, GFP);
+		CHECK(idr_remove_tagged(&idr, t) == val(1));
+	}
+	CHECK(idr_remove_tagged(&idr, keep) == val(3));
+	t = idr_alloc_tagged(&idr, val(2), 0, 1, GFP);
+	is_live(&idr, t, 0, val(2));
+	CHECK(t != first);
+	is_stale(&idr, first);
+	CHECK_SOUND(&idr);
+	idr_destroy(&idr);
+}
+
+#define WM_IDS (4 * IDR_SLOTS)
+#define WM_RECENT 7 /* g = 3: 2^g - 1 tags a slot must not repeat */
+
+struct wm {
+	struct idr idr;
+	uint64_t rng;
+	int live[WM_IDS];
+	int recent[WM_IDS][WM_RECENT];
+	unsigned int uses[WM_IDS];
+};
+
+/* Hand out @id; its tag must be none of the slot's last 7. */
+static bool wm_alloc(struct wm *m, int id)
+{
+	int t = idr_alloc_tagged(&m->idr, val((unsigned long)id), id, id + 1,
+				 GFP);
+	unsigned int k, n = m->uses[id];
+
+	if (!CHECK_EQ(idr_tag_id(&m->idr, t), id))
+		return false;
+	for (k = 0; k < n && k < WM_RECENT; k++)
+		if (!CHECK(m->recent[id][k] != t) ||
+		    !is_stale(&m->idr, m->recent[id][k]))
+			return false;
+	m->recent[id][n % WM_RECENT] = t;
+	m->uses[id]++;
+	m->live[id] = t;
+	return true;
+}
+
+static bool wm_remove(struct wm *m, int id)
+{
+	void *got = idr_remove_tagged(&m->idr, m->live[id]);
+
+	m->live[id] = -1;
+	return CHECK(got == val((unsigned long)id));
+}
+
+/* Empty one leaf's worth of IDs, so that its leaf goes. */
+static bool wm_clear(struct wm *m)
+{
+	int first = (int)(rnd_below(&m->rng, WM_IDS / IDR_SLOTS) * IDR_SLOTS);
+	int id;
+
+	for (id = first; id < first + (int)IDR_SLOTS; id++)
+		if (m->live[id] >= 0 && !wm_remove(m, id))
+			return false;
+	return true;
+}
+
+/*
+ * The promise itself, at g = 3, through leaves freed and made again in
+ * every order: a slot's new tag is none of the 7 it handed out before,
+ * and those are all stale.
+ */
+static void tag_wrap_promise_model(void)
+{
+	struct wm *m = calloc(1, sizeof(*m));
+	unsigned long step;
+	bool ok = true;
+	int id;
+
+	if (!CHECK(m != NULL))
+		return;
+	m->rng = 3;
+	memset(m->live, 0xff, sizeof(m->live));
+	CHECK_EQ(idr_tag_init(&m->idr, 28, 0), 0);
+	for (step = 0; ok && step < 20000; step++) {
+		id = (int)rnd_below(&m->rng, WM_IDS);
+		if (rnd_below(&m->rng, 40) == 0)
+			ok = wm_clear(m);
+		else if (m->live[id] < 0)
+			ok = wm_alloc(m, id);
+		else
+			ok = wm_remove(m, id);
+		ok = ok && CHECK_SOUND(&m->idr);
+	}
+	if (!ok)
+		fprintf(stderr, "tag wrap model: differs at step %lu\n", step);
+	idr_destroy(&m->idr);
+	free(m);
 }
 
 /* g = 3: after 8 reuses of a slot its first tag is live again. */
@@ -1027,6 +1142,37 @@ static void tag_retired_after_destroy(void)
 }
 
 /*
+ * With IDR_TAG_RETIRE, idr_destroy() and idr_tag_init() with the same
+ * id_bits keep every old tag stale, a lagging slot's too: generations
+ * never wrap, and every slot starts past all of them.
+ */
+static void tag_retire_lagging_slot_after_destroy(void)
+{
+	const int far = IDR_SLOTS;
+	int first, t, k, old[6];
+	DEFINE_IDR(idr);
+
+	CHECK_EQ(idr_tag_init(&idr, 28, IDR_TAG_RETIRE), 0); /* 8 gens */
+	first = idr_alloc_tagged(&idr, val(0), 0, 1, GFP);
+	CHECK(idr_remove_tagged(&idr, first) == val(0));
+	for (k = 0; k < 6; k++) {
+		old[k] = idr_alloc_tagged(&idr, val(1), far, far + 1, GFP);
+		CHECK(idr_remove_tagged(&idr, old[k]) == val(1));
+	}
+	idr_destroy(&idr);
+	CHECK_EQ(idr_tag_init(&idr, 28, IDR_TAG_RETIRE), 0);
+	t = idr_alloc_tagged(&idr, val(2), 0, 1, GFP);
+	is_live(&idr, t, 0, val(2));
+	CHECK_EQ(idr_tag_gen(&idr, t), 6);
+	is_stale(&idr, first);
+	t = idr_alloc_tagged(&idr, val(3), far, far + 1, GFP);
+	is_live(&idr, t, far, val(3));
+	for (k = 0; k < 6; k++)
+		is_stale(&idr, old[k]);
+	idr_destroy(&idr);
+}
+
+/*
  * Tagged again with other id_bits after idr_destroy(): generations start
  * afresh (the seed 8 bits left would retire every slot of a 1-bit
  * generation); with the same id_bits they go on.
@@ -1055,6 +1201,7 @@ void suite_tag(void)
 {
 	RUN(tag_stale_after_destroy);
 	RUN(tag_retired_after_destroy);
+	RUN(tag_retire_lagging_slot_after_destroy);
 	RUN(tag_other_bits_after_destroy);
 	RUN(tag_init_arguments);
 	RUN(tag_errors);
@@ -1062,6 +1209,8 @@ void suite_tag(void)
 	RUN(tag_layout);
 	RUN(tag_generation_advances);
 	RUN(tag_stale_after_leaf_freed);
+	RUN(tag_lagging_slot_after_leaves_freed);
+	RUN(tag_wrap_promise_model);
 	RUN(tag_generations_wrap);
 	RUN(tag_retire);
 	RUN(tag_memory);
