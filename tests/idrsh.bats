@@ -599,8 +599,8 @@ a
 65536
 stale: id 0 gen 0; the slot is at gen 1 (ESTALE)
 live: id 0 gen 1; the slot is at gen 1
-stale: id 5 gen 0; the slot is free, at gen 1 (ESTALE)
-free: id 5 gen 1; the slot is free, at gen 1 (ENOENT)"
+free: id 5 gen 0; the slot is free, at gen 0 (ENOENT)
+stale: id 5 gen 1; the slot is free, at gen 0 (ESTALE)"
 }
 
 @test "tagged: a stale tag finds and removes nothing" {
