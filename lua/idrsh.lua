@@ -93,11 +93,15 @@ local function bold(s)
 end
 
 -- A value as the shell shows it: bare if it needs no quotes.
+-- An idr's value as list prints it; nil is a reserved ID's (a NULL
+-- entry), and a string that could pass for that mark is quoted.
 local function show(v)
-	if type(v) ~= "string" then
+	if v == nil then
+		return "(reserved)"
+	elseif type(v) ~= "string" then
 		return tostring(v)
 	end
-	if v ~= "" and not v:find("[%s\"'\\%c]") then
+	if v ~= "" and not v:find("^%(") and not v:find("[%s\"'\\%c]") then
 		return v
 	end
 	return '"' .. v:gsub('[\\"]', "\\%0"):gsub("\n", "\\n")
@@ -612,17 +616,18 @@ end
 
 -- A raised error (a destroyed tree) comes as a message without an errno.
 local function absent(id, msg, errno)
-	if errno == "ENOENT" or (errno == nil and msg == nil) then
+	if errno == "ENOENT" then
 		return nil, "no id " .. id .. " (ENOENT)"
 	end
 	return nil, failure(msg, errno)
 end
 
--- A handler for on_id that prints the value method @m returns for the ID.
+-- A handler for on_id that prints the value method @m returns for the ID:
+-- a lone nil is a reserved ID's.
 local function print_value(m)
 	return function(t, id)
 		local v, msg, errno = call(t, m, id)
-		if v == nil then return absent(id, msg, errno) end
+		if v == nil and msg ~= nil then return absent(id, msg, errno) end
 		outln(show(v))
 		return true
 	end
@@ -832,7 +837,9 @@ command {
 command {
 	name = "find", args = "ID", min = 1,
 	help = "print the value stored at ID",
-	text = "idr_find(): fails with ENOENT when ID is not allocated.",
+	text = "idr_find(): fails with ENOENT when ID is not allocated.  A\n" ..
+		"reserved ID (allocated with no value: lua t:alloc(nil)) prints\n" ..
+		"(reserved), though idr_find() gives NULL for it as for a free one.",
 	example = "find 5",
 	run = on_id("idr", "ID", print_value("find")),
 }
@@ -840,7 +847,8 @@ command {
 command {
 	name = "remove", args = "ID", min = 1,
 	help = "free ID and print the value it held",
-	text = "idr_remove(): the nodes only ID kept alive are freed.",
+	text = "idr_remove(): the nodes only ID kept alive are freed.  A\n" ..
+		"reserved ID prints (reserved); a free one fails with ENOENT.",
 	example = "remove 5",
 	run = on_id("idr", "ID", print_value("remove")),
 }
@@ -877,13 +885,16 @@ command {
 command {
 	name = "list",
 	help = "print every entry as 'ID VALUE' (an IDA's IDs), in ID order",
-	text = "idr_for_each(); on an IDA, one ID a line.",
+	text = "idr_for_each(), and the reserved IDs it skips, as\n" ..
+		"'ID (reserved)'; on an IDA, one ID a line.  A string value that\n" ..
+		"starts with ( is quoted, so that it cannot pass for one.",
 	example = "list",
 	run = function()
 		local t, err = tree("any")
 		if not t then return nil, err end
 		local ida = kind_of(t) == "ida"
-		local step, state, key = call(t, "pairs")
+		local step, state, key = call(t, "pairs",
+			not ida and { reserved = true } or nil)
 		if not step then return nil, state end
 		for id, v in step, state, key do
 			if ida then outln(id) else print_entry(id, v) end

@@ -260,6 +260,37 @@ a
 no"
 }
 
+@test "a reserved ID (nil) is allocated: find, list, dump, remove say (reserved)" {
+	idrsh_lines "lua t:alloc(nil)" 'alloc "(reserved)"' "find 0" "find 1" \
+		list count dump "remove 0" "find 0" count "lua t:alloc(nil, 5)" \
+		"replace 5 x" "find 5"
+	assert_equal "$stderr" "idrsh: <stdin>:9: find: no id 0 (ENOENT)"
+	assert_failure 1
+	assert_equal "$output" '0
+1
+(reserved)
+"(reserved)"
+0 (reserved)
+1 "(reserved)"
+2
+idr: 2 IDs, height 1, 1 node
+L0 0..63  2/64
+  ##..............................................................
+  0:(reserved) 1:"(reserved)"
+(reserved)
+1
+5
+(reserved)
+x'
+	# The removal worked: --bail goes on past it.
+	run --separate-stderr "$IDRSH" --bail -c "lua t:alloc(nil)" \
+		-c "remove 0" -c "alloc a"
+	assert_success
+	assert_equal "$output" "0
+(reserved)
+0"
+}
+
 @test "next past the last entry fails with ENOENT" {
 	idrsh_lines "alloc a" "next 1"
 	assert_failure 1
