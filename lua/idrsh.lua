@@ -1282,8 +1282,10 @@ command {
 		"leaves', 'L0 0..4095: 64 leaves of 1/64'; a gap between children,\n" ..
 		"as 'L1 4096..8191: 1 empty slot'.  A dump longer than a screen\n" ..
 		"(the terminal's height; 50 lines off a terminal) shows fewer\n" ..
-		"levels, and its last line says so.\n" ..
-		"  --depth N    draw N levels from the top; below, runs only\n" ..
+		"levels, and its last line says so, unless --depth or --full\n" ..
+		"is given.\n" ..
+		"  --depth N    draw N levels from the top; below, runs only;\n" ..
+		"               whole, however long: at a terminal, paged\n" ..
 		"  --at ID      only the way down to ID, and its leaf\n" ..
 		"  --range A B  only the nodes and entries of IDs A to B\n" ..
 		"  --entries N  show up to N of a leaf's entries (1 to 64)\n" ..
@@ -1297,7 +1299,8 @@ command {
 		local o, e = parse_dump(args, t)
 		if not o then return nil, e end
 		local rows = screen_lines()
-		if not o.full then
+		-- Only the default is fitted: a depth asked for is honoured.
+		if not o.full and not o.depth then
 			-- Room for the prompt under a screenful.
 			o.max_lines = rows and math.max(rows - 1, 2) or 50
 		end
