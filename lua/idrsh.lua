@@ -1870,12 +1870,32 @@ end
 
 local FILL_MAX = 1000000
 
+-- Gives back @ids, the newest first, as if they had never been handed
+-- out: an idr's unalloc, not remove, so that no tagged slot's generation
+-- advances.  (alloc, unlike alloc_cyclic, leaves the cursor alone.)
+local function give_back(t, kind, ids)
+	local m = kind == "ida" and "free" or "unalloc"
+	for i = #ids, 1, -1 do
+		call(t, m, ids[i])
+	end
+end
+
+-- Why the @n-th ID of @want failed, once the @n - 1 before are given back.
+local function many_failed(msg, errno, start, done, want)
+	local why = failure(msg, errno, range_text(start))
+	if done == 0 then return why end
+	return (why:gsub(" %((%u+)%)$", string.format(" after %d of %d; " ..
+		"the %d are given back (%%1)", done, want, done)))
+end
+
 command {
 	name = "alloc_many", args = "N [START]", min = 1, max = 2,
-	help = "allocate N IDs, each the lowest free one >= START; print them",
+	help = "allocate N IDs, all or none, from START up; print them",
 	text = "On an idr each ID holds the value 'v' (alloc v START); on an\n" ..
 		"IDA, ida_alloc START.  Prints the IDs as runs: 0..63 70.  At\n" ..
-		"most " .. FILL_MAX .. " at a time.",
+		"most " .. FILL_MAX .. " at a time.  All or none: if one fails\n" ..
+		"(ENOSPC, or ENOMEM after 'fail N'), those before are given back\n" ..
+		"and the tree is as it was, a tagged one's generations too.",
 	example = "alloc_many 64",
 	run = function(args)
 		local t, kind = current()
@@ -1891,8 +1911,8 @@ command {
 				id, msg, errno = call(t, "alloc", "v", n[2])
 			end
 			if id == nil then
-				if #ids > 0 then outln(#ids .. " IDs: " .. runs(ids)) end
-				return nil, failure(msg, errno, range_text(n[2]))
+				give_back(t, kind, ids)
+				return nil, many_failed(msg, errno, n[2], #ids, n[1])
 			end
 			ids[#ids + 1] = id
 		end

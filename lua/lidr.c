@@ -867,6 +867,23 @@ static int lidr_remove(lua_State *L)
 	return delivered(L, &t->o, 1);
 }
 
+/*
+ * Give back @id as if it had never been allocated: a tagged slot's
+ * generation does not advance, so this is only for IDs no one was given
+ * (idrsh's alloc_many undoes a failed batch with it).  The value it held,
+ * or nil, msg, "ENOENT" if it was free.
+ */
+static int lidr_unalloc(lua_State *L)
+{
+	struct lidr *t = checkidr(L);
+	unsigned long id = ulong_arg(L, 2);
+
+	if (!in_use(&t->idr, id))
+		return fail(L, -ENOENT, "no such id %I", (LUAI_UACINT)id);
+	take_value(L, t, id, idr__tag_unalloc(&t->idr, id));
+	return delivered(L, &t->o, 1);
+}
+
 /* The old value (nil if reserved); a failed store puts the old back. */
 static int lidr_replace(lua_State *L)
 {
@@ -2209,6 +2226,7 @@ static const luaL_Reg idr_methods[] = {
 	{ "set_cursor", lidr_set_cursor },
 	{ "find", lidr_find },
 	{ "remove", lidr_remove },
+	{ "unalloc", lidr_unalloc },
 	{ "replace", lidr_replace },
 	{ "get_next", lidr_get_next },
 	{ "pairs", lidr_pairs },

@@ -560,6 +560,33 @@ idrsh: <stdin>:2: alloc: unterminated single quote"
 	assert_equal "${#stderr}" 1048624
 }
 
+@test "alloc_many is all or none: after ENOSPC or ENOMEM the tree is as it was" {
+	idrsh_lines "alloc a 2147483640" "alloc_many 5 2147483645" count list \
+		"new m" "alloc a" "fail 1" "alloc_many 100" count "new g --tagged 3" \
+		"alloc_tagged x" "alloc_tagged w" "remove_tagged 0" "alloc_many 9" \
+		dump "alloc_tagged y" "new i --ida" "alloc_many 3 2147483646" count
+	assert_failure 1
+	assert_equal "$stderr" "idrsh: <stdin>:2: alloc_many: no free id at or above 2147483645 after 3 of 5; the 3 are given back (ENOSPC)
+idrsh: <stdin>:8: alloc_many: out of memory after 63 of 100; the 63 are given back (ENOMEM)
+idrsh: <stdin>:14: alloc_many: no free id at or above 0 after 7 of 9; the 7 are given back (ENOSPC)
+idrsh: <stdin>:18: alloc_many: no free id at or above 2147483646 after 2 of 3; the 2 are given back (ENOSPC)"
+	# Slot 0's generation did not advance: y's tag is the one it would be.
+	assert_equal "$output" "2147483640
+1
+2147483640 a
+0
+1
+0
+1
+x
+idr: 1 ID, height 1, 1 node, tagged: 3 ID bits
+L0 0..63  1/64
+  .#..............................................................
+  1:w@g0
+8
+0"
+}
+
 @test "fail N: the next allocation fails with ENOMEM, the tree unchanged" {
 	idrsh_lines "alloc a" "fail 1" "alloc b 64" "alloc c 64" count "fail -1"
 	assert_failure 1
