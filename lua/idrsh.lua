@@ -93,11 +93,15 @@ local function bold(s)
 end
 
 -- A value as the shell shows it: bare if it needs no quotes.
+-- An idr's value as list prints it; nil is a reserved ID's (a NULL
+-- entry), and a string that could pass for that mark is quoted.
 local function show(v)
-	if type(v) ~= "string" then
+	if v == nil then
+		return "(reserved)"
+	elseif type(v) ~= "string" then
 		return tostring(v)
 	end
-	if v ~= "" and not v:find("[%s\"'\\%c]") then
+	if v ~= "" and not v:find("^%(") and not v:find("[%s\"'\\%c]") then
 		return v
 	end
 	return '"' .. v:gsub('[\\"]', "\\%0"):gsub("\n", "\\n")
@@ -612,17 +616,18 @@ end
 
 -- A raised error (a destroyed tree) comes as a message without an errno.
 local function absent(id, msg, errno)
-	if errno == "ENOENT" or (errno == nil and msg == nil) then
+	if errno == "ENOENT" then
 		return nil, "no id " .. id .. " (ENOENT)"
 	end
 	return nil, failure(msg, errno)
 end
 
--- A handler for on_id that prints the value method @m returns for the ID.
+-- A handler for on_id that prints the value method @m returns for the ID:
+-- a lone nil is a reserved ID's.
 local function print_value(m)
 	return function(t, id)
 		local v, msg, errno = call(t, m, id)
-		if v == nil then return absent(id, msg, errno) end
+		if v == nil and msg ~= nil then return absent(id, msg, errno) end
 		outln(show(v))
 		return true
 	end
@@ -832,7 +837,9 @@ command {
 command {
 	name = "find", args = "ID", min = 1,
 	help = "print the value stored at ID",
-	text = "idr_find(): fails with ENOENT when ID is not allocated.",
+	text = "idr_find(): fails with ENOENT when ID is not allocated.  A\n" ..
+		"reserved ID (allocated with no value: lua t:alloc(nil)) prints\n" ..
+		"(reserved), though idr_find() gives NULL for it as for a free one.",
 	example = "find 5",
 	run = on_id("idr", "ID", print_value("find")),
 }
@@ -840,7 +847,8 @@ command {
 command {
 	name = "remove", args = "ID", min = 1,
 	help = "free ID and print the value it held",
-	text = "idr_remove(): the nodes only ID kept alive are freed.",
+	text = "idr_remove(): the nodes only ID kept alive are freed.  A\n" ..
+		"reserved ID prints (reserved); a free one fails with ENOENT.",
 	example = "remove 5",
 	run = on_id("idr", "ID", print_value("remove")),
 }
@@ -877,13 +885,16 @@ command {
 command {
 	name = "list",
 	help = "print every entry as 'ID VALUE' (an IDA's IDs), in ID order",
-	text = "idr_for_each(); on an IDA, one ID a line.",
+	text = "idr_for_each(), and the reserved IDs it skips, as\n" ..
+		"'ID (reserved)'; on an IDA, one ID a line.  A string value that\n" ..
+		"starts with ( is quoted, so that it cannot pass for one.",
 	example = "list",
 	run = function()
 		local t, err = tree("any")
 		if not t then return nil, err end
 		local ida = kind_of(t) == "ida"
-		local step, state, key = call(t, "pairs")
+		local step, state, key = call(t, "pairs",
+			not ida and { reserved = true } or nil)
 		if not step then return nil, state end
 		for id, v in step, state, key do
 			if ida then outln(id) else print_entry(id, v) end
@@ -1271,8 +1282,10 @@ command {
 		"leaves', 'L0 0..4095: 64 leaves of 1/64'; a gap between children,\n" ..
 		"as 'L1 4096..8191: 1 empty slot'.  A dump longer than a screen\n" ..
 		"(the terminal's height; 50 lines off a terminal) shows fewer\n" ..
-		"levels, and its last line says so.\n" ..
-		"  --depth N    draw N levels from the top; below, runs only\n" ..
+		"levels, and its last line says so, unless --depth or --full\n" ..
+		"is given.\n" ..
+		"  --depth N    draw N levels from the top; below, runs only;\n" ..
+		"               whole, however long: at a terminal, paged\n" ..
 		"  --at ID      only the way down to ID, and its leaf\n" ..
 		"  --range A B  only the nodes and entries of IDs A to B\n" ..
 		"  --entries N  show up to N of a leaf's entries (1 to 64)\n" ..
@@ -1286,7 +1299,8 @@ command {
 		local o, e = parse_dump(args, t)
 		if not o then return nil, e end
 		local rows = screen_lines()
-		if not o.full then
+		-- Only the default is fitted: a depth asked for is honoured.
+		if not o.full and not o.depth then
 			-- Room for the prompt under a screenful.
 			o.max_lines = rows and math.max(rows - 1, 2) or 50
 		end
@@ -1856,12 +1870,32 @@ end
 
 local FILL_MAX = 1000000
 
+-- Gives back @ids, the newest first, as if they had never been handed
+-- out: an idr's unalloc, not remove, so that no tagged slot's generation
+-- advances.  (alloc, unlike alloc_cyclic, leaves the cursor alone.)
+local function give_back(t, kind, ids)
+	local m = kind == "ida" and "free" or "unalloc"
+	for i = #ids, 1, -1 do
+		call(t, m, ids[i])
+	end
+end
+
+-- Why the @n-th ID of @want failed, once the @n - 1 before are given back.
+local function many_failed(msg, errno, start, done, want)
+	local why = failure(msg, errno, range_text(start))
+	if done == 0 then return why end
+	return (why:gsub(" %((%u+)%)$", string.format(" after %d of %d; " ..
+		"the %d are given back (%%1)", done, want, done)))
+end
+
 command {
 	name = "alloc_many", args = "N [START]", min = 1, max = 2,
-	help = "allocate N IDs, each the lowest free one >= START; print them",
+	help = "allocate N IDs, all or none, from START up; print them",
 	text = "On an idr each ID holds the value 'v' (alloc v START); on an\n" ..
 		"IDA, ida_alloc START.  Prints the IDs as runs: 0..63 70.  At\n" ..
-		"most " .. FILL_MAX .. " at a time.",
+		"most " .. FILL_MAX .. " at a time.  All or none: if one fails\n" ..
+		"(ENOSPC, or ENOMEM after 'fail N'), those before are given back\n" ..
+		"and the tree is as it was, a tagged one's generations too.",
 	example = "alloc_many 64",
 	run = function(args)
 		local t, kind = current()
@@ -1877,8 +1911,8 @@ command {
 				id, msg, errno = call(t, "alloc", "v", n[2])
 			end
 			if id == nil then
-				if #ids > 0 then outln(#ids .. " IDs: " .. runs(ids)) end
-				return nil, failure(msg, errno, range_text(n[2]))
+				give_back(t, kind, ids)
+				return nil, many_failed(msg, errno, n[2], #ids, n[1])
 			end
 			ids[#ids + 1] = id
 		end

@@ -46,7 +46,8 @@
 #include "lauxlib.h"
 
 #include "idr.h"
-#include "tag.h" /* idr__tag_unalloc */
+#include "tag.h"  /* idr__tag_unalloc, idr__tag_retired */
+#include "tree.h" /* idr__next_present */
 
 #define LIDR_API __attribute__((visibility("default")))
 
@@ -818,12 +819,31 @@ static int lidr_set_cursor(lua_State *L)
 
 /* {==================== Lookup and removal ==================== */
 
+/*
+ * Whether @id is allocated: idr_find() says NULL for a reserved ID and a
+ * free one alike, idr_path() tells them apart.
+ */
+static bool in_use(const struct idr *idr, unsigned long id)
+{
+	struct idr_path p;
+
+	idr_path(idr, id, &p);
+	return p.end == IDR_PATH_FOUND;
+}
+
+/* The value at @id (nil if reserved), or nil, msg, "ENOENT" if free. */
 static int lidr_find(lua_State *L)
 {
 	struct lidr *t = checkidr(L);
 	unsigned long id = ulong_arg(L, 2);
+	void *entry = idr_find(&t->idr, id);
 
-	push_value(L, t, id, idr_find(&t->idr, id));
+	/* Events first: the message allocates (see the rule at the top). */
+	if (!entry && !in_use(&t->idr, id)) {
+		delivered(L, &t->o, 0);
+		return fail(L, -ENOENT, "no such id %I", (LUAI_UACINT)id);
+	}
+	push_value(L, t, id, entry);
 	return delivered(L, &t->o, 1);
 }
 
@@ -844,6 +864,23 @@ static int lidr_remove(lua_State *L)
 		return fail(L, -ENOENT, "no such id %I", (LUAI_UACINT)id);
 	}
 	take_value(L, t, id, entry);
+	return delivered(L, &t->o, 1);
+}
+
+/*
+ * Give back @id as if it had never been allocated: a tagged slot's
+ * generation does not advance, so this is only for IDs no one was given
+ * (idrsh's alloc_many undoes a failed batch with it).  The value it held,
+ * or nil, msg, "ENOENT" if it was free.
+ */
+static int lidr_unalloc(lua_State *L)
+{
+	struct lidr *t = checkidr(L);
+	unsigned long id = ulong_arg(L, 2);
+
+	if (!in_use(&t->idr, id))
+		return fail(L, -ENOENT, "no such id %I", (LUAI_UACINT)id);
+	take_value(L, t, id, idr__tag_unalloc(&t->idr, id));
 	return delivered(L, &t->o, 1);
 }
 
@@ -912,10 +949,68 @@ static int pairs_step(lua_State *L)
 	return delivered(L, &t->o, 2);
 }
 
+/*
+ * The first allocated ID at or above *@id, reserved ones included (but
+ * not a tagged idr's retired slots, which no one holds), and its entry.
+ */
+static bool next_in_use(const struct idr *idr, unsigned long *id, void **entry)
+{
+	uint64_t index = *id > idr->idr_base ? *id - idr->idr_base : 0;
+
+	while (idr__next_present(idr, index, &index, entry)) {
+		if (!idr->idr_id_bits || !idr__tag_retired(idr, index)) {
+			*id = (unsigned long)(index + idr->idr_base);
+			return true;
+		}
+		index++;
+	}
+	return false;
+}
+
+/* pairs_step for t:pairs{ reserved = true }: reserved IDs give nil. */
+static int pairs_all_step(lua_State *L)
+{
+	struct lidr *t = checkidr(L);
+	unsigned long id = 0;
+	void *entry;
+
+	if (!lua_isnil(L, 2)) {
+		lua_Integer last = luaL_checkinteger(L, 2);
+
+		if (last < 0 || last >= UINT32_MAX)
+			return 0;
+		id = (unsigned long)last + 1;
+	}
+	if (!next_in_use(&t->idr, &id, &entry))
+		return 0;
+	lua_pushinteger(L, (lua_Integer)id);
+	push_value(L, t, (lua_Integer)id, entry);
+	return 2;
+}
+
+static void opt_known(lua_State *L, const char *const *keys);
+
+static const char *const pairs_keys[] = { "reserved", NULL };
+
+/* Whether t:pairs(opts) asks for the reserved IDs too. */
+static bool opt_reserved(lua_State *L)
+{
+	bool on;
+
+	if (lua_isnoneornil(L, 2))
+		return false;
+	luaL_checktype(L, 2, LUA_TTABLE);
+	opt_known(L, pairs_keys);
+	lua_getfield(L, 2, "reserved");
+	on = lua_toboolean(L, -1);
+	lua_pop(L, 1);
+	return on;
+}
+
 static int lidr_pairs(lua_State *L)
 {
 	checkidr(L);
-	lua_pushcfunction(L, pairs_step);
+	lua_pushcfunction(L, opt_reserved(L) ? pairs_all_step : pairs_step);
 	lua_pushvalue(L, 1);
 	lua_pushnil(L);
 	return 3;
@@ -1140,7 +1235,8 @@ static bool needs_quotes(const char *s, size_t len)
 		if (c <= ' ' || c == 0x7f || strchr("\"'\\", c))
 			return true;
 	}
-	return len == 0;
+	/* Quoted, "(reserved)" cannot pass for a reserved ID's mark. */
+	return len == 0 || s[0] == '(';
 }
 
 /* Character @c inside double quotes, into @buf; returns its length. */
@@ -1249,7 +1345,7 @@ static int print_entry(FILE *out, unsigned long id, void *entry, void *data)
 	int n;
 
 	if (!entry)
-		return fprintf(out, "NULL");
+		return fprintf(out, "(reserved)");
 	/* Index -1 is the values table, pushed by dump_opts(). */
 	lua_rawgeti(L, -1, (lua_Integer)id);
 	n = print_top(out, L);
@@ -2130,6 +2226,7 @@ static const luaL_Reg idr_methods[] = {
 	{ "set_cursor", lidr_set_cursor },
 	{ "find", lidr_find },
 	{ "remove", lidr_remove },
+	{ "unalloc", lidr_unalloc },
 	{ "replace", lidr_replace },
 	{ "get_next", lidr_get_next },
 	{ "pairs", lidr_pairs },

@@ -260,6 +260,37 @@ a
 no"
 }
 
+@test "a reserved ID (nil) is allocated: find, list, dump, remove say (reserved)" {
+	idrsh_lines "lua t:alloc(nil)" 'alloc "(reserved)"' "find 0" "find 1" \
+		list count dump "remove 0" "find 0" count "lua t:alloc(nil, 5)" \
+		"replace 5 x" "find 5"
+	assert_equal "$stderr" "idrsh: <stdin>:9: find: no id 0 (ENOENT)"
+	assert_failure 1
+	assert_equal "$output" '0
+1
+(reserved)
+"(reserved)"
+0 (reserved)
+1 "(reserved)"
+2
+idr: 2 IDs, height 1, 1 node
+L0 0..63  2/64
+  ##..............................................................
+  0:(reserved) 1:"(reserved)"
+(reserved)
+1
+5
+(reserved)
+x'
+	# The removal worked: --bail goes on past it.
+	run --separate-stderr "$IDRSH" --bail -c "lua t:alloc(nil)" \
+		-c "remove 0" -c "alloc a"
+	assert_success
+	assert_equal "$output" "0
+(reserved)
+0"
+}
+
 @test "next past the last entry fails with ENOENT" {
 	idrsh_lines "alloc a" "next 1"
 	assert_failure 1
@@ -527,6 +558,33 @@ idrsh: <stdin>:2: alloc: unterminated single quote"
 1048576
 1"
 	assert_equal "${#stderr}" 1048624
+}
+
+@test "alloc_many is all or none: after ENOSPC or ENOMEM the tree is as it was" {
+	idrsh_lines "alloc a 2147483640" "alloc_many 5 2147483645" count list \
+		"new m" "alloc a" "fail 1" "alloc_many 100" count "new g --tagged 3" \
+		"alloc_tagged x" "alloc_tagged w" "remove_tagged 0" "alloc_many 9" \
+		dump "alloc_tagged y" "new i --ida" "alloc_many 3 2147483646" count
+	assert_failure 1
+	assert_equal "$stderr" "idrsh: <stdin>:2: alloc_many: no free id at or above 2147483645 after 3 of 5; the 3 are given back (ENOSPC)
+idrsh: <stdin>:8: alloc_many: out of memory after 63 of 100; the 63 are given back (ENOMEM)
+idrsh: <stdin>:14: alloc_many: no free id at or above 0 after 7 of 9; the 7 are given back (ENOSPC)
+idrsh: <stdin>:18: alloc_many: no free id at or above 2147483646 after 2 of 3; the 2 are given back (ENOSPC)"
+	# Slot 0's generation did not advance: y's tag is the one it would be.
+	assert_equal "$output" "2147483640
+1
+2147483640 a
+0
+1
+0
+1
+x
+idr: 1 ID, height 1, 1 node, tagged: 3 ID bits
+L0 0..63  1/64
+  .#..............................................................
+  1:w@g0
+8
+0"
 }
 
 @test "fail N: the next allocation fails with ENOMEM, the tree unchanged" {

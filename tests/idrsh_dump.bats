@@ -67,6 +67,18 @@ idrsh: <stdin>:14: dump: --at ID: a number is missing"
 	[ "${#lines[@]}" -eq 194 ]
 }
 
+@test "dump --depth N is whole off a terminal, however long" {
+	SPREAD='lua for i = 0, 63, 2 do t:alloc(i, i * 4096) end'
+	idrsh_lines "$SPREAD" 'lua local _ = io.write(t:dump { depth = 2 })' \
+		"dump --depth 2"
+	assert_success
+	# The binding's whole dump, then the shell's: the same 130 lines.
+	[ "${#lines[@]}" -eq 260 ]
+	[ "$(printf '%s\n' "${lines[@]:0:130}")" = "$(printf '%s\n' "${lines[@]:130}")" ]
+	refute_line --partial "levels shown"
+	refute_line --partial -- "--depth N"
+}
+
 @test "values are quoted as list quotes them" {
 	idrsh_lines 'alloc "two words"' 'alloc plain' 'alloc "say \"hi\""' list dump
 	assert_success

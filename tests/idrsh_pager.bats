@@ -44,6 +44,17 @@ pty() {
 	assert_line --index 1 "idr: 750 IDs, height 3, 306 nodes"
 }
 
+@test "pty: dump --depth N longer than the screen goes through \$PAGER, whole" {
+	KEYS=("$FILL\n" 'dump --depth 3\n' '\004')
+	pty "exec $IDRSH"
+	assert_success
+	[ -s "$PAGED" ] || { echo "the pager did not run"; return 1; }
+	run grep -c '^    L0 ' "$PAGED"
+	assert_output 300
+	run grep -c 'levels shown' "$PAGED"
+	assert_output 0
+}
+
 @test "pty: without PAGER, less -R" {
 	mkdir "$BATS_TEST_TMPDIR/bin"
 	cp "$BATS_TEST_TMPDIR/pager" "$BATS_TEST_TMPDIR/bin/less"

@@ -71,6 +71,16 @@ local id, w = u:get_next(3)
 assert(id == 3 and w == false, "false is a value, not a reservation")
 id, w = u:get_next(6)
 assert(id == nil and w == nil, "reserved IDs are skipped")
+-- find tells a reserved ID (one nil) from a free one (nil, msg, ENOENT).
+assert(select("#", u:find(6)) == 1)
+v, msg, code = u:find(8)
+assert(v == nil and msg == "no such id 8" and code == "ENOENT")
+-- pairs{ reserved = true } visits reserved IDs too, their value nil.
+local seen = {}
+for i, x in u:pairs { reserved = true } do
+	seen[#seen + 1] = i .. "=" .. tostring(x)
+end
+assert(table.concat(seen, " ", 6) == "5=" .. tostring(u) .. " 6=nil 7=nil")
 -- Removing a reserved ID returns its nil value, and frees it.
 v, msg = u:remove(6)
 assert(v == nil and msg == nil and #u == 7)

@@ -160,3 +160,14 @@ for n = 1, 400 do
 	end
 end
 assert(rolled_back, "no depth made the store fail")
+
+-- unalloc gives an ID back as if never handed out: no generation burnt,
+-- unlike remove; its value comes back, a free ID is ENOENT.
+local u = idr.new { tagged = { id_bits = 4 } }
+local keep = u:alloc_tagged("keep")
+assert(u:alloc("v") == 1 and u:unalloc(1) == "v" and #u == 1)
+assert(u:alloc_tagged("again") == 1, "generation 0 still")
+assert(u:remove(1) == "again" and u:alloc_tagged("z") == (1 << 4) | 1)
+local none, why, errno = u:unalloc(9)
+assert(none == nil and why == "no such id 9" and errno == "ENOENT")
+assert(u:find_tagged(keep) == "keep")

@@ -49,7 +49,7 @@ golden("ida", ida, { 4097, 5000, 100000 })
 
 -- Values as the dump prints them: numbers plain, strings as the shell's
 -- 'list' shows them (quoted when they hold a space, a quote or a control
--- character), others by type, reserved IDs as NULL; control characters
+-- character), others by type, reserved IDs as (reserved); control characters
 -- never break a line.
 local v = idr.new()
 for _, x in ipairs { 42, -7, 1.5, "text", true, false } do v:alloc(x) end
@@ -63,7 +63,7 @@ v:alloc(coroutine.create(print))
 v:alloc(2^53)
 local d = v:dump { max_entries = 64 }
 assert(d:find("0:42 1:-7.0 2:1.5 3:text 4:true 5:false 6:table 7:function " ..
-	"8:NULL\n", 1, true), d)
+	"8:(reserved)\n", 1, true), d)
 assert(d:find(' 9:"two\\nlines\\ttab" 10:userdata 11:thread ' ..
 	tostring(12) .. ":" .. tostring(2^53) .. "\n", 1, true), d)
 -- max_entries cuts a leaf's list.

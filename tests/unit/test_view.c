@@ -33,7 +33,7 @@ static int print_value(FILE *out, unsigned long id, void *entry, void *data)
 {
 	(void)id;
 	(void)data;
-	return fprintf(out, "%s", entry ? (const char *)entry : "NULL");
+	return fprintf(out, "%s", entry ? (const char *)entry : "(reserved)");
 }
 
 static const struct idr_dump_opts opts = { .print_entry = print_value };
