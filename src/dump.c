@@ -8,11 +8,9 @@
  * compare it byte for byte; entries are printed by the caller's
  * print_entry, or as "*" when it gives none (pointers vary run to run).
  */
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE /* fopencookie: glibc, musl and bionic have it */
-#endif
 #include <inttypes.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,6 +49,10 @@ struct key {
 struct dumper {
 	const struct idr *idr;
 	FILE *out;
+	/* Text goes through say(): counted, and written up to a budget. */
+	bool measuring;	      /* count the lines, write nothing */
+	unsigned long lines;  /* lines said so far */
+	unsigned long budget; /* the lines written at most */
 	struct idr_dump_opts opts;
 	bool ida;
 	unsigned long drawn;   /* nodes drawn so far */
@@ -78,6 +80,48 @@ static void dumper_init(struct dumper *d, const struct idr *idr, FILE *out,
 	if (!d->opts.max_nodes)
 		d->opts.max_nodes = default_nodes;
 	d->ida = idr->idr_flags & IDR__IDA;
+	d->budget = ULONG_MAX;
+}
+
+/* Write the first @budget lines of @text; the rest is dropped. */
+static void write_lines(FILE *out, const char *text, unsigned long budget)
+{
+	const char *end = text;
+
+	while (budget && (end = strchr(end, '\n')) != NULL) {
+		end++;
+		budget--;
+	}
+	if (budget)
+		fputs(text, out);
+	else
+		fwrite(text, 1, (size_t)(end - text), out);
+}
+
+/*
+ * Text for the dump: written to @d->out while within the budget, and
+ * counted either way, so that a dump held to max_lines is measured
+ * first and then written, with no copy of it in memory.  Each piece is
+ * a few words or a line: far below the buffer.  Returns its length.
+ */
+static unsigned int say(struct dumper *d, const char *fmt, ...)
+{
+	char text[512];
+	const char *nl;
+	unsigned long had = d->lines;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return 0;
+	for (nl = strchr(text, '\n'); nl; nl = strchr(nl + 1, '\n'))
+		d->lines++;
+	if (!d->measuring && had < d->budget)
+		write_lines(d->out, text, d->budget - had);
+	return (unsigned int)n;
 }
 
 static int finish(FILE *out)
@@ -188,7 +232,7 @@ static bool shown_slot(const struct dumper *d, const struct idr_view *v,
 }
 
 /* A leaf's entries, wrapped at WIDTH, then "(+N more)" when cut. */
-static void leaf_entries(const struct dumper *d, const struct idr_view *v,
+static void leaf_entries(struct dumper *d, const struct idr_view *v,
 			 unsigned int indent)
 {
 	unsigned int slot, shown = 0, col = indent, total = 0;
@@ -196,7 +240,7 @@ static void leaf_entries(const struct dumper *d, const struct idr_view *v,
 
 	for (slot = 0; slot < v->slots; slot++)
 		total += shown_slot(d, v, slot);
-	fprintf(d->out, "%*s", indent, "");
+	say(d, "%*s", indent, "");
 	for (slot = 0; slot < v->slots && shown < d->opts.max_entries; slot++) {
 		size_t len;
 
@@ -206,19 +250,18 @@ static void leaf_entries(const struct dumper *d, const struct idr_view *v,
 		entry_text(d, v, slot, buf, WIDTH - indent + 1);
 		len = strlen(buf);
 		if (shown && col + 1 + len > WIDTH) {
-			fprintf(d->out, "\n%*s", indent, "");
+			say(d, "\n%*s", indent, "");
 			col = indent;
 		}
-		col += (unsigned int)fprintf(d->out, "%s%s",
-					     col > indent ? " " : "", buf);
+		col += say(d, "%s%s", col > indent ? " " : "", buf);
 		shown++;
 	}
 	/* A wrapped "(+N more)" starts where the entries do. */
 	if (total > shown && col + 12 > WIDTH)
-		fprintf(d->out, "\n%*s(+%u more)", indent, "", total - shown);
+		say(d, "\n%*s(+%u more)", indent, "", total - shown);
 	else if (total > shown)
-		fprintf(d->out, " (+%u more)", total - shown);
-	fputc('\n', d->out);
+		say(d, " (+%u more)", total - shown);
+	say(d, "\n");
 }
 
 /* }==================== Slot maps and entries ==================== */
@@ -231,12 +274,11 @@ static void text_node(struct dumper *d, const struct idr_view *v)
 	char map[IDR_SLOTS + 1];
 
 	slot_map(d, v, map);
-	fprintf(d->out, "%*sL%u %lu..%lu  %d/%u", indent, "", v->level,
-		v->first, v->last, __builtin_popcountll(v->present), v->slots);
+	say(d, "%*sL%u %lu..%lu  %d/%u", indent, "", v->level, v->first,
+	    v->last, __builtin_popcountll(v->present), v->slots);
 	if (v->packed)
-		fprintf(d->out, ", packed in %u", v->packed);
-	fputc('\n', d->out);
-	fprintf(d->out, "%*s%s\n", indent + 2, "", map);
+		say(d, ", packed in %u", v->packed);
+	say(d, "\n%*s%s\n", indent + 2, "", map);
 	if (v->level == 0)
 		leaf_entries(d, v, indent + 2);
 }
@@ -266,25 +308,27 @@ static bool same_key(struct key a, struct key b)
 	return a.kind == b.kind && a.count == b.count;
 }
 
+#define RUN_WORDS 40 /* "64 leaves of 64/64": room to spare */
+
 /* What a run of @n alike children of @v are, e.g. "62 full leaves". */
-static void run_words(FILE *out, const struct idr_view *v, unsigned int n,
-		      const struct key *k, const char *space)
+static void run_words(char *buf, const struct idr_view *v, unsigned int n,
+		      const struct key *k)
 {
 	unsigned int level = v->level - 1;
 
-	fprintf(out, "%u%s", n, space);
 	if (k->kind == K_EMPTY)
-		fprintf(out, "empty%sslot%s", space, n == 1 ? "" : "s");
+		snprintf(buf, RUN_WORDS, "%u empty slot%s", n,
+			 n == 1 ? "" : "s");
 	else if (k->kind == K_FULL)
-		fprintf(out, "full%s%s", space,
-			level ? (n == 1 ? "node" : "nodes")
-			      : (n == 1 ? "leaf" : "leaves"));
+		snprintf(buf, RUN_WORDS, "%u full %s", n,
+			 level ? (n == 1 ? "node" : "nodes")
+			       : (n == 1 ? "leaf" : "leaves"));
 	else if (level == 0)
-		fprintf(out, "lea%s%sof%s%u/%u", n == 1 ? "f" : "ves", space,
-			space, k->count, v->slots);
+		snprintf(buf, RUN_WORDS, "%u lea%s of %u/%u", n,
+			 n == 1 ? "f" : "ves", k->count, v->slots);
 	else
-		fprintf(out, "node%s%swith%sroom", n == 1 ? "" : "s", space,
-			space);
+		snprintf(buf, RUN_WORDS, "%u node%s with room", n,
+			 n == 1 ? "" : "s");
 }
 
 /* The IDs of the children of @v in slots @from .. @to - 1. */
@@ -302,12 +346,12 @@ static void text_run(struct dumper *d, const struct idr_view *v,
 		     unsigned int from, unsigned int to, const struct key *k)
 {
 	unsigned long lo, hi;
+	char words[RUN_WORDS];
 
 	run_range(v, from, to, &lo, &hi);
-	fprintf(d->out, "%*sL%u %lu..%lu: ", 2 * (v->depth + 1), "",
-		v->level - 1, lo, hi);
-	run_words(d->out, v, to - from, k, " ");
-	fputc('\n', d->out);
+	run_words(words, v, to - from, k);
+	say(d, "%*sL%u %lu..%lu: %s\n", 2 * (v->depth + 1), "", v->level - 1,
+	    lo, hi, words);
 }
 
 static void dump_subtree(struct dumper *d, const struct idr_view *v);
@@ -434,27 +478,27 @@ static void dump_at(struct dumper *d)
 	for (i = 0; i < n; i++)
 		text_node(d, &views[i]);
 	if (n < idr__height(d->idr))
-		fprintf(d->out, "%*s(no node below holds ID %lu: it is free)\n",
-			2 * n, "", d->opts.at);
+		say(d, "%*s(no node below holds ID %lu: it is free)\n", 2 * n,
+		    "", d->opts.at);
 }
 
-static void dump_header(const struct dumper *d)
+static void dump_header(struct dumper *d)
 {
 	const struct idr *idr = d->idr;
 	struct idr_stats st;
 
 	idr_stats(idr, &st);
-	fprintf(d->out, "%s: %lu ID%s, height %u, %lu node%s",
-		d->ida ? "ida" : "idr", st.ids, st.ids == 1 ? "" : "s",
-		st.height, st.nodes, st.nodes == 1 ? "" : "s");
+	say(d, "%s: %lu ID%s, height %u, %lu node%s", d->ida ? "ida" : "idr",
+	    st.ids, st.ids == 1 ? "" : "s", st.height, st.nodes,
+	    st.nodes == 1 ? "" : "s");
 	if (idr->idr_base)
-		fprintf(d->out, ", base %u", idr->idr_base);
+		say(d, ", base %u", idr->idr_base);
 	if (idr->idr_id_bits)
-		fprintf(d->out, ", tagged: %u ID bits%s", idr->idr_id_bits,
-			idr->idr_flags & IDR_TAG_RETIRE ? ", retire" : "");
+		say(d, ", tagged: %u ID bits%s", idr->idr_id_bits,
+		    idr->idr_flags & IDR_TAG_RETIRE ? ", retire" : "");
 	if (st.retired)
-		fprintf(d->out, ", %lu retired", st.retired);
-	fputc('\n', d->out);
+		say(d, ", %lu retired", st.retired);
+	say(d, "\n");
 }
 
 static void dump_text(struct dumper *d)
@@ -465,153 +509,54 @@ static void dump_text(struct dumper *d)
 	else
 		dump_walk(d);
 	if (d->cut)
-		fprintf(d->out, "(stopped after %u nodes: max_nodes)\n",
-			d->opts.max_nodes);
+		say(d, "(stopped after %u nodes: max_nodes)\n",
+		    d->opts.max_nodes);
 }
 
-/*
- * A dump held back in memory (max_lines) takes its bytes from the
- * allocator seam, so that they are counted and fault injection reaches
- * them.  The stream is the C library's (its FILE the one thing libc
- * allocates), unbuffered, and writes through sink_write() into @text.
- */
-struct sink {
-	char *text;
-	size_t len, cap;
-	bool short_of_memory;
-};
-
-static bool sink_grow(struct sink *s, size_t need)
+/* How many lines the dump has as the options stand: it writes nothing. */
+static unsigned long measure(struct dumper *d)
 {
-	size_t cap = s->cap ? s->cap : 4096;
-	char *text;
-
-	while (cap < need)
-		cap *= 2;
-	text = idr__malloc(cap);
-	if (!text)
-		return false;
-	if (s->len)
-		memcpy(text, s->text, s->len + 1);
-	idr__free(s->text, s->cap);
-	s->text = text;
-	s->cap = cap;
-	return true;
-}
-
-static ssize_t sink_write(void *cookie, const char *data, size_t n)
-{
-	struct sink *s = cookie;
-	size_t need = s->len + n + 1; /* the NUL */
-
-	/*
-	 * Once short, the rest is thrown away.  A short count is an error to
-	 * libc, and short_of_memory decides the result: 1 would end the same.
-	 */
-	if (s->short_of_memory || (need > s->cap && !sink_grow(s, need))) {
-		s->short_of_memory = true;
-		return 0; /* equivalent mutant */
-	}
-	memcpy(s->text + s->len, data, n);
-	s->len += n;
-	s->text[s->len] = '\0';
-	return (ssize_t)n;
-}
-
-static void sink_free(struct sink *s)
-{
-	idr__free(s->text, s->cap);
-	s->text = NULL;
-	s->len = s->cap = 0;
-}
-
-/* The dump as it would be printed, into @s; false if out of memory. */
-static bool render(struct dumper *d, struct sink *s)
-{
-	static const cookie_io_functions_t io = { .write = sink_write };
-	FILE *out = d->out;
-
-	*s = (struct sink){ NULL, 0, 0, false };
-	d->out = fopencookie(s, "w", io);
-	if (!d->out) {
-		d->out = out;
-		return false;
-	}
-	setvbuf(d->out, NULL, _IONBF, 0);
+	d->measuring = true;
+	d->lines = 0;
 	dump_text(d);
-	fclose(d->out);
-	d->out = out;
-	if (s->short_of_memory)
-		sink_free(s);
-	return !s->short_of_memory;
-}
-
-/* The number of lines in @s. */
-static unsigned long lines_in(const struct sink *s)
-{
-	unsigned long n = 0;
-	size_t i;
-
-	/* At "<=" the loop reads text[len] too: a NUL, no line. */
-	for (i = 0; i < s->len; i++) /* equivalent mutant */
-		n += s->text[i] == '\n';
-	return n;
-}
-
-/* Where line @n + 1 of @s starts: the length of its first @n lines. */
-static size_t first_lines(const struct sink *s, unsigned long n)
-{
-	size_t i;
-
-	for (i = 0; i < s->len && n; i++)
-		n -= s->text[i] == '\n';
-	return i;
+	d->measuring = false;
+	return d->lines;
 }
 
 /*
  * A dump held to @d->opts.max_lines: collapsed, with fewer levels until
- * it fits above a last line that says how to see more.
+ * it fits above a last line that says how to see more.  Each try is
+ * measured, not kept, so this takes no memory and cannot fail.
  */
-static int dump_limited(struct dumper *d)
+static void dump_limited(struct dumper *d)
 {
 	unsigned int max = d->opts.max_lines, height = idr__height(d->idr);
 	unsigned int depth = d->opts.depth ? d->opts.depth : height;
 	unsigned long total;
-	struct sink s;
 
 	/* The header and the line that says how to see more, at least. */
 	if (max < 2)
 		max = 2;
-	/*
-	 * Past the height, a level less prints the same: start at the
-	 * height, or UINT_MAX would take a render a level.  A min: at the
-	 * tie "<=" gives the same.
-	 */
-	depth = depth < height ? depth : height; /* equivalent mutant */
+	/* Past the height, a level less prints the same: start at it, or
+	 * UINT_MAX would take a try a level. */
+	depth = depth < height ? depth : height;
 
-	if (!render(d, &s))
-		return -ENOMEM;
-	if (lines_in(&s) <= max) {
-		fwrite(s.text, 1, s.len, d->out);
-		sink_free(&s);
-		return 0;
-	}
-	if (d->opts.full) {
+	total = measure(d);
+	if (total > max && d->opts.full) {
 		/* Collapsed, every level may still fit: try that first. */
 		d->opts.full = false;
-		sink_free(&s);
-		if (!render(d, &s))
-			return -ENOMEM;
+		total = measure(d);
+	} else if (total <= max) {
+		dump_text(d);
+		return;
 	}
-	while (lines_in(&s) > max - 1 && depth > 1) {
-		sink_free(&s);
+	while (total > max - 1 && depth > 1) {
 		d->opts.depth = --depth;
-		if (!render(d, &s))
-			return -ENOMEM;
+		total = measure(d);
 	}
-	total = lines_in(&s);
-	fwrite(s.text, 1, first_lines(&s, max - 1), d->out);
-	sink_free(&s);
+	d->lines = 0;
+	d->budget = max - 1;
+	dump_text(d);
 	fprintf(d->out, "(%u of %u levels shown", depth, height);
 	/*
 	 * The options that show more, by the names C and Lua give them (a
@@ -623,23 +568,21 @@ static int dump_limited(struct dumper *d)
 			total - (max - 1));
 	else
 		fputs("; more: full, depth, at, range)\n", d->out);
-	return 0;
 }
 
 int idr_dump(const struct idr *idr, FILE *out, const struct idr_dump_opts *opts)
 {
 	struct dumper d;
-	int err = 0;
 
 	dumper_init(&d, idr, out, opts, 0);
 	d.node = text_node;
 	d.run = text_run;
 	d.gaps = true;
 	if (d.opts.max_lines)
-		err = dump_limited(&d);
+		dump_limited(&d);
 	else
 		dump_text(&d);
-	return err ? err : finish(out);
+	return finish(out);
 }
 
 /* }==================== Text ==================== */
@@ -1055,14 +998,16 @@ static void dot_run(struct dotter *g, const struct idr_view *v,
 		    unsigned int from, unsigned int to, const struct key *k)
 {
 	unsigned long lo, hi;
+	char words[RUN_WORDS];
 
 	run_range(v, from, to, &lo, &hi);
+	run_words(words, v, to - from, k);
 	fputc('\t', g->d.out);
 	dot_name(g->d.out, 'r', v->level - 1, lo);
 	fprintf(g->d.out, " [shape=box, style=dashed, label=\"L%u %lu..%lu\\n",
 		v->level - 1, lo, hi);
-	run_words(g->d.out, v, to - from, k, " ");
-	fprintf(g->d.out, "\\nslots %u..%u, collapsed\"];\n", from, to - 1);
+	fprintf(g->d.out, "%s\\nslots %u..%u, collapsed\"];\n", words, from,
+		to - 1);
 	dot_edge(g, v, from, 'r', v->level - 1, lo, "");
 	g->runs++;
 }

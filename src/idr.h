@@ -985,10 +985,10 @@ struct idr_dump_opts {
  * it after that many nodes, saying so too.  A gap between two children
  * prints as one line, "L1 4096..8191: 1 empty slot"; other empty slots
  * print none: the slot map shows them.  The same tree and options always
- * print the same text.
+ * print the same text.  A dump held to @opts->max_lines is measured at
+ * each try, not kept in memory: it allocates nothing.
  *
- * Return: 0, or -EIO if writing failed, -ENOMEM if the text of a limited
- * dump could not be held.
+ * Return: 0, or -EIO if writing failed.
  */
 IDR_API int idr_dump(const struct idr *idr, FILE *out,
 		     const struct idr_dump_opts *opts);

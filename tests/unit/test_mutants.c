@@ -465,85 +465,6 @@ out:
 	idr_destroy(&idr);
 }
 
-/*
- * An entry a line: 60 bytes of text, less a share of *@data for the even
- * IDs (40 each at most, from ID 0 up), so that each unit of *@data takes
- * a byte off the dump and every entry still wraps to a line of its own.
- */
-static int print_sized(FILE *out, unsigned long id, void *entry, void *data)
-{
-	unsigned long shrink = *(unsigned long *)data, before = id / 2 * 40;
-	unsigned long cut = 0;
-
-	(void)entry;
-	if (id % 2 == 0 && shrink > before)
-		cut = shrink - before < 40 ? shrink - before : 40;
-	return fprintf(
-		out, "%.*s", (int)(60 - cut),
-		"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx");
-}
-
-static size_t dump_size(const struct idr *idr, const struct idr_dump_opts *opts)
-{
-	char *text = NULL;
-	size_t len = 0;
-	FILE *out = open_memstream(&text, &len);
-
-	if (!CHECK(out))
-		return 0;
-	CHECK_EQ(idr_dump(idr, out, opts), 0);
-	fclose(out);
-	free(text);
-	return len;
-}
-
-/* How many blocks the allocator seam gave a dump of @idr. */
-static unsigned long dump_blocks(const struct idr *idr,
-				 const struct idr_dump_opts *opts)
-{
-	struct idr_mem_stats was, now;
-	char text[8192];
-
-	idr_mem_stats(&was);
-	capture(text, sizeof(text), idr_dump, idr, opts);
-	idr_mem_stats(&now);
-	return now.allocs - was.allocs;
-}
-
-/*
- * A dump held to max_lines is written in memory first, into blocks of
- * 4096 bytes and twice that and so on: a text of 4095 bytes and its NUL
- * fill one block, 4096 bytes take a second (dump.c, sink_write's need).
- */
-static void mutants_dump_sink_fills_block(void)
-{
-	unsigned long shrink = 0, id;
-	struct idr_dump_opts opts = { .max_entries = IDR_SLOTS,
-				      .full = true,
-				      .print_entry = print_sized,
-				      .data = &shrink };
-	size_t len = 0;
-	DEFINE_IDR(idr);
-
-	/* An ID adds a line of 60 bytes and more; shrink takes 40 a pair. */
-	for (id = 0; len < 4096; id++) {
-		CHECK_EQ(idr_alloc(&idr, val(id), (int)id, 0, GFP_KERNEL), id);
-		len = dump_size(&idr, &opts);
-	}
-	shrink = len - 4095;
-	if (!CHECK_EQ(dump_size(&idr, &opts), 4095))
-		goto out;
-	opts.max_lines = 1000;
-	CHECK_EQ(dump_blocks(&idr, &opts), 1);
-	shrink--;
-	opts.max_lines = 0;
-	CHECK_EQ(dump_size(&idr, &opts), 4096);
-	opts.max_lines = 1000;
-	CHECK_EQ(dump_blocks(&idr, &opts), 2);
-out:
-	idr_destroy(&idr);
-}
-
 /* A collapsed run of full leaves in DOT: named and labelled as level 0. */
 static void mutants_dot_run_level(void)
 {
@@ -797,7 +718,6 @@ void suite_mutants(void)
 	RUN(mutants_dump_max_lines_exact);
 	RUN(mutants_dump_max_lines_levels);
 	RUN(mutants_dump_full_limited_collapses);
-	RUN(mutants_dump_sink_fills_block);
 	RUN(mutants_dot_run_level);
 	RUN(mutants_dot_shortest_runs);
 	RUN(mutants_stats_bits_bar_ida_only);
