@@ -42,6 +42,20 @@ setup() {
 	[[ "$output" == *"ok cc (gcc-12)"* ]]
 }
 
+# dpkg-buildpackage refuses to start without every Build-Depends and
+# build-essential (a fresh Debian 12 lacked build-essential).
+@test "make test installs debian/control's Build-Depends and build-essential" {
+	cd "$TOP" || return 1
+	local list missing= p
+	list=" $(make -s deps-list) "
+	for p in build-essential $(sed -n '/^Build-Depends:/,/^[A-Z]/p' \
+		debian/control | sed 's/^Build-Depends://; /^[A-Z]/d; s/([^)]*)//g; s/,/ /g'); do
+		[ "$p" = debhelper-compat ] && p=debhelper # its Provides
+		[[ "$list" == *" $p "* ]] || missing="$missing $p"
+	done
+	[ -z "$missing" ] || { echo "make deps-list lacks:$missing"; return 1; }
+}
+
 @test "the README names every package make test may install" {
 	cd "$TOP" || return 1
 	local missing= p

@@ -16,8 +16,9 @@
 # built here; make test builds it first (TEST_DEPS), and lintian runs as
 # a suite of its own.
 
+# build-essential: dpkg-buildpackage requires it beside Build-Depends.
 DEPS_PACKAGING := luarocks debhelper lintian dpkg-dev fakeroot \
-	bash-completion
+	build-essential bash-completion
 ROCKSPEC := rockspecs/idr-$(VERSION)-1.rockspec
 PKG_FILES := $(wildcard $(shell git ls-files -co --exclude-standard 2>/dev/null))
 
