@@ -15,8 +15,8 @@
  *
  * No Lua function runs while the tree is mid-operation: a longjmp out of
  * tree.c would leave it half changed.  Trace events are buffered in C and
- * delivered once the operation is over, and dump callbacks use only calls
- * that cannot raise.
+ * delivered when the method returns, by method(), which runs them all;
+ * dump callbacks use only calls that cannot raise.
  *
  * The rule of re-entry.  Any Lua allocation (lua_newtable, pushing a new
  * string, lua_pushfstring, a luaL_Buffer, lua_setfield of a new key, a
@@ -96,6 +96,8 @@ struct lida {
 	struct obj o;
 	struct ida ida;
 };
+
+static void push_method(lua_State *L, lua_CFunction fn);
 
 /* {==================== Arguments and results ==================== */
 
@@ -179,10 +181,7 @@ static struct lidr *toidr(lua_State *L)
 	return luaL_checkudata(L, 1, IDR_MT);
 }
 
-/*
- * The idr at index 1, alive.  Every method starts here, so this is where
- * events left by an operation whose delivery failed are dropped.
- */
+/* The idr at index 1, alive, and not mid-operation. */
 static struct lidr *checkidr(lua_State *L)
 {
 	struct lidr *t = toidr(L);
@@ -192,7 +191,6 @@ static struct lidr *checkidr(lua_State *L)
 	if (t->o.busy)
 		luaL_error(L, "attempt to use an idr in the middle of an "
 			      "operation (from a finalizer)");
-	t->o.tr.n = 0;
 	return t;
 }
 
@@ -726,16 +724,14 @@ static int allocated(lua_State *L, struct lidr *t, int id, int arg,
 		     unsigned int cursor, int start, int end)
 {
 	if (id == -ENOMEM)
-		return delivered(L, &t->o, fail_nomem(L));
+		return fail_nomem(L);
 	if (id == -EAGAIN)
-		return delivered(
-			L, &t->o,
-			fail(L, id, "no node cached: call pre_get and retry"));
+		return fail(L, id, "no node cached: call pre_get and retry");
 	if (id < 0)
-		return delivered(L, &t->o, no_space(L, id, start, end));
+		return no_space(L, id, start, end);
 	publish(L, t, id, arg, cursor);
 	lua_pushinteger(L, id);
-	return delivered(L, &t->o, 1);
+	return 1;
 }
 
 typedef int alloc_fn(struct idr *idr, void *ptr, int start, int end, gfp_t gfp);
@@ -789,15 +785,13 @@ static int lidr_alloc_u32(lua_State *L)
 	int err = idr_alloc_u32(&t->idr, marker(L, t, 2), &id, max, GFP_KERNEL);
 
 	if (err == -ENOMEM)
-		return delivered(L, &t->o, fail_nomem(L));
+		return fail_nomem(L);
 	if (err)
-		return delivered(
-			L, &t->o,
-			fail(L, err, "no free id in [%I, %I]", (LUAI_UACINT)id,
-			     (LUAI_UACINT)ids_end(t, (int64_t)max + 1) - 1));
+		return fail(L, err, "no free id in [%I, %I]", (LUAI_UACINT)id,
+			    (LUAI_UACINT)ids_end(t, (int64_t)max + 1) - 1);
 	publish(L, t, id, 2, idr_get_cursor(&t->idr));
 	lua_pushinteger(L, id);
-	return delivered(L, &t->o, 1);
+	return 1;
 }
 
 static int lidr_get_cursor(lua_State *L)
@@ -824,7 +818,7 @@ static int lidr_find(lua_State *L)
 	unsigned long id = ulong_arg(L, 2);
 
 	push_value(L, t, id, idr_find(&t->idr, id));
-	return delivered(L, &t->o, 1);
+	return 1;
 }
 
 /*
@@ -844,7 +838,7 @@ static int lidr_remove(lua_State *L)
 		return fail(L, -ENOENT, "no such id %I", (LUAI_UACINT)id);
 	}
 	take_value(L, t, id, entry);
-	return delivered(L, &t->o, 1);
+	return 1;
 }
 
 /* The old value (nil if reserved); a failed store puts the old back. */
@@ -865,7 +859,7 @@ static int lidr_replace(lua_State *L)
 		idr_replace(&t->idr, old, id);
 		lua_error(L);
 	}
-	return delivered(L, &t->o, 1);
+	return 1;
 }
 
 static int lidr_get_next(lua_State *L)
@@ -876,11 +870,11 @@ static int lidr_get_next(lua_State *L)
 
 	if (!entry) {
 		lua_pushnil(L);
-		return delivered(L, &t->o, 1);
+		return 1;
 	}
 	lua_pushinteger(L, (lua_Integer)id);
 	push_value(L, t, (lua_Integer)id, entry);
-	return delivered(L, &t->o, 2);
+	return 2;
 }
 
 /* }==================== Lookup and removal ==================== */
@@ -906,16 +900,16 @@ static int pairs_step(lua_State *L)
 	}
 	entry = idr_get_next_ul(&t->idr, &id);
 	if (!entry)
-		return delivered(L, &t->o, 0);
+		return 0;
 	lua_pushinteger(L, (lua_Integer)id);
 	push_value(L, t, (lua_Integer)id, entry);
-	return delivered(L, &t->o, 2);
+	return 2;
 }
 
 static int lidr_pairs(lua_State *L)
 {
 	checkidr(L);
-	lua_pushcfunction(L, pairs_step);
+	push_method(L, pairs_step);
 	lua_pushvalue(L, 1);
 	lua_pushnil(L);
 	return 3;
@@ -943,7 +937,7 @@ static int lidr_for_each(lua_State *L)
 			break;
 	}
 	lua_pushnil(L);
-	return delivered(L, &toidr(L)->o, 1);
+	return 1;
 }
 
 /* }==================== Iteration ==================== */
@@ -955,7 +949,7 @@ static int lidr_pre_get(lua_State *L)
 	struct lidr *t = checkidr(L);
 
 	lua_pushboolean(L, idr_pre_get(&t->idr, GFP_KERNEL));
-	return delivered(L, &t->o, 1);
+	return 1;
 }
 
 static int get_new_from(lua_State *L, int start, bool above)
@@ -1028,7 +1022,7 @@ static int tagged_op(lua_State *L, enum tag_op op)
 		push_value(L, t, tid, idr_find_tagged(&t->idr, tid));
 	else
 		take_value(L, t, tid, idr_remove_tagged(&t->idr, tid));
-	return delivered(L, &t->o, 1);
+	return 1;
 }
 
 static int lidr_check(lua_State *L)
@@ -1832,14 +1826,13 @@ static struct lida *toida(lua_State *L)
 	return luaL_checkudata(L, 1, IDA_MT);
 }
 
-/* As checkidr(): alive, and no events left from an earlier call. */
+/* As checkidr(): the IDA at index 1, alive. */
 static struct lida *checkida(lua_State *L)
 {
 	struct lida *a = toida(L);
 
 	if (a->o.dead)
 		luaL_error(L, "attempt to use a destroyed ida");
-	a->o.tr.n = 0;
 	return a;
 }
 
@@ -1886,13 +1879,12 @@ static int lida_alloc(lua_State *L)
 	int id = ida_alloc_range(&a->ida, min, max, GFP_KERNEL);
 
 	if (id == -ENOMEM)
-		return delivered(L, &a->o, fail_nomem(L));
+		return fail_nomem(L);
 	if (id < 0)
-		return delivered(L, &a->o,
-				 fail(L, id, "no free id in [%I, %I]",
-				      (LUAI_UACINT)min, (LUAI_UACINT)max));
+		return fail(L, id, "no free id in [%I, %I]", (LUAI_UACINT)min,
+			    (LUAI_UACINT)max);
 	lua_pushinteger(L, id);
-	return delivered(L, &a->o, 1);
+	return 1;
 }
 
 static int lida_free(lua_State *L)
@@ -1901,11 +1893,10 @@ static int lida_free(lua_State *L)
 	unsigned long id = ulong_arg(L, 2);
 
 	if (ida_free(&a->ida, (unsigned int)id))
-		return delivered(L, &a->o,
-				 fail(L, -ENOENT, "id %I is not allocated",
-				      (LUAI_UACINT)id));
+		return fail(L, -ENOENT, "id %I is not allocated",
+			    (LUAI_UACINT)id);
 	lua_pushboolean(L, 1);
-	return delivered(L, &a->o, 1);
+	return 1;
 }
 
 static int lida_exists(lua_State *L)
@@ -1913,7 +1904,7 @@ static int lida_exists(lua_State *L)
 	struct lida *a = checkida(L);
 
 	lua_pushboolean(L, ida_exists(&a->ida, (unsigned int)ulong_arg(L, 2)));
-	return delivered(L, &a->o, 1);
+	return 1;
 }
 
 static int lida_find_first(lua_State *L)
@@ -1925,15 +1916,13 @@ static int lida_find_first(lua_State *L)
 	int id = ida_find_first_range(&a->ida, min, max);
 
 	if (id == -EINVAL)
-		return delivered(L, &a->o,
-				 fail(L, id, "%I is above the largest id",
-				      (LUAI_UACINT)min));
+		return fail(L, id, "%I is above the largest id",
+			    (LUAI_UACINT)min);
 	if (id < 0)
-		return delivered(L, &a->o,
-				 fail(L, id, "no id in [%I, %I]",
-				      (LUAI_UACINT)min, (LUAI_UACINT)max));
+		return fail(L, id, "no id in [%I, %I]", (LUAI_UACINT)min,
+			    (LUAI_UACINT)max);
 	lua_pushinteger(L, id);
-	return delivered(L, &a->o, 1);
+	return 1;
 }
 
 static int ida_step(lua_State *L)
@@ -1947,15 +1936,15 @@ static int ida_step(lua_State *L)
 		return 0;
 	id = ida_find_first_range(&a->ida, (unsigned int)(last + 1), INT_MAX);
 	if (id < 0)
-		return delivered(L, &a->o, 0);
+		return 0;
 	lua_pushinteger(L, id);
-	return delivered(L, &a->o, 1);
+	return 1;
 }
 
 static int lida_pairs(lua_State *L)
 {
 	checkida(L);
-	lua_pushcfunction(L, ida_step);
+	push_method(L, ida_step);
 	lua_pushvalue(L, 1);
 	lua_pushnil(L);
 	return 3;
@@ -2022,6 +2011,35 @@ static struct obj *checkobj(lua_State *L, const struct kind *k)
  * __gc, __close and destroy: idempotent, and raises nothing, so a
  * destroyed object may still be closed.
  */
+/*
+ * Every method, metamethod and iterator runs through here, so that one
+ * rule holds for all of them: events an earlier call left (it raised)
+ * are dropped, and those of this call are delivered when it returns.
+ * Upvalue 1 is the kind, upvalue 2 the function.
+ */
+static int method(lua_State *L)
+{
+	const struct kind *k = kind_of(L);
+	lua_CFunction fn = lua_tocfunction(L, lua_upvalueindex(2));
+	struct obj *o = luaL_testudata(L, 1, k->name);
+	int nres;
+
+	/* Busy: the events are those of the operation under way. */
+	if (o && !o->busy)
+		o->tr.n = 0;
+	nres = fn(L);
+	o = luaL_testudata(L, 1, k->name);
+	return o && !o->dead ? delivered(L, o, nres) : nres;
+}
+
+/* @fn as method() runs it, for the kind of the running method. */
+static void push_method(lua_State *L, lua_CFunction fn)
+{
+	lua_pushvalue(L, lua_upvalueindex(1));
+	lua_pushcfunction(L, fn);
+	lua_pushcclosure(L, method, 2);
+}
+
 static int obj_destroy(lua_State *L)
 {
 	const struct kind *k = kind_of(L);
@@ -2210,19 +2228,29 @@ static const luaL_Reg funcs[] = { { "new", lidr_new },
 				  { "mem", lidr_mem },
 				  { NULL, NULL } };
 
-/*
- * liolib's createmeta: metamethods, and the methods as __index; each
- * function gets @k as upvalue 1.
- */
+/* luaL_setfuncs, each function wrapped in method() for @k. */
+static void setmethods(lua_State *L, const struct kind *k, const luaL_Reg *l)
+{
+	for (; l->name; l++) {
+		if (!l->func) {
+			lua_pushboolean(L, 0);
+		} else {
+			lua_pushlightuserdata(L, (void *)k);
+			lua_pushcfunction(L, l->func);
+			lua_pushcclosure(L, method, 2);
+		}
+		lua_setfield(L, -2, l->name);
+	}
+}
+
+/* liolib's createmeta: metamethods, and the methods as __index. */
 static void createmeta(lua_State *L, const struct kind *k, const luaL_Reg *meta,
 		       const luaL_Reg *methods)
 {
 	luaL_newmetatable(L, k->name);
-	lua_pushlightuserdata(L, (void *)k);
-	luaL_setfuncs(L, meta, 1);
+	setmethods(L, k, meta);
 	lua_newtable(L);
-	lua_pushlightuserdata(L, (void *)k);
-	luaL_setfuncs(L, methods, 1);
+	setmethods(L, k, methods);
 	lua_setfield(L, -2, "__index");
 	lua_pop(L, 1);
 }
