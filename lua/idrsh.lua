@@ -1474,10 +1474,13 @@ end
 
 command {
 	name = "fail", args = "[N]", max = 1,
-	help = "make the next N allocations fail (ENOMEM); or say how many will",
+	help = "make the next N allocations of tree operations fail (ENOMEM)",
 	text = "Fault injection, to watch a failed operation leave the tree as it\n" ..
-		"was.  'fail 0' turns it off; 'fail' prints how many allocations\n" ..
-		"are still set to fail.",
+		"was.  Only what the library allocates for a tree operation (alloc,\n" ..
+		"preload, ...) counts: what the views (dump, dot, stats, path, list)\n" ..
+		"and the shell allocate for themselves never fails nor uses N up.\n" ..
+		"'fail 0' turns it off; 'fail' prints how many allocations are still\n" ..
+		"set to fail.",
 	example = "fail 1",
 	run = function(args)
 		if not args[1] then

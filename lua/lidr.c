@@ -46,7 +46,8 @@
 #include "lauxlib.h"
 
 #include "idr.h"
-#include "tag.h" /* idr__tag_unalloc */
+#include "alloc.h" /* idr__fault_hold */
+#include "tag.h"   /* idr__tag_unalloc */
 
 #define LIDR_API __attribute__((visibility("default")))
 
@@ -1084,6 +1085,9 @@ static void mem_open(lua_State *L, struct memtext *m)
 	m->out = open_memstream(&m->text, &m->len);
 	if (!m->out)
 		luaL_error(L, "not enough memory");
+	/* A view's own buffers do not spend idr.fault(): tree operations do.
+	 * Nothing raises until mem_close() lets go. */
+	idr__fault_hold(true);
 }
 
 static int push_text(lua_State *L)
@@ -1099,6 +1103,7 @@ static int mem_close(lua_State *L, struct memtext *m, int err)
 {
 	int status = LUA_OK;
 
+	idr__fault_hold(false);
 	if (fclose(m->out) && !err)
 		err = -EIO;
 	if (!err) {

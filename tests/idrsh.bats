@@ -539,6 +539,19 @@ idrsh: <stdin>:2: alloc: unterminated single quote"
 idrsh: <stdin>:6: fail: bad N '-1': out of range 0 .. 2147483647"
 }
 
+@test "fail N is spent on tree operations: the views do not use it up" {
+	idrsh_lines "alloc a" "fail 1" dump dot stats "path 0" list fail \
+		"alloc b 64" fail "lua assert(t:validate())" list
+	assert_failure 1
+	assert_line --index 0 "0"
+	assert_line "allocations set to fail: 1"
+	assert_line "allocations set to fail: 0"
+	assert_line "0 a"
+	refute_line --partial "64 b"
+	assert_equal "$stderr" \
+		"idrsh: <stdin>:9: alloc: out of memory (ENOMEM)"
+}
+
 # ------------------------------------------------------------ colour
 
 @test "no colour when not on a terminal; --color=always forces it" {
