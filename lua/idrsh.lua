@@ -3048,7 +3048,10 @@ function M.complete(text, line, start)
 		return prefixed(command_names(), text)
 	end
 	local c = BY_NAME[cmd]
-	local how = c and c.complete
+	-- Past the last argument the command takes, nothing fits.
+	local words = select(2, before:gsub("%S+", "")) - 1
+	if not c or not c.raw and words >= c.max then return {} end
+	local how = c.complete
 	if type(how) == "function" then how = how(text) end
 	if how == "files" then
 		return "files"

@@ -49,6 +49,15 @@ pty() {
 	assert_line --regexp '^idr:mytree> alloc x$'
 }
 
+@test "pty: Tab offers nothing once a command has all its arguments" {
+	pty 'use default\t\t\n' 'help use\t\t\n' '\004'
+	assert_success
+	assert_line --regexp "^idr> use default .?$"
+	refute_line --partial "default default"
+	refute_line "idrsh: usage: use NAME"
+	assert_line "usage: use NAME"
+}
+
 @test "pty: Tab completes help topics" {
 	pty 'help alloc_u\t\n' '\004'
 	assert_success
