@@ -2937,6 +2937,12 @@ function M.eof()
 	return true
 end
 
+-- True while a Lua chunk or here-document at the terminal waits for
+-- its next line: the line joins the chunk's history entry.
+function M.chunk_open()
+	return top.pending ~= nil and top.pending.lesson == nil
+end
+
 -- True while a lesson waits for an answer: at the end of a -c, the C
 -- side reads it from standard input.
 function M.waiting()

@@ -101,6 +101,13 @@ count"
 	assert_output "600"
 }
 
+@test "history: a chunk of several lines is one entry (Up brings it back)" {
+	pty 'lua n = (n or 0) + 1 do\n' 'end\n' '\033[A\n' '=n\n' '\004'
+	assert_success
+	refute_line --partial "unknown command"
+	assert_line "2"
+}
+
 @test "history: read back at the next start (Up arrow)" {
 	printf 'alloc fromhistory\n' > "$HOME/.idrsh_history"
 	pty '\033[A\n' 'find 0\n' '\004'
