@@ -302,6 +302,13 @@ local function split(line)
 	end
 end
 
+-- A word the user typed, quoted for a message that names it: cut to 40
+-- characters and "...", so that a huge word makes no huge line.
+local function quoted(s)
+	s = tostring(s)
+	return "'" .. (#s > 40 and s:sub(1, 40) .. "..." or s) .. "'"
+end
+
 -- A number: decimal or 0x hex, with an optional sign, in @min .. @max
 -- (defaults 0 .. INT_MAX).  Return: the number, or nil, why.
 local function number(s, what, max, min)
@@ -315,12 +322,12 @@ local function number(s, what, max, min)
 		local x = digits:sub(3):gsub("^0+(%x)", "%1")
 		n = #x <= 12 and tonumber(x, 16) or math.huge
 	else
-		return nil, string.format("bad %s '%s': not a number", what, s)
+		return nil, string.format("bad %s %s: not a number", what, quoted(s))
 	end
 	if sign == "-" then n = -n end
 	if n > max or n < min then
-		return nil, string.format("bad %s '%s': out of range %d .. %d",
-			what, s, min, max)
+		return nil, string.format("bad %s %s: out of range %d .. %d",
+			what, quoted(s), min, max)
 	end
 	return math.tointeger(n)
 end
@@ -494,7 +501,7 @@ end
 local function named(name)
 	local obj = rawget(sh.trees, name)
 	if obj == nil then
-		return nil, "no tree named '" .. name .. "' (see 'trees')"
+		return nil, "no tree named " .. quoted(name) .. " (see 'trees')"
 	end
 	local err = not_a_tree(name, obj)
 	if err then return nil, err end
@@ -665,7 +672,7 @@ local function parse_new(args)
 			o[a:sub(3)] = n
 			i = i + 2
 		else
-			return nil, "unknown option '" .. a .. "'"
+			return nil, "unknown option " .. quoted(a)
 		end
 	end
 	if o.ida and (o.base or o.tagged) then
@@ -708,7 +715,7 @@ command {
 		local o, err = parse_new(args)
 		if not o then return nil, err end
 		if not valid_name(o.name) then
-			return nil, "bad NAME '" .. o.name .. "': a letter or _, then" ..
+			return nil, "bad NAME " .. quoted(o.name) .. ": a letter or _, then" ..
 				" letters, digits, _ . - (64 at most)"
 		end
 		if o.name == "current" then
@@ -1250,7 +1257,7 @@ local function parse_dump(args, t)
 			o.range, i = { first, last }, i + 2
 		else
 			return nil, a:sub(1, 1) == "-" and
-				"unknown option '" .. a .. "'" or usage("dump")
+				"unknown option " .. quoted(a) or usage("dump")
 		end
 	end
 	if o.at and o.range then
@@ -1819,7 +1826,7 @@ local function lesson_allowed(line)
 	local name, rest = line:match("^%s*(%S+)%s*(.-)%s*$")
 	if not name then return nil, "a command is missing" end
 	if not LESSON_ALLOWED[name] then
-		return nil, "'" .. name .. "' is not allowed in a lesson: it " ..
+		return nil, quoted(name) .. " is not allowed in a lesson: it " ..
 			"runs only idrsh commands that run no Lua and touch no file"
 	end
 	local runs = BY_NAME[name].runs
@@ -2210,7 +2217,7 @@ local function lesson_options(args, seed)
 			o[a:sub(3)] = args[i + 1]
 			i = i + 2
 		elseif a:sub(1, 2) == "--" then
-			return nil, "unknown option '" .. a .. "'"
+			return nil, "unknown option " .. quoted(a)
 		else
 			rest[#rest + 1] = a
 			i = i + 1
@@ -2238,7 +2245,7 @@ local function load_lesson(name)
 	end
 	local f, err = io.open(name, "r")
 	if not f then
-		return nil, "no lesson '" .. name .. "' (see 'lesson'); " .. err
+		return nil, "no lesson " .. quoted(name) .. " (see 'lesson'); " .. err
 	end
 	f:close()
 	local text, rerr = lesson_text(name)
@@ -2392,7 +2399,7 @@ command {
 local function mark_name(args, i)
 	local name = args[i] or "mark"
 	if not valid_name(name) then
-		return nil, "bad mark name '" .. name .. "'"
+		return nil, "bad mark name " .. quoted(name)
 	end
 	return name
 end
@@ -2706,7 +2713,7 @@ local function help(args)
 	if args[1] then
 		local c = BY_NAME[args[1]]
 		if not c then
-			return nil, "no command '" .. args[1] .. "'" ..
+			return nil, "no command " .. quoted(args[1]) ..
 				did_you_mean(args[1])
 		end
 		help_on(c)
@@ -2760,7 +2767,7 @@ function dispatch(line, src)
 	local c = BY_NAME[name]
 	if not c then
 		local hint = did_you_mean(name)
-		return "", nil, "unknown command '" .. name .. "'" ..
+		return "", nil, "unknown command " .. quoted(name) ..
 			(hint ~= "" and hint or "; try 'help'")
 	end
 	if c.raw then

@@ -526,7 +526,18 @@ idrsh: <stdin>:2: alloc: unterminated single quote"
 	assert_equal "$output" "0
 1048576
 1"
-	assert_equal "${#stderr}" 1048624
+	assert_equal "$stderr" "idrsh: <stdin>:3: unknown command '$(printf '%040d' 0 | tr 0 y)...'; try 'help'"
+}
+
+@test "a bad token is cut to 40 characters in the message that names it" {
+	local big
+	big=$(head -c 1048576 /dev/zero | tr '\0' 9)
+	idrsh_lines "find $big" "use x$big" "new n --bogus$big" "help nosuch$big"
+	assert_failure 1
+	assert_equal "$stderr" "idrsh: <stdin>:1: find: bad ID '$(printf '%040d' 0 | tr 0 9)...': out of range 0 .. 4294967295
+idrsh: <stdin>:2: use: no tree named 'x$(printf '%039d' 0 | tr 0 9)...' (see 'trees')
+idrsh: <stdin>:3: new: unknown option '--bogus$(printf '%033d' 0 | tr 0 9)...'
+idrsh: <stdin>:4: help: no command 'nosuch$(printf '%034d' 0 | tr 0 9)...'"
 }
 
 @test "fail N: the next allocation fails with ENOMEM, the tree unchanged" {
