@@ -414,7 +414,8 @@ local function distance(a, b)
 end
 
 -- " did you mean 'x'?" for the command names nearest @word, or "": one
--- edit away, two for words of five letters or more.
+-- edit away, two for words of five letters or more; else those that
+-- @word begins (two letters at least), as an abbreviation.
 local function did_you_mean(word)
 	if #word > 64 then return "" end
 	local best, near = #word >= 5 and 2 or 1, {}
@@ -423,6 +424,13 @@ local function did_you_mean(word)
 		if d < #name and d <= best then
 			if d < best then near = {} end
 			best, near[#near + 1] = d, name
+		end
+	end
+	if #near == 0 and #word >= 2 then
+		for _, name in ipairs(command_names()) do
+			if name:sub(1, #word) == word:lower() then
+				near[#near + 1] = name
+			end
 		end
 	end
 	if #near == 0 or #near > 3 then return "" end
