@@ -1901,7 +1901,8 @@ command {
 			ids[#ids + 1] = id
 		end
 		table.sort(ids)
-		outln(#ids .. (#ids == 1 and " ID: " or " IDs: ") .. runs(ids))
+		outln(#ids == 0 and "0 IDs" or
+			#ids .. (#ids == 1 and " ID: " or " IDs: ") .. runs(ids))
 		return true
 	end,
 }

@@ -540,6 +540,14 @@ idrsh: <stdin>:3: new: unknown option '--bogus$(printf '%033d' 0 | tr 0 9)...'
 idrsh: <stdin>:4: help: no command 'nosuch$(printf '%034d' 0 | tr 0 9)...'"
 }
 
+@test "alloc_many says how many IDs, with no blank at the end of the line" {
+	idrsh_lines "alloc_many 0" "alloc_many 1" "alloc_many 2 10"
+	assert_success
+	assert_equal "$output" "0 IDs
+1 ID: 0
+2 IDs: 10..11"
+}
+
 @test "fail N: the next allocation fails with ENOMEM, the tree unchanged" {
 	idrsh_lines "alloc a" "fail 1" "alloc b 64" "alloc c 64" count "fail -1"
 	assert_failure 1
