@@ -1341,6 +1341,18 @@ end
 
 -- {------------------------- dot ----------------------------------
 
+-- The format FILE's extension names: "svg", "png", nil for DOT text
+-- (.dot, .gv, or none); else nil, why, so that no picture's name gets
+-- DOT text.
+local function format_of(file)
+	local ext = file:match("%.([^./]*)$")
+	local e = ext and ext:lower()
+	if not ext or e == "dot" or e == "gv" then return nil end
+	if e == "svg" or e == "png" then return e end
+	return nil, "no format is named " .. quoted("." .. ext) ..
+		": name FILE .dot or .gv (DOT text), .svg or .png"
+end
+
 -- dot's arguments: { at = ID, format = "svg" | "png" | nil, file = FILE }.
 local function dot_args(t, args)
 	local o, i = {}, 1
@@ -1355,6 +1367,9 @@ local function dot_args(t, args)
 			o.format, o.file, i = a:sub(3), args[i + 1], i + 2
 		elseif a:sub(1, 1) ~= "-" and not o.file then
 			o.file, i = a, i + 1
+			local err
+			o.format, err = format_of(a)
+			if err then return nil, err end
 		else
 			return nil, usage("dot")
 		end
@@ -1373,8 +1388,10 @@ command {
 		"marks the cells the last operation\nchanged; --at ID draws " ..
 		"the way down to ID in blue.  Large trees\nare collapsed to " ..
 		"fit 4000 pixels a side, and the picture says so.\n" ..
-		"With no FILE the DOT text goes to standard output.  --svg and\n" ..
-		"--png need Graphviz's 'dot' program.",
+		"With no FILE the DOT text goes to standard output.  FILE's\n" ..
+		"extension names the format: .dot or .gv (or none) DOT text,\n" ..
+		".svg or .png a picture; --svg and --png name it whatever FILE\n" ..
+		"is called.  Pictures need Graphviz's 'dot' program.",
 	example = "dot --at 70 --svg tree.svg",
 	complete = function(text)
 		if text:sub(1, 1) == "-" then return { "--at", "--svg", "--png" } end

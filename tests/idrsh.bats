@@ -769,6 +769,18 @@ b
 	[ "$(head -c 4 "$BATS_TEST_TMPDIR/t.png" | tail -c 3)" = PNG ]
 }
 
+@test "dot FILE takes the format from FILE's extension" {
+	command -v dot || skip "Graphviz is not installed"
+	local d=$BATS_TEST_TMPDIR
+	idrsh_lines "alloc a" "dot $d/t.png" "dot $d/t.SVG" "dot $d/t.gv" "dot $d/t.jpg"
+	assert_failure 1
+	[ "$(head -c 4 "$d/t.png" | tail -c 3)" = PNG ]
+	grep -q '<svg' "$d/t.SVG"
+	[ "$(head -1 "$d/t.gv")" = "digraph idr {" ]
+	[ ! -e "$d/t.jpg" ]
+	assert_equal "$stderr" "idrsh: <stdin>:5: dot: no format is named '.jpg': name FILE .dot or .gv (DOT text), .svg or .png"
+}
+
 @test "dot --svg without Graphviz says so clearly" {
 	run -1 --separate-stderr env PATH=/nonexistent "$IDRSH" -c "dot --svg $BATS_TEST_TMPDIR/t.svg"
 	assert_equal "$stderr" "idrsh: -c:1: dot: Graphviz 'dot' is not installed; write the DOT text with 'dot FILE' and render it elsewhere"
