@@ -2016,24 +2016,37 @@ static struct obj *checkobj(lua_State *L, const struct kind *k)
  * __gc, __close and destroy: idempotent, and raises nothing, so a
  * destroyed object may still be closed.
  */
+/* The object at index 1 if it is of the running method's kind (its
+ * metatable, upvalue 3, compared without the registry's string key). */
+static struct obj *own_obj(lua_State *L)
+{
+	struct obj *o = lua_touserdata(L, 1);
+	bool same;
+
+	if (!o || !lua_getmetatable(L, 1))
+		return NULL;
+	same = lua_rawequal(L, -1, lua_upvalueindex(3));
+	lua_pop(L, 1);
+	return same ? o : NULL;
+}
+
 /*
  * Every method, metamethod and iterator runs through here, so that one
  * rule holds for all of them: events an earlier call left (it raised)
  * are dropped, and those of this call are delivered when it returns.
- * Upvalue 1 is the kind, upvalue 2 the function.
+ * Upvalue 1 is the kind, 2 the function, 3 the kind's metatable.  The
+ * object stays at index 1 throughout: no method moves it.
  */
 static int method(lua_State *L)
 {
-	const struct kind *k = kind_of(L);
 	lua_CFunction fn = lua_tocfunction(L, lua_upvalueindex(2));
-	struct obj *o = luaL_testudata(L, 1, k->name);
+	struct obj *o = own_obj(L);
 	int nres;
 
 	/* Busy: the events are those of the operation under way. */
 	if (o && !o->busy)
 		o->tr.n = 0;
 	nres = fn(L);
-	o = luaL_testudata(L, 1, k->name);
 	return o && !o->dead ? delivered(L, o, nres) : nres;
 }
 
@@ -2042,7 +2055,8 @@ static void push_method(lua_State *L, lua_CFunction fn)
 {
 	lua_pushvalue(L, lua_upvalueindex(1));
 	lua_pushcfunction(L, fn);
-	lua_pushcclosure(L, method, 2);
+	lua_pushvalue(L, lua_upvalueindex(3));
+	lua_pushcclosure(L, method, 3);
 }
 
 static int obj_destroy(lua_State *L)
@@ -2233,8 +2247,10 @@ static const luaL_Reg funcs[] = { { "new", lidr_new },
 				  { "mem", lidr_mem },
 				  { NULL, NULL } };
 
-/* luaL_setfuncs, each function wrapped in method() for @k. */
-static void setmethods(lua_State *L, const struct kind *k, const luaL_Reg *l)
+/* luaL_setfuncs, each function wrapped in method() for @k, whose
+ * metatable is at @mt. */
+static void setmethods(lua_State *L, const struct kind *k, int mt,
+		       const luaL_Reg *l)
 {
 	for (; l->name; l++) {
 		if (!l->func) {
@@ -2242,7 +2258,8 @@ static void setmethods(lua_State *L, const struct kind *k, const luaL_Reg *l)
 		} else {
 			lua_pushlightuserdata(L, (void *)k);
 			lua_pushcfunction(L, l->func);
-			lua_pushcclosure(L, method, 2);
+			lua_pushvalue(L, mt);
+			lua_pushcclosure(L, method, 3);
 		}
 		lua_setfield(L, -2, l->name);
 	}
@@ -2252,10 +2269,13 @@ static void setmethods(lua_State *L, const struct kind *k, const luaL_Reg *l)
 static void createmeta(lua_State *L, const struct kind *k, const luaL_Reg *meta,
 		       const luaL_Reg *methods)
 {
+	int mt;
+
 	luaL_newmetatable(L, k->name);
-	setmethods(L, k, meta);
+	mt = lua_gettop(L);
+	setmethods(L, k, mt, meta);
 	lua_newtable(L);
-	setmethods(L, k, methods);
+	setmethods(L, k, mt, methods);
 	lua_setfield(L, -2, "__index");
 	lua_pop(L, 1);
 }
