@@ -1,7 +1,7 @@
 # idr - the Linux kernel's integer ID allocator, in userspace.
 #
 #   make            build the library (build/libidr.a, build/libidr.so)
-#   make run        build and run the demo
+#   make run        build everything (the Lua module too), start idrsh
 #   make test       install what is missing, build, run every suite
 #   make valgrind   the unit tests under valgrind memcheck
 #   make install    PREFIX=/usr/local, DESTDIR for staging
@@ -164,7 +164,7 @@ $(B)/unit-tsan/unit: $(UNIT_SRC) $(UNIT_HDR) $(LIB_SRC) $(LIB_HDR)
 $(B)/demo: examples/demo.c $(B)/libidr.a
 	$(QUIET_CC)$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc -o $@ $< $(B)/libidr.a
 
-run: deps-build $(B)/idrsh
+run: deps-build all
 	./$(B)/idrsh
 
 demo: $(B)/demo

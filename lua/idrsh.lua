@@ -306,6 +306,13 @@ local function split(line)
 	end
 end
 
+-- A word the user typed, quoted for a message that names it: cut to 40
+-- characters and "...", so that a huge word makes no huge line.
+local function quoted(s)
+	s = tostring(s)
+	return "'" .. (#s > 40 and s:sub(1, 40) .. "..." or s) .. "'"
+end
+
 -- A number: decimal or 0x hex, with an optional sign, in @min .. @max
 -- (defaults 0 .. INT_MAX).  Return: the number, or nil, why.
 local function number(s, what, max, min)
@@ -319,12 +326,12 @@ local function number(s, what, max, min)
 		local x = digits:sub(3):gsub("^0+(%x)", "%1")
 		n = #x <= 12 and tonumber(x, 16) or math.huge
 	else
-		return nil, string.format("bad %s '%s': not a number", what, s)
+		return nil, string.format("bad %s %s: not a number", what, quoted(s))
 	end
 	if sign == "-" then n = -n end
 	if n > max or n < min then
-		return nil, string.format("bad %s '%s': out of range %d .. %d",
-			what, s, min, max)
+		return nil, string.format("bad %s %s: out of range %d .. %d",
+			what, quoted(s), min, max)
 	end
 	return math.tointeger(n)
 end
@@ -411,7 +418,8 @@ local function distance(a, b)
 end
 
 -- " did you mean 'x'?" for the command names nearest @word, or "": one
--- edit away, two for words of five letters or more.
+-- edit away, two for words of five letters or more; else those that
+-- @word begins (two letters at least), as an abbreviation.
 local function did_you_mean(word)
 	if #word > 64 then return "" end
 	local best, near = #word >= 5 and 2 or 1, {}
@@ -420,6 +428,13 @@ local function did_you_mean(word)
 		if d < #name and d <= best then
 			if d < best then near = {} end
 			best, near[#near + 1] = d, name
+		end
+	end
+	if #near == 0 and #word >= 2 then
+		for _, name in ipairs(command_names()) do
+			if name:sub(1, #word) == word:lower() then
+				near[#near + 1] = name
+			end
 		end
 	end
 	if #near == 0 or #near > 3 then return "" end
@@ -498,7 +513,7 @@ end
 local function named(name)
 	local obj = rawget(sh.trees, name)
 	if obj == nil then
-		return nil, "no tree named '" .. name .. "' (see 'trees')"
+		return nil, "no tree named " .. quoted(name) .. " (see 'trees')"
 	end
 	local err = not_a_tree(name, obj)
 	if err then return nil, err end
@@ -670,7 +685,7 @@ local function parse_new(args)
 			o[a:sub(3)] = n
 			i = i + 2
 		else
-			return nil, "unknown option '" .. a .. "'"
+			return nil, "unknown option " .. quoted(a)
 		end
 	end
 	if o.ida and (o.base or o.tagged) then
@@ -713,7 +728,7 @@ command {
 		local o, err = parse_new(args)
 		if not o then return nil, err end
 		if not valid_name(o.name) then
-			return nil, "bad NAME '" .. o.name .. "': a letter or _, then" ..
+			return nil, "bad NAME " .. quoted(o.name) .. ": a letter or _, then" ..
 				" letters, digits, _ . - (64 at most)"
 		end
 		if o.name == "current" then
@@ -1261,7 +1276,7 @@ local function parse_dump(args, t)
 			o.range, i = { first, last }, i + 2
 		else
 			return nil, a:sub(1, 1) == "-" and
-				"unknown option '" .. a .. "'" or usage("dump")
+				"unknown option " .. quoted(a) or usage("dump")
 		end
 	end
 	if o.at and o.range then
@@ -1340,6 +1355,18 @@ end
 
 -- {------------------------- dot ----------------------------------
 
+-- The format FILE's extension names: "svg", "png", nil for DOT text
+-- (.dot, .gv, or none); else nil, why, so that no picture's name gets
+-- DOT text.
+local function format_of(file)
+	local ext = file:match("%.([^./]*)$")
+	local e = ext and ext:lower()
+	if not ext or e == "dot" or e == "gv" then return nil end
+	if e == "svg" or e == "png" then return e end
+	return nil, "no format is named " .. quoted("." .. ext) ..
+		": name FILE .dot or .gv (DOT text), .svg or .png"
+end
+
 -- dot's arguments: { at = ID, format = "svg" | "png" | nil, file = FILE }.
 local function dot_args(t, args)
 	local o, i = {}, 1
@@ -1354,6 +1381,9 @@ local function dot_args(t, args)
 			o.format, o.file, i = a:sub(3), args[i + 1], i + 2
 		elseif a:sub(1, 1) ~= "-" and not o.file then
 			o.file, i = a, i + 1
+			local err
+			o.format, err = format_of(a)
+			if err then return nil, err end
 		else
 			return nil, usage("dot")
 		end
@@ -1372,8 +1402,10 @@ command {
 		"marks the cells the last operation\nchanged; --at ID draws " ..
 		"the way down to ID in blue.  Large trees\nare collapsed to " ..
 		"fit 4000 pixels a side, and the picture says so.\n" ..
-		"With no FILE the DOT text goes to standard output.  --svg and\n" ..
-		"--png need Graphviz's 'dot' program.",
+		"With no FILE the DOT text goes to standard output.  FILE's\n" ..
+		"extension names the format: .dot or .gv (or none) DOT text,\n" ..
+		".svg or .png a picture; --svg and --png name it whatever FILE\n" ..
+		"is called.  Pictures need Graphviz's 'dot' program.",
 	example = "dot --at 70 --svg tree.svg",
 	complete = function(text)
 		if text:sub(1, 1) == "-" then return { "--at", "--svg", "--png" } end
@@ -1488,10 +1520,13 @@ end
 
 command {
 	name = "fail", args = "[N]", max = 1,
-	help = "make the next N allocations fail (ENOMEM); or say how many will",
+	help = "make the next N allocations of tree operations fail (ENOMEM)",
 	text = "Fault injection, to watch a failed operation leave the tree as it\n" ..
-		"was.  'fail 0' turns it off; 'fail' prints how many allocations\n" ..
-		"are still set to fail.",
+		"was.  Only what the library allocates for a tree operation (alloc,\n" ..
+		"preload, ...) counts: what the views (dump, dot, stats, path, list)\n" ..
+		"and the shell allocate for themselves never fails nor uses N up.\n" ..
+		"'fail 0' turns it off; 'fail' prints how many allocations are still\n" ..
+		"set to fail.",
 	example = "fail 1",
 	run = function(args)
 		if not args[1] then
@@ -1830,7 +1865,7 @@ local function lesson_allowed(line)
 	local name, rest = line:match("^%s*(%S+)%s*(.-)%s*$")
 	if not name then return nil, "a command is missing" end
 	if not LESSON_ALLOWED[name] then
-		return nil, "'" .. name .. "' is not allowed in a lesson: it " ..
+		return nil, quoted(name) .. " is not allowed in a lesson: it " ..
 			"runs only idrsh commands that run no Lua and touch no file"
 	end
 	local runs = BY_NAME[name].runs
@@ -1917,7 +1952,8 @@ command {
 			ids[#ids + 1] = id
 		end
 		table.sort(ids)
-		outln(#ids .. (#ids == 1 and " ID: " or " IDs: ") .. runs(ids))
+		outln(#ids == 0 and "0 IDs" or
+			#ids .. (#ids == 1 and " ID: " or " IDs: ") .. runs(ids))
 		return true
 	end,
 }
@@ -2241,7 +2277,7 @@ local function lesson_options(args, seed)
 			o[a:sub(3)] = args[i + 1]
 			i = i + 2
 		elseif a:sub(1, 2) == "--" then
-			return nil, "unknown option '" .. a .. "'"
+			return nil, "unknown option " .. quoted(a)
 		else
 			rest[#rest + 1] = a
 			i = i + 1
@@ -2269,7 +2305,7 @@ local function load_lesson(name)
 	end
 	local f, err = io.open(name, "r")
 	if not f then
-		return nil, "no lesson '" .. name .. "' (see 'lesson'); " .. err
+		return nil, "no lesson " .. quoted(name) .. " (see 'lesson'); " .. err
 	end
 	f:close()
 	local text, rerr = lesson_text(name)
@@ -2423,7 +2459,7 @@ command {
 local function mark_name(args, i)
 	local name = args[i] or "mark"
 	if not valid_name(name) then
-		return nil, "bad mark name '" .. name .. "'"
+		return nil, "bad mark name " .. quoted(name)
 	end
 	return name
 end
@@ -2737,7 +2773,7 @@ local function help(args)
 	if args[1] then
 		local c = BY_NAME[args[1]]
 		if not c then
-			return nil, "no command '" .. args[1] .. "'" ..
+			return nil, "no command " .. quoted(args[1]) ..
 				did_you_mean(args[1])
 		end
 		help_on(c)
@@ -2791,7 +2827,7 @@ function dispatch(line, src)
 	local c = BY_NAME[name]
 	if not c then
 		local hint = did_you_mean(name)
-		return "", nil, "unknown command '" .. name .. "'" ..
+		return "", nil, "unknown command " .. quoted(name) ..
 			(hint ~= "" and hint or "; try 'help'")
 	end
 	if c.raw then
@@ -2968,6 +3004,12 @@ function M.eof()
 	return true
 end
 
+-- True while a Lua chunk or here-document at the terminal waits for
+-- its next line: the line joins the chunk's history entry.
+function M.chunk_open()
+	return top.pending ~= nil and top.pending.lesson == nil
+end
+
 -- True while a lesson waits for an answer: at the end of a -c, the C
 -- side reads it from standard input.
 function M.waiting()
@@ -3079,7 +3121,10 @@ function M.complete(text, line, start)
 		return prefixed(command_names(), text)
 	end
 	local c = BY_NAME[cmd]
-	local how = c and c.complete
+	-- Past the last argument the command takes, nothing fits.
+	local words = select(2, before:gsub("%S+", "")) - 1
+	if not c or not c.raw and words >= c.max then return {} end
+	local how = c.complete
 	if type(how) == "function" then how = how(text) end
 	if how == "files" then
 		return "files"

@@ -15,8 +15,8 @@
  *
  * No Lua function runs while the tree is mid-operation: a longjmp out of
  * tree.c would leave it half changed.  Trace events are buffered in C and
- * delivered once the operation is over, and dump callbacks use only calls
- * that cannot raise.
+ * delivered when the method returns, by method(), which runs them all;
+ * dump callbacks use only calls that cannot raise.
  *
  * The rule of re-entry.  Any Lua allocation (lua_newtable, pushing a new
  * string, lua_pushfstring, a luaL_Buffer, lua_setfield of a new key, a
@@ -46,8 +46,9 @@
 #include "lauxlib.h"
 
 #include "idr.h"
-#include "tag.h"  /* idr__tag_unalloc, idr__tag_retired */
-#include "tree.h" /* idr__next_present */
+#include "alloc.h" /* idr__fault_hold */
+#include "tag.h"   /* idr__tag_unalloc, idr__tag_retired */
+#include "tree.h"  /* idr__next_present */
 
 #define LIDR_API __attribute__((visibility("default")))
 
@@ -97,6 +98,8 @@ struct lida {
 	struct obj o;
 	struct ida ida;
 };
+
+static void push_method(lua_State *L, lua_CFunction fn);
 
 /* {==================== Arguments and results ==================== */
 
@@ -180,10 +183,7 @@ static struct lidr *toidr(lua_State *L)
 	return luaL_checkudata(L, 1, IDR_MT);
 }
 
-/*
- * The idr at index 1, alive.  Every method starts here, so this is where
- * events left by an operation whose delivery failed are dropped.
- */
+/* The idr at index 1, alive, and not mid-operation. */
 static struct lidr *checkidr(lua_State *L)
 {
 	struct lidr *t = toidr(L);
@@ -193,7 +193,6 @@ static struct lidr *checkidr(lua_State *L)
 	if (t->o.busy)
 		luaL_error(L, "attempt to use an idr in the middle of an "
 			      "operation (from a finalizer)");
-	t->o.tr.n = 0;
 	return t;
 }
 
@@ -727,16 +726,14 @@ static int allocated(lua_State *L, struct lidr *t, int id, int arg,
 		     unsigned int cursor, int start, int end)
 {
 	if (id == -ENOMEM)
-		return delivered(L, &t->o, fail_nomem(L));
+		return fail_nomem(L);
 	if (id == -EAGAIN)
-		return delivered(
-			L, &t->o,
-			fail(L, id, "no node cached: call pre_get and retry"));
+		return fail(L, id, "no node cached: call pre_get and retry");
 	if (id < 0)
-		return delivered(L, &t->o, no_space(L, id, start, end));
+		return no_space(L, id, start, end);
 	publish(L, t, id, arg, cursor);
 	lua_pushinteger(L, id);
-	return delivered(L, &t->o, 1);
+	return 1;
 }
 
 typedef int alloc_fn(struct idr *idr, void *ptr, int start, int end, gfp_t gfp);
@@ -790,15 +787,13 @@ static int lidr_alloc_u32(lua_State *L)
 	int err = idr_alloc_u32(&t->idr, marker(L, t, 2), &id, max, GFP_KERNEL);
 
 	if (err == -ENOMEM)
-		return delivered(L, &t->o, fail_nomem(L));
+		return fail_nomem(L);
 	if (err)
-		return delivered(
-			L, &t->o,
-			fail(L, err, "no free id in [%I, %I]", (LUAI_UACINT)id,
-			     (LUAI_UACINT)ids_end(t, (int64_t)max + 1) - 1));
+		return fail(L, err, "no free id in [%I, %I]", (LUAI_UACINT)id,
+			    (LUAI_UACINT)ids_end(t, (int64_t)max + 1) - 1);
 	publish(L, t, id, 2, idr_get_cursor(&t->idr));
 	lua_pushinteger(L, id);
-	return delivered(L, &t->o, 1);
+	return 1;
 }
 
 static int lidr_get_cursor(lua_State *L)
@@ -844,7 +839,7 @@ static int lidr_find(lua_State *L)
 		return fail(L, -ENOENT, "no such id %I", (LUAI_UACINT)id);
 	}
 	push_value(L, t, id, entry);
-	return delivered(L, &t->o, 1);
+	return 1;
 }
 
 /*
@@ -864,7 +859,7 @@ static int lidr_remove(lua_State *L)
 		return fail(L, -ENOENT, "no such id %I", (LUAI_UACINT)id);
 	}
 	take_value(L, t, id, entry);
-	return delivered(L, &t->o, 1);
+	return 1;
 }
 
 /*
@@ -881,7 +876,7 @@ static int lidr_unalloc(lua_State *L)
 	if (!in_use(&t->idr, id))
 		return fail(L, -ENOENT, "no such id %I", (LUAI_UACINT)id);
 	take_value(L, t, id, idr__tag_unalloc(&t->idr, id));
-	return delivered(L, &t->o, 1);
+	return 1;
 }
 
 /* The old value (nil if reserved); a failed store puts the old back. */
@@ -902,7 +897,7 @@ static int lidr_replace(lua_State *L)
 		idr_replace(&t->idr, old, id);
 		lua_error(L);
 	}
-	return delivered(L, &t->o, 1);
+	return 1;
 }
 
 static int lidr_get_next(lua_State *L)
@@ -913,11 +908,11 @@ static int lidr_get_next(lua_State *L)
 
 	if (!entry) {
 		lua_pushnil(L);
-		return delivered(L, &t->o, 1);
+		return 1;
 	}
 	lua_pushinteger(L, (lua_Integer)id);
 	push_value(L, t, (lua_Integer)id, entry);
-	return delivered(L, &t->o, 2);
+	return 2;
 }
 
 /* }==================== Lookup and removal ==================== */
@@ -943,10 +938,10 @@ static int pairs_step(lua_State *L)
 	}
 	entry = idr_get_next_ul(&t->idr, &id);
 	if (!entry)
-		return delivered(L, &t->o, 0);
+		return 0;
 	lua_pushinteger(L, (lua_Integer)id);
 	push_value(L, t, (lua_Integer)id, entry);
-	return delivered(L, &t->o, 2);
+	return 2;
 }
 
 /*
@@ -1010,7 +1005,7 @@ static bool opt_reserved(lua_State *L)
 static int lidr_pairs(lua_State *L)
 {
 	checkidr(L);
-	lua_pushcfunction(L, opt_reserved(L) ? pairs_all_step : pairs_step);
+	push_method(L, opt_reserved(L) ? pairs_all_step : pairs_step);
 	lua_pushvalue(L, 1);
 	lua_pushnil(L);
 	return 3;
@@ -1038,7 +1033,7 @@ static int lidr_for_each(lua_State *L)
 			break;
 	}
 	lua_pushnil(L);
-	return delivered(L, &toidr(L)->o, 1);
+	return 1;
 }
 
 /* }==================== Iteration ==================== */
@@ -1050,7 +1045,7 @@ static int lidr_pre_get(lua_State *L)
 	struct lidr *t = checkidr(L);
 
 	lua_pushboolean(L, idr_pre_get(&t->idr, GFP_KERNEL));
-	return delivered(L, &t->o, 1);
+	return 1;
 }
 
 static int get_new_from(lua_State *L, int start, bool above)
@@ -1123,7 +1118,7 @@ static int tagged_op(lua_State *L, enum tag_op op)
 		push_value(L, t, tid, idr_find_tagged(&t->idr, tid));
 	else
 		take_value(L, t, tid, idr_remove_tagged(&t->idr, tid));
-	return delivered(L, &t->o, 1);
+	return 1;
 }
 
 static int lidr_check(lua_State *L)
@@ -1185,6 +1180,9 @@ static void mem_open(lua_State *L, struct memtext *m)
 	m->out = open_memstream(&m->text, &m->len);
 	if (!m->out)
 		luaL_error(L, "not enough memory");
+	/* A view's own buffers do not spend idr.fault(): tree operations do.
+	 * Nothing raises until mem_close() lets go. */
+	idr__fault_hold(true);
 }
 
 static int push_text(lua_State *L)
@@ -1200,6 +1198,7 @@ static int mem_close(lua_State *L, struct memtext *m, int err)
 {
 	int status = LUA_OK;
 
+	idr__fault_hold(false);
 	if (fclose(m->out) && !err)
 		err = -EIO;
 	if (!err) {
@@ -1928,14 +1927,13 @@ static struct lida *toida(lua_State *L)
 	return luaL_checkudata(L, 1, IDA_MT);
 }
 
-/* As checkidr(): alive, and no events left from an earlier call. */
+/* As checkidr(): the IDA at index 1, alive. */
 static struct lida *checkida(lua_State *L)
 {
 	struct lida *a = toida(L);
 
 	if (a->o.dead)
 		luaL_error(L, "attempt to use a destroyed ida");
-	a->o.tr.n = 0;
 	return a;
 }
 
@@ -1982,13 +1980,12 @@ static int lida_alloc(lua_State *L)
 	int id = ida_alloc_range(&a->ida, min, max, GFP_KERNEL);
 
 	if (id == -ENOMEM)
-		return delivered(L, &a->o, fail_nomem(L));
+		return fail_nomem(L);
 	if (id < 0)
-		return delivered(L, &a->o,
-				 fail(L, id, "no free id in [%I, %I]",
-				      (LUAI_UACINT)min, (LUAI_UACINT)max));
+		return fail(L, id, "no free id in [%I, %I]", (LUAI_UACINT)min,
+			    (LUAI_UACINT)max);
 	lua_pushinteger(L, id);
-	return delivered(L, &a->o, 1);
+	return 1;
 }
 
 static int lida_free(lua_State *L)
@@ -1997,11 +1994,10 @@ static int lida_free(lua_State *L)
 	unsigned long id = ulong_arg(L, 2);
 
 	if (ida_free(&a->ida, (unsigned int)id))
-		return delivered(L, &a->o,
-				 fail(L, -ENOENT, "id %I is not allocated",
-				      (LUAI_UACINT)id));
+		return fail(L, -ENOENT, "id %I is not allocated",
+			    (LUAI_UACINT)id);
 	lua_pushboolean(L, 1);
-	return delivered(L, &a->o, 1);
+	return 1;
 }
 
 static int lida_exists(lua_State *L)
@@ -2009,7 +2005,7 @@ static int lida_exists(lua_State *L)
 	struct lida *a = checkida(L);
 
 	lua_pushboolean(L, ida_exists(&a->ida, (unsigned int)ulong_arg(L, 2)));
-	return delivered(L, &a->o, 1);
+	return 1;
 }
 
 static int lida_find_first(lua_State *L)
@@ -2021,15 +2017,13 @@ static int lida_find_first(lua_State *L)
 	int id = ida_find_first_range(&a->ida, min, max);
 
 	if (id == -EINVAL)
-		return delivered(L, &a->o,
-				 fail(L, id, "%I is above the largest id",
-				      (LUAI_UACINT)min));
+		return fail(L, id, "%I is above the largest id",
+			    (LUAI_UACINT)min);
 	if (id < 0)
-		return delivered(L, &a->o,
-				 fail(L, id, "no id in [%I, %I]",
-				      (LUAI_UACINT)min, (LUAI_UACINT)max));
+		return fail(L, id, "no id in [%I, %I]", (LUAI_UACINT)min,
+			    (LUAI_UACINT)max);
 	lua_pushinteger(L, id);
-	return delivered(L, &a->o, 1);
+	return 1;
 }
 
 static int ida_step(lua_State *L)
@@ -2043,15 +2037,15 @@ static int ida_step(lua_State *L)
 		return 0;
 	id = ida_find_first_range(&a->ida, (unsigned int)(last + 1), INT_MAX);
 	if (id < 0)
-		return delivered(L, &a->o, 0);
+		return 0;
 	lua_pushinteger(L, id);
-	return delivered(L, &a->o, 1);
+	return 1;
 }
 
 static int lida_pairs(lua_State *L)
 {
 	checkida(L);
-	lua_pushcfunction(L, ida_step);
+	push_method(L, ida_step);
 	lua_pushvalue(L, 1);
 	lua_pushnil(L);
 	return 3;
@@ -2118,6 +2112,49 @@ static struct obj *checkobj(lua_State *L, const struct kind *k)
  * __gc, __close and destroy: idempotent, and raises nothing, so a
  * destroyed object may still be closed.
  */
+/* The object at index 1 if it is of the running method's kind (its
+ * metatable, upvalue 3, compared without the registry's string key). */
+static struct obj *own_obj(lua_State *L)
+{
+	struct obj *o = lua_touserdata(L, 1);
+	bool same;
+
+	if (!o || !lua_getmetatable(L, 1))
+		return NULL;
+	same = lua_rawequal(L, -1, lua_upvalueindex(3));
+	lua_pop(L, 1);
+	return same ? o : NULL;
+}
+
+/*
+ * Every method, metamethod and iterator runs through here, so that one
+ * rule holds for all of them: events an earlier call left (it raised)
+ * are dropped, and those of this call are delivered when it returns.
+ * Upvalue 1 is the kind, 2 the function, 3 the kind's metatable.  The
+ * object stays at index 1 throughout: no method moves it.
+ */
+static int method(lua_State *L)
+{
+	lua_CFunction fn = lua_tocfunction(L, lua_upvalueindex(2));
+	struct obj *o = own_obj(L);
+	int nres;
+
+	/* Busy: the events are those of the operation under way. */
+	if (o && !o->busy)
+		o->tr.n = 0;
+	nres = fn(L);
+	return o && !o->dead ? delivered(L, o, nres) : nres;
+}
+
+/* @fn as method() runs it, for the kind of the running method. */
+static void push_method(lua_State *L, lua_CFunction fn)
+{
+	lua_pushvalue(L, lua_upvalueindex(1));
+	lua_pushcfunction(L, fn);
+	lua_pushvalue(L, lua_upvalueindex(3));
+	lua_pushcclosure(L, method, 3);
+}
+
 static int obj_destroy(lua_State *L)
 {
 	const struct kind *k = kind_of(L);
@@ -2307,19 +2344,35 @@ static const luaL_Reg funcs[] = { { "new", lidr_new },
 				  { "mem", lidr_mem },
 				  { NULL, NULL } };
 
-/*
- * liolib's createmeta: metamethods, and the methods as __index; each
- * function gets @k as upvalue 1.
- */
+/* luaL_setfuncs, each function wrapped in method() for @k, whose
+ * metatable is at @mt. */
+static void setmethods(lua_State *L, const struct kind *k, int mt,
+		       const luaL_Reg *l)
+{
+	for (; l->name; l++) {
+		if (!l->func) {
+			lua_pushboolean(L, 0);
+		} else {
+			lua_pushlightuserdata(L, (void *)k);
+			lua_pushcfunction(L, l->func);
+			lua_pushvalue(L, mt);
+			lua_pushcclosure(L, method, 3);
+		}
+		lua_setfield(L, -2, l->name);
+	}
+}
+
+/* liolib's createmeta: metamethods, and the methods as __index. */
 static void createmeta(lua_State *L, const struct kind *k, const luaL_Reg *meta,
 		       const luaL_Reg *methods)
 {
+	int mt;
+
 	luaL_newmetatable(L, k->name);
-	lua_pushlightuserdata(L, (void *)k);
-	luaL_setfuncs(L, meta, 1);
+	mt = lua_gettop(L);
+	setmethods(L, k, mt, meta);
 	lua_newtable(L);
-	lua_pushlightuserdata(L, (void *)k);
-	luaL_setfuncs(L, methods, 1);
+	setmethods(L, k, mt, methods);
 	lua_setfield(L, -2, "__index");
 	lua_pop(L, 1);
 }

@@ -14,13 +14,15 @@ static atomic_size_t bytes_in_use;
 static atomic_ulong allocs, frees, failed;
 static atomic_ulong fault_skip, fault_count;
 static _Thread_local unsigned long thread_allocs;
+static _Thread_local bool fault_held;
 
 /* Whether fault injection refuses this allocation. */
 static bool fault_now(void)
 {
 	unsigned long skip, count;
 
-	if (!atomic_load_explicit(&fault_count, memory_order_relaxed))
+	if (fault_held ||
+	    !atomic_load_explicit(&fault_count, memory_order_relaxed))
 		return false;
 	skip = atomic_load(&fault_skip);
 	while (skip > 0)
@@ -77,6 +79,11 @@ void idr_mem_stats(struct idr_mem_stats *stats)
 	stats->frees = atomic_load(&frees);
 	stats->failed = atomic_load(&failed);
 	stats->thread_allocs = thread_allocs;
+}
+
+void idr__fault_hold(bool hold)
+{
+	fault_held = hold;
 }
 
 void idr_fault_inject(unsigned long skip, unsigned long count)

@@ -679,6 +679,48 @@ static void readline_init(void)
 	rl_signal_event_hook = on_signal_event;
 }
 
+/* Appends @line to the history file, as append_history() would. */
+static void history_file_line(struct shell *s, const char *line)
+{
+	FILE *f = fopen(s->history, "a");
+	int err = f ? 0 : errno;
+
+	if (f && fprintf(f, "%s\n", line) < 0)
+		err = EIO;
+	if (f && fclose(f) != 0 && !err)
+		err = errno;
+	if (!err)
+		err = history_truncate_file(s->history, s->histsize);
+	if (err) {
+		errno = err;
+		history_fail(s);
+	}
+}
+
+/*
+ * A line that goes on with a pending chunk joins the chunk's entry, as
+ * in lua5.4, so that Up brings the whole chunk back.  The file, one line
+ * an entry, still gets the line as it is entered.
+ */
+static void history_extend(struct shell *s, const char *line)
+{
+	HIST_ENTRY *last = history_get(history_base + history_length - 1);
+	size_t n = (last ? strlen(last->line) + 1 : 0) + strlen(line) + 1;
+	char *all = malloc(n);
+
+	if (!last || !all) {
+		free(all);
+		history_add(s, line);
+		return;
+	}
+	snprintf(all, n, "%s\n%s", last->line, line);
+	free_history_entry(
+		replace_history_entry(history_length - 1, all, NULL));
+	free(all);
+	if (s->history)
+		history_file_line(s, line);
+}
+
 /* At the terminal: answers are read with the 'answer> ' prompt, and go
  * to no history (they are no commands). */
 static void interact_answers(struct shell *s)
@@ -722,7 +764,10 @@ static void interact(struct shell *s)
 			run_fn(s, "finish");
 			break;
 		}
-		history_add(s, line);
+		if (ask(s, "chunk_open"))
+			history_extend(s, line);
+		else
+			history_add(s, line);
 		run_line(s, line, strlen(line), NULL);
 		free(line);
 	}

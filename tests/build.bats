@@ -82,6 +82,33 @@ setup() {
 	[ "${lines[1]}" = "$(printf '5\tnil\tno free id in [5, 6)\tENOSPC')" ]
 }
 
+@test "the README's Lua example runs after make run alone, as it says" {
+	grep -q "after \`make run\`" README.md
+	local b=build/readme-run
+	rm -rf "$b"
+	run bash -c "make -s B=$b run < /dev/null"
+	[ "$status" -eq 0 ]
+	readme_block lua > "$BATS_TEST_TMPDIR/example.lua"
+	run env LUA_CPATH_5_4="$b/?.so;;" lua5.4 "$BATS_TEST_TMPDIR/example.lua"
+	rm -rf "$b"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "$(printf '1\t0\tsecond')" ]
+}
+
+@test "the README says nothing twice: no run of 12 words recurs in its prose" {
+	run awk '/^```/ { code = !code; next }
+		!code { for (i = 1; i <= NF; i++) w[n++] = $i }
+		END {
+			for (i = 0; i + 12 <= n; i++) {
+				k = w[i]
+				for (j = 1; j < 12; j++) k = k " " w[i + j]
+				if (seen[k]++ == 1) print k
+			}
+		}' README.md
+	[ "$status" -eq 0 ]
+	[ -z "$output" ] || { echo "said twice: $output"; return 1; }
+}
+
 @test "the README's idrsh session is what idrsh prints" {
 	# The block after "## The shell": commands follow "idr> ".
 	awk '/^## The shell/ { s = 1 } s && /^```$/ { if (in_) exit; in_ = 1; next }

@@ -557,7 +557,26 @@ idrsh: <stdin>:2: alloc: unterminated single quote"
 	assert_equal "$output" "0
 1048576
 1"
-	assert_equal "${#stderr}" 1048624
+	assert_equal "$stderr" "idrsh: <stdin>:3: unknown command '$(printf '%040d' 0 | tr 0 y)...'; try 'help'"
+}
+
+@test "a bad token is cut to 40 characters in the message that names it" {
+	local big
+	big=$(head -c 1048576 /dev/zero | tr '\0' 9)
+	idrsh_lines "find $big" "use x$big" "new n --bogus$big" "help nosuch$big"
+	assert_failure 1
+	assert_equal "$stderr" "idrsh: <stdin>:1: find: bad ID '$(printf '%040d' 0 | tr 0 9)...': out of range 0 .. 4294967295
+idrsh: <stdin>:2: use: no tree named 'x$(printf '%039d' 0 | tr 0 9)...' (see 'trees')
+idrsh: <stdin>:3: new: unknown option '--bogus$(printf '%033d' 0 | tr 0 9)...'
+idrsh: <stdin>:4: help: no command 'nosuch$(printf '%034d' 0 | tr 0 9)...'"
+}
+
+@test "alloc_many says how many IDs, with no blank at the end of the line" {
+	idrsh_lines "alloc_many 0" "alloc_many 1" "alloc_many 2 10"
+	assert_success
+	assert_equal "$output" "0 IDs
+1 ID: 0
+2 IDs: 10..11"
 }
 
 @test "alloc_many is all or none: after ENOSPC or ENOMEM the tree is as it was" {
@@ -595,6 +614,19 @@ L0 0..63  1/64
 2"
 	assert_equal "$stderr" "idrsh: <stdin>:3: alloc: out of memory (ENOMEM)
 idrsh: <stdin>:6: fail: bad N '-1': out of range 0 .. 2147483647"
+}
+
+@test "fail N is spent on tree operations: the views do not use it up" {
+	idrsh_lines "alloc a" "fail 1" dump dot stats "path 0" list fail \
+		"alloc b 64" fail "lua assert(t:validate())" list
+	assert_failure 1
+	assert_line --index 0 "0"
+	assert_line "allocations set to fail: 1"
+	assert_line "allocations set to fail: 0"
+	assert_line "0 a"
+	refute_line --partial "64 b"
+	assert_equal "$stderr" \
+		"idrsh: <stdin>:9: alloc: out of memory (ENOMEM)"
 }
 
 # ------------------------------------------------------------ colour
@@ -793,6 +825,18 @@ b
 	assert_success
 	grep -q '<svg' "$BATS_TEST_TMPDIR/t.svg"
 	[ "$(head -c 4 "$BATS_TEST_TMPDIR/t.png" | tail -c 3)" = PNG ]
+}
+
+@test "dot FILE takes the format from FILE's extension" {
+	command -v dot || skip "Graphviz is not installed"
+	local d=$BATS_TEST_TMPDIR
+	idrsh_lines "alloc a" "dot $d/t.png" "dot $d/t.SVG" "dot $d/t.gv" "dot $d/t.jpg"
+	assert_failure 1
+	[ "$(head -c 4 "$d/t.png" | tail -c 3)" = PNG ]
+	grep -q '<svg' "$d/t.SVG"
+	[ "$(head -1 "$d/t.gv")" = "digraph idr {" ]
+	[ ! -e "$d/t.jpg" ]
+	assert_equal "$stderr" "idrsh: <stdin>:5: dot: no format is named '.jpg': name FILE .dot or .gv (DOT text), .svg or .png"
 }
 
 @test "dot --svg without Graphviz says so clearly" {

@@ -256,6 +256,16 @@ idrsh: <stdin>:3: unknown command 'xyzzy'; try 'help'
 idrsh: <stdin>:4: unknown command 'quti'; did you mean 'quit'?"
 }
 
+@test "a command's or help topic's first letters get 'did you mean' too" {
+	idrsh_lines "help alloc_cyc" "alloc_cyc a" "help ida_al" "help les" "help a"
+	assert_failure 1
+	assert_equal "$stderr" "idrsh: <stdin>:1: help: no command 'alloc_cyc'; did you mean 'alloc_cyclic'?
+idrsh: <stdin>:2: unknown command 'alloc_cyc'; did you mean 'alloc_cyclic'?
+idrsh: <stdin>:3: help: no command 'ida_al'; did you mean 'ida_alloc'?
+idrsh: <stdin>:4: help: no command 'les'; did you mean 'lesson'?
+idrsh: <stdin>:5: help: no command 'a'"
+}
+
 @test "# starts a comment after a command, not in quotes or a word" {
 	idrsh_lines "alloc a # the first" 'alloc "b # c"' "alloc d#e" "count # 3" list \
 		'lua return #"abc" # not a comment in Lua'

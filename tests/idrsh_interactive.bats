@@ -49,6 +49,15 @@ pty() {
 	assert_line --regexp '^idr:mytree> alloc x$'
 }
 
+@test "pty: Tab offers nothing once a command has all its arguments" {
+	pty 'use default\t\t\n' 'help use\t\t\n' '\004'
+	assert_success
+	assert_line --regexp "^idr> use default .?$"
+	refute_line --partial "default default"
+	refute_line "idrsh: usage: use NAME"
+	assert_line "usage: use NAME"
+}
+
 @test "pty: Tab completes help topics" {
 	pty 'help alloc_u\t\n' '\004'
 	assert_success
@@ -90,6 +99,13 @@ pty() {
 count"
 	run stat -c %a "$HOME/.idrsh_history"
 	assert_output "600"
+}
+
+@test "history: a chunk of several lines is one entry (Up brings it back)" {
+	pty 'lua n = (n or 0) + 1 do\n' 'end\n' '\033[A\n' '=n\n' '\004'
+	assert_success
+	refute_line --partial "unknown command"
+	assert_line "2"
 }
 
 @test "history: read back at the next start (Up arrow)" {
