@@ -1919,8 +1919,9 @@ end
 local function many_failed(msg, errno, start, done, want)
 	local why = failure(msg, errno, range_text(start))
 	if done == 0 then return why end
+	local back = done == 1 and "it is" or ("the " .. done .. " are")
 	return (why:gsub(" %((%u+)%)$", string.format(" after %d of %d; " ..
-		"the %d are given back (%%1)", done, want, done)))
+		"%s given back (%%1)", done, want, back)))
 end
 
 command {

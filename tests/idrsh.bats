@@ -579,6 +579,13 @@ idrsh: <stdin>:4: help: no command 'nosuch$(printf '%034d' 0 | tr 0 9)...'"
 2 IDs: 10..11"
 }
 
+@test "alloc_many that gives back one ID says 'it', not 'the 1 are'" {
+	idrsh_lines "alloc_many 2 2147483647" count
+	assert_failure 1
+	assert_equal "$stderr" "idrsh: <stdin>:1: alloc_many: no free id at or above 2147483647 after 1 of 2; it is given back (ENOSPC)"
+	assert_equal "$output" "0"
+}
+
 @test "alloc_many is all or none: after ENOSPC or ENOMEM the tree is as it was" {
 	idrsh_lines "alloc a 2147483640" "alloc_many 5 2147483645" count list \
 		"new m" "alloc a" "fail 1" "alloc_many 100" count "new g --tagged 3" \
