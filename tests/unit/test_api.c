@@ -1289,23 +1289,27 @@ static void *iter_val(int k)
 }
 
 /*
- * A body that destroys the idr, initialises it again and then changes it
- * as often as it had been changed: the loop goes on in the new tree from
- * the next ID, as the kernel's loop of idr_get_next() calls does, and
- * never reads the freed leaf (ASan and valgrind see it if it does).
+ * A body that destroys the idr, initialises it again @inits times and
+ * then changes it as often as it had been changed: the loop goes on in
+ * the new tree from the next ID, as the kernel's loop of idr_get_next()
+ * calls does, and never reads the freed leaf (ASan and valgrind see it
+ * if it does).
  */
-static void iter_survives_destroy_and_init(void)
+static void iter_across_inits(long inits)
 {
-	DEFINE_IDR(idr);
+	struct idr idr;
 	void *entry;
 	int id, k, seen = 0, want = 2;
+	long n;
 
+	idr_init(&idr);
 	for (k = 0; k < 10; k++)
 		CHECK_EQ(idr_alloc(&idr, iter_val(k), 0, 0, GFP), k);
 	idr_for_each_entry(&idr, entry, id) {
 		if (id == 0) {
 			idr_destroy(&idr);
-			idr_init(&idr);
+			for (n = 0; n < inits; n++)
+				idr_init(&idr);
 			for (k = 2; k < 12; k++)
 				CHECK_EQ(idr_alloc(&idr, iter_val(100 + k), k,
 						   0, GFP),
@@ -1321,6 +1325,11 @@ static void iter_survives_destroy_and_init(void)
 	idr_destroy(&idr);
 }
 
+static void iter_survives_destroy_and_init(void)
+{
+	iter_across_inits(1);
+}
+
 /*
  * The same after 65536 idr_init()s: counts of changes that each init
  * spaced 2^48 apart wrapped there, and the new tree's count, once it
@@ -1329,32 +1338,7 @@ static void iter_survives_destroy_and_init(void)
  */
 static void iter_survives_many_inits(void)
 {
-	struct idr idr;
-	void *entry;
-	int id, k, seen = 0, want = 2;
-	long n;
-
-	idr_init(&idr);
-	for (k = 0; k < 10; k++)
-		CHECK_EQ(idr_alloc(&idr, iter_val(k), 0, 0, GFP), k);
-	idr_for_each_entry(&idr, entry, id) {
-		if (id == 0) {
-			idr_destroy(&idr);
-			for (n = 0; n < 65536; n++)
-				idr_init(&idr);
-			for (k = 2; k < 12; k++)
-				CHECK_EQ(idr_alloc(&idr, iter_val(100 + k), k,
-						   0, GFP),
-					 k);
-			continue;
-		}
-		CHECK_EQ(id, want);
-		CHECK(entry == iter_val(100 + id));
-		want++;
-		seen++;
-	}
-	CHECK_EQ(seen, 10);
-	idr_destroy(&idr);
+	iter_across_inits(65536);
 }
 
 void suite_api(void)
