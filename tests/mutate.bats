@@ -153,6 +153,7 @@ EOF
 }
 
 @test "an entry that names no place, or more than one, stops make mutate, naming the entry" {
+	# Texts on no line, on two, and holding no change or two of it.
 	list=$BATS_TEST_TMPDIR/equivalent
 	cat > "$list" <<'EOF'
 src/dump.c: larger(): > -> >=: return a > b ? a : b;
@@ -165,13 +166,16 @@ src/ida.c: alloc_range(): < -> <=: if (max > INT_MAX)
 	Not that line's change.
 src/ida.c: nosuch(): > -> >=: if (max > INT_MAX)
 	No such function.
+src/dump.c: dot_children(): != -> ==: p.plan[slot] != P_DRAW && p.plan[slot] != P_FORCE
+	Two of the change: the text must name one.
 EOF
 	MUTATE_EQUIVALENT=$list run make mutate MUTANTS=3
 	[ "$status" -ne 0 ]
 	[[ "$output" == *"mutate: $list:3: \"return a >= b ? a : b;\" is on no line of larger() in src/dump.c"* ]]
 	[[ "$output" == *"mutate: $list:5: \"if (max > INT_MAX)\" is on 2 lines of src/ida.c ("*"): it must name one"* ]]
-	[[ "$output" == *"mutate: $list:7: src/ida.c:"*" has no < -> <="* ]]
+	[[ "$output" == *"mutate: $list:7: \"if (max > INT_MAX)\" (src/ida.c:"*") holds no < -> <="* ]]
 	[[ "$output" == *"mutate: $list:9: nosuch() is defined on no line of src/ida.c"* ]]
+	[[ "$output" == *"mutate: $list:11: \"p.plan[slot] != P_DRAW && p.plan[slot] != P_FORCE\" (src/dump.c:"*") holds 2 != -> ==: it must hold one"* ]]
 	[[ "$output" != *"$list:1:"* ]]
 	[[ "$output" != *places* ]]
 	[ ! -e build/mutate/plain ]
