@@ -384,15 +384,8 @@ static void dump_children(struct dumper *d, const struct idr_view *v)
 		struct key k = key_of(d, v, slot);
 		bool alike;
 
-		/*
-		 * "end <= v->slots" changes nothing in the plain build:
-		 * slot v->slots has no child (idr__view_child() says so),
-		 * so its key is K_NONE and ends no run differently; only
-		 * UBSan sees the shift by 64 in shown_slot().
-		 */
-		for (end = slot + 1; end < v->slots /* equivalent mutant */
-				     && same_key(key_of(d, v, end), k);
-		     end++)
+		for (end = slot + 1;
+		     end < v->slots && same_key(key_of(d, v, end), k); end++)
 			;
 		if (k.kind == K_NONE ||
 		    (k.kind == K_EMPTY &&
@@ -728,7 +721,7 @@ static int path_slot(const struct dotter *g, const struct idr_view *v)
 
 static unsigned int larger(unsigned int a, unsigned int b)
 {
-	return a > b ? a : b; /* >=: the same at a tie: equivalent mutant */
+	return a > b ? a : b;
 }
 
 /*
@@ -792,8 +785,7 @@ static int dot_marks(struct dotter *g)
 
 	if (!o->nchanged)
 		return 0;
-	/* ">=" changes nothing: at the tie malloc fails, -ENOMEM all the same. */
-	if (o->nchanged > SIZE_MAX / sizeof(*g->marks)) /* equivalent mutant */
+	if (o->nchanged > SIZE_MAX / sizeof(*g->marks))
 		return -ENOMEM;
 	g->marks = idr__malloc(o->nchanged * sizeof(*g->marks));
 	if (!g->marks)
@@ -899,7 +891,7 @@ static void dot_entries(const struct dotter *g, const struct idr_view *v)
 {
 	unsigned int slot, shown = 0, col = 0;
 	unsigned int total = (unsigned int)__builtin_popcountll(v->present);
-	char buf[ENTRY_CHARS + 1]; /* + 2: room unused: equivalent mutant */
+	char buf[ENTRY_CHARS + 1];
 
 	if (!total)
 		return;
@@ -1075,10 +1067,9 @@ struct plan_of {
 	bool leaving;		      /* a child is left out already */
 };
 
-/* At w == left both arms give 0: "<=" changes nothing. */
 static void take(struct plan_of *p, unsigned int w)
 {
-	p->left = w < p->left ? p->left - w : 0; /* equivalent mutant */
+	p->left = w < p->left ? p->left - w : 0;
 }
 
 /*
@@ -1202,12 +1193,9 @@ static unsigned int dot_children(struct dotter *g, const struct idr_view *v,
 		given = larger(least, g->width) + share;
 		used = dot_subtree(g, &child, v, given);
 		p.left -= share;
-		/*
-		 * Room the child left unused goes back, up to its share; at
-		 * the ties, "<=" gives the same.
-		 */
-		spare = used < given ? given - used : 0; /* equivalent mutant */
-		p.left += spare < share ? spare : share; /* equivalent mutant */
+		/* Room the child left unused goes back, up to its share. */
+		spare = used < given ? given - used : 0;
+		p.left += spare < share ? spare : share;
 		taken += used;
 	}
 	if (lo.subtrees) {

@@ -18,11 +18,8 @@
 
 #define CHUNK (IDR_SLOTS * 64u)
 #define WORDS IDR_SLOTS
-/* At 6 bits its "- 1" is in the branch not taken (unit-b3 takes it). */
-#define ALL_WORDS               \
-	(WORDS == 64            \
-		 ? ~(uint64_t)0 \
-		 : ((uint64_t)1 << (WORDS & 63)) - 1) /* equivalent mutant */
+#define ALL_WORDS \
+	(WORDS == 64 ? ~(uint64_t)0 : ((uint64_t)1 << (WORDS & 63)) - 1)
 
 const unsigned int IDA_BITMAP_BITS = CHUNK;
 
@@ -76,7 +73,7 @@ static unsigned int find_bit(const struct bitmap *map, unsigned int n,
 	unsigned int w = n / 64;
 	uint64_t word, words;
 
-	if (n >= CHUNK) /* >: an equivalent mutant: callers pass n < CHUNK */
+	if (n >= CHUNK)
 		return CHUNK;
 	word = value ? map->word[w] : ~map->word[w];
 	word &= ~(uint64_t)0 << (n % 64);
@@ -146,7 +143,7 @@ static int alloc_range(struct ida *ida, unsigned int min, unsigned int max)
 {
 	uint64_t id = min, chunk;
 
-	if (max > INT_MAX) /* >=: an equivalent mutant */
+	if (max > INT_MAX)
 		max = INT_MAX;
 	if (min > max)
 		return -ENOSPC;
@@ -255,7 +252,7 @@ static int find_first_range(const struct ida *ida, unsigned int min,
 
 	if (min > INT_MAX)
 		return -EINVAL;
-	if (max > INT_MAX) /* >=: an equivalent mutant */
+	if (max > INT_MAX)
 		max = INT_MAX;
 	while (id <= max &&
 	       idr__next_present(&ida->ida_rt, id / CHUNK, &chunk, &node)) {

@@ -39,8 +39,7 @@ static uint64_t fresh_mods(void)
 
 void idr_init_base(struct idr *idr, int base)
 {
-	*idr = (struct idr)IDR_INIT_BASE(
-		*idr, base < 0 ? 0 : base); /* a max: equivalent mutant */
+	*idr = (struct idr)IDR_INIT_BASE(*idr, base < 0 ? 0 : base);
 	idr->idr_mods = fresh_mods();
 }
 
@@ -67,8 +66,7 @@ int idr__alloc_id(struct idr *idr, void *ptr, uint64_t start, uint64_t max,
 		max = idr__id_max(idr);
 	if (max < base)
 		return -ENOSPC;
-	/* "<=" the same: at start == base, start - base is 0. */
-	from = start < base ? 0 : start - base; /* equivalent mutant */
+	from = start < base ? 0 : start - base;
 	err = idr__alloc_fast(idr, ptr, from, max - base, &index);
 	if (err == IDR__STORED)
 		*id = index + base;
@@ -164,9 +162,7 @@ int idr_alloc_cyclic(struct idr *idr, void *ptr, int start, int end, gfp_t gfp)
 
 	if (start < 0)
 		return (int)idr__done(idr, op, -EINVAL);
-	/* "<=": at a tie id is start already. */
-	if (id < (uint32_t)start /* equivalent mutant */
-	    || id > INT_MAX)
+	if (id < (uint32_t)start || id > INT_MAX)
 		id = (uint32_t)start;
 	err = idr_alloc_u32(idr, ptr, &id, range_max(end), gfp);
 	if (err == -ENOSPC && id > (uint32_t)start) {
@@ -291,7 +287,7 @@ void *idr_get_next_ul(const struct idr *idr, unsigned long *nextid)
 	void *entry = NULL;
 
 	start = 0;
-	if (*nextid > idr->idr_base) /* >=: 0 both ways: equivalent mutant */
+	if (*nextid > idr->idr_base)
 		start = *nextid - idr->idr_base;
 	/* NULL entries are reserved IDs: iteration steps over them. */
 	while (idr__next_present(idr, start, &index, &entry) && !entry)
@@ -328,8 +324,7 @@ struct idr__iter idr__iter_slow(struct idr__iter it, int *id)
 	*id = (int)((unsigned int)*id + 1U);
 	if (*id < 0)
 		return it;
-	index = (unsigned int)*id < base ? 0 /* 0 at a tie: equivalent mutant */
-					 : (unsigned int)*id - base;
+	index = (unsigned int)*id < base ? 0 : (unsigned int)*id - base;
 	it.entry = idr__iter_find(&it, index, &index);
 	if (!it.entry || index + base > INT_MAX) {
 		it.entry = NULL;
@@ -343,7 +338,7 @@ struct idr__iter idr__iter_slow(struct idr__iter it, int *id)
 	it.first += base;
 	room = (unsigned long)INT_MAX - it.first + 1;
 	if (room < 64)
-		it.rest &= ((uint64_t)1 << room) - 1; /* equivalent mutant */
+		it.rest &= ((uint64_t)1 << room) - 1;
 	*id = (int)(index + base);
 	it.last = *id;
 	return it;

@@ -180,8 +180,7 @@ static unsigned int cache_take_some(struct idr *idr, struct idr__nodes *spare,
 	unsigned int got;
 
 	cache_lock(idr);
-	got = n < idr->idr_cache.nr ? n /* a min: equivalent mutant */
-				    : idr->idr_cache.nr;
+	got = n < idr->idr_cache.nr ? n : idr->idr_cache.nr;
 	move(spare, &idr->idr_cache, got);
 	cache_unlock(idr);
 	return got;
@@ -276,9 +275,7 @@ static int reserve_cached(struct idr *idr, struct idr__nodes *spare,
 int idr__reserve(struct idr *idr, struct idr__nodes *spare, unsigned int need,
 		 enum idr__supply supply)
 {
-	unsigned int from_preload =
-		need < preloaded.nr ? need /* a min: equivalent mutant */
-				    : preloaded.nr;
+	unsigned int from_preload = need < preloaded.nr ? need : preloaded.nr;
 	unsigned int from_cache;
 
 	if (supply == IDR__CACHED_NODES)

@@ -45,12 +45,9 @@
 #include "nodes.h"
 #include "tree.h"
 
-/* At 6 bits its "- 1" is in the branch not taken (unit-b3 takes it). */
 #define SLOTS IDR_SLOTS
-#define ALL_SLOTS               \
-	(SLOTS == 64            \
-		 ? ~(uint64_t)0 \
-		 : ((uint64_t)1 << (SLOTS & 63)) - 1) /* equivalent mutant */
+#define ALL_SLOTS \
+	(SLOTS == 64 ? ~(uint64_t)0 : ((uint64_t)1 << (SLOTS & 63)) - 1)
 #define SLOT_MASK (IDR_SLOTS - 1)
 
 struct idr_node {
@@ -645,8 +642,7 @@ void *idr__iter_find(struct idr__iter *it, uint64_t start, uint64_t *index)
  * child ends the descent with MISSING.  @link, the slot that led to
  * @node, says whether it is packed (see link_to()).
  */
-/* No code: any mutant of it that compiles is an equivalent mutant. */
-_Static_assert(IDR__LEVELS <= 11, "DESCEND() unrolls"); /* equivalent mutant */
+_Static_assert(IDR__LEVELS <= 11, "DESCEND() unrolls");
 #define DOWN(level, STEP, MISSING)                                      \
 	case level:                                                     \
 		STEP(linked(link));                                     \
@@ -1131,8 +1127,7 @@ static struct idr_node *lone_grow(struct idr *idr, struct idr_node **path,
 	memcpy(to, node, node_size(node));
 	/* Loose or not is never read here: room_kept() asks a grown leaf
 	 * PACK_GROWN first, and interior nodes never shrink. */
-	to->pack = pack_word(cap, false, shift) | /* equivalent mutant */
-		   (shift ? 0 : PACK_GROWN);
+	to->pack = pack_word(cap, false, shift) | (shift ? 0 : PACK_GROWN);
 	return replace_node(idr, path, depth, index, shift, to);
 }
 
@@ -1418,9 +1413,7 @@ static void leaf_compact(struct idr *idr, struct idr_node **path,
 	} else {
 		if (n > PACK_MAX || n < PACK_MIN)
 			return;
-		cap = n + PACK_ROOM < IDR_SLOTS /* a min: equivalent mutant */
-			      ? n + PACK_ROOM
-			      : IDR_SLOTS;
+		cap = n + PACK_ROOM < IDR_SLOTS ? n + PACK_ROOM : IDR_SLOTS;
 		loose = true;
 		small = pack_whole(leaf, n, cap);
 	}
@@ -1738,7 +1731,7 @@ static long check_children(const struct idr *idr, const struct idr_node *node,
 		if (link != link_to(child))
 			return -1;
 		n = check_node(idr, child, shift - IDR_BITS);
-		if (n < 0) /* -1 or > 0: "<= 0" is an equivalent mutant */
+		if (n < 0) /* -1 or > 0 */
 			return -1;
 		if ((child->full == ALL_SLOTS) != !!(node->full & bit(off)))
 			return -1;
@@ -1782,7 +1775,7 @@ int idr_check(const struct idr *idr)
 	if ((uintptr_t)top & 1) /* the top's link is never tagged */
 		return -EUCLEAN;
 	entries = check_node(idr, top, shift);
-	if (entries < 0) /* -1 or > 0: "<= 0" is an equivalent mutant */
+	if (entries < 0) /* -1 or > 0 */
 		return -EUCLEAN;
 	if ((unsigned long)entries != idr->idr_count + idr->idr_retired)
 		return -EUCLEAN;

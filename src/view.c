@@ -17,27 +17,19 @@ static unsigned int levels_for(uint64_t index)
 {
 	unsigned int n = 1;
 
-	/*
-	 * "<= 64" changes nothing at 6 or 3 bits, where n * IDR_BITS is
-	 * never 64; at 4 bits it shifts by 64 (the unit-b4 build sees it).
-	 */
-	while (n * IDR_BITS < 64 /* equivalent mutant (above) */
-	       && index >> (n * IDR_BITS))
+	while (n * IDR_BITS < 64 && index >> (n * IDR_BITS))
 		n++;
 	return n;
 }
 
-/* No code: a mutant of it that compiles changes nothing. */
-_Static_assert(
-	IDR__LEVELS_FOR(sizeof(unsigned long) * 8) /* equivalent mutant */ <=
-		IDR_LEVELS_MAX,
-	"an unsigned long index's digits fit idr_path's arrays");
+_Static_assert(IDR__LEVELS_FOR(sizeof(unsigned long) * 8) <= IDR_LEVELS_MAX,
+	       "an unsigned long index's digits fit idr_path's arrays");
 
 static void path_digits(struct idr_path *path)
 {
 	unsigned int n = levels_for(path->index), i;
 
-	if (path->height > n) /* >=: a max: an equivalent mutant */
+	if (path->height > n)
 		n = path->height;
 	path->digits = n;
 	for (i = 0; i < n; i++)
@@ -157,9 +149,7 @@ static void bitmap_ends(const struct idr_view *leaf, unsigned int slot,
 	unsigned long first = leaf->first + (unsigned long)slot * IDR__CHUNK;
 	unsigned int n;
 
-	for (n = 0; stats->lowest < 0 &&
-		    n < IDR__CHUNK; /* a bit is set: equivalent mutant */
-	     n++)
+	for (n = 0; stats->lowest < 0 && n < IDR__CHUNK; n++)
 		if (idr_view_bit(leaf, slot, n))
 			stats->lowest = (long)(first + n);
 	for (n = IDR__CHUNK; n-- > 0;)

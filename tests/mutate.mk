@@ -4,6 +4,8 @@
 #                   small changes to src/*.c, one at a time, against the C
 #                   unit suite: the score and every survivor (tests/mutate);
 #                   survivors again in the sanitizer build (SANITIZE= skips)
+#                   equivalent mutants, left out, are named in
+#                   tests/mutate.equivalent
 
 MUTANTS ?= 100
 SEED ?= 1
