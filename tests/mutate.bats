@@ -3,6 +3,12 @@
 
 setup() {
 	load test_helper
+	# These test the tool, not the library: its runs leave out the unit
+	# suite's slowest cases (each runs in the unit suites of make test),
+	# which took most of this file's time, a suite run each.
+	UNIT_SKIP='fault_each fault_from model_base view_dump_big'
+	UNIT_SKIP+=' legacy_threads legacy_model ida_fault_each tag_model'
+	export UNIT_SKIP+=' pack_lone_random ida_model'
 }
 
 src_state() {
