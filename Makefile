@@ -34,8 +34,8 @@ SANITIZE := -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=all
 
 B := build
-LIB_SRC := src/nodes.c src/tree.c src/idr.c src/legacy.c src/tag.c src/ida.c \
-	src/view.c src/dump.c src/alloc.c
+LIB_SRC := src/trace.c src/nodes.c src/tree.c src/check.c src/idr.c \
+	src/legacy.c src/tag.c src/ida.c src/view.c src/dump.c src/alloc.c
 LIB_HDR := $(wildcard src/*.h)
 LIB_OBJ := $(LIB_SRC:src/%.c=$(B)/obj/%.o)
 UNIT_SRC := $(wildcard tests/unit/*.c)

@@ -43,7 +43,4 @@ static inline unsigned int idr__height(const struct idr *idr)
 	return idr->idr_rt ? idr->idr_shift / IDR_BITS + 1u : 0;
 }
 
-/* Hand @ev to @idr's trace callback (set): tree.c, every event. */
-IDR__HIDDEN void idr__emit(const struct idr *idr, struct idr_trace *ev);
-
 #endif /* IDR_GEOM_H */

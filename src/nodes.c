@@ -27,6 +27,7 @@
 
 #include "alloc.h"
 #include "nodes.h"
+#include "trace.h"
 
 /* {==================== Lists of spare nodes ==================== */
 

@@ -37,233 +37,14 @@
  * mallocs its packed blocks first, all or none), so the tree is never
  * left half changed by a failed allocation.
  */
-#include <stddef.h>
 #include <string.h>
 
 #include "alloc.h"
-#include "gen.h"
+#include "node.h"
 #include "nodes.h"
 #include "tree.h"
 
-#define SLOTS IDR_SLOTS
-#define ALL_SLOTS \
-	(SLOTS == 64 ? ~(uint64_t)0 : ((uint64_t)1 << (SLOTS & 63)) - 1)
-#define SLOT_MASK (IDR_SLOTS - 1)
-
-struct idr_node {
-	uint64_t full;
-	union {
-		struct idr_node *aux; /* tagged leaf: its generations */
-		uintptr_t pack; /* packed: cap << 4 | grown << 3 | interior << 2 | loose << 1 | 1 */
-	};
-	uint64_t present; /* a packed leaf's entries start here */
-	union {
-		void *slots[IDR_SLOTS];	  /* a packed node's children too */
-		uint64_t bits[IDR_SLOTS]; /* IDA bitmap, generations */
-	};
-};
-_Static_assert(sizeof(struct idr_node) == IDR__NODE_SIZE, "geom.h's size");
-
-/* A packed leaf holds entries from where a node's present bitmap is. */
-#define PACK_HEAD offsetof(struct idr_node, present)
-/* A packed interior node holds its children where a whole one does. */
-#define PACK_HEAD_INTERIOR offsetof(struct idr_node, slots)
-/* Leaves at or below this many entries are packed by removals; packed
- * nodes grow no further than this. */
-#define PACK_MAX (IDR_SLOTS * 3 / 4)
-/* Room for more entries that packing a whole leaf leaves it. */
-#define PACK_ROOM 2u
-/*
- * Whole leaves with fewer entries stay whole: a few removals from empty,
- * a whole node goes back to the idr's cache, where the next new leaf
- * finds it, but a packed block goes back to malloc.
- */
-#define PACK_MIN (PACK_ROOM + 1)
-#define PACK_INTERIOR 4u
-/* A leaf a lone insertion grew keeps the room it was given: see
- * room_kept(). */
-#define PACK_GROWN 8u
-
-static inline unsigned int digit(uint64_t index, unsigned int shift)
-{
-	return (unsigned int)(index >> shift) & SLOT_MASK;
-}
-
-static inline uint64_t bit(unsigned int off)
-{
-	return (uint64_t)1 << off;
-}
-
-/* Bits at and above @off. */
-static inline uint64_t from(unsigned int off)
-{
-	return ALL_SLOTS & ~(bit(off) - 1);
-}
-
-static inline unsigned int lowest(uint64_t bits)
-{
-	return (unsigned int)__builtin_ctzll(bits);
-}
-
-/* The first index of slot @off in the node at @shift that holds @index. */
-static inline uint64_t slot_start(uint64_t index, unsigned int shift,
-				  unsigned int off)
-{
-	uint64_t node_start = index >> shift >> IDR_BITS << IDR_BITS << shift;
-
-	return node_start | (uint64_t)off << shift;
-}
-
-/* One past the last index a top node at @shift covers. */
-static inline uint64_t capacity(unsigned int shift)
-{
-	return (uint64_t)IDR_SLOTS << shift;
-}
-
-/* The shift of the smallest top node that covers @index. */
-static unsigned int shift_for(uint64_t index)
-{
-	unsigned int shift = 0;
-
-	while (index >= capacity(shift))
-		shift += IDR_BITS;
-	return shift;
-}
-
 /* {==================== Packed nodes ==================== */
-
-static inline bool is_packed(const struct idr_node *node)
-{
-	return node->pack & 1;
-}
-
-/* A packed leaf: its full bitmap is its present one. */
-static inline bool is_packed_leaf(const struct idr_node *node)
-{
-	return (node->pack & (PACK_INTERIOR | 1)) == 1;
-}
-
-static inline unsigned int pack_cap(const struct idr_node *node)
-{
-	return (unsigned int)(node->pack >> 4);
-}
-
-/* Loose: packed from a whole leaf, with room kept on purpose. */
-static inline bool is_loose(const struct idr_node *leaf)
-{
-	return leaf->pack & 2;
-}
-
-static inline uintptr_t pack_word(unsigned int cap, bool loose, bool interior)
-{
-	return (uintptr_t)cap << 4 | (uintptr_t)interior << 2 |
-	       (uintptr_t)loose << 1 | 1;
-}
-
-/* The bytes of a packed node with room for @cap. */
-static inline size_t pack_size(unsigned int cap, bool interior)
-{
-	return (interior ? PACK_HEAD_INTERIOR : PACK_HEAD) +
-	       cap * sizeof(void *);
-}
-
-/* The bytes @node takes, whatever its layout. */
-static inline size_t node_size(const struct idr_node *node)
-{
-	if (!is_packed(node))
-		return sizeof(*node);
-	return pack_size(pack_cap(node), node->pack & PACK_INTERIOR);
-}
-
-static inline void **pack_slots(struct idr_node *leaf)
-{
-	return (void **)((char *)leaf + PACK_HEAD);
-}
-
-/* Without -mpopcnt, GCC calls libgcc for popcount: this is quicker. */
-static inline unsigned int count_of(uint64_t bits)
-{
-#ifdef __POPCNT__
-	return (unsigned int)__builtin_popcountll(bits);
-#else
-	bits -= bits >> 1 & 0x5555555555555555u;
-	bits = (bits & 0x3333333333333333u) + (bits >> 2 & 0x3333333333333333u);
-	bits = (bits + (bits >> 4)) & 0x0f0f0f0f0f0f0f0fu;
-	return (unsigned int)((bits * 0x0101010101010101u) >> 56);
-#endif
-}
-
-/* Slots holding an entry or a child, whatever the layout. */
-static inline uint64_t present_of(const struct idr_node *node)
-{
-	return is_packed_leaf(node) ? node->full : node->present;
-}
-
-/* The same for a leaf, which is packed only as a leaf. */
-static inline uint64_t leaf_present(const struct idr_node *leaf)
-{
-	return is_packed(leaf) ? leaf->full : leaf->present;
-}
-
-/* A packed node that takes no more: an insertion must move it. */
-static inline bool no_room(const struct idr_node *node)
-{
-	return is_packed(node) && count_of(present_of(node)) == pack_cap(node);
-}
-
-/* Where the entry at @off (present, if @leaf is packed) is kept. */
-static inline void **leaf_slot(const struct idr_node *leaf, unsigned int off)
-{
-	struct idr_node *l = (struct idr_node *)leaf;
-
-	if (is_packed(l))
-		return pack_slots(l) + count_of(l->full & (bit(off) - 1));
-	return &l->slots[off];
-}
-
-/* Where interior @node keeps (or would keep) its child at @off. */
-static inline void **child_slot(const struct idr_node *node, unsigned int off)
-{
-	struct idr_node *n = (struct idr_node *)node;
-
-	if (is_packed(n))
-		return &n->slots[count_of(n->present & (bit(off) - 1))];
-	return &n->slots[off];
-}
-
-/*
- * What an interior node's slot holds for @child: its address, with bit 0
- * set if it is a packed interior node.  So a descent knows a node's
- * layout from the slot that led there, without reading its pack word,
- * which is on another cache line than the slot it reads next.
- */
-static inline void *link_to(const struct idr_node *child)
-{
-	bool tag = (child->pack & (PACK_INTERIOR | 1)) == (PACK_INTERIOR | 1);
-
-	return (void *)((uintptr_t)child | tag);
-}
-
-static inline struct idr_node *linked(const void *link)
-{
-	return (struct idr_node *)((uintptr_t)link & ~(uintptr_t)1);
-}
-
-/* The slot's link to the child at @off of interior @node, or NULL. */
-static inline void *link_at(const struct idr_node *node, unsigned int off,
-			    bool packed)
-{
-	if (__builtin_expect(packed, 0))
-		return node->present >> off & 1 ? *child_slot(node, off) : NULL;
-	return node->slots[off];
-}
-
-/* The child at @off of interior @node, or NULL. */
-static inline struct idr_node *child_of(const struct idr_node *node,
-					unsigned int off)
-{
-	return linked(link_at(node, off, is_packed(node)));
-}
 
 /* Hang @child at the free slot @off of interior @node, which has room. */
 static void child_put(struct idr_node *node, unsigned int off,
@@ -280,42 +61,9 @@ static void child_put(struct idr_node *node, unsigned int off,
 	node->present |= bit(off);
 }
 
-static bool packable(const struct idr *idr)
-{
-	return !(idr->idr_flags & IDR__IDA) && !idr__tagged(idr);
-}
-
 /* }==================== Packed nodes ==================== */
 
 /* {==================== Tracing ==================== */
-
-void idr__range(const struct idr *idr, uint64_t first, uint64_t n,
-		unsigned long *lo, unsigned long *hi)
-{
-	if (idr->idr_flags & IDR__IDA) {
-		*lo = (unsigned long)(first * IDR__CHUNK);
-		*hi = (unsigned long)((first + n) * IDR__CHUNK - 1);
-	} else {
-		*lo = (unsigned long)(first + idr->idr_base);
-		*hi = (unsigned long)(first + n - 1 + idr->idr_base);
-	}
-}
-
-/* Cold and out of line, so that the hot paths stay as if it were not there. */
-__attribute__((cold, noinline)) static void
-emit(const struct idr *idr, enum idr_trace_event event, uint64_t index,
-     unsigned int shift, unsigned int slot, uint64_t full)
-{
-	struct idr_trace ev = { .event = event,
-				.level = shift / IDR_BITS,
-				.slot = slot,
-				.full = full,
-				.height = idr__height(idr) };
-	uint64_t span = capacity(shift);
-
-	idr__range(idr, index / span * span, span, &ev.first, &ev.last);
-	idr__emit(idr, &ev);
-}
 
 /* Whether to report events: see idr__tracing() in tree.h. */
 static inline bool tracing(const struct idr *idr)
@@ -329,8 +77,8 @@ static inline void trace(const struct idr *idr, enum idr_trace_event event,
 			 const struct idr_node *node)
 {
 	if (tracing(idr))
-		emit(idr, event, index, shift, digit(index, shift),
-		     node ? node->full : 0);
+		idr__trace_at(idr, event, index, shift, digit(index, shift),
+			      node ? node->full : 0);
 }
 
 /* Event @leaf_event at a leaf, or @subtree_event higher up. */
@@ -354,91 +102,12 @@ static void trace_gone(const struct idr *idr, uint64_t index,
 		       unsigned int shift, bool cached)
 {
 	if (tracing(idr)) {
-		emit(idr, IDR_TRACE_NODE_FREE, index, shift,
-		     digit(index, shift), 0);
-		emit(idr, cached ? IDR_TRACE_CACHE_PUT : IDR_TRACE_FREE, index,
-		     shift, digit(index, shift), 0);
+		idr__trace_at(idr, IDR_TRACE_NODE_FREE, index, shift,
+			      digit(index, shift), 0);
+		idr__trace_at(idr,
+			      cached ? IDR_TRACE_CACHE_PUT : IDR_TRACE_FREE,
+			      index, shift, digit(index, shift), 0);
 	}
-}
-
-void idr__trace_bit(const struct idr *idr, enum idr_trace_event event,
-		    uint64_t chunk, unsigned int n, uint64_t words_full)
-{
-	struct idr_trace ev = { .event = event,
-				.slot = n,
-				.full = words_full,
-				.height = idr__height(idr) };
-
-	idr__range(idr, chunk, 1, &ev.first, &ev.last);
-	idr__emit(idr, &ev);
-}
-
-void idr__trace_node(const struct idr *idr, enum idr_trace_event event,
-		     uint64_t index, unsigned int aux)
-{
-	struct idr_trace ev = { .event = event,
-				.slot = digit(index, 0),
-				.height = idr__height(idr),
-				.aux = aux };
-
-	if (aux == IDR_AUX_BITMAP)
-		idr__range(idr, index, 1, &ev.first, &ev.last);
-	else
-		idr__range(idr, index & ~(uint64_t)SLOT_MASK, IDR_SLOTS,
-			   &ev.first, &ev.last);
-	idr__emit(idr, &ev);
-}
-
-/*
- * The operation being reported in this thread, and its idr: a public
- * function that another calls reports no op of its own.  Cleared while
- * the callback runs, so that what it does to another idr is reported
- * there in full.
- */
-struct op_state {
-	const struct idr *idr;
-	const char *op;
-};
-
-static _Thread_local struct op_state current;
-
-void idr__emit(const struct idr *idr, struct idr_trace *ev)
-{
-	struct op_state saved = current;
-
-	current.idr = NULL;
-	idr->idr_trace(idr, ev, idr->idr_trace_data);
-	current = saved;
-}
-
-bool idr__op_begin(const struct idr *idr, const char *op, int64_t start,
-		   int64_t end, unsigned long id)
-{
-	struct idr_trace ev = { .event = IDR_TRACE_OP,
-				.height = idr__height(idr),
-				.op = op,
-				.start = start,
-				.end = end,
-				.id = id };
-
-	if (current.idr == idr)
-		return false;
-	idr__emit(idr, &ev);
-	current.idr = idr;
-	current.op = op;
-	return true;
-}
-
-void idr__op_done(const struct idr *idr, int64_t result)
-{
-	struct idr_trace ev = { .event = IDR_TRACE_DONE,
-				.height = idr__height(idr),
-				.op = current.op,
-				.result = result };
-
-	current.idr = NULL;
-	if (idr->idr_trace)
-		idr__emit(idr, &ev);
 }
 
 size_t idr__view_size(const struct idr_view *view)
@@ -735,8 +404,8 @@ static void trace_path(const struct idr *idr, uint64_t index)
 	unsigned int n = idr__path_views(idr, index, views), i;
 
 	for (i = 0; i < n; i++)
-		emit(idr, IDR_TRACE_VISIT, index, views[i].shift,
-		     digit(index, views[i].shift), views[i].full);
+		idr__trace_at(idr, IDR_TRACE_VISIT, index, views[i].shift,
+			      digit(index, views[i].shift), views[i].full);
 }
 
 void idr__trace_path(const struct idr *idr, uint64_t index)
@@ -922,11 +591,12 @@ static void trace_grow(const struct idr *idr, const struct idr_node *top)
 {
 	unsigned int shift = idr->idr_shift;
 
-	emit(idr, IDR_TRACE_NODE_NEW, 0, shift, 0, 0);
-	emit(idr, IDR_TRACE_ATTACH, 0, shift, 0, 0);
+	idr__trace_at(idr, IDR_TRACE_NODE_NEW, 0, shift, 0, 0);
+	idr__trace_at(idr, IDR_TRACE_ATTACH, 0, shift, 0, 0);
 	if (top->full)
-		emit(idr, IDR_TRACE_SUBTREE_FULL, 0, shift, 0, top->full);
-	emit(idr, IDR_TRACE_GROW, 0, shift, 0, top->full);
+		idr__trace_at(idr, IDR_TRACE_SUBTREE_FULL, 0, shift, 0,
+			      top->full);
+	idr__trace_at(idr, IDR_TRACE_GROW, 0, shift, 0, top->full);
 }
 
 /* Add levels on top until the tree covers @index. */
@@ -967,10 +637,11 @@ static inline void mark_full(const struct idr *idr, struct idr_node **path,
 
 		node->full |= bit(digit(index, shift));
 		if (traced)
-			emit(idr,
-			     by_level(shift, leaf_bit_event(idr, true),
-				      IDR_TRACE_SUBTREE_FULL),
-			     index, shift, digit(index, shift), node->full);
+			idr__trace_at(idr,
+				      by_level(shift, leaf_bit_event(idr, true),
+					       IDR_TRACE_SUBTREE_FULL),
+				      index, shift, digit(index, shift),
+				      node->full);
 		if (node->full != ALL_SLOTS)
 			return;
 		shift += IDR_BITS;
@@ -997,10 +668,11 @@ static inline void mark_open(const struct idr *idr, struct idr_node **path,
 			return;
 		node->full &= ~b;
 		if (traced)
-			emit(idr,
-			     by_level(shift, leaf_bit_event(idr, false),
-				      IDR_TRACE_SUBTREE_OPEN),
-			     index, shift, digit(index, shift), node->full);
+			idr__trace_at(
+				idr,
+				by_level(shift, leaf_bit_event(idr, false),
+					 IDR_TRACE_SUBTREE_OPEN),
+				index, shift, digit(index, shift), node->full);
 		shift += IDR_BITS;
 	}
 }
@@ -1654,134 +1326,3 @@ bool idr_view_bit(const struct idr_view *view, unsigned int slot,
 }
 
 /* }==================== Looking inside ==================== */
-
-/* {==================== Invariants ==================== */
-
-/*
- * An IDA bitmap is never empty, full exactly when its bit says, and its
- * summaries (full: words all ones; present: words not zero) are right.
- */
-static bool bitmap_sound(const struct idr_node *map, bool full)
-{
-	uint64_t ones = 0, used = 0;
-	unsigned int w;
-
-	for (w = 0; w < IDR_SLOTS; w++) {
-		ones |= (uint64_t)(map->bits[w] == ~(uint64_t)0) << w;
-		used |= (uint64_t)(map->bits[w] != 0) << w;
-	}
-	return used && (ones == ALL_SLOTS) == full && ones == map->full &&
-	       used == map->present;
-}
-
-/* A packed node is of a packable idr, of its kind, with room enough. */
-static bool packed_sound(const struct idr *idr, const struct idr_node *node,
-			 bool interior)
-{
-	unsigned int cap = pack_cap(node);
-
-	return packable(idr) && !!(node->pack & PACK_INTERIOR) == interior &&
-	       !(interior && (node->pack & PACK_GROWN)) &&
-	       cap >= count_of(present_of(node)) && cap <= IDR_SLOTS;
-}
-
-static bool leaf_sound(const struct idr *idr, const struct idr_node *leaf)
-{
-	bool ida = idr->idr_flags & IDR__IDA;
-	unsigned int off;
-
-	if (is_packed(leaf))
-		return packed_sound(idr, leaf, false);
-	if (idr__tagged(idr) != (leaf->aux != NULL))
-		return false;
-	if (!ida && leaf->full != leaf->present)
-		return false;
-	for (off = 0; off < IDR_SLOTS; off++) {
-		bool present = leaf->present & bit(off);
-
-		if (!present && leaf->slots[off])
-			return false;
-		if (ida && present &&
-		    !bitmap_sound(leaf->slots[off], leaf->full & bit(off)))
-			return false;
-	}
-	return true;
-}
-
-/* Count the entries under @node; -1 if any invariant is broken. */
-static long check_node(const struct idr *idr, const struct idr_node *node,
-		       unsigned int shift);
-
-/* An interior node's children, and how many entries are under them. */
-static long check_children(const struct idr *idr, const struct idr_node *node,
-			   unsigned int shift)
-{
-	long entries = 0;
-	unsigned int off;
-
-	for (off = 0; off < IDR_SLOTS; off++) {
-		const void *link = link_at(node, off, is_packed(node));
-		const struct idr_node *child = linked(link);
-		long n;
-
-		if (!!(node->present & bit(off)) != (child != NULL))
-			return -1;
-		if (!child)
-			continue;
-		if (link != link_to(child))
-			return -1;
-		n = check_node(idr, child, shift - IDR_BITS);
-		if (n < 0) /* -1 or > 0 */
-			return -1;
-		if ((child->full == ALL_SLOTS) != !!(node->full & bit(off)))
-			return -1;
-		entries += n;
-	}
-	return entries;
-}
-
-static long check_node(const struct idr *idr, const struct idr_node *node,
-		       unsigned int shift)
-{
-	uint64_t present = present_of(node);
-	/* Only a tagged idr's leaf may be empty: it keeps its generations. */
-	bool kept = shift == 0 && idr__tagged(idr);
-
-	if ((!present && !kept) || (present & ~ALL_SLOTS) ||
-	    (node->full & ~present))
-		return -1;
-	if (shift == 0)
-		return leaf_sound(idr, node) ? (long)count_of(present) : -1;
-	if (is_packed(node) ? !packed_sound(idr, node, true)
-			    : node->aux != NULL)
-		return -1;
-	return check_children(idr, node, shift);
-}
-
-int idr_check(const struct idr *idr)
-{
-	const struct idr_node *top = idr->idr_rt;
-	unsigned int shift = idr->idr_shift;
-	long entries;
-
-	if (!top)
-		return idr->idr_count || idr->idr_retired || shift ? -EUCLEAN
-								   : 0;
-	if (shift % IDR_BITS || shift / IDR_BITS >= IDR__LEVELS)
-		return -EUCLEAN;
-	/* The tree is no taller than it must be. */
-	if (shift && !(top->present & ~bit(0)))
-		return -EUCLEAN;
-	if ((uintptr_t)top & 1) /* the top's link is never tagged */
-		return -EUCLEAN;
-	entries = check_node(idr, top, shift);
-	if (entries < 0) /* -1 or > 0 */
-		return -EUCLEAN;
-	if ((unsigned long)entries != idr->idr_count + idr->idr_retired)
-		return -EUCLEAN;
-	if (idr_cache_count(idr) > IDR__CACHE_NODES)
-		return -EUCLEAN;
-	return 0;
-}
-
-/* }==================== Invariants ==================== */

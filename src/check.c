@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * check.c - idr_check(): every invariant of a tree, read node by node.
+ * The tests run it after every change; it changes nothing.
+ */
+#include "node.h"
+#include "nodes.h"
+#include "tree.h"
+
+/*
+ * An IDA bitmap is never empty, full exactly when its bit says, and its
+ * summaries (full: words all ones; present: words not zero) are right.
+ */
+static bool bitmap_sound(const struct idr_node *map, bool full)
+{
+	uint64_t ones = 0, used = 0;
+	unsigned int w;
+
+	for (w = 0; w < IDR_SLOTS; w++) {
+		ones |= (uint64_t)(map->bits[w] == ~(uint64_t)0) << w;
+		used |= (uint64_t)(map->bits[w] != 0) << w;
+	}
+	return used && (ones == ALL_SLOTS) == full && ones == map->full &&
+	       used == map->present;
+}
+
+/* A packed node is of a packable idr, of its kind, with room enough. */
+static bool packed_sound(const struct idr *idr, const struct idr_node *node,
+			 bool interior)
+{
+	unsigned int cap = pack_cap(node);
+
+	return packable(idr) && !!(node->pack & PACK_INTERIOR) == interior &&
+	       !(interior && (node->pack & PACK_GROWN)) &&
+	       cap >= count_of(present_of(node)) && cap <= IDR_SLOTS;
+}
+
+static bool leaf_sound(const struct idr *idr, const struct idr_node *leaf)
+{
+	bool ida = idr->idr_flags & IDR__IDA;
+	unsigned int off;
+
+	if (is_packed(leaf))
+		return packed_sound(idr, leaf, false);
+	if (idr__tagged(idr) != (leaf->aux != NULL))
+		return false;
+	if (!ida && leaf->full != leaf->present)
+		return false;
+	for (off = 0; off < IDR_SLOTS; off++) {
+		bool present = leaf->present & bit(off);
+
+		if (!present && leaf->slots[off])
+			return false;
+		if (ida && present &&
+		    !bitmap_sound(leaf->slots[off], leaf->full & bit(off)))
+			return false;
+	}
+	return true;
+}
+
+/* Count the entries under @node; -1 if any invariant is broken. */
+static long check_node(const struct idr *idr, const struct idr_node *node,
+		       unsigned int shift);
+
+/* An interior node's children, and how many entries are under them. */
+static long check_children(const struct idr *idr, const struct idr_node *node,
+			   unsigned int shift)
+{
+	long entries = 0;
+	unsigned int off;
+
+	for (off = 0; off < IDR_SLOTS; off++) {
+		const void *link = link_at(node, off, is_packed(node));
+		const struct idr_node *child = linked(link);
+		long n;
+
+		if (!!(node->present & bit(off)) != (child != NULL))
+			return -1;
+		if (!child)
+			continue;
+		if (link != link_to(child))
+			return -1;
+		n = check_node(idr, child, shift - IDR_BITS);
+		if (n < 0) /* -1 or > 0 */
+			return -1;
+		if ((child->full == ALL_SLOTS) != !!(node->full & bit(off)))
+			return -1;
+		entries += n;
+	}
+	return entries;
+}
+
+static long check_node(const struct idr *idr, const struct idr_node *node,
+		       unsigned int shift)
+{
+	uint64_t present = present_of(node);
+	/* Only a tagged idr's leaf may be empty: it keeps its generations. */
+	bool kept = shift == 0 && idr__tagged(idr);
+
+	if ((!present && !kept) || (present & ~ALL_SLOTS) ||
+	    (node->full & ~present))
+		return -1;
+	if (shift == 0)
+		return leaf_sound(idr, node) ? (long)count_of(present) : -1;
+	if (is_packed(node) ? !packed_sound(idr, node, true)
+			    : node->aux != NULL)
+		return -1;
+	return check_children(idr, node, shift);
+}
+
+int idr_check(const struct idr *idr)
+{
+	const struct idr_node *top = idr->idr_rt;
+	unsigned int shift = idr->idr_shift;
+	long entries;
+
+	if (!top)
+		return idr->idr_count || idr->idr_retired || shift ? -EUCLEAN
+								   : 0;
+	if (shift % IDR_BITS || shift / IDR_BITS >= IDR__LEVELS)
+		return -EUCLEAN;
+	/* The tree is no taller than it must be. */
+	if (shift && !(top->present & ~bit(0)))
+		return -EUCLEAN;
+	if ((uintptr_t)top & 1) /* the top's link is never tagged */
+		return -EUCLEAN;
+	entries = check_node(idr, top, shift);
+	if (entries < 0) /* -1 or > 0 */
+		return -EUCLEAN;
+	if ((unsigned long)entries != idr->idr_count + idr->idr_retired)
+		return -EUCLEAN;
+	if (idr_cache_count(idr) > IDR__CACHE_NODES)
+		return -EUCLEAN;
+	return 0;
+}

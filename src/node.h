@@ -1,0 +1,246 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * node.h - a node's layout, and the small helpers that read it: for
+ * tree.c, which changes nodes, and check.c, which checks them.  Nowhere
+ * else is a node's inside seen.  The packed-node policy (when a node is
+ * packed, how much room it keeps) is named here too, in PACK_*.
+ *
+ *   struct idr_node (IDR__NODE_SIZE bytes, a whole node):
+ *   +------+--------------+---------+----------------------------+
+ *   | full | aux or pack  | present | slots[IDR_SLOTS] (or bits) |
+ *   +------+--------------+---------+----------------------------+
+ *   A packed leaf keeps its entries side by side from "present" on (its
+ *   full bitmap says which slots they are); a packed interior node keeps
+ *   its children side by side from "slots" on.  See tree.c's head.
+ */
+#ifndef IDR_NODE_H
+#define IDR_NODE_H
+
+#include <stddef.h>
+
+#include "gen.h"
+
+#define SLOTS IDR_SLOTS
+#define ALL_SLOTS \
+	(SLOTS == 64 ? ~(uint64_t)0 : ((uint64_t)1 << (SLOTS & 63)) - 1)
+#define SLOT_MASK (IDR_SLOTS - 1)
+
+struct idr_node {
+	uint64_t full;
+	union {
+		struct idr_node *aux; /* tagged leaf: its generations */
+		uintptr_t pack; /* packed: cap << 4 | grown << 3 | interior << 2 | loose << 1 | 1 */
+	};
+	uint64_t present; /* a packed leaf's entries start here */
+	union {
+		void *slots[IDR_SLOTS];	  /* a packed node's children too */
+		uint64_t bits[IDR_SLOTS]; /* IDA bitmap, generations */
+	};
+};
+_Static_assert(sizeof(struct idr_node) == IDR__NODE_SIZE, "geom.h's size");
+
+/* A packed leaf holds entries from where a node's present bitmap is. */
+#define PACK_HEAD offsetof(struct idr_node, present)
+/* A packed interior node holds its children where a whole one does. */
+#define PACK_HEAD_INTERIOR offsetof(struct idr_node, slots)
+/* Leaves at or below this many entries are packed by removals; packed
+ * nodes grow no further than this. */
+#define PACK_MAX (IDR_SLOTS * 3 / 4)
+/* Room for more entries that packing a whole leaf leaves it. */
+#define PACK_ROOM 2u
+/*
+ * Whole leaves with fewer entries stay whole: a few removals from empty,
+ * a whole node goes back to the idr's cache, where the next new leaf
+ * finds it, but a packed block goes back to malloc.
+ */
+#define PACK_MIN (PACK_ROOM + 1)
+#define PACK_INTERIOR 4u
+/* A leaf a lone insertion grew keeps the room it was given: see
+ * room_kept(). */
+#define PACK_GROWN 8u
+
+static inline unsigned int digit(uint64_t index, unsigned int shift)
+{
+	return (unsigned int)(index >> shift) & SLOT_MASK;
+}
+
+static inline uint64_t bit(unsigned int off)
+{
+	return (uint64_t)1 << off;
+}
+
+/* Bits at and above @off. */
+static inline uint64_t from(unsigned int off)
+{
+	return ALL_SLOTS & ~(bit(off) - 1);
+}
+
+static inline unsigned int lowest(uint64_t bits)
+{
+	return (unsigned int)__builtin_ctzll(bits);
+}
+
+/* The first index of slot @off in the node at @shift that holds @index. */
+static inline uint64_t slot_start(uint64_t index, unsigned int shift,
+				  unsigned int off)
+{
+	uint64_t node_start = index >> shift >> IDR_BITS << IDR_BITS << shift;
+
+	return node_start | (uint64_t)off << shift;
+}
+
+/* One past the last index a top node at @shift covers. */
+static inline uint64_t capacity(unsigned int shift)
+{
+	return (uint64_t)IDR_SLOTS << shift;
+}
+
+/* The shift of the smallest top node that covers @index. */
+static inline unsigned int shift_for(uint64_t index)
+{
+	unsigned int shift = 0;
+
+	while (index >= capacity(shift))
+		shift += IDR_BITS;
+	return shift;
+}
+
+static inline bool is_packed(const struct idr_node *node)
+{
+	return node->pack & 1;
+}
+
+/* A packed leaf: its full bitmap is its present one. */
+static inline bool is_packed_leaf(const struct idr_node *node)
+{
+	return (node->pack & (PACK_INTERIOR | 1)) == 1;
+}
+
+static inline unsigned int pack_cap(const struct idr_node *node)
+{
+	return (unsigned int)(node->pack >> 4);
+}
+
+/* Loose: packed from a whole leaf, with room kept on purpose. */
+static inline bool is_loose(const struct idr_node *leaf)
+{
+	return leaf->pack & 2;
+}
+
+static inline uintptr_t pack_word(unsigned int cap, bool loose, bool interior)
+{
+	return (uintptr_t)cap << 4 | (uintptr_t)interior << 2 |
+	       (uintptr_t)loose << 1 | 1;
+}
+
+/* The bytes of a packed node with room for @cap. */
+static inline size_t pack_size(unsigned int cap, bool interior)
+{
+	return (interior ? PACK_HEAD_INTERIOR : PACK_HEAD) +
+	       cap * sizeof(void *);
+}
+
+/* The bytes @node takes, whatever its layout. */
+static inline size_t node_size(const struct idr_node *node)
+{
+	if (!is_packed(node))
+		return sizeof(*node);
+	return pack_size(pack_cap(node), node->pack & PACK_INTERIOR);
+}
+
+static inline void **pack_slots(struct idr_node *leaf)
+{
+	return (void **)((char *)leaf + PACK_HEAD);
+}
+
+/* Without -mpopcnt, GCC calls libgcc for popcount: this is quicker. */
+static inline unsigned int count_of(uint64_t bits)
+{
+#ifdef __POPCNT__
+	return (unsigned int)__builtin_popcountll(bits);
+#else
+	bits -= bits >> 1 & 0x5555555555555555u;
+	bits = (bits & 0x3333333333333333u) + (bits >> 2 & 0x3333333333333333u);
+	bits = (bits + (bits >> 4)) & 0x0f0f0f0f0f0f0f0fu;
+	return (unsigned int)((bits * 0x0101010101010101u) >> 56);
+#endif
+}
+
+/* Slots holding an entry or a child, whatever the layout. */
+static inline uint64_t present_of(const struct idr_node *node)
+{
+	return is_packed_leaf(node) ? node->full : node->present;
+}
+
+/* The same for a leaf, which is packed only as a leaf. */
+static inline uint64_t leaf_present(const struct idr_node *leaf)
+{
+	return is_packed(leaf) ? leaf->full : leaf->present;
+}
+
+/* A packed node that takes no more: an insertion must move it. */
+static inline bool no_room(const struct idr_node *node)
+{
+	return is_packed(node) && count_of(present_of(node)) == pack_cap(node);
+}
+
+/* Where the entry at @off (present, if @leaf is packed) is kept. */
+static inline void **leaf_slot(const struct idr_node *leaf, unsigned int off)
+{
+	struct idr_node *l = (struct idr_node *)leaf;
+
+	if (is_packed(l))
+		return pack_slots(l) + count_of(l->full & (bit(off) - 1));
+	return &l->slots[off];
+}
+
+/* Where interior @node keeps (or would keep) its child at @off. */
+static inline void **child_slot(const struct idr_node *node, unsigned int off)
+{
+	struct idr_node *n = (struct idr_node *)node;
+
+	if (is_packed(n))
+		return &n->slots[count_of(n->present & (bit(off) - 1))];
+	return &n->slots[off];
+}
+
+/*
+ * What an interior node's slot holds for @child: its address, with bit 0
+ * set if it is a packed interior node.  So a descent knows a node's
+ * layout from the slot that led there, without reading its pack word,
+ * which is on another cache line than the slot it reads next.
+ */
+static inline void *link_to(const struct idr_node *child)
+{
+	bool tag = (child->pack & (PACK_INTERIOR | 1)) == (PACK_INTERIOR | 1);
+
+	return (void *)((uintptr_t)child | tag);
+}
+
+static inline struct idr_node *linked(const void *link)
+{
+	return (struct idr_node *)((uintptr_t)link & ~(uintptr_t)1);
+}
+
+/* The slot's link to the child at @off of interior @node, or NULL. */
+static inline void *link_at(const struct idr_node *node, unsigned int off,
+			    bool packed)
+{
+	if (__builtin_expect(packed, 0))
+		return node->present >> off & 1 ? *child_slot(node, off) : NULL;
+	return node->slots[off];
+}
+
+/* The child at @off of interior @node, or NULL. */
+static inline struct idr_node *child_of(const struct idr_node *node,
+					unsigned int off)
+{
+	return linked(link_at(node, off, is_packed(node)));
+}
+
+static inline bool packable(const struct idr *idr)
+{
+	return !(idr->idr_flags & IDR__IDA) && !idr__tagged(idr);
+}
+
+#endif /* IDR_NODE_H */
