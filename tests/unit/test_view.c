@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "check.h"
+#include "idr_view.h"
 #include "tree.h"
 
 static char value[] = "v";
