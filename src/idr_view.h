@@ -6,9 +6,8 @@
  *
  * <idr.h> is the allocator; this header is the read-only view of it, for
  * teaching, debugging and a C user's own tools.  It includes <idr.h>.
- * Nothing here allocates or changes the tree, except idr_set_trace(),
- * which only sets the callback, and the dumps, which only write to the
- * caller's FILE.
+ * Nothing here changes the tree (idr_set_trace() only sets the callback),
+ * and the walk, its cursor, paths and statistics allocate nothing.
  *
  * Two ways to walk: idr_walk() calls back for every node; the cursor,
  * idr_view_top() then idr_view_child() or idr_view_next_child() a node's
