@@ -43,8 +43,9 @@ UNIT_HDR := $(wildcard tests/unit/*.h)
 
 LUA_CFLAGS = $(shell pkg-config --cflags $(LUA_PC) 2>/dev/null)
 
-# man idr_alloc and friends: one ".so" page per public name in idr.h.
-MAN3_LINKS := $(shell sh tests/man3-links src/idr.h)
+# man idr_alloc and friends: one ".so" page per public name in idr.h and
+# idr_view.h.
+MAN3_LINKS := $(shell sh tests/man3-links src/idr.h src/idr_view.h)
 
 # V=1 shows each command; otherwise a compile says "  CC  FILE" (as the
 # kernel's and Lua's builds do) and make -s says nothing.  Warnings and
@@ -271,9 +272,10 @@ COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
 MAN1_PAGES = $(wildcard man/*.1)
 MAN3_PAGES = $(wildcard man/*.3 man/*.3lua)
 
-INSTALLED_LIB = $(INCLUDEDIR)/idr.h $(LIBDIR)/libidr.a \
-	$(LIBDIR)/libidr.so.$(VERSION) $(LIBDIR)/libidr.so.$(SOVERSION) \
-	$(LIBDIR)/libidr.so $(PKGCONFIGDIR)/idr.pc $(PKGCONFIGDIR)/libidr.pc
+INSTALLED_LIB = $(INCLUDEDIR)/idr.h $(INCLUDEDIR)/idr_view.h \
+	$(LIBDIR)/libidr.a $(LIBDIR)/libidr.so.$(VERSION) \
+	$(LIBDIR)/libidr.so.$(SOVERSION) $(LIBDIR)/libidr.so \
+	$(PKGCONFIGDIR)/idr.pc $(PKGCONFIGDIR)/libidr.pc
 INSTALLED_BIN = $(BINDIR)/idrsh
 INSTALLED_COMPLETION = $(COMPLETIONDIR)/idrsh
 INSTALLED_LUA = $(LUA_CMODDIR)/idr.so
@@ -304,6 +306,7 @@ install-lib: $(B)/libidr.a $(B)/libidr.so
 	install -d $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR) \
 		$(DESTDIR)$(PKGCONFIGDIR)
 	install -m 644 src/idr.h $(DESTDIR)$(INCLUDEDIR)/idr.h
+	install -m 644 src/idr_view.h $(DESTDIR)$(INCLUDEDIR)/idr_view.h
 	install -m 644 $(B)/libidr.a $(DESTDIR)$(LIBDIR)/libidr.a
 	install -m 755 $(B)/libidr.so \
 		$(DESTDIR)$(LIBDIR)/libidr.so.$(VERSION)

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "idr_view.h"
 #include "input.h"
 #include "model.h"
 #include "nodes.h"

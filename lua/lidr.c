@@ -46,9 +46,8 @@
 #include "lauxlib.h"
 
 #include "idr.h"
+#include "idr_view.h"
 #include "alloc.h" /* idr__fault_hold */
-#include "tag.h"   /* idr__tag_unalloc, idr__tag_retired */
-#include "tree.h"  /* idr__next_present */
 
 #define LIDR_API __attribute__((visibility("default")))
 
@@ -427,7 +426,7 @@ static void publish(lua_State *L, struct lidr *t, lua_Integer id, int arg,
 {
 	if (lua_isnoneornil(L, arg) || store(L, t, id, arg) == LUA_OK)
 		return;
-	idr__tag_unalloc(&t->idr, (unsigned long)id);
+	idr_unalloc(&t->idr, (unsigned long)id);
 	idr_set_cursor(&t->idr, cursor);
 	lua_error(L);
 }
@@ -751,7 +750,11 @@ static int64_t ids_end(const struct lidr *t, int64_t end)
  * lies wholly below it (then the range is the news). */
 static int ids_start(const struct lidr *t, int start, int end)
 {
-	int base = (int)t->idr.idr_base;
+	struct idr_info info;
+	int base;
+
+	idr_info(&t->idr, &info);
+	base = (int)info.base;
 
 	return start < base && (end <= 0 || base < end) ? base : start;
 }
@@ -875,7 +878,7 @@ static int lidr_unalloc(lua_State *L)
 
 	if (!in_use(&t->idr, id))
 		return fail(L, -ENOENT, "no such id %I", (LUAI_UACINT)id);
-	take_value(L, t, id, idr__tag_unalloc(&t->idr, id));
+	take_value(L, t, id, idr_unalloc(&t->idr, id));
 	return 1;
 }
 
@@ -944,24 +947,6 @@ static int pairs_step(lua_State *L)
 	return 2;
 }
 
-/*
- * The first allocated ID at or above *@id, reserved ones included (but
- * not a tagged idr's retired slots, which no one holds), and its entry.
- */
-static bool next_in_use(const struct idr *idr, unsigned long *id, void **entry)
-{
-	uint64_t index = *id > idr->idr_base ? *id - idr->idr_base : 0;
-
-	while (idr__next_present(idr, index, &index, entry)) {
-		if (!idr->idr_id_bits || !idr__tag_retired(idr, index)) {
-			*id = (unsigned long)(index + idr->idr_base);
-			return true;
-		}
-		index++;
-	}
-	return false;
-}
-
 /* pairs_step for t:pairs{ reserved = true }: reserved IDs give nil. */
 static int pairs_all_step(lua_State *L)
 {
@@ -976,7 +961,7 @@ static int pairs_all_step(lua_State *L)
 			return 0;
 		id = (unsigned long)last + 1;
 	}
-	if (!next_in_use(&t->idr, &id, &entry))
+	if (!idr_next_in_use(&t->idr, &id, &entry))
 		return 0;
 	lua_pushinteger(L, (lua_Integer)id);
 	push_value(L, t, (lua_Integer)id, entry);
@@ -1808,12 +1793,15 @@ static int lidr_stats(lua_State *L)
 	struct lidr *t;
 	const struct idr *tree = checktree(L, &t);
 	struct idr_stats st;
+	struct idr_info info;
 	struct occupancy o;
-	lua_Integer base = (lua_Integer)tree->idr_base;
+	lua_Integer base;
 
 	/* All of it before the first table: that may run a finalizer that
 	 * changes or destroys the tree (see the rule of re-entry). */
 	idr_stats(tree, &st);
+	idr_info(tree, &info);
+	base = (lua_Integer)info.base;
 	memset(&o, 0, sizeof(o));
 	idr_walk(tree, count_slots, &o);
 	lua_createtable(L, 0, 14);
@@ -2065,10 +2053,12 @@ struct info {
 static void lidr_info(const struct obj *o, struct info *in)
 {
 	const struct lidr *t = (const struct lidr *)o;
+	struct idr_info info;
 
-	in->base = t->idr.idr_base;
+	idr_info(&t->idr, &info);
+	in->base = info.base;
 	in->id_bits = t->id_bits;
-	in->retire = t->id_bits && t->idr.idr_flags & IDR_TAG_RETIRE;
+	in->retire = t->id_bits && info.retire;
 }
 
 /* What differs between the kinds in the methods they share. */

@@ -17,7 +17,6 @@
 #include "alloc.h"
 #include "gen.h"
 #include "tree.h"
-#include "view.h"
 
 #define WIDTH 80
 #define DEFAULT_ENTRIES 8
@@ -140,7 +139,7 @@ static char slot_char(const struct dumper *d, const struct idr_view *v,
 	if (!present)
 		return v->level || d->ida ? '-' : '.';
 	if (v->level == 0 && !d->ida) {
-		return idr__view_retired(d->idr, v, slot) ? 'x' : '#';
+		return idr_view_retired(d->idr, v, slot) ? 'x' : '#';
 	}
 	return full ? '#' : '+';
 }
@@ -294,8 +293,7 @@ static struct key key_of(const struct dumper *d, const struct idr_view *v,
 	if (!in_range(d, lo, hi))
 		return k;
 	k.kind = K_EMPTY;
-	if (!shown_slot(d, v, slot) ||
-	    !idr__view_child(d->idr, v, slot, &child))
+	if (!shown_slot(d, v, slot) || !idr_view_child(d->idr, v, slot, &child))
 		return k;
 	k.kind = v->full >> slot & 1 ? K_FULL : K_ROOM;
 	if (child.level == 0)
@@ -401,7 +399,7 @@ static void dump_children(struct dumper *d, const struct idr_view *v)
 			continue;
 		}
 		for (i = slot; i < end; i++)
-			if (idr__view_child(d->idr, v, i, &child))
+			if (idr_view_child(d->idr, v, i, &child))
 				dump_subtree(d, &child);
 	}
 }
@@ -415,7 +413,7 @@ static unsigned long nodes_under(const struct dumper *d,
 	unsigned int slot;
 
 	for (slot = 0; v->level && slot < v->slots; slot++)
-		if (idr__view_child(d->idr, v, slot, &child))
+		if (idr_view_child(d->idr, v, slot, &child))
 			n += nodes_under(d, &child);
 	return n;
 }
@@ -440,7 +438,7 @@ static void dump_walk(struct dumper *d)
 
 	d->drawn = d->skipped = 0;
 	d->cut = false;
-	if (idr__view_top(d->idr, &top))
+	if (idr_view_top(d->idr, &top))
 		dump_subtree(d, &top);
 }
 
@@ -834,7 +832,7 @@ static void dot_cell(const struct dotter *g, const struct idr_view *v,
 	if (!present)
 		k = 0;
 	else if (v->level == 0 && !g->d.ida)
-		k = idr__view_retired(g->d.idr, v, slot) ? 4 : 1;
+		k = idr_view_retired(g->d.idr, v, slot) ? 4 : 1;
 	else if (full)
 		k = 2;
 	else
@@ -1040,7 +1038,7 @@ static void leave_out(const struct dotter *g, const struct idr_view *v,
 	unsigned int slot;
 
 	for (slot = from; slot < to; slot++) {
-		if (!idr__view_child(g->d.idr, v, slot, &child))
+		if (!idr_view_child(g->d.idr, v, slot, &child))
 			continue;
 		if (!lo->subtrees++)
 			lo->from = slot;
@@ -1091,7 +1089,7 @@ static void plan_child(struct dotter *g, const struct idr_view *v,
 	struct idr_view child;
 	unsigned int need;
 
-	if (!idr__view_child(g->d.idr, v, slot, &child))
+	if (!idr_view_child(g->d.idr, v, slot, &child))
 		return;
 	if (forced_child(g, v, slot)) {
 		need = forced_need(g, child.depth, child.first, child.last);
@@ -1185,7 +1183,7 @@ static unsigned int dot_children(struct dotter *g, const struct idr_view *v,
 			leave_out(g, v, slot, slot + 1, &lo);
 		if (p.plan[slot] != P_DRAW && p.plan[slot] != P_FORCE)
 			continue;
-		idr__view_child(g->d.idr, v, slot, &child);
+		idr_view_child(g->d.idr, v, slot, &child);
 		if (p.plan[slot] == P_FORCE)
 			least = forced_need(g, child.depth, child.first,
 					    child.last);
@@ -1314,7 +1312,7 @@ int idr_dump_dot(const struct idr *idr, FILE *out,
 		"fontname=\"monospace\", "
 		"fontsize=8];\n\tedge [arrowsize=0.6];\n\tordering=out;\n",
 		g.d.ida ? "ida" : "idr");
-	if (idr__view_top(idr, &top))
+	if (idr_view_top(idr, &top))
 		dot_subtree(&g, &top, NULL, DOT_WIDTH);
 	else {
 		fputs("\tempty [label=\"(empty)\"];\n", out);

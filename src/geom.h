@@ -7,7 +7,7 @@
 #ifndef IDR_GEOM_H
 #define IDR_GEOM_H
 
-#include "idr.h"
+#include "idr_view.h"
 
 /*
  * Bits of the index per level; tests also build with 3 for deep trees.

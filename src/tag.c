@@ -81,12 +81,9 @@ void *idr__tag_remove(struct idr *idr, uint64_t index, bool *gone)
 	return *gone ? remove_at(idr, index, slot) : NULL;
 }
 
-/*
- * Give back @id (its tag bits ignored), allocated a moment ago and not
- * yet handed to anyone: its generation stays, so the caller's rollback
- * of a failed publish costs no tag.
- */
-void *idr__tag_unalloc(struct idr *idr, unsigned long id)
+/* The generation stays: the caller's rollback of a failed publish costs
+ * no tag. */
+void *idr_unalloc(struct idr *idr, unsigned long id)
 {
 	void *entry = NULL;
 

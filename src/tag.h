@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* tag.h - what tag.c's tagged-ID rules give today's API (idr.c) and the
- * Lua binding (idr__tag_unalloc). */
+ * views (view.c). */
 #ifndef IDR_TAG_H
 #define IDR_TAG_H
 
@@ -9,8 +9,6 @@
 /* A tagged idr's removal: the generation advances, or the slot retires;
  * *@gone says whether there was an ID to remove. */
 IDR__HIDDEN void *idr__tag_remove(struct idr *idr, uint64_t index, bool *gone);
-/* Undo an allocation not yet handed out: no generation advances. */
-IDR__HIDDEN void *idr__tag_unalloc(struct idr *idr, unsigned long id);
 /* Whether @index's slot is retired for good. */
 IDR__HIDDEN bool idr__tag_retired(const struct idr *idr, uint64_t index);
 /* The tagged ID of the present @index: its generation above its ID. */

@@ -1234,7 +1234,7 @@ int idr_walk(const struct idr *idr,
 	return walk_node(idr, idr->idr_rt, idr->idr_shift, 0, 0, fn, data);
 }
 
-bool idr__view_top(const struct idr *idr, struct idr_view *view)
+bool idr_view_top(const struct idr *idr, struct idr_view *view)
 {
 	if (!idr->idr_rt)
 		return false;
@@ -1242,8 +1242,8 @@ bool idr__view_top(const struct idr *idr, struct idr_view *view)
 	return true;
 }
 
-bool idr__view_child(const struct idr *idr, const struct idr_view *parent,
-		     unsigned int slot, struct idr_view *child)
+bool idr_view_child(const struct idr *idr, const struct idr_view *parent,
+		    unsigned int slot, struct idr_view *child)
 {
 	uint64_t first;
 

@@ -96,12 +96,6 @@ IDR__HIDDEN uint64_t *idr__node_words_used(struct idr_node *node);
 /* Fill @views with the nodes on @index's path, top first; how many. */
 IDR__HIDDEN unsigned int idr__path_views(const struct idr *idr, uint64_t index,
 					 struct idr_view *views);
-/* The top node's view; false if the tree is empty. */
-IDR__HIDDEN bool idr__view_top(const struct idr *idr, struct idr_view *view);
-/* The view of the child at @slot of @parent; false if there is none. */
-IDR__HIDDEN bool idr__view_child(const struct idr *idr,
-				 const struct idr_view *parent,
-				 unsigned int slot, struct idr_view *child);
 /* The bytes the node behind @view takes. */
 IDR__HIDDEN size_t idr__view_size(const struct idr_view *view);
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * view.c - looking inside: the path of one ID, what a tree costs, and
- * the names of trace events.  Built on tree.c's walk; reads only.
+ * view.c - looking inside: the cursor's next child and an idr's facts,
+ * the path of one ID, what a tree costs, and the names of trace events.
+ * Built on tree.c's walk; reads only.
  */
 #include <string.h>
 
@@ -9,7 +10,53 @@
 #include "nodes.h"
 #include "tag.h"
 #include "tree.h"
-#include "view.h"
+
+/* {==================== The cursor and the facts ==================== */
+
+bool idr_view_next_child(const struct idr *idr, const struct idr_view *parent,
+			 unsigned int *slot, struct idr_view *child)
+{
+	unsigned int i;
+
+	for (i = *slot; parent->level && i < parent->slots; i++) {
+		if (idr_view_child(idr, parent, i, child)) {
+			*slot = i;
+			return true;
+		}
+	}
+	return false;
+}
+
+void idr_info(const struct idr *idr, struct idr_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->base = idr->idr_base;
+	info->id_bits = idr->idr_id_bits;
+	info->retire = idr__tagged(idr) && idr__retiring(idr);
+	info->ida = idr->idr_flags & IDR__IDA;
+	info->height = idr__height(idr);
+}
+
+/* A tagged idr's retired slots stay in the tree, with no entry: skipped. */
+bool idr_next_in_use(const struct idr *idr, unsigned long *id, void **entry)
+{
+	uint64_t index = *id > idr->idr_base ? *id - idr->idr_base : 0;
+	void *found;
+
+	if (idr->idr_flags & IDR__IDA)
+		return false;
+	while (idr__next_present(idr, index, &index, &found)) {
+		if (!idr__tagged(idr) || !idr__tag_retired(idr, index)) {
+			*id = (unsigned long)(index + idr->idr_base);
+			*entry = found;
+			return true;
+		}
+		index++;
+	}
+	return false;
+}
+
+/* }==================== The cursor and the facts ==================== */
 
 /* {==================== The path of an ID ==================== */
 
@@ -134,11 +181,11 @@ struct census {
 	struct idr_stats *stats;
 };
 
-/* Whether @slot of the leaf @leaf of a tagged idr is retired for good. */
-bool idr__view_retired(const struct idr *idr, const struct idr_view *leaf,
-		       unsigned int slot)
+bool idr_view_retired(const struct idr *idr, const struct idr_view *leaf,
+		      unsigned int slot)
 {
-	return idr->idr_id_bits && !idr_view_entry(leaf, slot) &&
+	return idr->idr_id_bits && !leaf->level && slot < leaf->slots &&
+	       !idr_view_entry(leaf, slot) &&
 	       idr__tag_retired(idr, leaf->first - idr->idr_base + slot);
 }
 
@@ -175,7 +222,7 @@ static void count_leaf(const struct census *c, const struct idr_view *leaf)
 			bitmap_ends(leaf, slot, c->stats);
 			continue;
 		}
-		if (idr__view_retired(c->idr, leaf, slot))
+		if (idr_view_retired(c->idr, leaf, slot))
 			continue;
 		if (c->stats->lowest < 0)
 			c->stats->lowest = (long)(leaf->first + slot);

@@ -21,6 +21,7 @@ setup() {
 	run make -s install DESTDIR="$dest" PREFIX=/opt/idr
 	[ "$status" -eq 0 ]
 	[ -f "$dest/opt/idr/include/idr.h" ]
+	[ -f "$dest/opt/idr/include/idr_view.h" ]
 	[ -x "$dest/opt/idr/bin/idrsh" ]
 	[ -f "$dest/opt/idr/lib/lua/5.4/idr.so" ]
 	[ -f "$dest/opt/idr/share/man/man3/idr_alloc.3" ]
@@ -48,6 +49,33 @@ setup() {
 	run env LD_LIBRARY_PATH="$dest/opt/idr/lib" "$BATS_TEST_TMPDIR/shared"
 	[ "$status" -eq 0 ]
 	[ "$output" = "1 0 second" ]
+}
+
+@test "a program with the installed headers alone walks every node by cursor" {
+	dest=$BATS_TEST_TMPDIR/stage
+	make -s install DESTDIR="$dest" PREFIX=/opt/idr
+	[ -f "$dest/opt/idr/include/idr_view.h" ]
+	export PKG_CONFIG_PATH="$dest/opt/idr/lib/pkgconfig"
+	export PKG_CONFIG_SYSROOT_DIR="$dest"
+	# Only the staged include directory: no -Isrc.
+	run sh -c "cc -std=c11 -Wall -Wextra -Wpedantic -Werror \
+		-o '$BATS_TEST_TMPDIR/walk' tests/cxx/walk.c \
+		\$(pkg-config --cflags --libs idr)"
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	run env LD_LIBRARY_PATH="$dest/opt/idr/lib" "$BATS_TEST_TMPDIR/walk"
+	[ "$status" -eq 0 ]
+	[ "$output" = "height 4: cursor 11 nodes, 4 leaves; idr_walk 11; idr_stats 11, 4 leaves; budget 3: 3" ]
+}
+
+@test "lua/lidr.c includes no private header but the seam's, and reads no private field" {
+	run sh -c "sed -n 's/^#include \"\\([^\"]*\\)\".*/\\1/p' lua/lidr.c |
+		while read -r h; do [ ! -e src/\$h ] || echo \$h; done"
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$output" | sort | tr '\n' ' ')" = "alloc.h idr.h idr_view.h " ] ||
+		{ echo "src/ headers: $output"; return 1; }
+	run grep -nE -e '(->|\.)idr_[a-z_]+\b[^(]' -e 'idr__[a-z]' lua/lidr.c
+	[ "$(printf '%s\n' "$output" | grep -v idr__fault_hold)" = "" ] ||
+		{ echo "$output"; return 1; }
 }
 
 @test "the shared library exports only the public API" {

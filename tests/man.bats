@@ -24,7 +24,7 @@ setup() {
 	dest=$BATS_TEST_TMPDIR/stage
 	run make -s install-man DESTDIR="$dest" PREFIX=/usr
 	[ "$status" -eq 0 ]
-	names=$(sed -n 's/^IDR_API [^(]*[ *]\([a-zA-Z_0-9]*\)(.*/\1/p' src/idr.h)
+	names=$(sed -n 's/^IDR_API [^(]*[ *]\([a-zA-Z_0-9]*\)(.*/\1/p' src/idr.h src/idr_view.h)
 	[ -n "$names" ]
 	for n in $names idr_for_each_entry DEFINE_IDR; do
 		[ "$(cat "$dest/usr/share/man/man3/$n.3")" = ".so man3/idr.3" ] ||

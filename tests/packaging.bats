@@ -66,8 +66,9 @@ holds() {
 	[[ "$output" == *'(SONAME)'*'[libidr.so.0]'* ]]
 }
 
-@test "libidr-dev holds the header, static library, .so link, pkg-config file, idr(3)" {
-	holds libidr-dev /usr/include/idr.h "/usr/lib/$MA/libidr.a" \
+@test "libidr-dev holds the headers, static library, .so link, pkg-config file, idr(3)" {
+	holds libidr-dev /usr/include/idr.h /usr/include/idr_view.h \
+		"/usr/lib/$MA/libidr.a" \
 		"/usr/lib/$MA/libidr.so" "/usr/lib/$MA/pkgconfig/idr.pc" \
 		/usr/share/man/man3/idr.3.gz /usr/share/man/man3/idr_alloc.3.gz
 	run dpkg-deb -f "$(deb libidr-dev)" Depends

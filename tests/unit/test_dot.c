@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "check.h"
+#include "idr_view.h"
 #include "tree.h"
 
 static char value[] = "v";

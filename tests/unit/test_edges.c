@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "idr_view.h"
 #include "model.h"
 #include "nodes.h"
 #include "tree.h"

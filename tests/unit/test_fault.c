@@ -11,6 +11,7 @@
 
 #include "alloc.h"
 #include "check.h"
+#include "idr_view.h"
 #include "model.h"
 #include "nodes.h"
 #include "tree.h"

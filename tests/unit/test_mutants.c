@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "idr_view.h"
 #include "nodes.h"
 #include "tag.h"
 #include "tree.h"
@@ -653,7 +654,7 @@ static void mutants_cyclic_full_from_start(void)
 
 /*
  * Taking back the base's own ID removes it, tag bits ignored; an ID
- * below the base is nothing to take back (tag.c, idr__tag_unalloc's
+ * below the base is nothing to take back (tag.c, idr_unalloc's
  * id >= idr_base).
  */
 static void mutants_tag_unalloc_at_base(void)
@@ -667,9 +668,9 @@ static void mutants_tag_unalloc_at_base(void)
 	tagged = idr_alloc_tagged(&idr, v, 1, 2, GFP_KERNEL);
 	CHECK(tagged >= 0);
 	CHECK_EQ(tagged & 0xff, 1);
-	CHECK(idr__tag_unalloc(&idr, 0) == NULL);
+	CHECK(idr_unalloc(&idr, 0) == NULL);
 	CHECK(idr_find(&idr, 1) == v);
-	CHECK(idr__tag_unalloc(&idr, (unsigned long)tagged) == v);
+	CHECK(idr_unalloc(&idr, (unsigned long)tagged) == v);
 	CHECK(idr_find(&idr, 1) == NULL);
 	CHECK(idr_is_empty(&idr));
 	idr_destroy(&idr);
@@ -681,7 +682,7 @@ static void mutants_tag_unalloc_at_base(void)
 
 /*
  * A slot past the last has no child, even when slot 0 has one: the
- * bitmap's shift must not wrap (tree.c, idr__view_child's
+ * bitmap's shift must not wrap (tree.c, idr_view_child's
  * slot >= IDR_SLOTS; x86 shifts by 64 as by 0).
  */
 static void mutants_view_child_past_last(void)
@@ -693,10 +694,10 @@ static void mutants_view_child_past_last(void)
 	CHECK_EQ(idr_alloc(&idr, v, 0, 0, GFP_KERNEL), 0);
 	CHECK_EQ(idr_alloc(&idr, v, IDR_SLOTS * IDR_SLOTS, 0, GFP_KERNEL),
 		 (int)(IDR_SLOTS * IDR_SLOTS));
-	CHECK(idr__view_top(&idr, &top));
-	CHECK(idr__view_child(&idr, &top, 0, &child));
-	CHECK(!idr__view_child(&idr, &top, IDR_SLOTS, &child));
-	CHECK(!idr__view_child(&idr, &top, IDR_SLOTS + 1, &child));
+	CHECK(idr_view_top(&idr, &top));
+	CHECK(idr_view_child(&idr, &top, 0, &child));
+	CHECK(!idr_view_child(&idr, &top, IDR_SLOTS, &child));
+	CHECK(!idr_view_child(&idr, &top, IDR_SLOTS + 1, &child));
 	idr_destroy(&idr);
 }
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "idr_view.h"
 #include "model.h"
 #include "tree.h"
 
@@ -668,7 +669,7 @@ static void pack_lone_meets_whole_ways(void)
 	put_lone(&idr, INT_MAX);
 	put_lone(&idr, two);
 	CHECK(idr_remove(&idr, INT_MAX) == val(INT_MAX));
-	CHECK(idr__view_top(&idr, &top));
+	CHECK(idr_view_top(&idr, &top));
 	CHECK_EQ(top.level, 2);
 	CHECK_EQ(top.packed, 2);
 	CHECK_SOUND(&idr);
@@ -676,12 +677,12 @@ static void pack_lone_meets_whole_ways(void)
 	/* A second child, by a search: in place, and the top is full. */
 	CHECK_EQ(idr_alloc(&idr, val(3 * two), (int)(3 * two), 0, GFP_KERNEL),
 		 (int)(3 * two));
-	CHECK(idr__view_top(&idr, &top) && top.packed == 2);
+	CHECK(idr_view_top(&idr, &top) && top.packed == 2);
 	CHECK_EQ(idr__nodes_needed(&idr, 0), 3); /* the top unpacked */
 	CHECK(idr_pre_get(&idr, GFP_KERNEL));
 	CHECK_EQ(idr_get_new(&idr, val(0), &id), 0);
 	CHECK_EQ(id, 0);
-	CHECK(idr__view_top(&idr, &top) && top.packed == 0);
+	CHECK(idr_view_top(&idr, &top) && top.packed == 0);
 	CHECK_SOUND(&idr);
 	idr_destroy(&idr);
 }

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "idr_view.h"
 #include "tree.h"
 
 #define S IDR_SLOTS

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "check.h"
+#include "idr_view.h"
 #include "tree.h"
 
 static char value[] = "v";
@@ -579,6 +580,224 @@ static void view_stats_print_empty(void)
 	idr_destroy(&idr);
 }
 
+/* {==================== The cursor and the facts ==================== */
+
+struct seen {
+	unsigned long n;
+	unsigned long first[64], last[64];
+	unsigned int level[64];
+};
+
+static void seen_add(struct seen *s, const struct idr_view *v)
+{
+	if (s->n < 64) {
+		s->first[s->n] = v->first;
+		s->last[s->n] = v->last;
+		s->level[s->n] = v->level;
+	}
+	s->n++;
+}
+
+static int seen_walk(const struct idr_view *v, void *data)
+{
+	seen_add(data, v);
+	return 0;
+}
+
+/* Depth first by cursor: every child of @v, one idr_view_next_child()
+ * call each, then a last call that finds none. */
+static void seen_cursor(const struct idr *idr, const struct idr_view *v,
+			struct seen *s)
+{
+	struct idr_view child;
+	unsigned int slot;
+
+	seen_add(s, v);
+	for (slot = 0; idr_view_next_child(idr, v, &slot, &child); slot++) {
+		CHECK_EQ(child.depth, v->depth + 1);
+		CHECK_EQ(child.level + 1, v->level);
+		CHECK(v->present >> slot & 1);
+		seen_cursor(idr, &child, s);
+	}
+	if (!v->level)
+		CHECK_EQ(slot, 0);
+}
+
+/* The cursor meets the nodes idr_walk() meets, in its order, and
+ * idr_stats() counts as many; idr_view_child() answers slot by slot. */
+static void view_cursor_walks_every_node(void)
+{
+	static const unsigned long ids[] = { 0, 5, 300, 4100, 70000, 70001 };
+	DEFINE_IDR(idr);
+	struct seen by_walk = { 0 }, by_cursor = { 0 };
+	struct idr_view top, child, untouched;
+	struct idr_stats st;
+	unsigned int slot, children = 0;
+	size_t i;
+
+	CHECK(!idr_view_top(&idr, &top));
+	for (i = 0; i < sizeof(ids) / sizeof(ids[0]); i++)
+		alloc_at(&idr, ids[i], value);
+	CHECK(idr_view_top(&idr, &top));
+	CHECK_EQ(top.depth, 0);
+	CHECK_EQ(top.first, 0);
+	idr_walk(&idr, seen_walk, &by_walk);
+	seen_cursor(&idr, &top, &by_cursor);
+	CHECK_EQ(idr_stats(&idr, &st), 0);
+	CHECK_EQ(by_cursor.n, st.nodes);
+	CHECK_EQ(by_cursor.n, by_walk.n);
+	CHECK(by_cursor.n >= 4 && by_cursor.n <= 64);
+	CHECK(!memcmp(&by_cursor, &by_walk, sizeof(by_walk)));
+
+	for (slot = 0; slot < top.slots; slot++) {
+		bool has = idr_view_child(&idr, &top, slot, &child);
+
+		CHECK_EQ(has, top.present >> slot & 1);
+		children += has;
+	}
+	CHECK(children >= 2);
+	memset(&untouched, 0xa5, sizeof(untouched));
+	child = untouched;
+	CHECK(!idr_view_child(&idr, &top, top.slots, &child));
+	CHECK(!idr_view_child(&idr, &top, UINT_MAX, &child));
+	slot = top.slots;
+	CHECK(!idr_view_next_child(&idr, &top, &slot, &child));
+	CHECK_EQ(slot, top.slots);
+	CHECK(!memcmp(&child, &untouched, sizeof(child)));
+
+	/* Down the leftmost path to a leaf: a leaf has no child. */
+	child = top;
+	do
+		slot = 0;
+	while (child.level &&
+	       CHECK(idr_view_next_child(&idr, &child, &slot, &child)));
+	CHECK_EQ(child.first, 0);
+	slot = 0;
+	CHECK(!idr_view_child(&idr, &child, 0, &top));
+	CHECK(!idr_view_next_child(&idr, &child, &slot, &top));
+	idr_destroy(&idr);
+}
+
+static void view_info_reads_what_idr_is(void)
+{
+	DEFINE_IDR(plain);
+	DEFINE_IDR(tagged);
+	DEFINE_IDA(ida);
+	struct idr_info info;
+
+	idr_init_base(&plain, 5);
+	memset(&info, 0xa5, sizeof(info));
+	idr_info(&plain, &info);
+	CHECK_EQ(info.base, 5);
+	CHECK_EQ(info.id_bits, 0);
+	CHECK(!info.retire && !info.ida);
+	CHECK_EQ(info.height, 0);
+	alloc_at(&plain, 4000, value);
+	idr_info(&plain, &info);
+	CHECK(info.height >= 2);
+
+	CHECK_EQ(idr_tag_init(&tagged, 12, IDR_TAG_RETIRE), 0);
+	idr_info(&tagged, &info);
+	CHECK_EQ(info.base, 0);
+	CHECK_EQ(info.id_bits, 12);
+	CHECK(info.retire && !info.ida);
+
+	CHECK(ida_alloc(&ida, GFP_KERNEL) == 0);
+	idr_info(ida_tree(&ida), &info);
+	CHECK(info.ida && !info.retire);
+	CHECK_EQ(info.height, 1);
+	CHECK(!idr_next_in_use(ida_tree(&ida), &(unsigned long){ 0 },
+			       &(void *){ NULL }));
+	idr_destroy(&plain);
+	idr_destroy(&tagged);
+	ida_destroy(&ida);
+}
+
+/* Reserved IDs are found, where idr_get_next_ul() skips them; retired
+ * slots are not; the base counts. */
+static void view_next_in_use_finds_reserved(void)
+{
+	DEFINE_IDR(idr);
+	unsigned long id = 0;
+	void *entry = value;
+
+	idr_init_base(&idr, 1);
+	CHECK(!idr_next_in_use(&idr, &id, &entry));
+	CHECK(id == 0 && entry == value);
+	alloc_at(&idr, 3, NULL);
+	alloc_at(&idr, 700, value);
+	CHECK(idr_next_in_use(&idr, &id, &entry));
+	CHECK(id == 3 && entry == NULL);
+	CHECK(idr_get_next_ul(&idr, &(unsigned long){ 0 }) == value);
+	id = 4;
+	CHECK(idr_next_in_use(&idr, &id, &entry));
+	CHECK(id == 700 && entry == value);
+	id = 701;
+	CHECK(!idr_next_in_use(&idr, &id, &entry));
+	CHECK_EQ(id, 701);
+	idr_destroy(&idr);
+}
+
+/* Two generations (30 ID bits): the second removal retires slot 0. */
+static void view_retired_slot(void)
+{
+	DEFINE_IDR(idr);
+	struct idr_view leaf;
+	unsigned long id = 0;
+	void *entry;
+	int t;
+
+	CHECK_EQ(idr_tag_init(&idr, 30, IDR_TAG_RETIRE), 0);
+	CHECK_EQ(idr_alloc_tagged(&idr, value, 0, 0, GFP_KERNEL), 0);
+	t = idr_alloc_tagged(&idr, value, 0, 0, GFP_KERNEL);
+	CHECK_EQ(idr_tag_id(&idr, t), 1);
+	CHECK(idr_remove_tagged(&idr, 0) == value);
+	t = idr_alloc_tagged(&idr, value, 0, 0, GFP_KERNEL);
+	CHECK_EQ(idr_tag_id(&idr, t), 0);
+	CHECK_EQ(idr_tag_gen(&idr, t), 1);
+	CHECK(idr_remove_tagged(&idr, t) == value);
+	CHECK(idr_view_top(&idr, &leaf) && leaf.level == 0);
+	CHECK(idr_view_retired(&idr, &leaf, 0));
+	CHECK(!idr_view_retired(&idr, &leaf, 1));
+	CHECK(!idr_view_retired(&idr, &leaf, 2));
+	CHECK(!idr_view_retired(&idr, &leaf, leaf.slots));
+	CHECK(idr_next_in_use(&idr, &id, &entry));
+	CHECK(id == 1 && entry == value);
+	idr_destroy(&idr);
+}
+
+/* Given back unchanged: the same tagged ID comes next, where a removal
+ * advances the generation.  Untagged, it is a removal. */
+static void view_unalloc_keeps_generation(void)
+{
+	DEFINE_IDR(idr);
+	DEFINE_IDR(plain);
+	int t, again;
+
+	CHECK_EQ(idr_tag_init(&idr, 10, 0), 0);
+	t = idr_alloc_tagged(&idr, value, 0, 0, GFP_KERNEL);
+	CHECK(idr_unalloc(&idr, (unsigned long)t) == value);
+	CHECK(idr_find_tagged(&idr, t) == NULL);
+	again = idr_alloc_tagged(&idr, value, 0, 0, GFP_KERNEL);
+	CHECK_EQ(again, t);
+	CHECK(idr_remove_tagged(&idr, again) == value);
+	again = idr_alloc_tagged(&idr, value, 0, 0, GFP_KERNEL);
+	CHECK(again != t);
+	CHECK_EQ(idr_tag_id(&idr, again), idr_tag_id(&idr, t));
+	CHECK(idr_unalloc(&idr, 5) == NULL);
+	CHECK_SOUND(&idr);
+
+	idr_init_base(&plain, 2);
+	CHECK(idr_unalloc(&plain, 0) == NULL);
+	alloc_at(&plain, 2, value);
+	CHECK(idr_unalloc(&plain, 2) == value);
+	CHECK(idr_is_empty(&plain));
+	idr_destroy(&idr);
+	idr_destroy(&plain);
+}
+
+/* }==================== The cursor and the facts ==================== */
+
 void suite_view(void)
 {
 	RUN(view_stats_print_empty);
@@ -603,4 +822,9 @@ void suite_view(void)
 	RUN(view_dump_fits_80_columns);
 	RUN(view_dump_big_fits_50_lines);
 	RUN(view_dump_max_nodes_text);
+	RUN(view_cursor_walks_every_node);
+	RUN(view_info_reads_what_idr_is);
+	RUN(view_next_in_use_finds_reserved);
+	RUN(view_retired_slot);
+	RUN(view_unalloc_keeps_generation);
 }
