@@ -923,49 +923,56 @@ static int lidr_get_next(lua_State *L)
 /* {==================== Iteration ==================== */
 
 /*
+ * Where the generic for's next step starts: one past the last ID, or 0
+ * at the first; false when the last was the last ID there can be.
+ */
+static bool pairs_from(lua_State *L, unsigned long *id)
+{
+	lua_Integer last;
+
+	*id = 0;
+	if (lua_isnil(L, 2))
+		return true;
+	last = luaL_checkinteger(L, 2);
+	if (last < 0 || last >= UINT32_MAX)
+		return false;
+	*id = (unsigned long)last + 1;
+	return true;
+}
+
+static int pairs_push(lua_State *L, struct lidr *t, unsigned long id,
+		      void *entry)
+{
+	lua_pushinteger(L, (lua_Integer)id);
+	push_value(L, t, (lua_Integer)id, entry);
+	return 2;
+}
+
+/*
  * The generic for's step: the first entry above the last ID, found
  * afresh each time, so the loop body may remove and add.
  */
 static int pairs_step(lua_State *L)
 {
 	struct lidr *t = checkidr(L);
-	unsigned long id = 0;
+	unsigned long id;
 	void *entry;
 
-	if (!lua_isnil(L, 2)) {
-		lua_Integer last = luaL_checkinteger(L, 2);
-
-		if (last < 0 || last >= UINT32_MAX)
-			return 0;
-		id = (unsigned long)last + 1;
-	}
-	entry = idr_get_next_ul(&t->idr, &id);
-	if (!entry)
+	if (!pairs_from(L, &id) || !(entry = idr_get_next_ul(&t->idr, &id)))
 		return 0;
-	lua_pushinteger(L, (lua_Integer)id);
-	push_value(L, t, (lua_Integer)id, entry);
-	return 2;
+	return pairs_push(L, t, id, entry);
 }
 
 /* pairs_step for t:pairs{ reserved = true }: reserved IDs give nil. */
 static int pairs_all_step(lua_State *L)
 {
 	struct lidr *t = checkidr(L);
-	unsigned long id = 0;
+	unsigned long id;
 	void *entry;
 
-	if (!lua_isnil(L, 2)) {
-		lua_Integer last = luaL_checkinteger(L, 2);
-
-		if (last < 0 || last >= UINT32_MAX)
-			return 0;
-		id = (unsigned long)last + 1;
-	}
-	if (!idr_next_in_use(&t->idr, &id, &entry))
+	if (!pairs_from(L, &id) || !idr_next_in_use(&t->idr, &id, &entry))
 		return 0;
-	lua_pushinteger(L, (lua_Integer)id);
-	push_value(L, t, (lua_Integer)id, entry);
-	return 2;
+	return pairs_push(L, t, id, entry);
 }
 
 static void opt_known(lua_State *L, const char *const *keys);
