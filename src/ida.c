@@ -24,7 +24,10 @@
 		 ? ~(uint64_t)0 \
 		 : ((uint64_t)1 << (WORDS & 63)) - 1) /* equivalent mutant */
 
-const unsigned int IDA_BITMAP_BITS = CHUNK;
+unsigned int ida_bitmap_bits(void)
+{
+	return CHUNK;
+}
 
 /* A bitmap: its words, and which of them are all ones, which not zero. */
 struct bitmap {
