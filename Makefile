@@ -22,7 +22,7 @@ LUA ?= lua5.4
 LUA_PC ?= lua5.4
 
 VERSION := $(shell sed -n 's/^\#define IDR_VERSION "\(.*\)"/\1/p' src/idr.h)
-SOVERSION := 0
+SOVERSION := 1
 
 CC ?= cc
 OPT ?= -O2 -g

@@ -55,7 +55,7 @@ extern "C" {
 #define IDR_API
 #endif
 
-#define IDR_VERSION "0.1.0"
+#define IDR_VERSION "0.2.0"
 
 /* Allocation flags: userspace cannot sleep or reclaim, so they are ignored. */
 typedef unsigned int idr_gfp_t;

@@ -25,8 +25,9 @@ setup() {
 	[ -f "$dest/opt/idr/lib/lua/5.4/idr.so" ]
 	[ -f "$dest/opt/idr/share/man/man3/idr_alloc.3" ]
 	[ -f "$dest/opt/idr/lib/libidr.a" ]
-	[ -x "$dest/opt/idr/lib/libidr.so.0.1.0" ]
-	[ "$(readlink "$dest/opt/idr/lib/libidr.so")" = libidr.so.0 ]
+	[ -x "$dest/opt/idr/lib/libidr.so.0.2.0" ]
+	[ "$(readlink "$dest/opt/idr/lib/libidr.so")" = libidr.so.1 ]
+	[ "$(readlink "$dest/opt/idr/lib/libidr.so.1")" = libidr.so.0.2.0 ]
 	[ -f "$dest/opt/idr/lib/pkgconfig/idr.pc" ]
 	[ -L "$dest/opt/idr/lib/pkgconfig/libidr.pc" ]
 	run make -s uninstall DESTDIR="$dest" PREFIX=/opt/idr
@@ -41,7 +42,7 @@ setup() {
 	export PKG_CONFIG_PATH="$dest/opt/idr/lib/pkgconfig"
 	export PKG_CONFIG_SYSROOT_DIR="$dest"
 	run pkg-config --modversion idr
-	[ "$output" = "0.1.0" ]
+	[ "$output" = "0.2.0" ]
 	run sh -c "cc -o '$BATS_TEST_TMPDIR/shared' '$BATS_TEST_TMPDIR/example.c' \
 		\$(pkg-config --cflags --libs idr)"
 	[ "$status" -eq 0 ]
