@@ -810,9 +810,10 @@ struct idr_allocator {
  * Context: before other threads use the library (the check and the
  * change are not atomic against their allocations).
  * Return: 0 when set; -EBUSY while the library holds memory from the
- * current allocator (nodes of a live idr or IDA, or nodes a thread keeps
- * from idr_preload() or idr_pre_get()): the allocator is unchanged then;
- * -EINVAL if one of @a's functions is NULL.
+ * current allocator (the nodes of an idr or IDA not yet destroyed, its
+ * idr_pre_get() cache included, or a thread's idr_preload() nodes before
+ * idr_preload_end()): the allocator is unchanged then; -EINVAL if one of
+ * @a's functions is NULL.
  */
 IDR_API int idr_set_allocator(const struct idr_allocator *a);
 
