@@ -22,7 +22,7 @@ LUA ?= lua5.4
 LUA_PC ?= lua5.4
 
 VERSION := $(shell sed -n 's/^\#define IDR_VERSION "\(.*\)"/\1/p' src/idr.h)
-SOVERSION := 0
+SOVERSION := 1
 
 CC ?= cc
 OPT ?= -O2 -g
@@ -38,8 +38,9 @@ LIB_SRC := src/trace.c src/nodes.c src/tree.c src/check.c src/idr.c \
 	src/legacy.c src/tag.c src/ida.c src/view.c src/dump.c src/alloc.c
 LIB_HDR := $(wildcard src/*.h)
 LIB_OBJ := $(LIB_SRC:src/%.c=$(B)/obj/%.o)
-UNIT_SRC := $(wildcard tests/unit/*.c)
-UNIT_HDR := $(wildcard tests/unit/*.h)
+# tests/seam.c: the tests' counting, failing allocator, on the seam.
+UNIT_SRC := $(wildcard tests/unit/*.c) tests/seam.c
+UNIT_HDR := $(wildcard tests/unit/*.h) tests/seam.h
 
 LUA_CFLAGS = $(shell pkg-config --cflags $(LUA_PC) 2>/dev/null)
 
@@ -137,30 +138,31 @@ $(B)/idrsh: src/idrsh.c $(LIDR) $(B)/idrsh_lua.h $(B)/libidr.a $(LIB_HDR)
 # that deep trees appear with small IDs, with 4, and under ASan+UBSan.
 $(B)/unit/unit: $(UNIT_SRC) $(UNIT_HDR) $(B)/libidr.a
 	@mkdir -p $(@D)
-	$(QUIET_CC)$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc -o $@ $(UNIT_SRC) \
+	$(QUIET_CC)$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc -Itests -o $@ $(UNIT_SRC) \
 		$(B)/libidr.a -pthread
 
 $(B)/unit-b3/unit: $(UNIT_SRC) $(UNIT_HDR) $(LIB_SRC) $(LIB_HDR)
 	@mkdir -p $(@D)
-	$(QUIET_CC)$(CC) $(CPPFLAGS) -DIDR_BITS=3 $(CFLAGS) -Isrc -o $@ \
+	$(QUIET_CC)$(CC) $(CPPFLAGS) -DIDR_BITS=3 $(CFLAGS) -Isrc -Itests -o $@ \
 		$(UNIT_SRC) $(LIB_SRC) -pthread
 
 # 4 bits: n * IDR_BITS meets 64 exactly, as at 6 or 3 bits it never does.
 $(B)/unit-b4/unit: $(UNIT_SRC) $(UNIT_HDR) $(LIB_SRC) $(LIB_HDR)
 	@mkdir -p $(@D)
-	$(QUIET_CC)$(CC) $(CPPFLAGS) -DIDR_BITS=4 $(CFLAGS) -Isrc -o $@ \
+	$(QUIET_CC)$(CC) $(CPPFLAGS) -DIDR_BITS=4 $(CFLAGS) -Isrc -Itests -o $@ \
 		$(UNIT_SRC) $(LIB_SRC) -pthread
 
 $(B)/unit-asan/unit: $(UNIT_SRC) $(UNIT_HDR) $(LIB_SRC) $(LIB_HDR)
 	@mkdir -p $(@D)
-	$(QUIET_CC)$(CC) $(CPPFLAGS) $(CFLAGS) $(SANITIZE) -Isrc -o $@ \
+	$(QUIET_CC)$(CC) $(CPPFLAGS) $(CFLAGS) $(SANITIZE) -Isrc -Itests -o $@ \
 		$(UNIT_SRC) $(LIB_SRC) -pthread
 
 # The threaded cases under ThreadSanitizer (clang's): any report fails.
 $(B)/unit-tsan/unit: $(UNIT_SRC) $(UNIT_HDR) $(LIB_SRC) $(LIB_HDR)
 	@mkdir -p $(@D)
 	$(QUIET_CC)clang $(CPPFLAGS) -std=c11 -O1 -g $(WARN) \
-		-fsanitize=thread -Isrc -o $@ $(UNIT_SRC) $(LIB_SRC) -pthread
+		-fsanitize=thread -Isrc -Itests -o $@ $(UNIT_SRC) $(LIB_SRC) \
+		-pthread
 
 $(B)/demo: examples/demo.c $(B)/libidr.a
 	$(QUIET_CC)$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc -o $@ $< $(B)/libidr.a
@@ -234,7 +236,7 @@ test: deps-test all $(UNIT_BUILDS:%=$(B)/%/unit) $(TEST_DEPS)
 # One format, by tool: .clang-format (kernel style) over every C file.
 # make format rewrites them; make format-check fails on any difference.
 CLANG_FORMAT ?= clang-format-14
-FORMAT_SRC = $(wildcard src/*.[ch] lua/*.c tests/unit/*.[ch] \
+FORMAT_SRC = $(wildcard src/*.[ch] lua/*.c tests/*.[ch] tests/unit/*.[ch] \
 	tests/soak/*.c bench/*.[ch] fuzz/*.[ch] examples/*.c)
 
 format:

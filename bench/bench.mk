@@ -47,15 +47,16 @@ DEPS_TEST += libjudy-dev
 DEPS_BENCH := $(DEPS_BUILD) libjudy-dev lua5.4 valgrind chromium
 
 BENCH_SRC := bench/main.c bench/impl_idr.c bench/impl_judy.c \
-	bench/impl_flat.c
-BENCH_HDR := bench/args.h bench/bench.h bench/bitmap.h bench/map.h bench/set.h
+	bench/impl_flat.c tests/seam.c
+BENCH_HDR := bench/args.h bench/bench.h bench/bitmap.h bench/map.h bench/set.h \
+	tests/seam.h
 
 # The library is compiled in from its sources, like core below, so that a
 # build without the trace branches stays possible.
 $(B)/bench/bench: $(BENCH_SRC) $(BENCH_HDR) $(LIB_SRC) $(LIB_HDR)
 	@mkdir -p $(@D)
-	$(QUIET_CC)$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc -o $@ $(BENCH_SRC) $(LIB_SRC) \
-		-lJudy -lm
+	$(QUIET_CC)$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc -Itests -o $@ $(BENCH_SRC) \
+		$(LIB_SRC) -lJudy -lm
 
 $(B)/bench/core: bench/core.c bench/args.h $(LIB_SRC) $(LIB_HDR)
 	@mkdir -p $(@D)

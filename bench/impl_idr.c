@@ -2,12 +2,13 @@
 /*
  * impl_idr.c - the library under test, through its public API only: the
  * idr as a map and the IDA as a set.  Its bytes are the allocator seam's
- * (idr_mem_stats), counted from when the structure was made.
+ * (seam_mem_stats), counted from when the structure was made.
  */
 #include <limits.h>
 #include <stdlib.h>
 
 #include "idr.h"
+#include "seam.h"
 
 #include "bench.h"
 
@@ -23,9 +24,9 @@ struct ida_box {
 
 static size_t seam_bytes(void)
 {
-	struct idr_mem_stats st;
+	struct seam_mem_stats st;
 
-	idr_mem_stats(&st);
+	seam_mem_stats(&st);
 	return st.bytes;
 }
 
@@ -108,10 +109,10 @@ static size_t bench_idr_bytes(struct idr_box *b)
 /* The seam's count, for every idr at once: the bench runs one at a time. */
 static double bench_idr_mallocs(struct idr_box *b)
 {
-	struct idr_mem_stats st;
+	struct seam_mem_stats st;
 
 	(void)b;
-	idr_mem_stats(&st);
+	seam_mem_stats(&st);
 	return (double)st.allocs;
 }
 

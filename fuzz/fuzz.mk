@@ -25,16 +25,16 @@ FUZZ_OPTS_shell := -max_len=4096 -dict=fuzz/shell.dict
 FUZZ_OPTS_lua := -max_len=2048
 
 $(B)/fuzz/ops: fuzz/ops.c fuzz/input.h tests/unit/model.c \
-		tests/unit/model.h $(LIB_SRC) $(LIB_HDR)
+		tests/unit/model.h tests/seam.c tests/seam.h $(LIB_SRC) $(LIB_HDR)
 	@mkdir -p $(@D)
-	$(QUIET_CC)clang $(CPPFLAGS) $(FUZZ_CFLAGS) -Isrc -Itests/unit -o $@ \
-		fuzz/ops.c tests/unit/model.c $(LIB_SRC)
+	$(QUIET_CC)clang $(CPPFLAGS) $(FUZZ_CFLAGS) -Isrc -Itests/unit -Itests -o $@ \
+		fuzz/ops.c tests/unit/model.c tests/seam.c $(LIB_SRC)
 
 $(B)/fuzz/ops-b3: fuzz/ops.c fuzz/input.h tests/unit/model.c \
-		tests/unit/model.h $(LIB_SRC) $(LIB_HDR)
+		tests/unit/model.h tests/seam.c tests/seam.h $(LIB_SRC) $(LIB_HDR)
 	@mkdir -p $(@D)
 	$(QUIET_CC)clang $(CPPFLAGS) -DIDR_BITS=3 $(FUZZ_CFLAGS) -Isrc -Itests/unit \
-		-o $@ fuzz/ops.c tests/unit/model.c $(LIB_SRC)
+		-Itests -o $@ fuzz/ops.c tests/unit/model.c tests/seam.c $(LIB_SRC)
 
 # idrsh.c is compiled inside fuzz/shell.c, its main() renamed.
 $(B)/fuzz/shell: fuzz/shell.c src/idrsh.c $(LIDR) $(B)/idrsh_lua.h \

@@ -10,8 +10,9 @@
  * After each call every object in O[] must pass validate(), and an idr's
  * C tree and its table of Lua values must agree (CHECK in the prelude):
  * no ID without its value, no value without its ID.  An op can make the
- * Lua allocator fail from the next allocation on, or arm the library's
- * idr_fault_inject(), so that both kinds of -ENOMEM reach the binding.
+ * Lua allocator fail from the next allocation on, or arm idr.fault() (the
+ * binding's allocator on the library's seam), so that both kinds of
+ * -ENOMEM reach the binding.
  *
  * Re-entry (X in the prelude): garbage whose __gc destroys an object or
  * runs an operation on it (alloc, remove, trace, ...), left either
@@ -426,7 +427,7 @@ static void push_function(lua_State *L, uint8_t which, uint8_t mt)
 /* Faults armed for the next call only: Lua's allocator, the library's. */
 struct faults {
 	long lua_fail_in;	   /* < 0: none */
-	unsigned long skip, count; /* idr_fault_inject(); count 0: none */
+	unsigned long skip, count; /* idr.fault(); count 0: none */
 };
 
 static void arm(struct input *in, struct faults *f)
@@ -439,6 +440,16 @@ static void arm(struct input *in, struct faults *f)
 		f->skip = b >> 4;
 		f->count = 1 + (b >> 1 & 7);
 	}
+}
+
+/* idr.fault(@skip, @count), by the function open_state() kept: a call
+ * may have replaced the module's. */
+static void fault(lua_State *L, unsigned long skip, unsigned long count)
+{
+	lua_getfield(L, LUA_REGISTRYINDEX, "fuzz.fault");
+	lua_pushinteger(L, (lua_Integer)skip);
+	lua_pushinteger(L, (lua_Integer)count);
+	lua_call(L, 2, 0);
 }
 
 /* One call: function, self, arguments; perhaps keep what it returned. */
@@ -457,11 +468,11 @@ static void call_one(lua_State *L, struct input *in, const struct faults *f)
 	ticks = 0;
 	lua_sethook(L, budget_hook, LUA_MASKCOUNT, 1000);
 	/* Armed only now: a memory error outside pcall would panic. */
+	fault(L, f->skip, f->count);
 	mem.fail_in = f->lua_fail_in;
-	idr_fault_inject(f->skip, f->count);
 	rc = lua_pcall(L, nargs, 1, 0);
 	mem.fail_in = -1;
-	idr_fault_inject(0, 0);
+	fault(L, 0, 0);
 	lua_sethook(L, NULL, 0, 0);
 	if (rc == LUA_OK && lua_isuserdata(L, -1) && mt & 0x80) {
 		/* A new object joins O, replacing one. */
@@ -530,6 +541,8 @@ static lua_State *open_state(void)
 		abort();
 	luaL_openlibs(L);
 	luaL_requiref(L, "idr", luaopen_idr, 1);
+	lua_getfield(L, -1, "fault");
+	lua_setfield(L, LUA_REGISTRYINDEX, "fuzz.fault");
 	lua_pop(L, 1);
 	lua_register(L, "FUZZ_FAIL", fuzz_fail);
 	if (luaL_dostring(L, prelude) != LUA_OK ||
@@ -560,8 +573,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		call_one(L, &in, &f);
 		check_objects(L);
 	}
-	lua_close(L);
-	idr_fault_inject(0, 0);
+	lua_close(L); /* which disarms what a call's idr.fault() armed */
 	return 0;
 }
 

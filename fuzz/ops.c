@@ -9,7 +9,7 @@
  * second) and an IDA.  The model of the IDA is the same sorted array with
  * NULL values; the tagged idr's model adds each live ID's current tag.
  *
- * A fault op arms idr_fault_inject() for the next op only: a call that
+ * A fault op arms seam_fault_inject() for the next op only: a call that
  * then says -ENOMEM must leave everything as it was (idr_snap_same()).
  */
 #include <limits.h>
@@ -22,6 +22,7 @@
 #include "input.h"
 #include "model.h"
 #include "nodes.h"
+#include "seam.h"
 #include "tree.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -181,9 +182,9 @@ static void state_init(struct state *s, struct input *in)
 
 static void state_free(struct state *s)
 {
-	struct idr_mem_stats ms;
+	struct seam_mem_stats ms;
 
-	idr_fault_inject(0, 0);
+	seam_fault_inject(0, 0);
 	if (s->preloading)
 		idr_preload_end();
 	idr_destroy(&s->idr);
@@ -195,7 +196,7 @@ static void state_free(struct state *s)
 	model_free(&s->im);
 	free(s->issued);
 	/* Every node went back: nothing leaks, not even a cached one. */
-	idr_mem_stats(&ms);
+	seam_mem_stats(&ms);
 	ASSERT_EQ(ms.bytes, 0);
 }
 
@@ -973,7 +974,7 @@ static void step(struct state *s, struct input *in)
 	if (op == 0xff) {
 		uint8_t b = byte(in);
 
-		idr_fault_inject(b % 8, 1 + b / 64);
+		seam_fault_inject(b % 8, 1 + b / 64);
 		s->armed = true;
 		op = byte(in);
 	}
@@ -981,7 +982,7 @@ static void step(struct state *s, struct input *in)
 		fprintf(stderr, "op %d%s\n", op % 28,
 			s->armed ? " (fault)" : "");
 	run_op(s, in, op);
-	idr_fault_inject(0, 0);
+	seam_fault_inject(0, 0);
 	s->armed = false;
 	verify(s);
 }

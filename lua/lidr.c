@@ -38,6 +38,8 @@
  */
 #include <limits.h>
 #include <stdarg.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,7 +49,6 @@
 
 #include "idr.h"
 #include "idr_view.h"
-#include "alloc.h" /* idr__fault_hold */
 
 #define LIDR_API __attribute__((visibility("default")))
 
@@ -99,6 +100,124 @@ struct lida {
 };
 
 static void push_method(lua_State *L, lua_CFunction fn);
+
+/* {==================== The allocator ==================== */
+
+/*
+ * idr.fault() and idr.mem(), written on the library's allocator seam:
+ * luaopen_idr() sets this allocator, malloc(3) that counts and fails the
+ * allocations idr.fault() arms.  Process-wide, as the seam is; atomic,
+ * as C code beside Lua may preload in other threads.
+ */
+static struct {
+	atomic_size_t bytes;
+	atomic_ulong allocs, frees, failed;
+	atomic_ulong fault_skip, fault_count;
+	bool set; /* the library took this allocator */
+} lmem;
+static _Thread_local unsigned long lmem_thread_allocs;
+static _Thread_local bool lmem_held;
+
+/* Whether idr.fault() refuses this allocation. */
+static bool lmem_fault_now(void)
+{
+	unsigned long skip, count;
+
+	if (lmem_held || !atomic_load(&lmem.fault_count))
+		return false;
+	skip = atomic_load(&lmem.fault_skip);
+	while (skip > 0)
+		if (atomic_compare_exchange_weak(&lmem.fault_skip, &skip,
+						 skip - 1))
+			return false;
+	count = atomic_load(&lmem.fault_count);
+	while (count > 0)
+		if (atomic_compare_exchange_weak(&lmem.fault_count, &count,
+						 count - 1))
+			return true;
+	return false;
+}
+
+static void *lmem_malloc(size_t size, void *ctx)
+{
+	void *ptr;
+
+	(void)ctx;
+	if (lmem_fault_now()) {
+		atomic_fetch_add(&lmem.failed, 1);
+		return NULL;
+	}
+	ptr = malloc(size);
+	if (ptr) {
+		atomic_fetch_add(&lmem.bytes, size);
+		atomic_fetch_add(&lmem.allocs, 1);
+		lmem_thread_allocs++;
+	}
+	return ptr;
+}
+
+/* Only ever a shrink: neither an allocation nor failed. */
+static void *lmem_realloc(void *ptr, size_t old_size, size_t new_size,
+			  void *ctx)
+{
+	void *moved = realloc(ptr, new_size);
+
+	(void)ctx;
+	if (moved) {
+		atomic_fetch_add(&lmem.bytes, new_size);
+		atomic_fetch_sub(&lmem.bytes, old_size);
+	}
+	return moved;
+}
+
+static void lmem_free(void *ptr, size_t size, void *ctx)
+{
+	(void)ctx;
+	atomic_fetch_sub(&lmem.bytes, size);
+	atomic_fetch_add(&lmem.frees, 1);
+	free(ptr);
+}
+
+/* While held (per thread: a view renders), idr.fault() neither refuses an
+ * allocation nor counts it towards its skip: tree operations spend it. */
+static void lmem_hold(bool hold)
+{
+	lmem_held = hold;
+}
+
+/* Set the allocator, unless a state opened before did.  It stays unset
+ * only when the library already held memory from another (a module
+ * linked against a shared libidr that its host uses too). */
+static void lmem_open(lua_State *L)
+{
+	static const struct idr_allocator counting = {
+		.malloc = lmem_malloc,
+		.realloc = lmem_realloc,
+		.free = lmem_free,
+	};
+	struct idr_allocator now;
+
+	(void)L;
+	idr_get_allocator(&now);
+	lmem.set = now.malloc == lmem_malloc || !idr_set_allocator(&counting);
+}
+
+static void lmem_check(lua_State *L)
+{
+	if (!lmem.set)
+		luaL_error(L, "the library's allocator is not the module's "
+			      "(it held memory when the module was loaded)");
+}
+
+/* A state's close disarms what its idr.fault() armed. */
+static int lmem_close(lua_State *L)
+{
+	(void)L;
+	atomic_store(&lmem.fault_count, 0);
+	return 0;
+}
+
+/* }==================== The allocator ==================== */
 
 /* {==================== Arguments and results ==================== */
 
@@ -1174,7 +1293,7 @@ static void mem_open(lua_State *L, struct memtext *m)
 		luaL_error(L, "not enough memory");
 	/* A view's own buffers do not spend idr.fault(): tree operations do.
 	 * Nothing raises until mem_close() lets go. */
-	idr__fault_hold(true);
+	lmem_hold(true);
 }
 
 static int push_text(lua_State *L)
@@ -1190,7 +1309,7 @@ static int mem_close(lua_State *L, struct memtext *m, int err)
 {
 	int status = LUA_OK;
 
-	idr__fault_hold(false);
+	lmem_hold(false);
 	if (fclose(m->out) && !err)
 		err = -EIO;
 	if (!err) {
@@ -2234,21 +2353,22 @@ static int lidr_fault(lua_State *L)
 	lua_Integer skip = opt_range(L, 1, 0, LUA_MAXINTEGER, 0);
 	lua_Integer count = opt_range(L, 2, 0, LUA_MAXINTEGER, 0);
 
-	idr_fault_inject((unsigned long)skip, (unsigned long)count);
+	lmem_check(L);
+	atomic_store(&lmem.fault_count, 0);
+	atomic_store(&lmem.fault_skip, (unsigned long)skip);
+	atomic_store(&lmem.fault_count, (unsigned long)count);
 	return 0;
 }
 
 static int lidr_mem(lua_State *L)
 {
-	struct idr_mem_stats ms;
-
-	idr_mem_stats(&ms);
+	lmem_check(L);
 	lua_createtable(L, 0, 5);
-	set_int(L, "bytes", (lua_Integer)ms.bytes);
-	set_int(L, "allocs", (lua_Integer)ms.allocs);
-	set_int(L, "frees", (lua_Integer)ms.frees);
-	set_int(L, "failed", (lua_Integer)ms.failed);
-	set_int(L, "thread_allocs", (lua_Integer)ms.thread_allocs);
+	set_int(L, "bytes", (lua_Integer)atomic_load(&lmem.bytes));
+	set_int(L, "allocs", (lua_Integer)atomic_load(&lmem.allocs));
+	set_int(L, "frees", (lua_Integer)atomic_load(&lmem.frees));
+	set_int(L, "failed", (lua_Integer)atomic_load(&lmem.failed));
+	set_int(L, "thread_allocs", (lua_Integer)lmem_thread_allocs);
 	return 1;
 }
 
@@ -2423,6 +2543,13 @@ LIDR_API int luaopen_idr(lua_State *L)
 	}
 	lua_pushinteger(L, IDA_BITMAP_BITS);
 	lua_setfield(L, -2, "IDA_BITMAP_BITS");
+	lmem_open(L);
+	lua_newuserdatauv(L, 0, 0);
+	lua_createtable(L, 0, 1);
+	lua_pushcfunction(L, lmem_close);
+	lua_setfield(L, -2, "__gc");
+	lua_setmetatable(L, -2);
+	lua_setfield(L, LUA_REGISTRYINDEX, "idr.fault");
 	createmeta(L, &idr_kind, idr_meta, idr_methods);
 	createmeta(L, &ida_kind, ida_meta, ida_methods);
 	open_lessons(L);

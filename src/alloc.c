@@ -1,55 +1,55 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * alloc.c - the allocator seam: every byte idr allocates passes here.
+ * alloc.c - the allocator seam: every byte idr allocates passes here, to
+ * the one process-wide allocator a caller may set (idr_set_allocator()).
  *
- * Counters are atomic because preloading threads allocate outside the
- * caller's lock.  Fault injection lets tests fail the n-th allocation.
+ * The library counts only the blocks it holds, so that a new allocator
+ * is refused while memory from the current one is still out; counting
+ * bytes, failing the n-th allocation and the like are the business of
+ * an allocator the caller sets (the tests' and the Lua binding's).  The
+ * count is atomic because preloading threads allocate outside the
+ * caller's lock.
  */
 #include <stdatomic.h>
 #include <stdlib.h>
 
 #include "alloc.h"
 
-static atomic_size_t bytes_in_use;
-static atomic_ulong allocs, frees, failed;
-static atomic_ulong fault_skip, fault_count;
-static _Thread_local unsigned long thread_allocs;
-static _Thread_local bool fault_held;
-
-/* Whether fault injection refuses this allocation. */
-static bool fault_now(void)
+static void *std_malloc(size_t size, void *ctx)
 {
-	unsigned long skip, count;
-
-	if (fault_held ||
-	    !atomic_load_explicit(&fault_count, memory_order_relaxed))
-		return false;
-	skip = atomic_load(&fault_skip);
-	while (skip > 0)
-		if (atomic_compare_exchange_weak(&fault_skip, &skip, skip - 1))
-			return false;
-	count = atomic_load(&fault_count);
-	while (count > 0)
-		if (atomic_compare_exchange_weak(&fault_count, &count,
-						 count - 1))
-			return true;
-	return false;
+	(void)ctx;
+	return malloc(size);
 }
+
+static void *std_realloc(void *ptr, size_t old_size, size_t new_size, void *ctx)
+{
+	(void)old_size;
+	(void)ctx;
+	return realloc(ptr, new_size);
+}
+
+static void std_free(void *ptr, size_t size, void *ctx)
+{
+	(void)size;
+	(void)ctx;
+	free(ptr);
+}
+
+/* clang-format off */
+#define STD_ALLOCATOR { std_malloc, std_realloc, std_free, NULL }
+/* clang-format on */
+
+static const struct idr_allocator std_allocator = STD_ALLOCATOR;
+static struct idr_allocator allocator = STD_ALLOCATOR;
+static atomic_ulong blocks_held;
 
 void *idr__malloc(size_t size)
 {
-	void *ptr;
+	void *ptr = allocator.malloc(size, allocator.ctx);
 
-	if (fault_now()) {
-		atomic_fetch_add_explicit(&failed, 1, memory_order_relaxed);
-		return NULL;
-	}
-	ptr = malloc(size);
-	if (!ptr)
-		return NULL;
-	atomic_fetch_add_explicit(&bytes_in_use, size, memory_order_relaxed);
-	atomic_fetch_add_explicit(&allocs, 1, memory_order_relaxed);
-	thread_allocs++;
+	if (ptr)
+		atomic_fetch_add_explicit(&blocks_held, 1,
+					  memory_order_relaxed);
 	return ptr;
 }
 
@@ -57,38 +57,26 @@ void idr__free(void *ptr, size_t size)
 {
 	if (!ptr)
 		return;
-	atomic_fetch_sub_explicit(&bytes_in_use, size, memory_order_relaxed);
-	atomic_fetch_add_explicit(&frees, 1, memory_order_relaxed);
-	free(ptr);
+	atomic_fetch_sub_explicit(&blocks_held, 1, memory_order_relaxed);
+	allocator.free(ptr, size, allocator.ctx);
 }
 
 void *idr__shrink(void *ptr, size_t size, size_t new_size)
 {
-	void *small = realloc(ptr, new_size);
-
-	if (small)
-		atomic_fetch_sub_explicit(&bytes_in_use, size - new_size,
-					  memory_order_relaxed);
-	return small;
+	return allocator.realloc(ptr, size, new_size, allocator.ctx);
 }
 
-void idr_mem_stats(struct idr_mem_stats *stats)
+int idr_set_allocator(const struct idr_allocator *a)
 {
-	stats->bytes = atomic_load(&bytes_in_use);
-	stats->allocs = atomic_load(&allocs);
-	stats->frees = atomic_load(&frees);
-	stats->failed = atomic_load(&failed);
-	stats->thread_allocs = thread_allocs;
+	if (a && (!a->malloc || !a->realloc || !a->free))
+		return -EINVAL;
+	if (atomic_load(&blocks_held))
+		return -EBUSY;
+	allocator = a ? *a : std_allocator;
+	return 0;
 }
 
-void idr__fault_hold(bool hold)
+void idr_get_allocator(struct idr_allocator *a)
 {
-	fault_held = hold;
-}
-
-void idr_fault_inject(unsigned long skip, unsigned long count)
-{
-	atomic_store(&fault_count, 0);
-	atomic_store(&fault_skip, skip);
-	atomic_store(&fault_count, count);
+	*a = allocator;
 }

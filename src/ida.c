@@ -21,7 +21,10 @@
 #define ALL_WORDS \
 	(WORDS == 64 ? ~(uint64_t)0 : ((uint64_t)1 << (WORDS & 63)) - 1)
 
-const unsigned int IDA_BITMAP_BITS = CHUNK;
+unsigned int ida_bitmap_bits(void)
+{
+	return CHUNK;
+}
 
 /* A bitmap: its words, and which of them are all ones, which not zero. */
 struct bitmap {

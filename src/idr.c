@@ -315,7 +315,7 @@ void *idr_get_next(const struct idr *idr, int *nextid)
 }
 
 /* idr_for_each_entry()'s step when idr__iter_next() cannot take it. */
-struct idr__iter idr__iter_slow(struct idr__iter it, int *id)
+struct idr__iter idr_iter_step(struct idr__iter it, int *id)
 {
 	unsigned long base = it.idr->idr_base, room;
 	uint64_t index;

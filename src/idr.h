@@ -59,7 +59,7 @@ extern "C" {
 #define IDR_API
 #endif
 
-#define IDR_VERSION "0.1.0"
+#define IDR_VERSION "0.2.0"
 
 /* Allocation flags: userspace cannot sleep or reclaim, so they are ignored. */
 typedef unsigned int idr_gfp_t;
@@ -379,9 +379,18 @@ struct idr__iter {
 	void *entry;	     /* what the slow step found */
 	bool packed;	     /* slots holds present entries only */
 };
-/* By value, so that the iterator's address never escapes the loop and
- * the compiler may keep it in registers. */
-IDR_API struct idr__iter idr__iter_slow(struct idr__iter it, int *id);
+/**
+ * idr_iter_step() - idr_for_each_entry()'s step when the leaf it read
+ * last cannot give the next entry: a search from *@id + 1.
+ * @it: the iterator, by value, so that its address never escapes the
+ * loop and the compiler may keep it in registers.
+ * @id: the ID returned last; set to the next one's.
+ *
+ * Part of the ABI because the inline loop calls it from users' code; not
+ * meant to be called otherwise.
+ * Return: @it advanced; its entry is NULL when no ID is left.
+ */
+IDR_API struct idr__iter idr_iter_step(struct idr__iter it, int *id);
 
 /* Before the first step: *@id + 1 is where the search starts. */
 static inline struct idr__iter idr__iter_start(const struct idr *idr, int *id)
@@ -418,7 +427,7 @@ static inline void *idr__iter_next(struct idr__iter *it, int *id)
 			}
 		}
 	}
-	*it = idr__iter_slow(*it, id);
+	*it = idr_iter_step(*it, id);
 	return it->entry;
 }
 #define IDR__CAT2(a, b) a##b
@@ -668,8 +677,15 @@ struct ida {
 /* clang-format on */
 #define DEFINE_IDA(name) struct ida name = IDA_INIT(name)
 
-/* How many IDs one bitmap holds. */
-IDR_API extern const unsigned int IDA_BITMAP_BITS;
+/**
+ * ida_bitmap_bits() - How many IDs one IDA bitmap holds.
+ *
+ * Return: 4096 with the default tree (64 slots of 64 bits); the library
+ * as built says, which a header's constant could not.
+ */
+IDR_API unsigned int ida_bitmap_bits(void);
+/* The kernel's name for it; not a constant expression. */
+#define IDA_BITMAP_BITS (ida_bitmap_bits())
 
 /**
  * ida_init() - Initialise an empty IDA.
@@ -787,29 +803,49 @@ IDR_API int ida_check(const struct ida *ida);
 /* ==================== The allocator seam ==================== */
 
 /*
- * Every byte the library allocates goes through one pair of functions,
- * so tests can make allocations fail and statistics can count bytes.
+ * Every byte the library allocates, in every idr and IDA and in every
+ * thread's preload cache, comes from one process-wide allocator: one,
+ * because idr_preload() takes no idr.  It is malloc(3), realloc(3) and
+ * free(3) unless the caller sets another before the library holds any
+ * memory.  Sizes are given back to free and realloc, so an allocator
+ * can count bytes without headers of its own; ctx is passed to each call.
+ * Counting allocations, making the n-th one fail (as the project's tests
+ * and idrsh's "fail" do) and the like are written on this seam.
  */
-struct idr_mem_stats {
-	size_t bytes;	      /* in use now */
-	unsigned long allocs; /* successful allocations so far */
-	unsigned long frees;  /* frees so far */
-	unsigned long failed; /* allocations refused by fault injection */
-	unsigned long thread_allocs; /* allocations by the calling thread */
+struct idr_allocator {
+	/* @size bytes, or NULL: the library's call then fails with
+	 * -ENOMEM (or 0 from idr_pre_get()) and changes nothing. */
+	void *(*malloc)(size_t size, void *ctx);
+	/* Resize the block @ptr of @old_size bytes to @new_size; NULL
+	 * leaves the block as it was.  The library only shrinks with it,
+	 * and keeps the larger block when it says NULL. */
+	void *(*realloc)(void *ptr, size_t old_size, size_t new_size,
+			 void *ctx);
+	/* Give back a block of @size bytes (never NULL). */
+	void (*free)(void *ptr, size_t size, void *ctx);
+	void *ctx;
 };
 
 /**
- * idr_mem_stats() - Read the allocator's counters (all threads together).
- * @stats: filled in.
+ * idr_set_allocator() - Set the allocator of all the library's memory.
+ * @a: the allocator, copied; NULL for malloc(3), realloc(3) and free(3).
+ *
+ * Context: before other threads use the library (the check and the
+ * change are not atomic against their allocations).
+ * Return: 0 when set; -EBUSY while the library holds memory from the
+ * current allocator (the nodes of an idr or IDA not yet destroyed, its
+ * idr_pre_get() cache included, or a thread's idr_preload() nodes before
+ * idr_preload_end()): the allocator is unchanged then; -EINVAL if one of
+ * @a's functions is NULL.
  */
-IDR_API void idr_mem_stats(struct idr_mem_stats *stats);
+IDR_API int idr_set_allocator(const struct idr_allocator *a);
 
 /**
- * idr_fault_inject() - Make allocations fail, for tests and teaching.
- * @skip: how many allocations succeed first.
- * @count: how many fail after those (0 turns fault injection off).
+ * idr_get_allocator() - Read the allocator in use.
+ * @a: filled in: the last one set, or the default (malloc(3) and friends,
+ * ctx NULL), so that a caller can wrap it.
  */
-IDR_API void idr_fault_inject(unsigned long skip, unsigned long count);
+IDR_API void idr_get_allocator(struct idr_allocator *a);
 
 /* ==================== Checking ==================== */
 

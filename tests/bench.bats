@@ -162,9 +162,9 @@ agree() {
 # the flat array on purpose.
 build_broken() {
 	cc -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror "$1" \
-		-Isrc -o "$BATS_TEST_TMPDIR/broken" bench/main.c \
+		-Isrc -Itests -o "$BATS_TEST_TMPDIR/broken" bench/main.c \
 		bench/impl_idr.c bench/impl_judy.c bench/impl_flat.c \
-		build/libidr.a -lJudy -lm
+		tests/seam.c build/libidr.a -lJudy -lm
 }
 
 @test "a wrong result stops the run, exit 1 (flat's find, broken on purpose)" {

@@ -18,13 +18,13 @@ idrsh_lines() {
 @test "--version prints the version on stdout and exits 0" {
 	run --separate-stderr "$IDRSH" --version
 	assert_success
-	assert_line --index 0 "idrsh (idr) 0.1.0"
+	assert_line --index 0 "idrsh (idr) 0.2.0"
 	assert_equal "$stderr" ""
 }
 
 @test "-V is --version" {
 	run -0 "$IDRSH" -V
-	assert_line --index 0 "idrsh (idr) 0.1.0"
+	assert_line --index 0 "idrsh (idr) 0.2.0"
 }
 
 @test "--help prints usage on stdout and exits 0" {

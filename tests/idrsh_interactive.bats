@@ -22,7 +22,7 @@ pty() {
 @test "pty: banner, prompt, a result; Ctrl-D exits 0" {
 	pty 'alloc a\n' 'find 0\n' '\004'
 	assert_success
-	assert_line "idrsh (idr) 0.1.0: type 'help' for commands, Ctrl-D to leave."
+	assert_line "idrsh (idr) 0.2.0: type 'help' for commands, Ctrl-D to leave."
 	assert_line "idr> alloc a"
 	assert_line "0"
 	assert_line "a"

@@ -36,7 +36,7 @@ setup() {
 		local t = idr.new()
 		print(where, idr._VERSION, t:alloc("x"), t:find(0))'
 	[ "$status" -eq 0 ]
-	[ "$output" = "$so	idr 0.1.0	0	x" ]
+	[ "$output" = "$so	idr 0.2.0	0	x" ]
 	# Without the path, the staged copy is not what gets loaded.
 	run env LUA_CPATH_5_4="$BATS_TEST_TMPDIR/nowhere/?.so" lua5.4 -e \
 		'require "idr"'

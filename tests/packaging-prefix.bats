@@ -35,11 +35,11 @@ build() {
 	[[ "$output" == *"-Wl,-rpath,$P/lib"* ]]
 }
 
-@test "without rpath or LD_LIBRARY_PATH, the issue's error: libidr.so.0 not found" {
+@test "without rpath or LD_LIBRARY_PATH, the issue's error: libidr.so.1 not found" {
 	install_prefix
 	build plain $(pkg-config --cflags --libs idr)
 	run -127 "$BATS_TEST_TMPDIR/plain"
-	[[ "$output" == *"libidr.so.0: cannot open shared object file"* ]]
+	[[ "$output" == *"libidr.so.1: cannot open shared object file"* ]]
 	run env LD_LIBRARY_PATH="$P/lib" "$BATS_TEST_TMPDIR/plain"
 	[ "$status" -eq 0 ] && [ "$output" = "1 0 second" ]
 }
@@ -52,7 +52,7 @@ build() {
 	run "$BATS_TEST_TMPDIR/rpath"
 	[ "$status" -eq 0 ] && [ "$output" = "1 0 second" ]
 	run ldd "$BATS_TEST_TMPDIR/rpath"
-	[[ "$output" == *"libidr.so.0 => $P/lib/libidr.so.0"* ]]
+	[[ "$output" == *"libidr.so.1 => $P/lib/libidr.so.1"* ]]
 }
 
 @test "linked statically with pkg-config --static, it runs with the prefix gone" {

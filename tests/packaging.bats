@@ -12,7 +12,7 @@ setup_file() {
 	VERSION=$(sed -n 's/^#define IDR_VERSION "\(.*\)"/\1/p' src/idr.h)
 	STAGE=$BATS_FILE_TMPDIR/stage
 	export MA ARCH VERSION STAGE
-	for p in libidr0 libidr-dev lua-idr idrsh; do
+	for p in libidr1 libidr-dev lua-idr idrsh; do
 		dpkg -x "build/deb/${p}_$VERSION-1_$ARCH.deb" "$STAGE" || return 1
 	done
 }
@@ -42,7 +42,7 @@ holds() {
 }
 
 @test "the package build makes the four packages, at the version in idr.h" {
-	for p in libidr0 libidr-dev lua-idr idrsh; do
+	for p in libidr1 libidr-dev lua-idr idrsh; do
 		[ -f "$(deb $p)" ] || { echo "no $(deb $p)"; return 1; }
 	done
 	[ "$(dpkg-parsechangelog -l debian/changelog -SVersion)" = "$VERSION-1" ]
@@ -59,11 +59,11 @@ holds() {
 	grep -q '^dh_makeshlibs -- -c4$' build/deb/build.log
 }
 
-@test "libidr0 holds the shared library, its soname libidr.so.0" {
-	holds libidr0 "/usr/lib/$MA/libidr.so.0" "/usr/lib/$MA/libidr.so.$VERSION"
-	! contents libidr0 | grep -q -e '\.a$' -e 'libidr\.so$' -e '^/usr/bin'
+@test "libidr1 holds the shared library, its soname libidr.so.1" {
+	holds libidr1 "/usr/lib/$MA/libidr.so.1" "/usr/lib/$MA/libidr.so.$VERSION"
+	! contents libidr1 | grep -q -e '\.a$' -e 'libidr\.so$' -e '^/usr/bin'
 	run readelf -d "$STAGE/usr/lib/$MA/libidr.so.$VERSION"
-	[[ "$output" == *'(SONAME)'*'[libidr.so.0]'* ]]
+	[[ "$output" == *'(SONAME)'*'[libidr.so.1]'* ]]
 }
 
 @test "libidr-dev holds the headers, static library, .so link, pkg-config file, idr(3)" {
@@ -72,7 +72,7 @@ holds() {
 		"/usr/lib/$MA/libidr.so" "/usr/lib/$MA/pkgconfig/idr.pc" \
 		/usr/share/man/man3/idr.3.gz /usr/share/man/man3/idr_alloc.3.gz
 	run dpkg-deb -f "$(deb libidr-dev)" Depends
-	[[ "$output" == *"libidr0 (= $VERSION-1)"* ]]
+	[[ "$output" == *"libidr1 (= $VERSION-1)"* ]]
 }
 
 @test "lua-idr puts the module where Debian's lua5.4 looks for it" {
@@ -104,7 +104,7 @@ holds() {
 	diff examples/minor-numbers.out "$BATS_TEST_TMPDIR/out"
 	# The staged library, not some other one, was the one loaded.
 	run env LD_LIBRARY_PATH="$STAGE/usr/lib/$MA" ldd "$BATS_TEST_TMPDIR/minor-numbers"
-	[[ "$output" == *"libidr.so.0 => $STAGE/usr/lib/$MA/libidr.so.0"* ]]
+	[[ "$output" == *"libidr.so.1 => $STAGE/usr/lib/$MA/libidr.so.1"* ]]
 }
 
 @test "from dpkg -x: lua5.4 requires the module and allocates" {

@@ -12,10 +12,10 @@ SOAK_THREADS ?= 4
 SOAK_TSAN := env TSAN_OPTIONS='halt_on_error=1 exitcode=66'
 
 # clang's ThreadSanitizer, with the library built in: a race fails the run.
-$(B)/soak/soak: tests/soak/soak.c $(LIB_SRC) $(LIB_HDR)
+$(B)/soak/soak: tests/soak/soak.c tests/seam.c tests/seam.h $(LIB_SRC) $(LIB_HDR)
 	@mkdir -p $(@D)
 	$(QUIET_CC)clang $(CPPFLAGS) -std=c11 -O1 -g $(WARN) -fsanitize=thread -Isrc \
-		-o $@ tests/soak/soak.c $(LIB_SRC) -pthread
+		-Itests -o $@ tests/soak/soak.c tests/seam.c $(LIB_SRC) -pthread
 
 soak: $(B)/soak/soak
 	$(SOAK_TSAN) ./$(B)/soak/soak $(SOAK_THREADS) $(SOAK_SECONDS)

@@ -1,7 +1,7 @@
 -- The idr object: allocation, lookup, removal, replacement, the module.
 local idr = require "idr"
 
-assert(idr._VERSION == "idr 0.1.0")
+assert(idr._VERSION == "idr 0.2.0")
 for _, e in ipairs { "ENOSPC", "EAGAIN", "ENOMEM", "ENOENT", "ESTALE",
 		"EINVAL", "EUCLEAN" } do
 	assert(idr[e] == e)

@@ -43,6 +43,7 @@
 #include <time.h>
 
 #include "idr.h"
+#include "seam.h"
 
 #define MAX_THREADS 64
 #define KEEP 48 /* IDs a thread holds at most */
@@ -157,18 +158,18 @@ static int free_rec(struct worker *w)
 /* The lock, and the seam's count of this thread's mallocs at taking it. */
 static unsigned long lock_take(void)
 {
-	struct idr_mem_stats m;
+	struct seam_mem_stats m;
 
 	pthread_mutex_lock(&lock);
-	idr_mem_stats(&m);
+	seam_mem_stats(&m);
 	return m.thread_allocs;
 }
 
 static void lock_drop(struct worker *w, unsigned long allocs)
 {
-	struct idr_mem_stats m;
+	struct seam_mem_stats m;
 
-	idr_mem_stats(&m);
+	seam_mem_stats(&m);
 	if (m.thread_allocs != allocs)
 		w->malloc_locked++;
 	pthread_mutex_unlock(&lock);
@@ -510,7 +511,7 @@ static unsigned long arg_num(const char *s, unsigned long lo, unsigned long hi,
 static void report(double seconds)
 {
 	struct worker sum;
-	struct idr_mem_stats m;
+	struct seam_mem_stats m;
 	bool all_worked = true;
 
 	memset(&sum, 0, sizeof(sum));
@@ -552,7 +553,7 @@ static void report(double seconds)
 	check(idr_is_empty(&shared) && idr_count(&shared) == 0,
 	      "empty once every thread freed its IDs");
 	idr_destroy(&shared);
-	idr_mem_stats(&m);
+	seam_mem_stats(&m);
 	check(m.bytes == 0 && m.allocs == m.frees,
 	      "nothing leaked: the seam's bytes back to 0");
 }

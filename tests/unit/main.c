@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "seam.h"
 
 unsigned long check_failures;
 static unsigned long passed, failed, nskipped;
@@ -129,14 +130,14 @@ void golden_check(const char *path, char *text, size_t len)
 void run_case(void (*fn)(void), const char *name)
 {
 	unsigned long failures = check_failures;
-	struct idr_mem_stats before, after;
+	struct seam_mem_stats before, after;
 
 	if ((filter && !strstr(name, filter)) || skipped(name))
 		return;
-	idr_mem_stats(&before);
+	seam_mem_stats(&before);
 	fn();
-	idr_fault_inject(0, 0);
-	idr_mem_stats(&after);
+	seam_fault_inject(0, 0);
+	seam_mem_stats(&after);
 	if (after.bytes != before.bytes) {
 		fprintf(stderr, "%s: leaked %ld bytes\n", name,
 			(long)(after.bytes - before.bytes));

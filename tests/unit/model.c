@@ -15,6 +15,7 @@
 
 #include "check.h"
 #include "model.h"
+#include "seam.h"
 #include "tree.h"
 
 void model_init(struct model *m, uint32_t base)
@@ -324,13 +325,13 @@ void fault_each_allocation_of(const char *what,
 			      unsigned long (*run)(unsigned long skip,
 						   unsigned long count))
 {
-	struct idr_mem_stats m;
+	struct seam_mem_stats m;
 	unsigned long skip, total;
 
-	idr_mem_stats(&m);
+	seam_mem_stats(&m);
 	total = m.allocs;
 	CHECK_EQ(run(0, 0), 0);
-	idr_mem_stats(&m);
+	seam_mem_stats(&m);
 	total = m.allocs - total;
 	CHECK(total > 20);
 	for (skip = 0; skip < total; skip++)

@@ -61,7 +61,7 @@ bool idr_snap_same(const struct idr *idr, struct idr_snap was);
 /*
  * Fail each allocation of a scenario in turn, then every one from the
  * first and from the middle on.  @run(skip, count) runs the scenario with
- * idr_fault_inject(skip, count) and returns how many calls said -ENOMEM;
+ * seam_fault_inject(skip, count) and returns how many calls said -ENOMEM;
  * each single failure must give exactly one.  Prints "# @what: ...".
  */
 void fault_each_allocation_of(const char *what,

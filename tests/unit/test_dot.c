@@ -12,6 +12,7 @@
 
 #include "check.h"
 #include "idr_view.h"
+#include "seam.h"
 #include "tree.h"
 
 static char value[] = "v";
@@ -800,9 +801,9 @@ static void dot_changed_out_of_memory(void)
 	DEFINE_IDR(idr);
 
 	alloc_at(&idr, 0, value);
-	idr_fault_inject(0, 1);
+	seam_fault_inject(0, 1);
 	CHECK_EQ(idr_dump_dot(&idr, mem, &opts), -ENOMEM);
-	idr_fault_inject(0, 0);
+	seam_fault_inject(0, 0);
 	CHECK_EQ(idr_dump_dot(&idr, mem, &opts), 0);
 	fclose(mem);
 	CHECK(strstr(text, "\xe2\x97\x86</FONT></TD>") != NULL);

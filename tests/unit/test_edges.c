@@ -16,6 +16,7 @@
 #include "idr_view.h"
 #include "model.h"
 #include "nodes.h"
+#include "seam.h"
 #include "tree.h"
 
 static void *val(unsigned long id)
@@ -947,37 +948,37 @@ static void edges_dump_limits(void)
 /* The first allocation fails, or the second: -ENOMEM, nothing changed. */
 static void edges_fault(void)
 {
-	struct idr_mem_stats was, now;
+	struct seam_mem_stats was, now;
 	struct idr idr;
 	struct ida ida;
 
 	idr_init(&idr);
 	ida_init(&ida);
-	idr_mem_stats(&was);
-	idr_fault_inject(0, 1);
+	seam_mem_stats(&was);
+	seam_fault_inject(0, 1);
 	CHECK_EQ(idr_alloc(&idr, val(0), 0, 0, GFP_KERNEL), -ENOMEM);
 	CHECK(idr_is_empty(&idr));
 	CHECK_EQ(idr_alloc(&idr, val(0), 0, 0, GFP_KERNEL), 0);
-	idr_mem_stats(&now);
+	seam_mem_stats(&now);
 	CHECK_EQ(now.failed, was.failed + 1);
 	CHECK_EQ(now.allocs, was.allocs + 1);
 	CHECK_EQ(now.thread_allocs, was.thread_allocs + 1);
 	CHECK_EQ(now.bytes, was.bytes + IDR__NODE_SIZE);
 	/* A second leaf takes two nodes (a new top): the second fails. */
-	idr_fault_inject(1, 1);
+	seam_fault_inject(1, 1);
 	CHECK_EQ(idr_alloc(&idr, val(1), IDR_SLOTS, 0, GFP_KERNEL), -ENOMEM);
 	CHECK_EQ(idr_count(&idr), 1);
 	CHECK(idr_find(&idr, IDR_SLOTS) == NULL);
 	CHECK_SOUND(&idr);
-	idr_fault_inject(0, 0);
+	seam_fault_inject(0, 0);
 	CHECK_EQ(idr_alloc(&idr, val(1), IDR_SLOTS, 0, GFP_KERNEL), IDR_SLOTS);
-	idr_fault_inject(0, 1);
+	seam_fault_inject(0, 1);
 	CHECK_EQ(ida_alloc(&ida, GFP_KERNEL), -ENOMEM);
 	CHECK(ida_is_empty(&ida));
 	CHECK(idr_pre_get(&idr, GFP_KERNEL) != 0); /* the fault is used */
-	idr_fault_inject(0, 1);
+	seam_fault_inject(0, 1);
 	CHECK_EQ(ida_alloc(&ida, GFP_KERNEL), -ENOMEM);
-	idr_fault_inject(0, 0);
+	seam_fault_inject(0, 0);
 	CHECK_EQ(ida_alloc(&ida, GFP_KERNEL), 0);
 	CHECK_EQ(ida_check(&ida), 0);
 	idr_destroy(&idr);
@@ -988,7 +989,7 @@ static void edges_fault(void)
  * is kept. */
 static void edges_preload(void)
 {
-	struct idr_mem_stats was, now;
+	struct seam_mem_stats was, now;
 	struct idr_stats st;
 	struct idr idr;
 
@@ -998,11 +999,11 @@ static void edges_preload(void)
 	idr_preload(GFP_KERNEL);
 	CHECK_EQ(idr_stats(&idr, &st), 0);
 	CHECK(st.preloaded > 0);
-	idr_mem_stats(&was);
-	idr_fault_inject(0, ~0ul); /* malloc would fail */
+	seam_mem_stats(&was);
+	seam_fault_inject(0, ~0ul); /* malloc would fail */
 	CHECK_EQ(idr_alloc(&idr, val(0), INT_MAX, 0, GFP_KERNEL), INT_MAX);
-	idr_fault_inject(0, 0);
-	idr_mem_stats(&now);
+	seam_fault_inject(0, 0);
+	seam_mem_stats(&now);
 	CHECK_EQ(now.thread_allocs, was.thread_allocs);
 	idr_preload_end();
 	CHECK_EQ(idr_stats(&idr, &st), 0);
@@ -1485,21 +1486,21 @@ static void edges_legacy_refused(void)
 static void edges_pre_get(void)
 {
 	struct idr idr;
-	struct idr_mem_stats was, now;
+	struct seam_mem_stats was, now;
 
 	idr_init(&idr);
-	idr_fault_inject(0, ~0ul);
+	seam_fault_inject(0, ~0ul);
 	CHECK_EQ(idr_pre_get(&idr, GFP_KERNEL), 0);
 	CHECK_EQ(idr_cache_count(&idr), 0);
-	idr_fault_inject(2, 1);
+	seam_fault_inject(2, 1);
 	CHECK_EQ(idr_pre_get(&idr, GFP_KERNEL), 0);
 	CHECK_EQ(idr_cache_count(&idr), 2);
-	idr_fault_inject(0, 0);
+	seam_fault_inject(0, 0);
 	CHECK(idr_pre_get(&idr, GFP_KERNEL) != 0);
 	CHECK_EQ(idr_cache_count(&idr), IDR__CACHE_NODES);
-	idr_mem_stats(&was);
+	seam_mem_stats(&was);
 	CHECK(idr_pre_get(&idr, GFP_KERNEL) != 0);
-	idr_mem_stats(&now);
+	seam_mem_stats(&now);
 	CHECK_EQ(now.allocs, was.allocs);
 	CHECK_EQ(idr_cache_count(&idr), IDR__CACHE_NODES);
 	CHECK_SOUND(&idr);
@@ -1507,26 +1508,26 @@ static void edges_pre_get(void)
 	CHECK_EQ(idr_cache_count(&idr), 0);
 }
 
-/* idr_fault_inject(): @count 0 is off whatever @skip; @count n fails n. */
+/* seam_fault_inject(): @count 0 is off whatever @skip; @count n fails n. */
 static void edges_fault_inject(void)
 {
-	struct idr_mem_stats was, now;
+	struct seam_mem_stats was, now;
 	struct idr idr;
 
 	idr_init(&idr);
-	idr_mem_stats(&was);
-	idr_fault_inject(3, 0);
+	seam_mem_stats(&was);
+	seam_fault_inject(3, 0);
 	CHECK_EQ(idr_alloc(&idr, val(0), 0, 0, GFP_KERNEL), 0);
-	idr_fault_inject(0, 2);
+	seam_fault_inject(0, 2);
 	CHECK_EQ(idr_alloc(&idr, val(1), IDR_SLOTS, 0, GFP_KERNEL), -ENOMEM);
 	CHECK_EQ(idr_alloc(&idr, val(1), IDR_SLOTS, 0, GFP_KERNEL), -ENOMEM);
 	CHECK_EQ(idr_alloc(&idr, val(1), IDR_SLOTS, 0, GFP_KERNEL), IDR_SLOTS);
-	idr_mem_stats(&now);
+	seam_mem_stats(&now);
 	CHECK_EQ(now.failed, was.failed + 2);
 	CHECK_EQ(now.allocs, was.allocs + 3);
-	idr_fault_inject(0, 0);
+	seam_fault_inject(0, 0);
 	idr_destroy(&idr);
-	idr_mem_stats(&now);
+	seam_mem_stats(&now);
 	CHECK_EQ(now.frees, was.frees + 3);
 	CHECK_EQ(now.bytes, was.bytes);
 }
@@ -1789,9 +1790,9 @@ static void edges_dot_enomem(void)
 
 	idr_init(&idr);
 	CHECK_EQ(idr_alloc(&idr, val(0), 0, 0, GFP_KERNEL), 0);
-	idr_fault_inject(0, 1);
+	seam_fault_inject(0, 1);
 	CHECK_EQ(dump_length(&idr, &opts, -ENOMEM), 0);
-	idr_fault_inject(0, 0);
+	seam_fault_inject(0, 0);
 	CHECK(dump_length(&idr, &opts, 0) > 0);
 	opts.nchanged = SIZE_MAX;
 	CHECK_EQ(dump_length(&idr, &opts, -ENOMEM), 0);
@@ -1890,9 +1891,9 @@ static void edges_dump_depth_past_height(void)
 	want = dump_with_opts(&idr, &opts);
 	CHECK(strstr(want, "\n(1 of 3 levels shown") != NULL);
 	opts.depth = UINT_MAX;
-	idr_fault_inject(st.height, ~0ul);
+	seam_fault_inject(st.height, ~0ul);
 	got = dump_with_opts(&idr, &opts);
-	idr_fault_inject(0, 0);
+	seam_fault_inject(0, 0);
 	CHECK(got && want && strcmp(got, want) == 0);
 	free(got);
 	free(want);

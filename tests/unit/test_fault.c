@@ -14,6 +14,7 @@
 #include "idr_view.h"
 #include "model.h"
 #include "nodes.h"
+#include "seam.h"
 #include "tree.h"
 
 #define SCENARIO_STEPS 2000
@@ -101,24 +102,24 @@ static bool scene_step(struct scene *s, unsigned long i)
 static unsigned long scene_run(unsigned long skip, unsigned long count)
 {
 	struct scene s = { .rng = 42 };
-	struct idr_mem_stats before, after;
+	struct seam_mem_stats before, after;
 	unsigned long i;
 
-	idr_mem_stats(&before);
+	seam_mem_stats(&before);
 	idr_init(&s.idr);
 	model_init(&s.model, 0);
-	idr_fault_inject(skip, count);
+	seam_fault_inject(skip, count);
 	for (i = 0; i < SCENARIO_STEPS; i++)
 		if (!scene_step(&s, i)) {
 			fprintf(stderr, "fault: skip %lu: step %lu\n", skip, i);
 			break;
 		}
-	idr_fault_inject(0, 0);
+	seam_fault_inject(0, 0);
 	CHECK_SOUND(&s.idr);
 	CHECK(model_matches(&s.model, &s.idr));
 	idr_destroy(&s.idr);
 	model_free(&s.model);
-	idr_mem_stats(&after);
+	seam_mem_stats(&after);
 	CHECK_EQ(after.bytes, before.bytes);
 	return s.enomem;
 }
@@ -130,14 +131,14 @@ static unsigned long scene_run(unsigned long skip, unsigned long count)
  */
 static void fault_each_allocation(void)
 {
-	struct idr_mem_stats stats;
+	struct seam_mem_stats stats;
 	unsigned long skip, total, failed, enomem = 0;
 
-	idr_mem_stats(&stats);
+	seam_mem_stats(&stats);
 	total = stats.allocs;
 	failed = stats.failed;
 	CHECK_EQ(scene_run(0, 0), 0);
-	idr_mem_stats(&stats);
+	seam_mem_stats(&stats);
 	total = stats.allocs - total;
 	CHECK(total > 100);
 	for (skip = 0; skip < total; skip++) {
@@ -146,7 +147,7 @@ static void fault_each_allocation(void)
 		CHECK(n <= 1);
 		enomem += n;
 	}
-	idr_mem_stats(&stats);
+	seam_mem_stats(&stats);
 	CHECK_EQ(stats.failed - failed, total);
 	/* Most allocations happen outside a preload. */
 	CHECK(enomem > total / 2);
@@ -167,22 +168,22 @@ static void fault_from_allocation_on(void)
 /* A failed insertion must not take the caller's preloaded nodes. */
 static void fault_keeps_preload(void)
 {
-	struct idr_mem_stats before, after;
+	struct seam_mem_stats before, after;
 	unsigned int short_by_one = IDR__GROW_NODES(32) - 1;
 	DEFINE_IDR(idr);
 
 	CHECK_EQ(idr_alloc(&idr, &idr, 0, 0, 0), 0);
 	/* A preload cut short by malloc, one node short of this path. */
-	idr_fault_inject(short_by_one, ULONG_MAX);
+	seam_fault_inject(short_by_one, ULONG_MAX);
 	idr_preload(GFP_KERNEL);
 	CHECK_EQ(idr__preloaded(), short_by_one);
-	idr_mem_stats(&before);
+	seam_mem_stats(&before);
 	CHECK_EQ(idr_alloc(&idr, &idr, INT_MAX, 0, 0), -ENOMEM);
-	idr_fault_inject(0, 0);
+	seam_fault_inject(0, 0);
 	CHECK_EQ(idr__preloaded(), short_by_one);
 	CHECK_SOUND(&idr);
 	CHECK_EQ(idr_count(&idr), 1);
-	idr_mem_stats(&after);
+	seam_mem_stats(&after);
 	CHECK_EQ(after.bytes, before.bytes);
 	idr_preload_end();
 	idr_destroy(&idr);
@@ -196,7 +197,7 @@ static void fault_keeps_preload(void)
 static void fault_limited_dump(void)
 {
 	struct idr_dump_opts opts = { .max_lines = 40, .full = true };
-	struct idr_mem_stats before, after;
+	struct seam_mem_stats before, after;
 	char *text = NULL, *whole = NULL;
 	size_t len;
 	unsigned long id;
@@ -213,11 +214,11 @@ static void fault_limited_dump(void)
 	fclose(out);
 	CHECK(strstr(whole, "levels shown") != NULL);
 	out = open_memstream(&text, &len);
-	idr_mem_stats(&before);
-	idr_fault_inject(0, 1);
+	seam_mem_stats(&before);
+	seam_fault_inject(0, 1);
 	CHECK_EQ(idr_dump(&idr, out, &opts), 0);
-	idr_fault_inject(0, 0);
-	idr_mem_stats(&after);
+	seam_fault_inject(0, 0);
+	seam_mem_stats(&after);
 	fclose(out);
 	CHECK_EQ(after.allocs, before.allocs);
 	CHECK_EQ(after.failed, before.failed);
@@ -236,27 +237,104 @@ static void fault_limited_dump(void)
  */
 static void fault_held_for_views(void)
 {
-	struct idr_mem_stats before, after;
+	struct seam_mem_stats before, after;
 	void *p;
 
-	idr_fault_inject(1, 1);
-	idr__fault_hold(true);
-	idr_mem_stats(&before);
+	seam_fault_inject(1, 1);
+	seam_fault_hold(true);
+	seam_mem_stats(&before);
 	p = idr__malloc(64);
 	CHECK(p != NULL);
 	idr__free(p, 64);
-	idr_mem_stats(&after);
+	seam_mem_stats(&after);
 	CHECK_EQ(after.allocs - before.allocs, 1);
-	idr__fault_hold(false);
+	seam_fault_hold(false);
 	p = idr__malloc(64); /* the skip */
 	CHECK(p != NULL);
 	idr__free(p, 64);
 	CHECK(idr__malloc(64) == NULL);
-	idr_fault_inject(0, 0);
+	seam_fault_inject(0, 0);
+}
+
+/* An allocator that counts what passes and hands it to the one before. */
+struct wrap {
+	struct idr_allocator next;
+	long blocks, bytes, reallocs;
+};
+
+static void *wrap_malloc(size_t size, void *ctx)
+{
+	struct wrap *w = ctx;
+	void *p = w->next.malloc(size, w->next.ctx);
+
+	w->blocks += p != NULL;
+	w->bytes += p ? (long)size : 0;
+	return p;
+}
+
+static void *wrap_realloc(void *ptr, size_t old_size, size_t new_size,
+			  void *ctx)
+{
+	struct wrap *w = ctx;
+	void *p = w->next.realloc(ptr, old_size, new_size, w->next.ctx);
+
+	w->reallocs++;
+	if (p)
+		w->bytes += (long)new_size - (long)old_size;
+	return p;
+}
+
+static void wrap_free(void *ptr, size_t size, void *ctx)
+{
+	struct wrap *w = ctx;
+
+	w->blocks--;
+	w->bytes -= (long)size;
+	w->next.free(ptr, size, w->next.ctx);
+}
+
+/*
+ * idr_set_allocator(): every block goes to the allocator set, comes back
+ * to it with its size, and a sparse leaf shrinks through its realloc; it
+ * cannot be changed while a block is out, nor set with a NULL function.
+ */
+static void allocator_seam(void)
+{
+	struct wrap w = { .blocks = 0 };
+	struct idr_allocator set = { wrap_malloc, wrap_realloc, wrap_free, &w };
+	struct idr_allocator now;
+	DEFINE_IDR(idr);
+	int i;
+
+	idr_get_allocator(&w.next);
+	CHECK(w.next.malloc && w.next.realloc && w.next.free);
+	set.free = NULL;
+	CHECK_EQ(idr_set_allocator(&set), -EINVAL);
+	set.free = wrap_free;
+	if (!CHECK_EQ(idr_set_allocator(&set), 0))
+		return;
+	idr_get_allocator(&now);
+	CHECK(now.malloc == wrap_malloc && now.ctx == &w);
+	for (i = 0; i < (int)IDR_SLOTS; i++)
+		CHECK_EQ(idr_alloc(&idr, &idr, 0, 0, 0), i);
+	CHECK(w.blocks > 0 && w.bytes > 0);
+	CHECK_EQ(idr_set_allocator(&w.next), -EBUSY);
+	CHECK_EQ(idr_set_allocator(NULL), -EBUSY);
+	for (i = 2; i < (int)IDR_SLOTS; i++)
+		idr_remove(&idr, i);
+	CHECK(w.reallocs > 0);
+	CHECK(idr_check(&idr) == 0);
+	idr_destroy(&idr);
+	CHECK_EQ(w.blocks, 0);
+	CHECK_EQ(w.bytes, 0);
+	CHECK_EQ(idr_set_allocator(&w.next), 0);
+	idr_get_allocator(&now);
+	CHECK(now.malloc == w.next.malloc && now.ctx == w.next.ctx);
 }
 
 void suite_fault(void)
 {
+	RUN(allocator_seam);
 	RUN(fault_held_for_views);
 	RUN(fault_each_allocation);
 	RUN(fault_from_allocation_on);

@@ -11,6 +11,7 @@
 
 #include "check.h"
 #include "model.h"
+#include "seam.h"
 #include "tree.h"
 
 #define GFP GFP_KERNEL
@@ -26,10 +27,10 @@ struct ida_snap {
 
 static struct ida_snap ida_snap_of(const struct ida *ida)
 {
-	struct idr_mem_stats m;
+	struct seam_mem_stats m;
 	struct ida_snap s;
 
-	idr_mem_stats(&m);
+	seam_mem_stats(&m);
 	s.count = ida_count(ida);
 	s.first = ida_find_first(ida);
 	s.bytes = m.bytes;
@@ -418,18 +419,18 @@ static void ida_full_leaf(void)
 /* About one bit per ID when dense. */
 static void ida_dense_memory(void)
 {
-	struct idr_mem_stats before, after;
+	struct seam_mem_stats before, after;
 	unsigned int i, n = 100000;
 	double per_id;
 	DEFINE_IDA(ida);
 
-	idr_mem_stats(&before);
+	seam_mem_stats(&before);
 	for (i = 0; i < n; i++)
 		if (!CHECK_EQ(ida_alloc(&ida, GFP), i))
 			break;
 	CHECK_IDA(&ida);
 	CHECK_EQ(ida_count(&ida), n);
-	idr_mem_stats(&after);
+	seam_mem_stats(&after);
 	per_id = (double)(after.bytes - before.bytes) / n;
 	printf("# ida: %u dense IDs, %.3f bytes per ID\n", n, per_id);
 #if IDR_BITS == 6
@@ -443,7 +444,7 @@ static void ida_dense_memory(void)
 	CHECK_EQ(ida_count(&ida), n / 2);
 	CHECK_EQ(ida_find_first(&ida), 1);
 	ida_destroy(&ida);
-	idr_mem_stats(&after);
+	seam_mem_stats(&after);
 	CHECK_EQ(after.bytes, before.bytes);
 }
 
@@ -455,9 +456,9 @@ static void ida_fault_enomem(void)
 	unsigned int i;
 
 	was = ida_snap_of(&ida);
-	idr_fault_inject(0, ULONG_MAX);
+	seam_fault_inject(0, ULONG_MAX);
 	CHECK_EQ(ida_alloc(&ida, GFP), -ENOMEM);
-	idr_fault_inject(0, 0);
+	seam_fault_inject(0, 0);
 	CHECK_IDA_UNCHANGED(&ida, was);
 	CHECK(ida_is_empty(&ida));
 	CHECK(!ida_exists(&ida, 0));
@@ -466,11 +467,11 @@ static void ida_fault_enomem(void)
 		CHECK_EQ(ida_alloc(&ida, GFP), i);
 	CHECK_IDA(&ida);
 	was = ida_snap_of(&ida);
-	idr_fault_inject(0, ULONG_MAX);
+	seam_fault_inject(0, ULONG_MAX);
 	CHECK_EQ(ida_alloc(&ida, GFP), -ENOMEM);
 	CHECK_EQ(ida_alloc_min(&ida, INT_MAX, GFP), -ENOMEM);
 	CHECK_EQ(ida_alloc_range(&ida, 5 * BITS, 6 * BITS, GFP), -ENOMEM);
-	idr_fault_inject(0, 0);
+	seam_fault_inject(0, 0);
 	CHECK_IDA_UNCHANGED(&ida, was);
 	CHECK_EQ(ida_count(&ida), BITS);
 	CHECK(!ida_exists(&ida, BITS));
@@ -490,15 +491,15 @@ static void ida_fault_enomem(void)
 /* idr_preload() covers an IDA allocation: no malloc under the "lock". */
 static void ida_preload(void)
 {
-	struct idr_mem_stats a, b;
+	struct seam_mem_stats a, b;
 	DEFINE_IDA(ida);
 
 	idr_preload(GFP_KERNEL);
-	idr_mem_stats(&a);
-	idr_fault_inject(0, ULONG_MAX);
+	seam_mem_stats(&a);
+	seam_fault_inject(0, ULONG_MAX);
 	CHECK_EQ(ida_alloc_min(&ida, INT_MAX, GFP_NOWAIT), INT_MAX);
-	idr_fault_inject(0, 0);
-	idr_mem_stats(&b);
+	seam_fault_inject(0, 0);
+	seam_mem_stats(&b);
 	CHECK_EQ(b.allocs, a.allocs);
 	CHECK_IDA(&ida);
 	idr_preload_end();
@@ -561,14 +562,14 @@ static unsigned long fscene_run(unsigned long skip, unsigned long count)
 	unsigned long i;
 
 	ida_init(&s.ida);
-	idr_fault_inject(skip, count);
+	seam_fault_inject(skip, count);
 	for (i = 0; i < FAULT_STEPS; i++)
 		if (!fscene_step(&s, i) || !CHECK_IDA(&s.ida)) {
 			fprintf(stderr, "ida fault: skip %lu: step %lu\n", skip,
 				i);
 			break;
 		}
-	idr_fault_inject(0, 0);
+	seam_fault_inject(0, 0);
 	CHECK(model_ida_matches(&s.model, &s.ida));
 	ida_destroy(&s.ida);
 	model_free(&s.model);

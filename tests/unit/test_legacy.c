@@ -13,6 +13,7 @@
 #include "check.h"
 #include "model.h"
 #include "nodes.h"
+#include "seam.h"
 #include "tree.h"
 
 #define CAPACITY IDR__CACHE_NODES
@@ -42,12 +43,12 @@ static int get_new_retry(struct idr *idr, void *ptr, int start, int *id)
 /* A fresh idr has an empty cache: get_new must not malloc for itself. */
 static void legacy_fresh_needs_pre_get(void)
 {
-	struct idr_mem_stats before, a, b;
+	struct seam_mem_stats before, a, b;
 	struct idr_snap was;
 	DEFINE_IDR(idr);
 	int id = -1;
 
-	idr_mem_stats(&before);
+	seam_mem_stats(&before);
 	was = idr_snap_of(&idr);
 	CHECK_EQ(idr_cache_count(&idr), 0);
 	CHECK_EQ(idr_get_new(&idr, val(0), &id), -EAGAIN);
@@ -56,7 +57,7 @@ static void legacy_fresh_needs_pre_get(void)
 	CHECK_EQ(idr_get_new_above(&idr, val(0), -1, &id), -EINVAL);
 	CHECK_EQ(idr_get_new_above(&idr, val(0), INT_MIN, &id), -EINVAL);
 	CHECK_UNCHANGED(&idr, was);
-	idr_mem_stats(&a);
+	seam_mem_stats(&a);
 	CHECK_EQ(a.allocs, before.allocs);
 	CHECK_EQ(a.bytes, before.bytes);
 
@@ -66,9 +67,9 @@ static void legacy_fresh_needs_pre_get(void)
 	CHECK(idr_pre_get(&idr, GFP_KERNEL) != 0);
 	CHECK_EQ(idr_cache_count(&idr), CAPACITY);
 
-	idr_mem_stats(&a);
+	seam_mem_stats(&a);
 	CHECK_EQ(idr_get_new(&idr, val(0), &id), 0);
-	idr_mem_stats(&b);
+	seam_mem_stats(&b);
 	CHECK_EQ(id, 0);
 	CHECK_EQ(b.allocs, a.allocs);
 	CHECK_EQ(b.thread_allocs, a.thread_allocs);
@@ -79,7 +80,7 @@ static void legacy_fresh_needs_pre_get(void)
 
 	/* The leaf freed by the removal goes back to the cache, not free(). */
 	CHECK(idr_remove(&idr, 0) == val(0));
-	idr_mem_stats(&b);
+	seam_mem_stats(&b);
 	CHECK_EQ(b.frees, a.frees);
 	CHECK_EQ(idr_cache_count(&idr), CAPACITY);
 	CHECK_EQ(idr__height(&idr), 0);
@@ -87,7 +88,7 @@ static void legacy_fresh_needs_pre_get(void)
 
 	idr_destroy(&idr);
 	CHECK_EQ(idr_cache_count(&idr), 0);
-	idr_mem_stats(&b);
+	seam_mem_stats(&b);
 	CHECK_EQ(b.bytes, before.bytes);
 	/* Destroyed, the idr is usable again, with an empty cache. */
 	CHECK_EQ(idr_get_new(&idr, val(0), &id), -EAGAIN);
@@ -102,14 +103,14 @@ static void legacy_fresh_needs_pre_get(void)
  */
 static void legacy_never_mallocs(void)
 {
-	struct idr_mem_stats a, b;
+	struct seam_mem_stats a, b;
 	unsigned int i, step = IDR_SLOTS * IDR_SLOTS;
 	DEFINE_IDR(idr);
 	int id, err = 0;
 
 	CHECK(idr_pre_get(&idr, GFP_KERNEL) != 0);
-	idr_mem_stats(&a);
-	idr_fault_inject(0, ULONG_MAX);
+	seam_mem_stats(&a);
+	seam_fault_inject(0, ULONG_MAX);
 	CHECK_EQ(idr_get_new_above(&idr, val(INT_MAX), INT_MAX, &id), 0);
 	CHECK_EQ(id, INT_MAX);
 	CHECK_SOUND(&idr);
@@ -132,11 +133,11 @@ static void legacy_never_mallocs(void)
 		CHECK_SOUND(&idr);
 	}
 	CHECK_EQ(err, -EAGAIN);
-	idr_mem_stats(&b);
+	seam_mem_stats(&b);
 	CHECK_EQ(b.allocs, a.allocs);
 	CHECK_EQ(b.thread_allocs, a.thread_allocs);
 	CHECK_EQ(b.failed, a.failed);
-	idr_fault_inject(0, 0);
+	seam_fault_inject(0, 0);
 
 	/* Go round again: pre_get, then the same call succeeds. */
 	CHECK(idr_pre_get(&idr, GFP_KERNEL) != 0);
@@ -151,22 +152,22 @@ static void legacy_never_mallocs(void)
 /* A cache that holds some nodes, but fewer than needed, is -EAGAIN too. */
 static void legacy_short_cache(void)
 {
-	struct idr_mem_stats a, b;
+	struct seam_mem_stats a, b;
 	DEFINE_IDR(idr);
 	struct idr_snap was;
 	int id;
 
-	idr_fault_inject(2, 1);
+	seam_fault_inject(2, 1);
 	CHECK_EQ(idr_pre_get(&idr, GFP_KERNEL), 0);
-	idr_fault_inject(0, 0);
+	seam_fault_inject(0, 0);
 	CHECK_EQ(idr_cache_count(&idr), 2);
 	CHECK(idr_is_empty(&idr));
 
 	/* INT_MAX on an empty tree needs a whole path, more than 2 nodes. */
 	was = idr_snap_of(&idr);
-	idr_mem_stats(&a);
+	seam_mem_stats(&a);
 	CHECK_EQ(idr_get_new_above(&idr, val(1), INT_MAX, &id), -EAGAIN);
-	idr_mem_stats(&b);
+	seam_mem_stats(&b);
 	CHECK_UNCHANGED(&idr, was);
 	CHECK_EQ(b.allocs, a.allocs);
 	CHECK_EQ(b.failed, a.failed);
@@ -177,16 +178,16 @@ static void legacy_short_cache(void)
 	CHECK_SOUND(&idr);
 
 	/* A failing pre_get keeps what it got: 1 + 2. */
-	idr_fault_inject(2, 1);
+	seam_fault_inject(2, 1);
 	CHECK_EQ(idr_pre_get(&idr, GFP_KERNEL), 0);
-	idr_fault_inject(0, 0);
+	seam_fault_inject(0, 0);
 	CHECK_EQ(idr_cache_count(&idr), 3);
 	CHECK_SOUND(&idr);
 
 	/* Every malloc failing: nothing gained, nothing lost. */
-	idr_fault_inject(0, ULONG_MAX);
+	seam_fault_inject(0, ULONG_MAX);
 	CHECK_EQ(idr_pre_get(&idr, GFP_KERNEL), 0);
-	idr_fault_inject(0, 0);
+	seam_fault_inject(0, 0);
 	CHECK_EQ(idr_cache_count(&idr), 3);
 
 	CHECK(idr_pre_get(&idr, GFP_KERNEL) != 0);
@@ -255,9 +256,9 @@ static void legacy_enospc_needs_no_node(void)
 	int id;
 
 	/* Exactly the nodes the path to INT_MAX takes on an empty tree. */
-	idr_fault_inject(path, 1);
+	seam_fault_inject(path, 1);
 	CHECK_EQ(idr_pre_get(&idr, GFP_KERNEL), 0);
-	idr_fault_inject(0, 0);
+	seam_fault_inject(0, 0);
 	CHECK_EQ(idr_cache_count(&idr), path);
 	CHECK_EQ(idr_get_new_above(&idr, val(1), INT_MAX, &id), 0);
 	CHECK_EQ(id, INT_MAX);
@@ -283,14 +284,14 @@ static void legacy_enospc_needs_no_node(void)
  */
 static void legacy_cache_trimmed(void)
 {
-	struct idr_mem_stats before, full, now;
+	struct seam_mem_stats before, full, now;
 	unsigned int i, n = 200, gap = INT_MAX / 200;
 	DEFINE_IDR(idr);
 	int id;
 
-	idr_mem_stats(&before);
+	seam_mem_stats(&before);
 	CHECK(idr_pre_get(&idr, GFP_KERNEL) != 0);
-	idr_mem_stats(&full);
+	seam_mem_stats(&full);
 	CHECK(full.bytes > before.bytes);
 	for (i = 0; i < n; i++) {
 		CHECK_EQ(get_new_retry(&idr, val(i * gap), (int)(i * gap), &id),
@@ -307,12 +308,12 @@ static void legacy_cache_trimmed(void)
 	CHECK(idr_is_empty(&idr));
 	CHECK_EQ(idr__height(&idr), 0);
 	CHECK_EQ(idr_cache_count(&idr), CAPACITY);
-	idr_mem_stats(&now);
+	seam_mem_stats(&now);
 	CHECK_EQ(now.bytes, full.bytes);
 
 	idr_destroy(&idr);
 	CHECK_EQ(idr_cache_count(&idr), 0);
-	idr_mem_stats(&now);
+	seam_mem_stats(&now);
 	CHECK_EQ(now.bytes, before.bytes);
 	idr_destroy(&idr);
 	CHECK_EQ(idr_cache_count(&idr), 0);
@@ -321,7 +322,7 @@ static void legacy_cache_trimmed(void)
 /* Legacy and modern calls on one idr; idr_alloc() takes from the cache. */
 static void legacy_mixes_with_idr_alloc(void)
 {
-	struct idr_mem_stats a, b;
+	struct seam_mem_stats a, b;
 	unsigned int cached;
 	DEFINE_IDR(idr);
 	int id;
@@ -334,10 +335,10 @@ static void legacy_mixes_with_idr_alloc(void)
 
 	/* A new leaf and a new top from the cache, not from malloc. */
 	cached = idr_cache_count(&idr);
-	idr_mem_stats(&a);
+	seam_mem_stats(&a);
 	CHECK_EQ(idr_alloc(&idr, val(IDR_SLOTS), IDR_SLOTS, 0, GFP_KERNEL),
 		 IDR_SLOTS);
-	idr_mem_stats(&b);
+	seam_mem_stats(&b);
 	CHECK_EQ(b.allocs, a.allocs);
 	CHECK_EQ(idr_cache_count(&idr), cached - 2);
 	CHECK_SOUND(&idr);
@@ -406,7 +407,7 @@ static unsigned long mix_live(struct mix *m)
 static bool mix_get_new(struct mix *m)
 {
 	int start = rnd_below(&m->rng, 4) ? mix_pick(m) : 0, id = -1, err;
-	struct idr_mem_stats a, b;
+	struct seam_mem_stats a, b;
 	void *v = mix_value(m);
 	unsigned int tries;
 
@@ -415,10 +416,10 @@ static bool mix_get_new(struct mix *m)
 	for (tries = 0; tries < 3; tries++) {
 		struct idr_snap was = idr_snap_of(&m->idr);
 
-		idr_mem_stats(&a);
+		seam_mem_stats(&a);
 		err = start ? idr_get_new_above(&m->idr, v, start, &id)
 			    : idr_get_new(&m->idr, v, &id);
-		idr_mem_stats(&b);
+		seam_mem_stats(&b);
 		if (!CHECK_EQ(b.allocs, a.allocs))
 			return false;
 		if (err != -EAGAIN)
@@ -474,9 +475,9 @@ static bool mix_pre_get(struct mix *m)
 	unsigned long skip = rnd_below(&m->rng, CAPACITY);
 	int ret;
 
-	idr_fault_inject(skip, 1);
+	seam_fault_inject(skip, 1);
 	ret = idr_pre_get(&m->idr, GFP_KERNEL);
-	idr_fault_inject(0, 0);
+	seam_fault_inject(0, 0);
 	if (had + skip >= CAPACITY)
 		return CHECK(ret != 0) &&
 		       CHECK_EQ(idr_cache_count(&m->idr), CAPACITY);
@@ -599,7 +600,7 @@ static int lt_start(struct lt_worker *w)
 /* The 2004 caller, as written: pre_get outside, get_new inside. */
 static int lt_get(struct lt_worker *w, void *ptr, int start, int *id)
 {
-	struct idr_mem_stats a, b;
+	struct seam_mem_stats a, b;
 	unsigned int tries = 0;
 	int err, got;
 
@@ -610,9 +611,9 @@ again:
 	if (!got)
 		return -ENOMEM;
 	pthread_mutex_lock(&lt_lock);
-	idr_mem_stats(&a);
+	seam_mem_stats(&a);
 	err = idr_get_new_above(&lt_idr, ptr, start, id);
-	idr_mem_stats(&b);
+	seam_mem_stats(&b);
 	if (b.thread_allocs != a.thread_allocs)
 		w->mallocs++;
 	if (!err && (idr_find(&lt_idr, (unsigned long)*id) != ptr ||

@@ -11,6 +11,7 @@
 #include "check.h"
 #include "idr_view.h"
 #include "model.h"
+#include "seam.h"
 #include "tree.h"
 
 #define LEAVES 40u
@@ -157,9 +158,9 @@ static void pack_unpack_fails_cleanly(void)
 	fill(&idr, IDR_SLOTS);
 	thin(&idr, IDR_SLOTS, 2);
 	was = idr_snap_of(&idr);
-	idr_fault_inject(0, 1);
+	seam_fault_inject(0, 1);
 	CHECK_EQ(idr_alloc(&idr, val(1), 0, 0, GFP_KERNEL), -ENOMEM);
-	idr_fault_inject(0, 0);
+	seam_fault_inject(0, 0);
 	CHECK_UNCHANGED(&idr, was);
 	/* The 2004 API: the cache is empty, so -EAGAIN, and then it works. */
 	CHECK_EQ(idr_get_new(&idr, val(1), &id), -EAGAIN);
@@ -196,14 +197,14 @@ static void pack_only_plain_idrs(void)
  * and holds the bytes the seam gave out since @before; both are freed.
  */
 static void model_done(struct idr *idr, struct model *m,
-		       const struct idr_mem_stats *before)
+		       const struct seam_mem_stats *before)
 {
-	struct idr_mem_stats after;
+	struct seam_mem_stats after;
 	struct idr_stats st;
 
 	CHECK(model_matches(m, idr));
 	CHECK_SOUND(idr);
-	idr_mem_stats(&after);
+	seam_mem_stats(&after);
 	idr_stats(idr, &st);
 	CHECK(st.packed > 0);
 	CHECK_EQ(st.bytes, after.bytes - before->bytes);
@@ -214,14 +215,14 @@ static void model_done(struct idr *idr, struct model *m,
 /* Random removals and refills against the model, bytes as stats say. */
 static void pack_random_against_model(void)
 {
-	struct idr_mem_stats before;
+	struct seam_mem_stats before;
 	struct model m;
 	uint64_t rng = 7;
 	DEFINE_IDR(idr);
 	unsigned long i, n = LEAVES * IDR_SLOTS;
 	void *old;
 
-	idr_mem_stats(&before);
+	seam_mem_stats(&before);
 	model_init(&m, 0);
 	fill(&idr, n);
 	for (i = 0; i < n; i++)
@@ -251,9 +252,9 @@ struct seam {
 
 static struct seam seam_now(void)
 {
-	struct idr_mem_stats st;
+	struct seam_mem_stats st;
 
-	idr_mem_stats(&st);
+	seam_mem_stats(&st);
 	return (struct seam){ st.allocs, st.frees, st.bytes };
 }
 
@@ -451,9 +452,9 @@ static int cap_at(const struct idr *idr, unsigned long id, unsigned int level)
 
 static size_t seam_bytes(void)
 {
-	struct idr_mem_stats st;
+	struct seam_mem_stats st;
 
-	idr_mem_stats(&st);
+	seam_mem_stats(&st);
 	return st.bytes;
 }
 
@@ -598,7 +599,7 @@ static void pack_lone_grows_at_the_edge(void)
 static void pack_lone_fails_cleanly(void)
 {
 	unsigned long c = FAR_ID, skip;
-	struct idr_mem_stats st;
+	struct seam_mem_stats st;
 	struct idr_snap was;
 	DEFINE_IDR(idr);
 	bool refused = true;
@@ -607,12 +608,12 @@ static void pack_lone_fails_cleanly(void)
 	tall_tree(&idr);
 	put_lone(&idr, c); /* its leaf packed, full: the next grows it */
 	for (skip = 0; refused; skip++) {
-		idr_mem_stats(&st);
+		seam_mem_stats(&st);
 		was = idr_snap_of(&idr);
-		idr_fault_inject(skip, ~0UL);
+		seam_fault_inject(skip, ~0UL);
 		got = idr_alloc(&idr, val(c ^ 1), (int)(c ^ 1),
 				(int)(c ^ 1) + 1, GFP_KERNEL);
-		idr_fault_inject(0, 0);
+		seam_fault_inject(0, 0);
 		refused = got == -ENOMEM;
 		if (refused)
 			CHECK_UNCHANGED(&idr, was);
@@ -622,9 +623,9 @@ static void pack_lone_fails_cleanly(void)
 	}
 	CHECK_EQ(skip, 2); /* one block: the leaf moved; refused, no node */
 	for (skip = 0; skip < 4; skip++) {
-		idr_fault_inject(skip, 1);
+		seam_fault_inject(skip, 1);
 		put_lone(&idr, c ^ 2);
-		idr_fault_inject(0, 0);
+		seam_fault_inject(0, 0);
 		CHECK(idr_remove(&idr, c ^ 2) == val(c ^ 2));
 		CHECK_SOUND(&idr);
 	}
@@ -717,14 +718,14 @@ static void pack_lone_not_everywhere(void)
  * model, over a sparse range; bytes as stats say. */
 static void pack_lone_random_against_model(void)
 {
-	struct idr_mem_stats before;
+	struct seam_mem_stats before;
 	unsigned long span = 1ul << 22, i;
 	struct model m;
 	uint64_t rng = 11;
 	DEFINE_IDR(idr);
 	void *old;
 
-	idr_mem_stats(&before);
+	seam_mem_stats(&before);
 	model_init(&m, 0);
 	for (i = 0; i < 40000; i++) {
 		uint32_t id = (uint32_t)rnd_below(&rng, span);

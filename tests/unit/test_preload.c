@@ -10,21 +10,22 @@
 
 #include "check.h"
 #include "nodes.h"
+#include "seam.h"
 #include "tree.h"
 
 /* The deepest path there is, on an empty tree: no malloc under "lock". */
 static void preload_covers_worst_case(void)
 {
-	struct idr_mem_stats before, after;
+	struct seam_mem_stats before, after;
 	uint32_t id = UINT32_MAX;
 	DEFINE_IDR(idr);
 
 	idr_preload(GFP_KERNEL);
-	idr_mem_stats(&before);
-	idr_fault_inject(0, ULONG_MAX);
+	seam_mem_stats(&before);
+	seam_fault_inject(0, ULONG_MAX);
 	CHECK_EQ(idr_alloc_u32(&idr, &idr, &id, UINT32_MAX, GFP_NOWAIT), 0);
-	idr_fault_inject(0, 0);
-	idr_mem_stats(&after);
+	seam_fault_inject(0, 0);
+	seam_mem_stats(&after);
 	CHECK_EQ(after.allocs, before.allocs);
 	CHECK_EQ(id, UINT32_MAX);
 	CHECK_EQ(idr__height(&idr), (32 + IDR_BITS - 1) / IDR_BITS);
@@ -67,14 +68,14 @@ struct one_alloc {
 static struct one_alloc preloaded_alloc(struct idr *idr, struct ida *ida,
 					unsigned long start)
 {
-	struct idr_mem_stats before, after;
+	struct seam_mem_stats before, after;
 	struct one_alloc r;
 	unsigned int had;
 
 	idr_preload(GFP_KERNEL);
 	had = idr__preloaded();
-	idr_mem_stats(&before);
-	idr_fault_inject(0, ULONG_MAX);
+	seam_mem_stats(&before);
+	seam_fault_inject(0, ULONG_MAX);
 	if (ida)
 		r.ret = ida_alloc_range(ida, (unsigned int)start, INT_MAX,
 					GFP_NOWAIT);
@@ -87,8 +88,8 @@ static struct one_alloc preloaded_alloc(struct idr *idr, struct ida *ida,
 		if (!r.ret)
 			r.ret = id;
 	}
-	idr_fault_inject(0, 0);
-	idr_mem_stats(&after);
+	seam_fault_inject(0, 0);
+	seam_mem_stats(&after);
 	r.mallocs = after.thread_allocs - before.thread_allocs;
 	r.took = had - idr__preloaded();
 	idr_preload_end();
@@ -183,18 +184,18 @@ static void preload_suffices_from_random_trees(void)
 /* Leftover nodes go back at idr_preload_end(); twice is harmless. */
 static void preload_end_frees_leftovers(void)
 {
-	struct idr_mem_stats before, mid, after;
+	struct seam_mem_stats before, mid, after;
 	DEFINE_IDR(idr);
 
-	idr_mem_stats(&before);
+	seam_mem_stats(&before);
 	idr_preload(GFP_KERNEL);
-	idr_mem_stats(&mid);
+	seam_mem_stats(&mid);
 	CHECK(mid.bytes > before.bytes);
 	CHECK_EQ(idr_alloc(&idr, NULL, 5, 6, GFP_NOWAIT), 5);
 	idr_preload_end();
 	idr_preload_end();
 	idr_destroy(&idr);
-	idr_mem_stats(&after);
+	seam_mem_stats(&after);
 	CHECK_EQ(after.bytes, before.bytes);
 }
 
@@ -203,9 +204,9 @@ static void preload_short_falls_back(void)
 {
 	DEFINE_IDR(idr);
 
-	idr_fault_inject(1, 1);
+	seam_fault_inject(1, 1);
 	idr_preload(GFP_KERNEL);
-	idr_fault_inject(0, 0);
+	seam_fault_inject(0, 0);
 	CHECK_EQ(idr_alloc(&idr, &idr, INT_MAX, 0, 0), INT_MAX);
 	CHECK_SOUND(&idr);
 	idr_preload_end();
@@ -227,14 +228,14 @@ static void *worker(void *arg)
 	bool ok = true;
 
 	for (i = 0; i < ROUNDS && ok; i++) {
-		struct idr_mem_stats a, b;
+		struct seam_mem_stats a, b;
 		int id;
 
 		idr_preload(GFP_KERNEL);
 		pthread_mutex_lock(&lock);
-		idr_mem_stats(&a);
+		seam_mem_stats(&a);
 		id = idr_alloc(&shared, (void *)(me * 8 + 8), 0, 0, GFP_NOWAIT);
-		idr_mem_stats(&b);
+		seam_mem_stats(&b);
 		if (b.thread_allocs != a.thread_allocs)
 			mallocs_under_lock++;
 		ok = id >= 0 && n < 64;

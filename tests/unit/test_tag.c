@@ -11,6 +11,7 @@
 
 #include "check.h"
 #include "model.h"
+#include "seam.h"
 #include "tree.h"
 
 #define GFP GFP_KERNEL
@@ -623,26 +624,26 @@ static void tag_retire(void)
 /* The untagged idr pays nothing for tags; a tagged one pays some. */
 static void tag_memory(void)
 {
-	struct idr_mem_stats m0, m1, m2, m3;
+	struct seam_mem_stats m0, m1, m2, m3;
 	unsigned int i, n = 3000;
 	DEFINE_IDR(plain1);
 	DEFINE_IDR(plain2);
 	DEFINE_IDR(tagged);
 
-	idr_mem_stats(&m0);
+	seam_mem_stats(&m0);
 	for (i = 0; i < n; i++)
 		CHECK_EQ(idr_alloc(&plain1, val(i), 0, 0, GFP), i);
-	idr_mem_stats(&m1);
+	seam_mem_stats(&m1);
 	CHECK_EQ(idr_tag_init(&tagged, 16, 0), 0);
 	for (i = 0; i < n; i++) {
 		int t = idr_alloc_tagged(&tagged, val(i), 0, 0, GFP);
 
 		CHECK_EQ(idr_tag_id(&tagged, t), i);
 	}
-	idr_mem_stats(&m2);
+	seam_mem_stats(&m2);
 	for (i = 0; i < n; i++)
 		CHECK_EQ(idr_alloc(&plain2, val(i), 0, 0, GFP), i);
-	idr_mem_stats(&m3);
+	seam_mem_stats(&m3);
 	CHECK_SOUND(&plain1);
 	CHECK_SOUND(&tagged);
 	CHECK_SOUND(&plain2);
@@ -665,9 +666,9 @@ static void tag_fault_enomem(void)
 
 	CHECK_EQ(idr_tag_init(&idr, bits, 0), 0);
 	was = idr_snap_of(&idr);
-	idr_fault_inject(0, ULONG_MAX);
+	seam_fault_inject(0, ULONG_MAX);
 	CHECK_EQ(idr_alloc_tagged(&idr, val(0), 0, 0, GFP), -ENOMEM);
-	idr_fault_inject(0, 0);
+	seam_fault_inject(0, 0);
 	CHECK_UNCHANGED(&idr, was);
 
 	t0 = idr_alloc_tagged(&idr, val(0), 0, 0, GFP);
@@ -675,11 +676,11 @@ static void tag_fault_enomem(void)
 	t1 = idr_alloc_tagged(&idr, val(1), 1, 0, GFP);
 	CHECK(idr_remove_tagged(&idr, t1) == val(1));
 	was = idr_snap_of(&idr);
-	idr_fault_inject(0, ULONG_MAX);
+	seam_fault_inject(0, ULONG_MAX);
 	CHECK_EQ(idr_alloc_tagged(&idr, val(2), far, 0, GFP), -ENOMEM);
 	CHECK_EQ(idr_alloc_tagged(&idr, val(2), (1 << bits) - 1, 0, GFP),
 		 -ENOMEM);
-	idr_fault_inject(0, 0);
+	seam_fault_inject(0, 0);
 	CHECK_UNCHANGED(&idr, was);
 	is_live(&idr, t0, 0, val(0));
 	is_stale(&idr, t1);
@@ -781,14 +782,14 @@ static unsigned long ft_run(unsigned long skip, unsigned long count)
 	memset(s->live, 0xff, sizeof(s->live));
 	idr_init(&s->idr);
 	CHECK_EQ(idr_tag_init(&s->idr, FT_BITS, 0), 0);
-	idr_fault_inject(skip, count);
+	seam_fault_inject(skip, count);
 	for (i = 0; i < FT_STEPS; i++)
 		if (!ft_step(s, i) || !CHECK_SOUND(&s->idr)) {
 			fprintf(stderr, "tag fault: skip %lu: step %lu\n", skip,
 				i);
 			break;
 		}
-	idr_fault_inject(0, 0);
+	seam_fault_inject(0, 0);
 	ft_matches(s);
 	idr_destroy(&s->idr);
 	enomem = s->enomem;

@@ -14,6 +14,7 @@
 
 #include "check.h"
 #include "idr_view.h"
+#include "seam.h"
 #include "tree.h"
 
 static char value[] = "v";
@@ -321,12 +322,12 @@ static void view_golden_ida(void)
 
 /* Bytes and nodes as stats count them equal what the seam handed out. */
 static void check_stats_against_seam(const struct idr *idr,
-				     const struct idr_mem_stats *before)
+				     const struct seam_mem_stats *before)
 {
-	struct idr_mem_stats now;
+	struct seam_mem_stats now;
 	struct idr_stats st;
 
-	idr_mem_stats(&now);
+	seam_mem_stats(&now);
 	CHECK_EQ(idr_stats(idr, &st), 0);
 	CHECK_EQ(st.bytes, now.bytes - before->bytes);
 	CHECK_EQ(st.nodes + st.aux_nodes + st.cached,
@@ -341,12 +342,12 @@ static void check_stats_against_seam(const struct idr *idr,
 
 static void view_stats_idr(void)
 {
-	struct idr_mem_stats before;
+	struct seam_mem_stats before;
 	struct idr_stats st;
 	DEFINE_IDR(idr);
 	unsigned long i;
 
-	idr_mem_stats(&before);
+	seam_mem_stats(&before);
 	idr_stats(&idr, &st);
 	CHECK_EQ(st.ids, 0);
 	CHECK_EQ(st.lowest, -1);
@@ -377,13 +378,13 @@ static void view_stats_idr(void)
 
 static void view_stats_ida_tagged(void)
 {
-	struct idr_mem_stats before;
+	struct seam_mem_stats before;
 	struct idr_stats st;
 	DEFINE_IDA(ida);
 	DEFINE_IDR(idr);
 	int i;
 
-	idr_mem_stats(&before);
+	seam_mem_stats(&before);
 	for (i = 0; i < 10000; i++)
 		ida_alloc(&ida, 0);
 	ida_free(&ida, 0);
@@ -393,7 +394,7 @@ static void view_stats_ida_tagged(void)
 	CHECK_EQ(st.lowest, 1);
 	CHECK_EQ(st.highest, 9999);
 	ida_destroy(&ida);
-	idr_mem_stats(&before);
+	seam_mem_stats(&before);
 	idr_tag_init(&idr, 20, 0);
 	for (i = 0; i < 300; i++)
 		idr_alloc_tagged(&idr, value, 0, 0, 0);

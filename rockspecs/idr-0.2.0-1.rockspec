@@ -1,6 +1,6 @@
 -- The Lua 5.4 module "idr", for LuaRocks.  From the top of the source tree:
 --
---   luarocks --lua-version=5.4 make rockspecs/idr-0.1.0-1.rockspec
+--   luarocks --lua-version=5.4 make rockspecs/idr-0.2.0-1.rockspec
 --
 -- builds the binding and the library together into one idr.so against
 -- the system's Lua 5.4 headers: no readline, no idrsh, no pkg-config.  The project has no public
@@ -8,10 +8,10 @@
 -- binary rock (luarocks make --pack-binary-rock) do not use it.
 rockspec_format = "3.0"
 package = "idr"
-version = "0.1.0-1"
+version = "0.2.0-1"
 source = {
 	url = "git+https://a-seed-4176a70c.example/idr.git",
-	tag = "v0.1.0",
+	tag = "v0.2.0",
 }
 description = {
 	summary = "The Linux kernel's integer ID allocator (idr, ida), in Lua",
