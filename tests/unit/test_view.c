@@ -679,6 +679,41 @@ static void view_cursor_walks_every_node(void)
 	idr_destroy(&idr);
 }
 
+/* Looking inside never allocates: with every allocation refused, the
+ * walk, the cursor, the facts, a path and the stats all work. */
+static void view_walking_allocates_nothing(void)
+{
+	static const unsigned long ids[] = { 0, 5, 300, 4100, 70000 };
+	struct seam_mem_stats before, after;
+	struct seen by_walk = { 0 }, by_cursor = { 0 };
+	struct idr_view top;
+	struct idr_info info;
+	struct idr_path path;
+	struct idr_stats st;
+	unsigned long id = 1;
+	void *entry;
+	size_t i;
+	DEFINE_IDR(idr);
+
+	for (i = 0; i < sizeof(ids) / sizeof(ids[0]); i++)
+		alloc_at(&idr, ids[i], value);
+	seam_mem_stats(&before);
+	seam_fault_inject(0, ULONG_MAX);
+	idr_walk(&idr, seen_walk, &by_walk);
+	CHECK(idr_view_top(&idr, &top));
+	seen_cursor(&idr, &top, &by_cursor);
+	idr_info(&idr, &info);
+	CHECK(idr_next_in_use(&idr, &id, &entry) && id == 5);
+	CHECK_EQ(idr_path(&idr, 4100, &path), 0);
+	CHECK_EQ(idr_stats(&idr, &st), 0);
+	seam_fault_inject(0, 0);
+	seam_mem_stats(&after);
+	CHECK_EQ(after.allocs, before.allocs);
+	CHECK_EQ(after.failed, before.failed);
+	CHECK_EQ(by_cursor.n, st.nodes);
+	idr_destroy(&idr);
+}
+
 static void view_info_reads_what_idr_is(void)
 {
 	DEFINE_IDR(plain);
@@ -824,6 +859,7 @@ void suite_view(void)
 	RUN(view_dump_big_fits_50_lines);
 	RUN(view_dump_max_nodes_text);
 	RUN(view_cursor_walks_every_node);
+	RUN(view_walking_allocates_nothing);
 	RUN(view_info_reads_what_idr_is);
 	RUN(view_next_in_use_finds_reserved);
 	RUN(view_retired_slot);
