@@ -17,6 +17,7 @@
 #include "alloc.h"
 #include "gen.h"
 #include "tree.h"
+#include "walk.h"
 
 #define WIDTH 80
 #define DEFAULT_ENTRIES 8

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * node.h - a node's layout, and the small helpers that read it: for
- * tree.c, which changes nodes, and check.c, which checks them.  Nowhere
- * else is a node's inside seen.  The packed-node policy (when a node is
+ * tree.c, which changes nodes, check.c, which checks them, and walk.c,
+ * which shows them.  Nowhere else is a node's inside seen.  The packed-node policy (when a node is
  * packed, how much room it keeps) is named here too, in PACK_*.
  *
  *   struct idr_node (IDR__NODE_SIZE bytes, a whole node):

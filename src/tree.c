@@ -43,6 +43,7 @@
 #include "node.h"
 #include "nodes.h"
 #include "tree.h"
+#include "walk.h"
 
 /* {==================== Packed nodes ==================== */
 
@@ -108,12 +109,6 @@ static void trace_gone(const struct idr *idr, uint64_t index,
 			      cached ? IDR_TRACE_CACHE_PUT : IDR_TRACE_FREE,
 			      index, shift, digit(index, shift), 0);
 	}
-}
-
-size_t idr__view_size(const struct idr_view *view)
-{
-	return view->packed ? pack_size(view->packed, view->level)
-			    : sizeof(struct idr_node);
 }
 
 /* }==================== Tracing ==================== */
@@ -1182,147 +1177,3 @@ void idr__free_all(struct idr *idr)
 }
 
 /* }==================== Deletion ==================== */
-
-/* {==================== Looking inside ==================== */
-
-static void view_of(const struct idr *idr, const struct idr_node *node,
-		    unsigned int shift, uint64_t index, unsigned int depth,
-		    struct idr_view *view)
-{
-	uint64_t span = capacity(shift);
-
-	view->depth = depth;
-	view->level = shift / IDR_BITS;
-	view->shift = shift;
-	view->slots = IDR_SLOTS;
-	view->full = node->full;
-	view->present = present_of(node);
-	view->packed = is_packed(node) ? pack_cap(node) : 0;
-	view->node = node;
-	idr__range(idr, index / span * span, span, &view->first, &view->last);
-}
-
-static int walk_node(const struct idr *idr, const struct idr_node *node,
-		     unsigned int shift, uint64_t first, unsigned int depth,
-		     int (*fn)(const struct idr_view *, void *), void *data)
-{
-	struct idr_view view;
-	uint64_t set;
-	int ret;
-
-	view_of(idr, node, shift, first, depth, &view);
-	ret = fn(&view, data);
-	if (ret || shift == 0)
-		return ret;
-	for (set = node->present; set; set &= set - 1) {
-		unsigned int i = lowest(set);
-
-		ret = walk_node(idr, child_of(node, i), shift - IDR_BITS,
-				first + ((uint64_t)i << shift), depth + 1, fn,
-				data);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
-int idr_walk(const struct idr *idr,
-	     int (*fn)(const struct idr_view *view, void *data), void *data)
-{
-	if (!idr->idr_rt)
-		return 0;
-	return walk_node(idr, idr->idr_rt, idr->idr_shift, 0, 0, fn, data);
-}
-
-bool idr_view_top(const struct idr *idr, struct idr_view *view)
-{
-	if (!idr->idr_rt)
-		return false;
-	view_of(idr, idr->idr_rt, idr->idr_shift, 0, 0, view);
-	return true;
-}
-
-bool idr_view_child(const struct idr *idr, const struct idr_view *parent,
-		    unsigned int slot, struct idr_view *child)
-{
-	uint64_t first;
-
-	if (!parent->level || slot >= IDR_SLOTS ||
-	    !(parent->present & bit(slot)))
-		return false;
-	first = idr->idr_flags & IDR__IDA ? parent->first / IDR__CHUNK
-					  : parent->first - idr->idr_base;
-	view_of(idr, child_of(parent->node, slot), parent->shift - IDR_BITS,
-		first + ((uint64_t)slot << parent->shift), parent->depth + 1,
-		child);
-	return true;
-}
-
-unsigned int idr__path_views(const struct idr *idr, uint64_t index,
-			     struct idr_view *views)
-{
-	const struct idr_node *node = idr->idr_rt;
-	unsigned int n = 0, shift = idr->idr_shift;
-
-	if (!node || index >= capacity(shift))
-		return 0;
-	for (;; shift -= IDR_BITS) {
-		view_of(idr, node, shift, index, n, &views[n]);
-		n++;
-		if (shift == 0)
-			return n;
-		node = child_of(node, digit(index, shift));
-		if (!node)
-			return n;
-	}
-}
-
-void *idr_view_entry(const struct idr_view *view, unsigned int slot)
-{
-	if (view->level || slot >= IDR_SLOTS || !(view->present & bit(slot)))
-		return NULL;
-	return *leaf_slot(view->node, slot);
-}
-
-uint64_t idr_view_gen(const struct idr *idr, const struct idr_view *view,
-		      unsigned int slot)
-{
-	if (!idr__tagged(idr) || view->level || slot >= IDR_SLOTS)
-		return 0;
-	return view->node->aux->bits[slot];
-}
-
-/*
- * The bitmap at @slot of an IDA leaf, or NULL.  Any other leaf's slot
- * holds the caller's pointer (or, packed, is not where slots[] says):
- * never read as a bitmap.  The view tells an IDA leaf by its range, the
- * IDs of IDR_SLOTS bitmaps where an idr's leaf covers IDR_SLOTS IDs.
- */
-static const struct idr_node *view_bitmap(const struct idr_view *view,
-					  unsigned int slot)
-{
-	if (view->level || view->last - view->first == SLOTS - 1 ||
-	    slot >= IDR_SLOTS || !(view->present & bit(slot)))
-		return NULL;
-	return view->node->slots[slot];
-}
-
-unsigned int idr_view_bits(const struct idr_view *view, unsigned int slot)
-{
-	const struct idr_node *map = view_bitmap(view, slot);
-	unsigned int w, n = 0;
-
-	for (w = 0; map && w < IDR_SLOTS; w++)
-		n += (unsigned int)__builtin_popcountll(map->bits[w]);
-	return n;
-}
-
-bool idr_view_bit(const struct idr_view *view, unsigned int slot,
-		  unsigned int n)
-{
-	const struct idr_node *map = view_bitmap(view, slot);
-
-	return map && n < IDR__CHUNK && (map->bits[n / 64] >> (n % 64) & 1);
-}
-
-/* }==================== Looking inside ==================== */

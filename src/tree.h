@@ -2,8 +2,8 @@
 /*
  * tree.h - the radix tree under struct idr and struct ida (tree.c).
  *
- * The node layout lives in node.h, for tree.c and check.c alone; the
- * other files see indices, slots and bitmaps.  An index is an ID minus
+ * The node layout lives in node.h, for tree.c, check.c and walk.c alone;
+ * the other files see indices, slots and bitmaps.  An index is an ID minus
  * the idr's base (an idr) or a bitmap number (an IDA).  Insertions take their nodes from a list that
  * nodes.c filled beforehand with exactly idr__nodes_needed() of them.
  */
@@ -90,15 +90,5 @@ IDR__HIDDEN uint64_t *idr__node_words_full(struct idr_node *node);
 IDR__HIDDEN uint64_t *idr__node_words_used(struct idr_node *node);
 
 /* }==================== Nodes as IDA bitmaps ==================== */
-
-/* {==================== Looking inside ==================== */
-
-/* Fill @views with the nodes on @index's path, top first; how many. */
-IDR__HIDDEN unsigned int idr__path_views(const struct idr *idr, uint64_t index,
-					 struct idr_view *views);
-/* The bytes the node behind @view takes. */
-IDR__HIDDEN size_t idr__view_size(const struct idr_view *view);
-
-/* }==================== Looking inside ==================== */
 
 #endif /* IDR_TREE_H */

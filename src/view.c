@@ -10,6 +10,7 @@
 #include "nodes.h"
 #include "tag.h"
 #include "tree.h"
+#include "walk.h"
 
 /* {==================== The cursor and the facts ==================== */
 

@@ -13,6 +13,7 @@
 #include "model.h"
 #include "seam.h"
 #include "tree.h"
+#include "walk.h"
 
 #define LEAVES 40u
 
