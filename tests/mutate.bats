@@ -11,6 +11,17 @@ setup() {
 	export UNIT_SKIP+=' pack_lone_random ida_model'
 }
 
+# A run left in the background by a failed test would share build/mutate
+# with the next test's: end it, and wait for it.
+teardown() {
+	local pid
+
+	[ -f "$BATS_TEST_TMPDIR/pid" ] || return 0
+	pid=$(cat "$BATS_TEST_TMPDIR/pid")
+	kill -TERM "$pid" 2> /dev/null || true
+	while kill -0 "$pid" 2> /dev/null; do sleep 0.2; done
+}
+
 src_state() {
 	git status --porcelain -- src; git diff -- src | md5sum
 }
@@ -89,15 +100,22 @@ EOF
 
 @test "an interrupted run leaves src/ as it was" {
 	before=$(src_state)
-	sh tests/mutate 50 3 > "$BATS_TEST_TMPDIR/out" 2>&1 &
+	# Any first mutant will do, killed, survived or timed out: a short
+	# timeout keeps one that hangs from holding the test.
+	MUTATE_TIMEOUT=30 sh tests/mutate 50 3 > "$BATS_TEST_TMPDIR/out" 2>&1 &
 	pid=$!
+	echo "$pid" > "$BATS_TEST_TMPDIR/pid"
 	# Once a mutant has run, the next one is in build/mutate: stop then.
-	for _ in $(seq 240); do
+	# The first takes a build and a suite run: minutes on a loaded
+	# machine, so the wait is long, and ends as soon as one has run.
+	for _ in $(seq 1800); do
 		grep -Eq '^(killed|survived|stillborn) ' "$BATS_TEST_TMPDIR/out" &&
 			break
+		kill -0 "$pid" 2> /dev/null || break
 		sleep 0.5
 	done
-	ran=$(grep -Ec '^(killed|survived|stillborn) ' "$BATS_TEST_TMPDIR/out")
+	ran=$(grep -Ec '^(killed|survived|stillborn) ' "$BATS_TEST_TMPDIR/out" ||
+		true)
 	# A background job ignores SIGINT without job control: TERM it.
 	kill -TERM "$pid" 2> /dev/null || true
 	wait "$pid" || true
