@@ -53,6 +53,9 @@ struct dumper {
 	bool measuring;	      /* count the lines, write nothing */
 	unsigned long lines;  /* lines said so far */
 	unsigned long budget; /* the lines written at most */
+	unsigned long stop;   /* the walk ends once this many are said */
+	struct idr_stats st;  /* the header's, counted at the first try */
+	bool st_known;
 	struct idr_dump_opts opts;
 	bool ida;
 	unsigned long drawn;   /* nodes drawn so far */
@@ -81,6 +84,7 @@ static void dumper_init(struct dumper *d, const struct idr *idr, FILE *out,
 		d->opts.max_nodes = default_nodes;
 	d->ida = idr->idr_flags & IDR__IDA;
 	d->budget = ULONG_MAX;
+	d->stop = ULONG_MAX;
 }
 
 /* Write the first @budget lines of @text; the rest is dropped. */
@@ -421,6 +425,8 @@ static unsigned long nodes_under(const struct dumper *d,
 
 static void dump_subtree(struct dumper *d, const struct idr_view *v)
 {
+	if (d->lines > d->stop)
+		return;
 	if (d->opts.max_nodes && d->drawn >= d->opts.max_nodes) {
 		d->cut = true;
 		d->skipped += nodes_under(d, v);
@@ -477,19 +483,22 @@ static void dump_at(struct dumper *d)
 static void dump_header(struct dumper *d)
 {
 	const struct idr *idr = d->idr;
-	struct idr_stats st;
+	const struct idr_stats *st = &d->st;
 
-	idr_stats(idr, &st);
+	/* A walk of every node: once, however many tries a dump takes. */
+	if (!d->st_known)
+		idr_stats(idr, &d->st);
+	d->st_known = true;
 	say(d, "%s: %lu ID%s, height %u, %lu node%s", d->ida ? "ida" : "idr",
-	    st.ids, st.ids == 1 ? "" : "s", st.height, st.nodes,
-	    st.nodes == 1 ? "" : "s");
+	    st->ids, st->ids == 1 ? "" : "s", st->height, st->nodes,
+	    st->nodes == 1 ? "" : "s");
 	if (idr->idr_base)
 		say(d, ", base %u", idr->idr_base);
 	if (idr->idr_id_bits)
 		say(d, ", tagged: %u ID bits%s", idr->idr_id_bits,
 		    idr->idr_flags & IDR_TAG_RETIRE ? ", retire" : "");
-	if (st.retired)
-		say(d, ", %lu retired", st.retired);
+	if (st->retired)
+		say(d, ", %lu retired", st->retired);
 	say(d, "\n");
 }
 
@@ -505,20 +514,27 @@ static void dump_text(struct dumper *d)
 		    d->opts.max_nodes);
 }
 
-/* How many lines the dump has as the options stand: it writes nothing. */
-static unsigned long measure(struct dumper *d)
+/*
+ * How many lines the dump has as the options stand, counted no further
+ * than past @cap: it writes nothing, and its walk ends there, so that a
+ * try costs the lines it counts, not the tree.
+ */
+static unsigned long measure(struct dumper *d, unsigned long cap)
 {
 	d->measuring = true;
 	d->lines = 0;
+	d->stop = cap;
 	dump_text(d);
 	d->measuring = false;
+	d->stop = ULONG_MAX;
 	return d->lines;
 }
 
 /*
  * A dump held to @d->opts.max_lines: collapsed, with fewer levels until
  * it fits above a last line that says how to see more.  Each try is
- * measured, not kept, so this takes no memory and cannot fail.
+ * measured, not kept in memory, and stops past max_lines: this takes no
+ * memory, cannot fail, and costs what it shows.
  */
 static void dump_limited(struct dumper *d)
 {
@@ -533,21 +549,25 @@ static void dump_limited(struct dumper *d)
 	 * UINT_MAX would take a try a level. */
 	depth = depth < height ? depth : height;
 
-	total = measure(d);
+	total = measure(d, max);
 	if (total > max && d->opts.full) {
 		/* Collapsed, every level may still fit: try that first. */
 		d->opts.full = false;
-		total = measure(d);
+		total = measure(d, max);
 	} else if (total <= max) {
 		dump_text(d);
 		return;
 	}
 	while (total > max - 1 && depth > 1) {
 		d->opts.depth = --depth;
-		total = measure(d);
+		total = measure(d, max);
 	}
+	/* One level, and still too long: its whole length, for the last
+	 * line (one level is the top and a line a run: a short walk). */
+	if (total > max - 1)
+		total = measure(d, ULONG_MAX);
 	d->lines = 0;
-	d->budget = max - 1;
+	d->budget = d->stop = max - 1;
 	dump_text(d);
 	fprintf(d->out, "(%u of %u levels shown", depth, height);
 	/*
