@@ -84,8 +84,8 @@ static bool capture(char *text, size_t size,
 
 /*
  * A packed leaf is malloc'd to its size, so it never goes to the node
- * cache: unpacked by an insertion (tree.c, leaf_store's trace_gone) or
- * emptied by a removal (leaf_release), it is traced as "free".
+ * cache: unpacked by an insertion or emptied by a removal (tree.c,
+ * node_release_at()), it is traced as "free".
  */
 static void mutants_packed_leaf_freed(void)
 {
