@@ -34,7 +34,7 @@ SANITIZE := -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=all
 
 B := build
-LIB_SRC := src/trace.c src/nodes.c src/tree.c src/check.c src/idr.c \
+LIB_SRC := src/trace.c src/nodes.c src/tree.c src/pack.c src/check.c src/idr.c \
 	src/legacy.c src/tag.c src/ida.c src/walk.c src/view.c src/dump.c \
 	src/alloc.c
 LIB_HDR := $(wildcard src/*.h)

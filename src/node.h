@@ -56,7 +56,7 @@ _Static_assert(sizeof(struct idr_node) == IDR__NODE_SIZE, "geom.h's size");
 #define PACK_MIN (PACK_ROOM + 1)
 #define PACK_INTERIOR 4u
 /* A leaf a lone insertion grew keeps the room it was given: see
- * room_kept(). */
+ * idr__room_kept(). */
 #define PACK_GROWN 8u
 
 static inline unsigned int digit(uint64_t index, unsigned int shift)

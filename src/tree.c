@@ -14,23 +14,8 @@
  *           is full); interior, the child has no free index left.
  *   present bit @off set: the slot holds an entry (leaf) or a child.
  *
- * A leaf of a plain idr (not an IDA's, not a tagged one) that has lost
- * many entries is *packed*: its entries sit side by side, in slot order,
- * in a block just big enough (cap), and slot @off is entry number
- * popcount(full below @off).  Its full bitmap is then its present bitmap
- * too.  Removal packs and shrinks leaves with realloc (which gives memory
- * back, never takes it); an insertion into a packed leaf with no room
- * left unpacks it into a whole node, counted like any new node.  Packing
- * leaves room for PACK_ROOM more (see leaf_compact()), so that churn
- * around one count does not unpack and pack again at every step.
- *
- * An interior node of such an idr is packed the same way, its children
- * side by side where a whole node's slots begin (both bitmaps kept).
- * Interior nodes and leaves are born packed when an ID is asked for by
- * itself (idr__insert_lone()), and such an insertion moves a packed node
- * with no room to a block with room for twice its entries.  Every other
- * insertion makes whole nodes and unpacks a packed one that has no room.
- * A parent's slot tags a packed interior child (link_to()).
+ * Packed nodes (blocks just big enough for what a node holds) are
+ * pack.c's; this file links them into the tree.
  *
  * Every operation that adds nodes is told beforehand how many it needs
  * (idr__nodes_needed) and is handed exactly that many (a lone insertion
@@ -42,27 +27,9 @@
 #include "alloc.h"
 #include "node.h"
 #include "nodes.h"
+#include "pack.h"
 #include "tree.h"
 #include "walk.h"
-
-/* {==================== Packed nodes ==================== */
-
-/* Hang @child at the free slot @off of interior @node, which has room. */
-static void child_put(struct idr_node *node, unsigned int off,
-		      struct idr_node *child)
-{
-	void **s = child_slot(node, off);
-
-	if (is_packed(node)) {
-		void **end = node->slots + count_of(node->present);
-
-		memmove(s + 1, s, (size_t)(end - s) * sizeof(*s));
-	}
-	*s = link_to(child);
-	node->present |= bit(off);
-}
-
-/* }==================== Packed nodes ==================== */
 
 /* {==================== Tracing ==================== */
 
@@ -514,18 +481,6 @@ static void relink(struct idr *idr, struct idr_node **path, unsigned int depth,
 	path[depth - 1] = node;
 }
 
-/* Spread packed @pack's entries (or children) over whole @node. */
-static void unpack_into(struct idr_node *node, struct idr_node *pack)
-{
-	uint64_t set = present_of(pack);
-	void **from = is_packed_leaf(pack) ? pack_slots(pack) : pack->slots;
-
-	node->full = pack->full;
-	node->present = set;
-	for (; set; set &= set - 1)
-		node->slots[lowest(set)] = *from++;
-}
-
 /*
  * Put @node, new, in the place of path[@depth - 1] (at @shift), which it
  * copies, and free the old one: node-new, attach, node-free, free.
@@ -557,7 +512,7 @@ static struct idr_node *room_made(struct idr *idr, struct idr_node **path,
 	if (!no_room(node))
 		return node;
 	whole = idr__node_take(spare);
-	unpack_into(whole, node);
+	idr__unpack_into(whole, node);
 	return replace_node(idr, path, depth, index, shift, whole);
 }
 
@@ -693,7 +648,7 @@ void idr__insert(struct idr *idr, uint64_t index, void *entry,
 		if (!child) {
 			node = room_made(idr, path, depth, index, shift, spare);
 			child = node_new_at(idr, shift - IDR_BITS, spare);
-			child_put(node, off, child);
+			idr__pack_child_put(node, off, child);
 			trace_made(idr, index, shift - IDR_BITS, child);
 			trace(idr, IDR_TRACE_ATTACH, index, shift, node);
 		}
@@ -711,94 +666,6 @@ void idr__insert(struct idr *idr, uint64_t index, void *entry,
 /* {==================== Lone IDs ==================== */
 
 /*
- * The room that fills the block malloc gives for @cap anyway: glibc hands
- * out chunks in steps of 16 bytes, 8 of them its own header, so that a
- * leaf of room 1 (24 bytes) fills its chunk but an interior node of room
- * 1 (32) would leave 8 bytes of it unused.
- */
-static unsigned int room_fitted(unsigned int cap, bool interior)
-{
-	size_t chunk = (pack_size(cap, interior) + 8 + 15) & ~(size_t)15;
-
-	return (unsigned int)((chunk - 8 - pack_size(0, interior)) /
-			      sizeof(void *));
-}
-
-/* The room a packed node of @n gets when it must take one more: twice
- * as much, up to about PACK_MAX; 0 if it is to go whole instead. */
-static unsigned int room_to_grow(unsigned int n, bool interior)
-{
-	unsigned int cap = 2 * (n + 1);
-
-	if (n + 1 > PACK_MAX)
-		return 0;
-	return room_fitted(cap < PACK_MAX ? cap : PACK_MAX, interior);
-}
-
-/* Blocks a lone insertion mallocs before it changes the tree. */
-struct lone_blocks {
-	struct idr_node *grown; /* the full packed node, moved, or NULL */
-	struct idr_node *made[IDR__LEVELS]; /* new nodes, top down */
-	unsigned int n_made;
-};
-
-static void lone_free(struct lone_blocks *b, unsigned int shift,
-		      unsigned int grown_cap)
-{
-	unsigned int i;
-
-	for (i = 0; i < b->n_made; i++)
-		idr__free(b->made[i], node_size(b->made[i]));
-	if (b->grown)
-		idr__free(b->grown, pack_size(grown_cap, shift));
-}
-
-/*
- * Malloc what inserting below the node at @shift on the path takes: a
- * block of @grown_cap to move it into (if not 0), and a packed node a
- * level below it, with room for one (or what its block holds anyway).
- * All of them, or none (false).
- */
-static bool lone_malloc(struct lone_blocks *b, unsigned int shift,
-			unsigned int grown_cap)
-{
-	unsigned int s;
-
-	*b = (struct lone_blocks){ NULL, { NULL }, 0 };
-	if (grown_cap && !(b->grown = idr__malloc(pack_size(grown_cap, shift))))
-		return false;
-	for (s = shift; s; s -= IDR_BITS) {
-		bool interior = s > IDR_BITS;
-		unsigned int cap = room_fitted(1, interior);
-		struct idr_node *node = idr__malloc(pack_size(cap, interior));
-
-		if (!node) {
-			lone_free(b, shift, grown_cap);
-			return false;
-		}
-		node->full = node->present = 0;
-		node->pack = pack_word(cap, false, interior);
-		b->made[b->n_made++] = node;
-	}
-	return true;
-}
-
-/* Move path[@depth - 1] (at @shift, packed) into @to, with room @cap. */
-static struct idr_node *lone_grow(struct idr *idr, struct idr_node **path,
-				  unsigned int depth, uint64_t index,
-				  unsigned int shift, struct idr_node *to,
-				  unsigned int cap)
-{
-	struct idr_node *node = path[depth - 1];
-
-	memcpy(to, node, node_size(node));
-	/* Loose or not is never read here: room_kept() asks a grown leaf
-	 * PACK_GROWN first, and interior nodes never shrink. */
-	to->pack = pack_word(cap, false, shift) | (shift ? 0 : PACK_GROWN);
-	return replace_node(idr, path, depth, index, shift, to);
-}
-
-/*
  * Store @entry at the free @index, asked for by itself (a range of one).
  * Such IDs are usually scattered (handles, keys), and a whole node for
  * each, with one slot used, is what made a sparse idr cost 771 bytes an
@@ -813,8 +680,8 @@ static struct idr_node *lone_grow(struct idr *idr, struct idr_node **path,
 int idr__insert_lone(struct idr *idr, uint64_t index, void *entry)
 {
 	struct idr_node *path[IDR__LEVELS], *node = idr->idr_rt, *child;
-	unsigned int depth = 0, shift = idr->idr_shift, grown_cap = 0, i;
-	struct lone_blocks b;
+	unsigned int depth = 0, shift = idr->idr_shift, i;
+	struct idr__lone_blocks b;
 
 	if (!packable(idr) || !node || index >= capacity(shift))
 		return IDR__NEEDS_NODES;
@@ -824,19 +691,16 @@ int idr__insert_lone(struct idr *idr, uint64_t index, void *entry)
 			break;
 		node = child;
 	}
-	if (no_room(node) &&
-	    !(grown_cap = room_to_grow(pack_cap(node), shift != 0)))
-		return IDR__NEEDS_NODES;
-	if (!lone_malloc(&b, shift, grown_cap))
+	if (!idr__lone_malloc(&b, node, shift))
 		return IDR__NEEDS_NODES;
 	if (tracing(idr))
 		idr__trace_supply(idr, IDR_TRACE_MALLOC, b.n_made + !!b.grown);
 	if (b.grown)
-		node = lone_grow(idr, path, depth, index, shift, b.grown,
-				 grown_cap);
+		node = replace_node(idr, path, depth, index, shift,
+				    idr__lone_grow(&b, node, shift));
 	for (i = 0; i < b.n_made; i++, shift -= IDR_BITS) {
 		child = b.made[i];
-		child_put(node, digit(index, shift), child);
+		idr__pack_child_put(node, digit(index, shift), child);
 		trace_made(idr, index, shift - IDR_BITS, child);
 		trace(idr, IDR_TRACE_ATTACH, index, shift, node);
 		path[depth++] = node = child;
@@ -1022,71 +886,18 @@ static void *leaf_take(struct idr_node *leaf, unsigned int off, unsigned int n)
 	return entry;
 }
 
-/*
- * The most room a packed leaf of @n entries keeps.  A loose one keeps
- * the room it was packed with, and as many removals again (plus an
- * eighth): churn of up to PACK_ROOM + 1 IDs around a count shrinks it
- * at most once.  A tight one (the first shrink makes it so) keeps an
- * eighth, so leaves thinned by long runs of removals are as small as
- * they can be.
- */
-static unsigned int room_kept(const struct idr_node *leaf, unsigned int n)
-{
-	/* Grown to at most twice its entries, and one: a removal and the
-	 * insertion after it cost nothing (see room_to_grow()). */
-	if (leaf->pack & PACK_GROWN)
-		return n + 3;
-	return is_loose(leaf) ? 2 * PACK_ROOM + n / 8 : n / 8;
-}
-
-/* Copy the @n entries of whole @leaf side by side into a block of @cap. */
-static struct idr_node *pack_whole(struct idr_node *leaf, unsigned int n,
-				   unsigned int cap)
-{
-	void *entries[IDR_SLOTS];
-	struct idr_node *small;
-	unsigned int k = 0;
-	uint64_t set;
-
-	for (set = leaf->present; set; set &= set - 1)
-		entries[k++] = leaf->slots[lowest(set)];
-	small = idr__shrink(leaf, sizeof(*leaf), pack_size(cap, false));
-	if (small)
-		memcpy(pack_slots(small), entries, n * sizeof(void *));
-	return small;
-}
-
-/*
- * Pack a leaf that has become sparse, or shrink a packed one that has
- * more room than it keeps.  Hysteresis: the insertion that finds a
- * packed leaf full unpacks it, so a whole leaf is packed loose, with
- * PACK_ROOM to spare, which it keeps through a few removals; only then
- * does it shrink, tight, to no room.  So churn costs at most one unpack
- * (one node) when it starts at a full packed leaf, and nothing after.
- * realloc only gives memory back here; should it fail, the leaf stays
- * as it was.  @n: the entries the leaf holds now.
- */
+/* After a removal left @n entries in path[@depth - 1]: pack it, or shrink
+ * it if packed (pack.c says when), in its place. */
 static void leaf_compact(struct idr *idr, struct idr_node **path,
 			 unsigned int depth, uint64_t index, unsigned int n)
 {
-	struct idr_node *leaf = path[depth - 1], *small;
-	unsigned int cap = n;
-	bool loose = false;
+	struct idr_node *small;
 
-	if (is_packed(leaf)) {
-		if (pack_cap(leaf) - n <= room_kept(leaf, n))
-			return;
-		small = idr__shrink(leaf, node_size(leaf), pack_size(n, false));
-	} else {
-		if (n > PACK_MAX || n < PACK_MIN)
-			return;
-		cap = n + PACK_ROOM < IDR_SLOTS ? n + PACK_ROOM : IDR_SLOTS;
-		loose = true;
-		small = pack_whole(leaf, n, cap);
-	}
+	if (!idr__pack_due(path[depth - 1], n))
+		return;
+	small = idr__pack_leaf(path[depth - 1], n);
 	if (!small)
 		return;
-	small->pack = pack_word(cap, loose, false);
 	relink(idr, path, depth, index, 0, small);
 	trace(idr, IDR_TRACE_PACK, index, 0, small);
 }

@@ -1058,7 +1058,7 @@ static void edges_trace_name(void)
 
 /*
  * What a leaf's packed room should be after a removal leaves @n entries
- * (tree.c's leaf_compact: PACK_ROOM 2, packed from 3 to 3/4 of the
+ * (pack.c's idr__pack_leaf: PACK_ROOM 2, packed from 3 to 3/4 of the
  * slots; a loose leaf keeps 2 * PACK_ROOM + n / 8 room, a tight one
  * n / 8).
  */

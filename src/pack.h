@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pack.h - packed nodes (pack.c): the blocks they live in, how much room
+ * each keeps, and moving entries between packed and whole nodes.  These
+ * work on one node at a time; linking a new block into the tree is
+ * tree.c's.  The layout and the PACK_* policy are node.h's.
+ */
+#ifndef IDR_PACK_H
+#define IDR_PACK_H
+
+#include "node.h"
+
+/* Hang @child at the free slot @off of interior @node, which has room. */
+IDR__HIDDEN void idr__pack_child_put(struct idr_node *node, unsigned int off,
+				     struct idr_node *child);
+/* Spread packed @pack's entries (or children) over whole @node. */
+IDR__HIDDEN void idr__unpack_into(struct idr_node *node, struct idr_node *pack);
+
+/*
+ * The most room a packed leaf of @n entries keeps.  A loose one keeps
+ * the room it was packed with, and as many removals again (plus an
+ * eighth): churn of up to PACK_ROOM + 1 IDs around a count shrinks it
+ * at most once.  A tight one (the first shrink makes it so) keeps an
+ * eighth, so leaves thinned by long runs of removals are as small as
+ * they can be.
+ */
+static inline unsigned int idr__room_kept(const struct idr_node *leaf,
+					  unsigned int n)
+{
+	/* Grown to at most twice its entries, and one: a removal and the
+	 * insertion after it cost nothing (see room_to_grow() in pack.c). */
+	if (leaf->pack & PACK_GROWN)
+		return n + 3;
+	return is_loose(leaf) ? 2 * PACK_ROOM + n / 8 : n / 8;
+}
+
+/* Whether @leaf, holding @n entries after a removal, is to be packed
+ * (whole) or shrunk (packed).  Inline: most removals leave a whole leaf
+ * with too many entries to pack, and that costs no call. */
+static inline bool idr__pack_due(const struct idr_node *leaf, unsigned int n)
+{
+	if (is_packed(leaf))
+		return pack_cap(leaf) - n > idr__room_kept(leaf, n);
+	return n <= PACK_MAX && n >= PACK_MIN;
+}
+
+/* @leaf, due (above), packed or shrunk to the room it keeps: the new
+ * block, or NULL when realloc fails and it stays as it is. */
+IDR__HIDDEN struct idr_node *idr__pack_leaf(struct idr_node *leaf,
+					    unsigned int n);
+
+/* Blocks an insertion of a lone ID mallocs before it changes the tree. */
+struct idr__lone_blocks {
+	struct idr_node *grown; /* the full packed node, moved, or NULL */
+	unsigned int grown_cap;
+	struct idr_node *made[IDR__LEVELS]; /* new nodes, top down */
+	unsigned int n_made;
+};
+
+/* The blocks for a lone insertion below @node, at @shift on its path:
+ * all of them or none (false, and nothing to free). */
+IDR__HIDDEN bool idr__lone_malloc(struct idr__lone_blocks *b,
+				  const struct idr_node *node,
+				  unsigned int shift);
+/* Copy @node (at @shift, packed, with no room) into b->grown. */
+IDR__HIDDEN struct idr_node *idr__lone_grow(struct idr__lone_blocks *b,
+					    const struct idr_node *node,
+					    unsigned int shift);
+
+#endif /* IDR_PACK_H */
