@@ -37,7 +37,11 @@ B := build
 LIB_SRC := src/trace.c src/nodes.c src/tree.c src/pack.c src/check.c src/idr.c \
 	src/legacy.c src/tag.c src/ida.c src/walk.c src/view.c src/dump.c \
 	src/alloc.c
-LIB_HDR := $(wildcard src/*.h)
+# src/idrsh*.[ch] are the shell's, not the library's (make install
+# installs idr.h and idr_view.h alone).
+LIB_HDR := $(filter-out src/idrsh%,$(wildcard src/*.h))
+IDRSH_SRC := src/idrsh.c src/idrsh_history.c
+IDRSH_HDR := src/idrsh_history.h
 LIB_OBJ := $(LIB_SRC:src/%.c=$(B)/obj/%.o)
 # tests/seam.c: the tests' counting, failing allocator, on the seam.
 UNIT_SRC := $(wildcard tests/unit/*.c) tests/seam.c
@@ -130,9 +134,10 @@ $(B)/idrsh_lua.h: lua/idrsh.lua
 	  od -An -v -tx1 $< | sed 's/ *\([0-9a-f][0-9a-f]\)/0x\1,/g'; \
 	  echo '0 };'; } > $@
 
-$(B)/idrsh: src/idrsh.c $(LIDR) $(B)/idrsh_lua.h $(B)/libidr.a $(LIB_HDR)
+$(B)/idrsh: $(IDRSH_SRC) $(IDRSH_HDR) $(LIDR) $(B)/idrsh_lua.h $(B)/libidr.a \
+		$(LIB_HDR)
 	$(QUIET_CC)$(CC) $(CPPFLAGS) $(CFLAGS) $(LUA_CFLAGS) -Isrc -I$(B) \
-		-o $@ src/idrsh.c lua/lidr.c $(B)/libidr.a $(LUA_LIBS) \
+		-o $@ $(IDRSH_SRC) lua/lidr.c $(B)/libidr.a $(LUA_LIBS) \
 		$(READLINE_LIBS) $(LDFLAGS)
 
 # The unit tests, in four builds: as shipped, with 3 bits per level so

@@ -36,12 +36,14 @@ $(B)/fuzz/ops-b3: fuzz/ops.c fuzz/input.h tests/unit/model.c \
 	$(QUIET_CC)clang $(CPPFLAGS) -DIDR_BITS=3 $(FUZZ_CFLAGS) -Isrc -Itests/unit \
 		-Itests -o $@ fuzz/ops.c tests/unit/model.c tests/seam.c $(LIB_SRC)
 
-# idrsh.c is compiled inside fuzz/shell.c, its main() renamed.
-$(B)/fuzz/shell: fuzz/shell.c src/idrsh.c $(LIDR) $(B)/idrsh_lua.h \
-		$(LIB_SRC) $(LIB_HDR)
+# idrsh.c is compiled inside fuzz/shell.c, its main() renamed; the
+# shell's other files (src/idrsh_history.c) are linked as they are.
+$(B)/fuzz/shell: fuzz/shell.c $(IDRSH_SRC) $(IDRSH_HDR) $(LIDR) \
+		$(B)/idrsh_lua.h $(LIB_SRC) $(LIB_HDR)
 	@mkdir -p $(@D)
 	$(QUIET_CC)clang $(CPPFLAGS) $(FUZZ_CFLAGS) $(LUA_CFLAGS) -Isrc -I$(B) \
-		-Dmain=idrsh_main -o $@ fuzz/shell.c lua/lidr.c $(LIB_SRC) \
+		-Dmain=idrsh_main -o $@ fuzz/shell.c \
+		$(filter-out src/idrsh.c,$(IDRSH_SRC)) lua/lidr.c $(LIB_SRC) \
 		$(LUA_LIBS) $(READLINE_LIBS)
 
 $(B)/fuzz/lua: fuzz/lua.c fuzz/input.h $(LIDR) $(LIB_SRC) $(LIB_HDR)

@@ -2,8 +2,9 @@
 /*
  * idrsh.c - the C side of idrsh, the interactive shell of idr.
  *
- * Only what must be C lives here: options, the readline loop, history,
- * completion, signals and the Lua state.  The command language itself is
+ * Only what must be C lives here: options, the readline loop,
+ * completion, signals and the Lua state (the history file is
+ * idrsh_history.c's).  The command language itself is
  * lua/idrsh.lua, compiled in as idrsh_lua[]; its chunk returns a module
  * whose functions this file calls:
  *
@@ -25,17 +26,14 @@
  * interrupt, a bug) is reported here the same way.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
-#include <readline/history.h>
 #include <readline/readline.h>
 
 #include <lauxlib.h>
@@ -43,9 +41,8 @@
 #include <lualib.h>
 
 #include "idr.h"
+#include "idrsh_history.h"
 #include "idrsh_lua.h"
-
-#define HISTORY_MAX 1000
 
 int luaopen_idr(lua_State *L);
 
@@ -65,9 +62,8 @@ struct shell {
 	bool interactive; /* reading stdin through readline */
 	bool failed;	  /* a command failed */
 	bool quit;	  /* a command asked to leave */
-	char *history;	  /* file, or NULL */
 	const char *html; /* --html: the replay page to write, or NULL */
-	int histsize;	  /* lines it keeps */
+	struct shell_history history; /* its file, at the terminal */
 };
 
 /* The one shell, for readline's and the signal handler's callbacks. */
@@ -424,137 +420,6 @@ static void shell_lua_close(struct shell *s)
 	s->L = NULL;
 }
 
-/* ======================== History ======================== */
-
-/* $IDRSH_HISTORY (empty: none), $XDG_STATE_HOME/idrsh_history, or
- * ~/.idrsh_history. */
-static char *history_path(void)
-{
-	const char *env = getenv("IDRSH_HISTORY");
-	const char *dir, *file;
-	char *path;
-
-	if (env)
-		return *env ? strdup(env) : NULL;
-	dir = getenv("XDG_STATE_HOME");
-	file = "idrsh_history";
-	if (!dir || !*dir) {
-		dir = getenv("HOME");
-		file = ".idrsh_history";
-	}
-	if (!dir || !*dir)
-		return NULL;
-	path = malloc(strlen(dir) + strlen(file) + 2);
-	if (path)
-		sprintf(path, "%s/%s", dir, file);
-	return path;
-}
-
-/*
- * Only a regular file (or none yet) is history: reading a FIFO would
- * block, and the chmod below would change a device such as /dev/null.
- * A file that cannot be written is reported by history_open() or
- * history_add().
- */
-static bool history_regular(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) != 0 || S_ISREG(st.st_mode);
-}
-
-/* $IDRSH_HISTSIZE lines are kept; HISTORY_MAX if unset or not a number. */
-static int history_size(void)
-{
-	const char *env = getenv("IDRSH_HISTSIZE");
-	char *end;
-	long n;
-
-	if (!env || !*env)
-		return HISTORY_MAX;
-	errno = 0;
-	n = strtol(env, &end, 10);
-	if (*end || errno || n < 0 || n > 1000000)
-		return HISTORY_MAX;
-	return (int)n;
-}
-
-static void history_fail(struct shell *s)
-{
-	fprintf(stderr, "idrsh: cannot write history to %s: %s\n", s->history,
-		strerror(errno));
-	free(s->history);
-	s->history = NULL;
-}
-
-/* The file exists and is private before the first line goes in. */
-static void history_open(struct shell *s)
-{
-	/* O_NONBLOCK: should it have become a FIFO since, fail, not hang. */
-	int fd = open(s->history, O_WRONLY | O_CREAT | O_APPEND | O_NONBLOCK,
-		      0600);
-
-	if (fd < 0 || fchmod(fd, 0600) != 0) {
-		history_fail(s);
-		if (fd >= 0)
-			close(fd);
-		return;
-	}
-	/* Written back from what was read: cut to $IDRSH_HISTSIZE entries
-	 * whatever the file held (a garbled one included). */
-	if (close(fd) != 0 || (errno = write_history(s->history)) != 0)
-		history_fail(s);
-}
-
-static void history_load(struct shell *s)
-{
-	s->history = history_path();
-	s->histsize = history_size();
-	stifle_history(s->histsize);
-	if (s->history && !history_regular(s->history)) {
-		fprintf(stderr, "idrsh: %s is not a regular file; no history\n",
-			s->history);
-		free(s->history);
-		s->history = NULL;
-	}
-	if (s->history && s->histsize == 0) {
-		free(s->history);
-		s->history = NULL;
-	}
-	if (!s->history)
-		return;
-	read_history(s->history);
-	history_open(s);
-}
-
-/*
- * Each line goes to the file as it is entered, so that a hang-up, 'lua
- * os.exit()' or a crash loses none; the file is cut to the last
- * $IDRSH_HISTSIZE lines as it goes.
- */
-static void history_add(struct shell *s, const char *line)
-{
-	HIST_ENTRY *last = history_length > 0 ? history_get(history_base +
-							    history_length - 1)
-					      : NULL;
-	int err;
-
-	if (line[strspn(line, " \t")] == '\0')
-		return;
-	if (last && strcmp(last->line, line) == 0)
-		return;
-	add_history(line);
-	if (!s->history)
-		return;
-	err = append_history(1, s->history);
-	if (!err)
-		err = history_truncate_file(s->history, s->histsize);
-	if (err) {
-		errno = err;
-		history_fail(s);
-	}
-}
-
 /* ======================== Completion ======================== */
 
 static char **matches; /* the Lua side's candidates, for generate() */
@@ -679,48 +544,6 @@ static void readline_init(void)
 	rl_signal_event_hook = on_signal_event;
 }
 
-/* Appends @line to the history file, as append_history() would. */
-static void history_file_line(struct shell *s, const char *line)
-{
-	FILE *f = fopen(s->history, "a");
-	int err = f ? 0 : errno;
-
-	if (f && fprintf(f, "%s\n", line) < 0)
-		err = EIO;
-	if (f && fclose(f) != 0 && !err)
-		err = errno;
-	if (!err)
-		err = history_truncate_file(s->history, s->histsize);
-	if (err) {
-		errno = err;
-		history_fail(s);
-	}
-}
-
-/*
- * A line that goes on with a pending chunk joins the chunk's entry, as
- * in lua5.4, so that Up brings the whole chunk back.  The file, one line
- * an entry, still gets the line as it is entered.
- */
-static void history_extend(struct shell *s, const char *line)
-{
-	HIST_ENTRY *last = history_get(history_base + history_length - 1);
-	size_t n = (last ? strlen(last->line) + 1 : 0) + strlen(line) + 1;
-	char *all = malloc(n);
-
-	if (!last || !all) {
-		free(all);
-		history_add(s, line);
-		return;
-	}
-	snprintf(all, n, "%s\n%s", last->line, line);
-	free_history_entry(
-		replace_history_entry(history_length - 1, all, NULL));
-	free(all);
-	if (s->history)
-		history_file_line(s, line);
-}
-
 /* At the terminal: answers are read with the 'answer> ' prompt, and go
  * to no history (they are no commands). */
 static void interact_answers(struct shell *s)
@@ -747,7 +570,7 @@ static void interact(struct shell *s)
 	char *line;
 
 	readline_init();
-	history_load(s);
+	shell_history_load(&s->history);
 	if (!s->quiet)
 		printf("idrsh (idr) %s: type 'help' for commands, "
 		       "Ctrl-D to leave.\n",
@@ -765,13 +588,13 @@ static void interact(struct shell *s)
 			break;
 		}
 		if (ask(s, "chunk_open"))
-			history_extend(s, line);
+			shell_history_extend(&s->history, line);
 		else
-			history_add(s, line);
+			shell_history_add(&s->history, line);
 		run_line(s, line, strlen(line), NULL);
 		free(line);
 	}
-	free(s->history);
+	shell_history_close(&s->history);
 	s->failed = failed;
 }
 

@@ -21,9 +21,10 @@ soak: $(B)/soak/soak
 	$(SOAK_TSAN) ./$(B)/soak/soak $(SOAK_THREADS) $(SOAK_SECONDS)
 
 # idrsh under ASan+UBSan, for tests/hostile.bats (which skips without it).
-$(B)/idrsh-asan: src/idrsh.c $(LIDR) $(B)/idrsh_lua.h $(LIB_SRC) $(LIB_HDR)
+$(B)/idrsh-asan: $(IDRSH_SRC) $(IDRSH_HDR) $(LIDR) $(B)/idrsh_lua.h $(LIB_SRC) \
+		$(LIB_HDR)
 	$(QUIET_CC)$(CC) $(CPPFLAGS) $(CFLAGS) $(SANITIZE) $(LUA_CFLAGS) -Isrc -I$(B) \
-		-o $@ src/idrsh.c lua/lidr.c $(LIB_SRC) $(LUA_LIBS) \
+		-o $@ $(IDRSH_SRC) lua/lidr.c $(LIB_SRC) $(LUA_LIBS) \
 		$(READLINE_LIBS) $(LDFLAGS)
 
 EXTRA_SUITES += soak valgrind-unit
