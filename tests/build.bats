@@ -97,6 +97,27 @@ setup() {
 	grep -qx ida_bitmap_bits "$BATS_TEST_TMPDIR/exports"
 }
 
+@test "src/ keeps one concern a file: none over 1,000 lines, no _GNU_SOURCE, no circle of calls" {
+	objs=$(ar t build/libidr.a | sed 's|^|build/obj/|')
+	[ -n "$objs" ]
+	run tests/layers-check $objs
+	[ "$output" = "" ]
+	[ "$status" -eq 0 ]
+}
+
+@test "layers-check finds a circle of calls between two files" {
+	cd "$BATS_TEST_TMPDIR"
+	printf 'int b(void);\nint a(void) { return b(); }\n' > x.c
+	printf 'int a(void);\nint b(void) { return a(); }\n' > y.c
+	printf 'int a(void);\nint c(void) { return a(); }\n' > z.c
+	cc -c x.c y.c z.c
+	run "$BATS_TEST_DIRNAME/layers-check" x.o z.o
+	[ "$status" -eq 0 ]
+	run "$BATS_TEST_DIRNAME/layers-check" x.o y.o z.o
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"a circle of calls"* ]]
+}
+
 @test "make run builds and starts idrsh" {
 	run bash -c "printf 'alloc tty\nalloc disk\nfind 1\n' | make -s run"
 	[ "$status" -eq 0 ]
