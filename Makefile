@@ -36,7 +36,7 @@ SANITIZE := -fsanitize=address,undefined -fno-omit-frame-pointer \
 B := build
 LIB_SRC := src/trace.c src/nodes.c src/tree.c src/check.c src/idr.c \
 	src/legacy.c src/tag.c src/ida.c src/walk.c src/view.c src/dump.c \
-	src/alloc.c
+	src/dot.c src/alloc.c
 LIB_HDR := $(wildcard src/*.h)
 LIB_OBJ := $(LIB_SRC:src/%.c=$(B)/obj/%.o)
 # tests/seam.c: the tests' counting, failing allocator, on the seam.
