@@ -281,7 +281,7 @@ static int print_nine(FILE *out, unsigned long id, void *entry, void *data)
 /*
  * A leaf's entries wrap at LINE_CHARS (100): ten of nine characters and
  * their nine spaces (99) make one line, the eleventh starts the next
- * (dump.c, dot_entries's > LINE_CHARS and its col + 1).
+ * (dot.c, dot_entries's > LINE_CHARS and its col + 1).
  */
 static void dot_entries_wrap_at_line_chars(void)
 {
@@ -306,7 +306,7 @@ static void dot_entries_wrap_at_line_chars(void)
 
 /*
  * Only the first nchanged events mark cells: an event just past them,
- * which would mark a cell of its own, is not read (dump.c, dot_marks's
+ * which would mark a cell of its own, is not read (dot.c, dot_marks's
  * loop bound).
  */
 static void dot_changed_reads_nchanged_only(void)
@@ -417,7 +417,7 @@ static void dot_sparse_leaves_out(void)
 /*
  * The way to an ID and a cell changed on it force the same nodes, once:
  * the picture keeps room for them once, and draws as many nodes as with
- * the way alone (dump.c, force_path's dedupe).
+ * the way alone (dot.c, force_path's dedupe).
  */
 static void dot_same_path_forced_once(void)
 {
@@ -448,7 +448,7 @@ static void dot_same_path_forced_once(void)
 /*
  * Five leaves under one top node: four fit the picture's width, the
  * fifth is left out, and the legend counts it in the singular; six
- * leave two out (dump.c, dot_legend's left_out == 1).  The width left
+ * leave two out (dot.c, dot_legend's left_out == 1).  The width left
  * them out, not max_nodes, and the legend does not blame it (d.cut).
  */
 #if IDR_BITS == 6
@@ -476,7 +476,7 @@ static void dot_left_out_counted(void)
 /*
  * Once a leaf is left out for want of width, the siblings after it are
  * left out too, even a run narrow enough for the room that is left: a
- * level reads left to right (dump.c, plan_child's leaving).  Leaves 0-4
+ * level reads left to right (dot.c, plan_child's leaving).  Leaves 0-4
  * differ (1 to 5 IDs); 5 and 6 are full, a run of two.
  */
 static void dot_left_out_ends_the_level(void)
@@ -525,7 +525,7 @@ static void dot_at_and_changed_far_apart(void)
 
 /*
  * The legend counts runs of alike siblings, one in the singular: full
- * leaves 0-1 are one run; with 3-4 full too (leaf 2 apart) two (dump.c,
+ * leaves 0-1 are one run; with 3-4 full too (leaf 2 apart) two (dot.c,
  * dot_legend's runs == 1).
  */
 static void dot_runs_counted(void)
@@ -552,7 +552,7 @@ static void dot_runs_counted(void)
  * Changed cells force the way down to them, but no more than two nodes
  * a level: of three far-apart leaves an operation changed, the first two
  * are drawn, the third is left out with the rest of the sparse tree
- * (dump.c, force_path's FORCED_MAX).
+ * (dot.c, force_path's FORCED_MAX).
  */
 static void dot_changed_forces_two_a_level(void)
 {

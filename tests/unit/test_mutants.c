@@ -484,7 +484,7 @@ static void mutants_dot_run_level(void)
 
 /*
  * Runs of exactly RUN_FULL full leaves (2) and of RUN_LEAVES alike ones
- * (8) are the shortest DOT collapses (dump.c, plan_children's >=).
+ * (8) are the shortest DOT collapses (dot.c, plan_children's >=).
  */
 static void mutants_dot_shortest_runs(void)
 {
