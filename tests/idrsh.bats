@@ -980,9 +980,9 @@ idrsh: <stdin>:4: dot: /nonexistent/dir/t.dot: No such file or directory"
 	assert_line "  The bitmap for IDs 0..4095, now empty, goes to the idr's cache."
 }
 
-@test "the README's explain and trace session is what idrsh prints" {
+@test "doc/teaching.md's explain and trace session is what idrsh prints" {
 	awk '/^\$ idrsh -c .alloc a. -c .explain/ { s = 1; next }
-		s && /^```$/ { exit } s' README.md > "$BATS_TEST_TMPDIR/want"
+		s && /^```$/ { exit } s' doc/teaching.md > "$BATS_TEST_TMPDIR/want"
 	[ "$(wc -l < "$BATS_TEST_TMPDIR/want")" -ge 20 ]
 	run ./build/idrsh -c 'alloc a' -c 'explain alloc b 64' -c 'trace on' \
 		-c 'remove 64'

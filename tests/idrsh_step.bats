@@ -215,11 +215,11 @@ EOF2
 	[ "${#lines[@]}" -gt 200 ]
 }
 
-@test "the README's step and diff sessions are what idrsh prints" {
-	# Each block of "## Looking inside" that opens with "$ idrsh ...".
+@test "doc/teaching.md's step and diff sessions are what idrsh prints" {
+	# Each block of its "## Looking inside" that opens with "$ idrsh ...".
 	awk '/^## Looking inside/ { s = 1; next } s && /^## / { exit }
 		s && /^```$/ { if (in_) { in_ = 0; print "\036" } else in_ = 1; next }
-		s && in_' README.md > "$BATS_TEST_TMPDIR/blocks"
+		s && in_' doc/teaching.md > "$BATS_TEST_TMPDIR/blocks"
 	n=0
 	while IFS= read -r -d $'\036' block; do
 		block=${block#$'\n'}

@@ -99,7 +99,7 @@ png_count() {
 }
 
 @test "a later frame: the grown tree, full and child cells, changes marked" {
-	# At the size of the README's picture (doc/replay.png is a copy).
+	# At the size of the picture in the README and doc/teaching.md (doc/replay.png is a copy).
 	WINDOW=1200,470 browser --screenshot="$OUT/later.png" \
 		"$(url "$OUT/demo.html" frame=67)"
 	cp "$OUT/later.png" build/replay-later.png
