@@ -296,7 +296,7 @@ INSTALLED = $(INSTALLED_LIB) $(INSTALLED_BIN) $(INSTALLED_COMPLETION) \
 .PHONY: install-lib install-bin install-completion
 
 # Where the dynamic linker looks without being told (Debian's defaults);
-# a library anywhere else needs -rpath or LD_LIBRARY_PATH (README).
+# a library anywhere else needs -rpath or LD_LIBRARY_PATH (doc/c.md).
 LOADER_DIRS := /lib /usr/lib /lib/$(shell $(CC) -print-multiarch 2>/dev/null) \
 	/usr/lib/$(shell $(CC) -print-multiarch 2>/dev/null) /usr/local/lib
 
@@ -308,7 +308,7 @@ install: install-lib install-bin install-completion install-lua install-man
 		'idr: run ldconfig (as root) so that programs find libidr.so.$(SOVERSION)'), \
 		echo 'idr: $(LIBDIR) is not where the dynamic linker looks:'; \
 		echo 'idr: link with -Wl,-rpath,$(LIBDIR), set LD_LIBRARY_PATH, or link'; \
-		echo 'idr: statically with pkg-config --static (README: "Installing")')
+		echo 'idr: statically with pkg-config --static (doc/c.md: "Building a program")')
 
 install-lib: $(B)/libidr.a $(B)/libidr.so
 	install -d $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR) \

@@ -1,6 +1,6 @@
-# The ABI (README, "Installing"): removing or changing an exported symbol,
-# or the layout of a public structure, bumps the soname (libidr.so.1,
-# package libidr1, since 0.2.0); adding one is a new minor version and a
+# The ABI (doc/install.md, "ABI and soname"): removing or changing an
+# exported symbol, or the layout of a public structure, bumps the soname
+# (libidr.so.1, package libidr1, since 0.2.0); adding one is a new minor version and a
 # new line in debian/libidr1.symbols.  Either way the symbols file must say so: the
 # package build checks it with dpkg-gensymbols -c4, and so do these tests,
 # on build/libidr.so, without building the packages.

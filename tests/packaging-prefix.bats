@@ -16,7 +16,7 @@ install_prefix() {
 	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
 }
 
-# cc the README's example to $BATS_TEST_TMPDIR/$1 with the other flags.
+# cc the README's C example to $BATS_TEST_TMPDIR/$1 with the other flags.
 build() {
 	local out=$BATS_TEST_TMPDIR/$1
 	shift
