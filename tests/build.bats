@@ -1,4 +1,5 @@
 # The build's promises: the README's C example, install, pkg-config.
+# (tests/doc.bats checks the other pages' examples and links.)
 
 setup() {
 	load test_helper
@@ -153,16 +154,19 @@ setup() {
 	[ "${lines[0]}" = "$(printf '1\t0\tsecond')" ]
 }
 
-@test "the README says nothing twice: no run of 12 words recurs in its prose" {
-	run awk '/^```/ { code = !code; next }
-		!code { for (i = 1; i <= NF; i++) w[n++] = $i }
+@test "the README and doc/ say nothing twice: no run of 12 words recurs in their prose" {
+	# A page says a thing once, and the README leads to it.
+	run awk 'FNR == 1 { code = 0 }
+		/^```/ { code = !code; next }
+		!code { for (i = 1; i <= NF; i++) { w[n] = $i; f[n++] = FILENAME } }
 		END {
 			for (i = 0; i + 12 <= n; i++) {
 				k = w[i]
 				for (j = 1; j < 12; j++) k = k " " w[i + j]
-				if (seen[k]++ == 1) print k
+				if (!(k in first)) first[k] = f[i]
+				else if (!said[k]++) print first[k] " and " f[i] ": " k
 			}
-		}' README.md
+		}' $DOC_PAGES
 	[ "$status" -eq 0 ]
 	[ -z "$output" ] || { echo "said twice: $output"; return 1; }
 }

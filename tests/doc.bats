@@ -162,8 +162,11 @@ bad_links() {
 		run bash -c "cd '$BATS_TEST_TMPDIR/sh$n' && PATH='$TOP/build':\$PATH && set -e && $block"
 		[ "$status" -eq 0 ] || { echo "$page: $block"; echo "$output"; return 1; }
 		while IFS= read -r said; do
-			[[ "$output" == *"$said"* ]] ||
-				{ echo "$page: no '$said' in:"; echo "$output"; return 1; }
+			[[ "$output" == *"$said"* ]] || {
+				echo "$page: no '$said' in what it printed, which ends:"
+				printf '%s\n' "$output" | tail -5
+				return 1
+			}
 		done < <(sed -n 's/.*# \.\.\. //p' <<< "$block")
 	done < <(md_blocks sh doc/*.md)
 	[ "$n" -ge 2 ]
