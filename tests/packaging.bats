@@ -86,6 +86,19 @@ holds() {
 		/usr/share/bash-completion/completions/idrsh
 }
 
+@test "libidr-dev, lua-idr and idrsh hold the README and every doc/ page" {
+	local p f base
+	for p in libidr-dev lua-idr idrsh; do
+		contents "$p" > "$BATS_TEST_TMPDIR/list"
+		for f in README.md doc/*; do
+			base=/usr/share/doc/$p/${f##*/}
+			grep -qx -e "$base" -e "$base.gz" "$BATS_TEST_TMPDIR/list" ||
+				{ echo "$p lacks $base"; return 1; }
+		done
+	done
+	! contents libidr1 | grep -q '\.md'
+}
+
 @test "debian/copyright: MIT for the library and module, GPL-3+ for the idrsh binary" {
 	grep -q '^License: Expat$' debian/copyright
 	grep -q '^License: GPL-3.0-or-later$' debian/copyright
