@@ -14,8 +14,21 @@
 --   events     the readers of the library's events (the views)
 --   chunk      running Lua chunks, showing their results
 --   run        reading lines: a line to its command, here-documents
--- and a module a family of commands, each making its commands in the
--- order 'help' lists them: the order in which they are loaded below.
+-- and a module a family of commands, which registers its commands with
+-- registry.command { ... } as it loads; 'help' lists them in the order
+-- the families are loaded below:
+--   manage     new, use, trees, drop
+--   idr        today's API: alloc, find, remove, list, destroy ...
+--   legacy     the 2004 API: pre_get, get_new ...; preload
+--   tagged     alloc_tagged, find_tagged, check, untag ...
+--   ida        ida_alloc, ida_free, ida_exists
+--   inside     dump, dot, path, stats, trace; fail, mem
+--   lua        lua, source (and =EXPR, which run.lua runs itself)
+--   lessons    alloc_many, lesson, quiz (lesson.lua: the runner, grader)
+--   step       step, mark, diff, explain
+--   record     record (and --html)
+--   help       help, quit
+-- A module uses another only through what that one returns.
 
 local idr = require "idr"
 local sh = require "idrsh.state"
@@ -117,11 +130,11 @@ function M.run_file(file, args)
 	return r == "quit" and "quit" or (r and true or false)
 end
 
-function M.run_lua(chunk, name)
+function M.run_lua(code, name)
 	observe_trees()
-	local ok, err = run_chunk(chunk, name, "script")
+	local ok, err = run_chunk(code, name, "script")
 	if not ok then report(nil, err) end
-	if sh.on.record then record.line("-e " .. chunk, false) end
+	if sh.on.record then record.line("-e " .. code, false) end
 	return ok and true or false
 end
 

@@ -88,15 +88,15 @@ local function parse_dump(args, t)
 		return number(s, what, max, min)
 	end
 	while args[i] do
-		local a, n, err = args[i], nil, nil
+		local a = args[i]
 		if a == "--full" then
 			o.full, i = true, i + 1
 		elseif a == "--depth" or a == "--entries" then
-			n, err = num(a .. " N", a == "--depth" and 34 or 64, 1)
+			local n, err = num(a .. " N", a == "--depth" and 34 or 64, 1)
 			if not n then return nil, err end
 			o[a:sub(3)], i = n, i + 2
 		elseif a == "--at" then
-			n, err = num("--at ID", idmax)
+			local n, err = num("--at ID", idmax)
 			if not n then return nil, err end
 			o.at, i = n, i + 2
 		elseif a == "--range" then

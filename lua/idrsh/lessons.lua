@@ -11,7 +11,7 @@ local registry = require "idrsh.registry"
 local trees = require "idrsh.trees"
 local events = require "idrsh.events"
 local run = require "idrsh.run"
-local lesson = require "idrsh.lesson"
+local Lesson = require "idrsh.lesson"
 
 -- Chunks run by 'lua' share _G: the shell keeps its own references.
 local error, getmetatable, io, ipairs, os, pairs, pcall, setmetatable,
@@ -29,16 +29,16 @@ local reader = events.reader
 local run_line = run.run_line
 
 -- The shell's Lua has found the lessons' functions in the module since
--- the binding held them: they stay there, in idrsh (require "idr" in
--- lua5.4 has none).  The shell calls them there, so that a chunk may
--- replace one, as tests/lessons.bats replaces idr.lesson_parse to reach
--- the check where a lesson's lines run.
-idr.lesson_parse, idr.lesson_check, idr.lesson_answer = lesson.parse,
-	lesson.check, lesson.answer
-idr.lesson_runner, idr.lesson_play, idr.quiz = lesson.runner, lesson.play,
-	lesson.quiz
-idr.lessons, idr.lesson, idr.lesson_texts = lesson.names, lesson.get,
-	lesson.texts
+-- the binding held them: they stay there, in idrsh only (require "idr"
+-- in lua5.4 has none).  A lesson is parsed by whatever idr.lesson_parse
+-- is, so that a chunk may replace it: tests/lessons.bats does, to show
+-- that a lesson's lines are checked again where they run.
+idr.lesson_parse, idr.lesson_check, idr.lesson_answer = Lesson.parse,
+	Lesson.check, Lesson.answer
+idr.lesson_runner, idr.lesson_play, idr.quiz = Lesson.runner, Lesson.play,
+	Lesson.quiz
+idr.lessons, idr.lesson, idr.lesson_texts = Lesson.names, Lesson.get,
+	Lesson.texts
 
 -- {====================== Lessons and quizzes ======================
 
@@ -180,9 +180,9 @@ command {
 -- Marks are the sandbox's own too: a lesson's 'mark' must not replace
 -- the user's mark of the same name.
 local function sandbox()
-	local trees = setmetatable({}, getmetatable(sh.trees))
-	trees.default = idr.new {}
-	return { trees = trees, current = "default", on = {}, marks = {},
+	local own = setmetatable({}, getmetatable(sh.trees))
+	own.default = idr.new {}
+	return { trees = own, current = "default", on = {}, marks = {},
 		preloaded = 0 }
 end
 
@@ -205,7 +205,7 @@ end
 -- Calls @fn(...) with @box's trees, readers, marks and preload as the
 -- shell's, and only the lines a lesson may run.
 local function inside(box, fn, ...)
-	local trees, cur, on, marks = sh.trees, sh.current, sh.on, sh.marks
+	local users, cur, on, marks = sh.trees, sh.current, sh.on, sh.marks
 	local only, users_preload = sh.only, preloaded()
 	sh.trees, sh.current, sh.on = box.trees, box.current, box.on
 	sh.marks, sh.only = box.marks, lesson_allowed
@@ -213,7 +213,7 @@ local function inside(box, fn, ...)
 	local r = table.pack(pcall(fn, ...))
 	box.current, box.preloaded = sh.current, preloaded()
 	preload_as(users_preload)
-	sh.trees, sh.current, sh.on, sh.marks = trees, cur, on, marks
+	sh.trees, sh.current, sh.on, sh.marks = users, cur, on, marks
 	sh.only = only
 	if not r[1] then error(r[2], 0) end
 	return table.unpack(r, 2, r.n)
@@ -321,7 +321,7 @@ right, else false (so that a script that grades answers exits 1).
 ]]
 local function session(lesson)
 	local s = { box = sandbox() }
-	s.runner = idr.lesson_runner(lesson, { run = captured,
+	s.runner = Lesson.runner(lesson, { run = captured,
 		stats = tree_stats, emit = emit })
 	return s
 end
@@ -389,7 +389,7 @@ end
 
 --[[
 'lesson NAME --html OUT.html': the lesson played in a sandbox with no
-one to answer (idr.lesson_play), made into a replay page: a frame for
+one to answer (Lesson.play), made into a replay page: a frame for
 each command it runs, with the events a reader of its own heard; its
 paragraphs go with the frame that follows them; a question is a frame
 with the tree as the question finds it, and its answer (the command's
@@ -450,12 +450,12 @@ local function lesson_replay(lesson)
 	local p = { rec = idr.recorder { title = lesson.title }, text = {} }
 	local box = sandbox()
 	box.on["lesson-html"] = true
-	local function run(command, answer)
+	local function run_step(line, answer)
 		heard.events, heard.tree = {}, nil
-		return captured(command, answer)
+		return captured(line, answer)
 	end
 	local played = inside(box, function()
-		local steps = idr.lesson_play(lesson, { run = run,
+		local steps = Lesson.play(lesson, { run = run_step,
 			stats = tree_stats, emit = function(step, what, r)
 				lesson_emit(p, step, what, r)
 			end })
@@ -508,8 +508,8 @@ local function lesson_options(args, seed)
 end
 
 local function list_lessons()
-	for _, name in ipairs(idr.lessons()) do
-		local l = idr.lesson(name)
+	for _, name in ipairs(Lesson.names()) do
+		local l = Lesson.get(name)
 		outln(string.format("%-14s %s", name, l and l.title or "?"))
 	end
 	outln("Type 'lesson NAME' to take one, or 'lesson FILE' for your own.")
@@ -518,8 +518,8 @@ end
 
 -- A lesson compiled in, else a file of the format.
 local function load_lesson(name)
-	if lesson.texts[name] then
-		return idr.lesson_parse(lesson.texts[name], name, lesson_allowed)
+	if Lesson.texts[name] then
+		return idr.lesson_parse(Lesson.texts[name], name, lesson_allowed)
 	end
 	local f, err = io.open(name, "r")
 	if not f then
@@ -552,7 +552,7 @@ command {
 	example = "lesson lowest-free --html lowest-free.html",
 	complete = function(text)
 		if text:sub(1, 1) == "-" then return { "--answers", "--html" } end
-		local l = idr.lessons()
+		local l = Lesson.names()
 		for _, name in ipairs(l) do
 			if name:sub(1, #text) == text then return l end
 		end
@@ -597,8 +597,8 @@ command {
 			seed, e = number(o.seed, "S", INT_MAX)
 			if not seed then return nil, e end
 		end
-		if o.html then return lesson_html(idr.quiz(n, seed), o.html) end
-		return start(idr.quiz(n, seed), o.answers)
+		if o.html then return lesson_html(Lesson.quiz(n, seed), o.html) end
+		return start(Lesson.quiz(n, seed), o.answers)
 	end,
 }
 

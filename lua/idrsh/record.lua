@@ -19,8 +19,6 @@ local current = trees.current
 local reader = events.reader
 
 -- {============================ Replay ============================
--- 'record' and --html: a reader that makes a frame of each command line
--- (lua/view/replay.lua), with the events it caused and what it printed.
 
 -- record.rec: the recorder, once started; events: those of the operation
 -- going on; ops: the frames of the line's operations so far.
@@ -147,16 +145,17 @@ command {
 	end,
 }
 
--- }===============================================================
-
--- Runs @fn(...) with no command lines: a frame each operation instead,
--- on any tree (the reader sees only those under trees.NAME).
+-- A Lua script run while recording has no command lines: @fn(...) runs
+-- with a frame each operation instead, on any tree (the reader sees
+-- only those under trees.NAME).
 local function watch(fn, ...)
 	sh.on.record = nil
 	local r, err = record.rec:watch(fn, ...)
 	sh.on.record = true
 	return r, err
 end
+
+-- }===============================================================
 
 return {
 	start = record_start,

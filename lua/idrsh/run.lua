@@ -93,8 +93,9 @@ A reader is a source of lines: the terminal, standard input, a -c, a
 file being sourced.  It holds what a line left pending ('pending'):
   { word, lines, where, src }   a here-document: 'lua <<WORD' at
                                 where, the lines so far;
-  { lesson }                    a lesson or quiz: each line is an answer
-                                (see "Lessons and quizzes");
+  { lesson }                    a lesson or quiz: each line is an answer,
+                                lesson:answer(line), and lesson:stop(why)
+                                ends it early (see lessons.lua);
   { text }                      at the terminal only, a 'lua' or '='
                                 chunk Lua's parser found unfinished.
 Elsewhere a line is one chunk, so that a bad line fails alone.
@@ -104,9 +105,9 @@ Elsewhere a line is one chunk, so that a bad line fails alone.
 local function unfinished(line)
 	local expr = line:match("^%s*=(.*)$")
 	if expr then return incomplete(expr, "expr") end
-	local chunk = line:match("^%s*lua%s(.*)$")
-	return chunk ~= nil and chunk:find("%S") ~= nil and
-		incomplete(chunk, "repl")
+	local code = line:match("^%s*lua%s(.*)$")
+	return code ~= nil and code:find("%S") ~= nil and
+		incomplete(code, "repl")
 end
 
 -- Where a here-document opened at @where ("FILE:N") names its lines.

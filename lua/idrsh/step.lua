@@ -167,17 +167,17 @@ command {
 		return names_of(sh.marks)
 	end,
 	run = function(args)
-		local all, words = false, {}
+		local all, names = false, {}
 		for _, a in ipairs(args) do
 			if a == "--all" then
 				all = true
-			elseif a:sub(1, 1) == "-" or #words > 0 then
+			elseif a:sub(1, 1) == "-" or #names > 0 then
 				return nil, usage("diff")
 			else
-				words[1] = a
+				names[1] = a
 			end
 		end
-		local name, err = mark_name(words, 1)
+		local name, err = mark_name(names, 1)
 		if not name then return nil, err end
 		local m = sh.marks[name]
 		if not m then

@@ -9,9 +9,9 @@ local output = require "idrsh.output"
 local words = require "idrsh.words"
 
 -- Chunks run by 'lua' share _G: the shell keeps its own references.
-local _G, error, pairs, pcall, rawget, setmetatable, string, table,
-	tostring, type = _G, error, pairs, pcall, rawget, setmetatable,
-	string, table, tostring, type
+local _G, error, pairs, pcall, rawget, setmetatable, table, tostring,
+	type = _G, error, pairs, pcall, rawget, setmetatable, table, tostring,
+	type
 
 local outln, show, format_table = output.outln, output.show,
 	output.format_table

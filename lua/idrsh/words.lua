@@ -25,7 +25,9 @@ local INTERRUPTED = "interrupted!"
 -- Splits a line into words; "..." (with \ escapes) and '...' quote.
 local ESCAPES = { n = "\n", t = "\t", ["\\"] = "\\", ['"'] = '"' }
 
-local function quoted(line, i, q)
+-- The quoted text that starts at @i, after the quote @q: the text and
+-- the index after its closing quote, or nil and why.
+local function unquote(line, i, q)
 	local buf = {}
 	while true do
 		local c = line:sub(i, i)
@@ -57,7 +59,7 @@ local function split(line)
 		local word, c = {}, line:sub(i, i)
 		while c ~= "" and not c:find("%s") do
 			if c == '"' or c == "'" then
-				local s, j = quoted(line, i + 1, c)
+				local s, j = unquote(line, i + 1, c)
 				if not s then
 					return nil, j
 				end
