@@ -74,7 +74,7 @@ endif
 # lists leave out.
 DEPS_BUILD := gcc make libc6-dev pkgconf liblua5.4-dev libreadline-dev
 DEPS_TEST := $(DEPS_BUILD) lua5.4 valgrind bats bats-support bats-assert \
-	clang-format-14 \
+	clang-format-14 lua-check \
 	clang libclang-rt-14-dev g++ python3 \
 	binutils graphviz mandoc groff-base man-db chromium
 
@@ -255,6 +255,12 @@ format-check:
 # make test checks the format file by file: one pass or failure each.
 EXTRA_SUITES += format
 SUITE_format = sh tests/format-check $(CLANG_FORMAT) $(FORMAT_SRC)
+
+# Lua lint: luacheck over the Lua sources and the Lua tests, file by
+# file (TAP: one pass or failure each); .luacheckrc names the globals.
+LUACHECK ?= luacheck
+EXTRA_SUITES += luacheck
+SUITE_luacheck = $(LUACHECK) --formatter TAP lua tests/lua
 
 # memcheck over the C, Lua and shell suites: no error, no definite leak.
 VALGRIND = valgrind -q --error-exitcode=1 --leak-check=full \
