@@ -74,7 +74,7 @@ endif
 # lists leave out.
 DEPS_BUILD := gcc make libc6-dev pkgconf liblua5.4-dev libreadline-dev
 DEPS_TEST := $(DEPS_BUILD) lua5.4 valgrind bats bats-support bats-assert \
-	clang-format-14 \
+	clang-format-14 lua-check \
 	clang libclang-rt-14-dev g++ python3 \
 	binutils graphviz mandoc groff-base man-db chromium
 
@@ -106,15 +106,12 @@ $(B)/libidr.so: $(LIB_OBJ)
 # The Lua module: no -llua (the host provides Lua), and the library's own
 # symbols hidden (--exclude-libs) so that only luaopen_idr is exported.
 # The views written in Lua are compiled into the binding (lua/embed).
-# So are the lessons (examples/lessons/*.lesson), as idr.lesson_texts.
 LUA_VIEWS = $(sort $(wildcard lua/view/*.lua))
-LESSONS = $(sort $(wildcard examples/lessons/*.lesson))
 LIDR = lua/lidr.c $(B)/lidr_lua.h
 
-$(B)/lidr_lua.h: lua/embed $(LUA_VIEWS) $(LESSONS)
+$(B)/lidr_lua.h: lua/embed $(LUA_VIEWS)
 	@mkdir -p $(@D)
-	$(QUIET_GEN){ sh lua/embed views $(LUA_VIEWS) && \
-	  sh lua/embed lessons $(LESSONS); } > $@
+	$(QUIET_GEN)sh lua/embed views $(LUA_VIEWS) > $@
 
 $(B)/idr.so: $(LIDR) $(B)/libidr.a $(LIB_HDR)
 	$(QUIET_CC)$(CC) $(CPPFLAGS) $(CFLAGS) $(LUA_CFLAGS) -Isrc -I$(B) -fPIC \
@@ -123,16 +120,18 @@ $(B)/idr.so: $(LIDR) $(B)/libidr.a $(LIB_HDR)
 
 lua-module: $(B)/idr.so
 
-# idrsh: the shell's command table (lua/idrsh.lua) is compiled in as a
-# C string, and the binding is linked in and registered in package.preload.
+# idrsh: the shell's Lua modules (lua/idrsh/*.lua) and the lessons
+# (examples/lessons/*.lesson) are compiled in (lua/embed), and found by
+# name through package.preload, as the binding is, which is linked in.
+IDRSH_LUA = $(sort $(wildcard lua/idrsh/*.lua))
+LESSONS = $(sort $(wildcard examples/lessons/*.lesson))
 READLINE_LIBS = $(shell pkg-config --libs readline 2>/dev/null || echo -lreadline)
 LUA_LIBS = $(shell pkg-config --libs $(LUA_PC) 2>/dev/null || echo -llua5.4)
 
-$(B)/idrsh_lua.h: lua/idrsh.lua
+$(B)/idrsh_lua.h: lua/embed $(IDRSH_LUA) $(LESSONS)
 	@mkdir -p $(@D)
-	$(QUIET_GEN){ echo 'static const char idrsh_lua[] = {'; \
-	  od -An -v -tx1 $< | sed 's/ *\([0-9a-f][0-9a-f]\)/0x\1,/g'; \
-	  echo '0 };'; } > $@
+	$(QUIET_GEN){ sh lua/embed -m shell $(IDRSH_LUA) && \
+	  sh lua/embed lessons $(LESSONS); } > $@
 
 $(B)/idrsh: $(IDRSH_SRC) $(IDRSH_HDR) $(LIDR) $(B)/idrsh_lua.h $(B)/libidr.a \
 		$(LIB_HDR)
@@ -256,6 +255,12 @@ format-check:
 # make test checks the format file by file: one pass or failure each.
 EXTRA_SUITES += format
 SUITE_format = sh tests/format-check $(CLANG_FORMAT) $(FORMAT_SRC)
+
+# Lua lint: luacheck over the Lua sources and the Lua tests, file by
+# file (TAP: one pass or failure each); .luacheckrc names the globals.
+LUACHECK ?= luacheck
+EXTRA_SUITES += luacheck
+SUITE_luacheck = $(LUACHECK) --formatter TAP lua tests/lua
 
 # memcheck over the C, Lua and shell suites: no error, no definite leak.
 VALGRIND = valgrind -q --error-exitcode=1 --leak-check=full \

@@ -52,15 +52,7 @@
 
 #define LIDR_API __attribute__((visibility("default")))
 
-/* A Lua source compiled in by lua/embed. */
-struct embedded {
-	const char *name;  /* "explain" for lua/view/explain.lua */
-	const char *chunk; /* its chunkname, "=lua/view/explain.lua" */
-	const char *src;
-	size_t len;
-};
-
-/* views[]: the files under lua/view/; lessons[]: examples/lessons/ */
+/* views[]: the files under lua/view/, compiled in by lua/embed */
 #include "lidr_lua.h"
 
 LIDR_API int luaopen_idr(lua_State *L);
@@ -2517,19 +2509,6 @@ static void open_views(lua_State *L)
 	}
 }
 
-/* The lessons, as data: idr.lesson_texts[NAME] is a lesson's text. */
-static void open_lessons(lua_State *L)
-{
-	const struct embedded *l;
-
-	lua_newtable(L);
-	for (l = lessons; l->name; l++) {
-		lua_pushlstring(L, l->src, l->len);
-		lua_setfield(L, -2, l->name);
-	}
-	lua_setfield(L, -2, "lesson_texts");
-}
-
 LIDR_API int luaopen_idr(lua_State *L)
 {
 	size_t i;
@@ -2552,7 +2531,6 @@ LIDR_API int luaopen_idr(lua_State *L)
 	lua_setfield(L, LUA_REGISTRYINDEX, "idr.fault");
 	createmeta(L, &idr_kind, idr_meta, idr_methods);
 	createmeta(L, &ida_kind, ida_meta, ida_methods);
-	open_lessons(L);
 	open_views(L);
 	return 1;
 }

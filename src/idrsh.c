@@ -4,9 +4,10 @@
  *
  * Only what must be C lives here: options, the readline loop,
  * completion, signals and the Lua state (the history file is
- * idrsh_history.c's).  The command language itself is
- * lua/idrsh.lua, compiled in as idrsh_lua[]; its chunk returns a module
- * whose functions this file calls:
+ * idrsh_history.c's).  The command language itself is the Lua package
+ * lua/idrsh/, compiled in by lua/embed as shell[] (and the lessons as
+ * lessons[]), its modules found by name through package.preload; the
+ * module "idrsh" (lua/idrsh/init.lua) has the functions this file calls:
  *
  *   setup(config): before anything runs;
  *   run_line(line, where), run_file(path, args), run_lua(chunk, name),
@@ -54,7 +55,7 @@ struct action {
 
 struct shell {
 	lua_State *L;
-	int module; /* registry ref of idrsh.lua's module */
+	int module; /* registry ref of the module "idrsh" */
 	struct action *actions;
 	int nactions;
 	bool bail, quiet, stdin_after, color_out, color_err;
@@ -361,19 +362,48 @@ static int shell_pipe_quiet(lua_State *L)
 	return 0;
 }
 
+/* The module "idrsh.lesson_texts": each lesson's text by name. */
+static int open_lesson_texts(lua_State *L)
+{
+	const struct embedded *l;
+
+	lua_newtable(L);
+	for (l = lessons; l->name; l++) {
+		lua_pushlstring(L, l->src, l->len);
+		lua_setfield(L, -2, l->name);
+	}
+	return 1;
+}
+
+/* package.preload: the binding, the shell's modules (each compiled now,
+ * run when first required) and the lessons. */
+static void preload_modules(lua_State *L)
+{
+	const struct embedded *m;
+
+	luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE);
+	lua_pushcfunction(L, luaopen_idr);
+	lua_setfield(L, -2, "idr");
+	for (m = shell; m->name; m++) {
+		if (luaL_loadbufferx(L, m->src, m->len, m->chunk, "t") !=
+		    LUA_OK)
+			lua_error(L);
+		lua_setfield(L, -2, m->name);
+	}
+	lua_pushcfunction(L, open_lesson_texts);
+	lua_setfield(L, -2, "idrsh.lesson_texts");
+	lua_pop(L, 1);
+}
+
 static int open_shell(lua_State *L)
 {
 	struct shell *s = lua_touserdata(L, 1);
 
 	luaL_openlibs(L);
-	luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE);
-	lua_pushcfunction(L, luaopen_idr);
-	lua_setfield(L, -2, "idr");
-	lua_pop(L, 1);
-	if (luaL_loadbufferx(L, idrsh_lua, sizeof(idrsh_lua) - 1, "=idrsh.lua",
-			     "t") != LUA_OK)
-		return lua_error(L);
-	lua_call(L, 0, 1);
+	preload_modules(L);
+	lua_getglobal(L, "require");
+	lua_pushliteral(L, "idrsh");
+	lua_call(L, 1, 1);
 	lua_getfield(L, -1, "setup");
 	lua_createtable(L, 0, 7);
 	lua_pushboolean(L, s->color_out);
@@ -396,7 +426,8 @@ static int open_shell(lua_State *L)
 }
 
 /* The shell's names keep clear of Lua's lua_ and luaL_ prefixes.
- * Return: false (reported) if the state or idrsh.lua cannot be set up. */
+ * Return: false (reported) if the state or the shell's modules cannot be
+ * set up. */
 static bool shell_lua_open(struct shell *s)
 {
 	s->L = luaL_newstate();

@@ -366,18 +366,18 @@ local function folder(put, ida)
 		run = nil
 	end
 	local function add(c)
-		local kind = c.change
-		if run and kind == run.change and c.id == run.to + 1 then
+		local change = c.change
+		if run and change == run.change and c.id == run.to + 1 then
 			run.to, run.n = c.id, run.n + 1
 			if run.n < RUN then run.items[run.n] = c end
 			return
 		end
 		flush()
-		if kind == "added" or kind == "removed" then
-			run = { change = kind, from = c.id, to = c.id, n = 1,
+		if change == "added" or change == "removed" then
+			run = { change = change, from = c.id, to = c.id, n = 1,
 				items = { c } }
 		else
-			put(TEXT[kind](c, ida), 1)
+			put(TEXT[change](c, ida), 1)
 		end
 	end
 	return add, flush

@@ -140,7 +140,7 @@ local function range(ev, inclusive)
 end
 
 -- The first sentence of an operation: what it is asked to do.
-local function asked(ev, s)
+local function asked(ev)
 	local op = ev.op
 	if op == "alloc" or op == "alloc_tagged" or op == "get_new_above" then
 		return ("idr_%s: the lowest free ID %s."):format(op, range(ev))
@@ -180,7 +180,7 @@ end
 
 -- Where the ID of an operation sits: its digits, its bitmap, its tag.
 local function where(ev, s)
-	local op, id = ev.op, nil
+	local op, id = ev.op
 	if op == "alloc_cyclic" then
 		id = cursor_start(ev)
 	elseif op:find("alloc") or op == "get_new_above" or
@@ -336,7 +336,7 @@ local combine
 
 local SAY = {
 	op = function(st, ev)
-		local out = { asked(ev, st.shape) }
+		local out = { asked(ev) }
 		local w = where(ev, st.shape)
 		if w and w ~= "" then out[#out + 1] = w end
 		if ev.height == 0 and (SEARCH[ev.op]) then
@@ -353,20 +353,20 @@ local SAY = {
 		end
 		return ("%s needed, from malloc."):format(plural(ev.nodes, "node"))
 	end,
-	["cache-take"] = function(st, ev)
+	["cache-take"] = function(_, ev)
 		return ("%s taken from the idr's cache (filled by idr_pre_get " ..
 			"or left by removals)."):format(plural(ev.nodes, "node"))
 	end,
-	["preload-take"] = function(st, ev)
+	["preload-take"] = function(_, ev)
 		return ("%s taken from this thread's idr_preload()."):format(
 			plural(ev.nodes, "node"))
 	end,
 	["node-new"] = made,
-	attach = function(st, ev)
+	attach = function(_, ev)
 		return ("It hangs from slot %d of the %s."):format(ev.slot,
 			node_name(ev))
 	end,
-	grow = function(st, ev)
+	grow = function(_, ev)
 		return ("The tree grows a level: the new top (%s) holds the old " ..
 			"top in slot 0. Height %d."):format(node_name(ev), ev.height)
 	end,
@@ -383,7 +383,7 @@ local SAY = {
 		st.kernel_bits = true
 		return ("Its full bit is set: %s.%s"):format(bitmap(ev.full), k)
 	end,
-	["subtree-full"] = function(st, ev)
+	["subtree-full"] = function(_, ev)
 		return ("Back up: that child is now full, so the %s sets slot " ..
 			"%d's full bit: %s."):format(node_name(ev), ev.slot,
 			bitmap(ev.full))
@@ -396,7 +396,7 @@ local SAY = {
 		return ("Leaf %d..%d, slot %d: %s is emptied."):format(ev.first,
 			ev.last, ev.slot, slot_ids(ev, ev.slot))
 	end,
-	open = function(st, ev)
+	open = function(_, ev)
 		return ("Its full bit is cleared: %s."):format(bitmap(ev.full))
 	end,
 	["subtree-open"] = function(st, ev)
@@ -407,11 +407,11 @@ local SAY = {
 			"is a free ID below it again: %s.%s"):format(node_name(ev),
 			ev.slot, bitmap(ev.full), k)
 	end,
-	detach = function(st, ev)
+	detach = function(_, ev)
 		return ("The %s lets go of the child in slot %d."):format(
 			node_name(ev), ev.slot)
 	end,
-	["node-free"] = function(st, ev)
+	["node-free"] = function(_, ev)
 		if ev.aux == "gens" then
 			return "The leaf's generation node goes with it"
 		elseif ev.aux == "bitmap" then
@@ -426,31 +426,31 @@ local SAY = {
 	free = function()
 		return "  ...back to malloc."
 	end,
-	shrink = function(st, ev)
+	shrink = function(_, ev)
 		return ("The top kept only slot 0: the tree shrinks a level to " ..
 			"height %d; the %s is the top."):format(ev.height,
 			node_name(ev))
 	end,
-	pack = function(st, ev)
+	pack = function(_, ev)
 		return ("The leaf %d..%d has few entries left: it is packed " ..
 			"into a smaller block (same bits, fewer bytes)."):format(
 			ev.first, ev.last)
 	end,
-	["bit-set"] = function(st, ev)
+	["bit-set"] = function(_, ev)
 		return ("Bitmap %d..%d: bit %d is set (ID %d taken); words full: " ..
 			"%s."):format(ev.first, ev.last, ev.slot, ev.first + ev.slot,
 			runs(ev.full))
 	end,
-	["bit-clear"] = function(st, ev)
+	["bit-clear"] = function(_, ev)
 		return ("Bitmap %d..%d: bit %d is cleared (ID %d freed); words " ..
 			"full: %s."):format(ev.first, ev.last, ev.slot,
 			ev.first + ev.slot, runs(ev.full))
 	end,
-	["bitmap-full"] = function(st, ev)
+	["bitmap-full"] = function(_, ev)
 		return ("That bitmap is full: the leaf sets slot %d's full bit: " ..
 			"%s."):format(ev.slot, bitmap(ev.full))
 	end,
-	["bitmap-open"] = function(st, ev)
+	["bitmap-open"] = function(_, ev)
 		return ("That bitmap has a free bit again: the leaf clears slot " ..
 			"%d's full bit: %s."):format(ev.slot, bitmap(ev.full))
 	end,
@@ -503,7 +503,7 @@ local function result(st, ev)
 end
 
 -- The kernel's way, after the result.
-local function kernel(st, op)
+local function kernel(op)
 	if op:find("tag") then
 		return "The kernel has no tagged IDs: generations are this " ..
 			"library's own."
@@ -628,7 +628,6 @@ local function narrate(t, kind, events)
 	while i < #events do
 		i = i + 1
 		local ev, e = events[i], events[i].event
-		local nx = events[i + 1] or {}
 		local combined = combine(events, i)
 		if combined then
 			say(combined.text)
@@ -651,7 +650,7 @@ local function narrate(t, kind, events)
 			say(SAY.op(st, ev), "")
 		elseif e == "done" then
 			say(result(st, ev))
-			say(kernel(st, ev.op))
+			say(kernel(ev.op))
 			st.op = nil
 		elseif e == "free" or e == "cache-put" then
 			local last = out[#out]

@@ -128,7 +128,7 @@ end
 -- many it left untold (those, and @more the caller did not keep): all of
 -- a loop's 10^5 operations told would make a page of hundreds of
 -- megabytes.
-function Recorder:narrate(t, all, more)
+function Recorder.narrate(_, t, all, more)
 	if not (t and t.explain) or #all == 0 then return nil end
 	local kept = all
 	if #all > MAX_EVENTS then kept = { table.unpack(all, 1, MAX_EVENTS) } end

@@ -253,7 +253,7 @@ function idr.event_text(ev)
 end
 
 --- t:event_text(ev) -> text: idr.event_text(ev).
-function idr_methods:event_text(ev)
+function idr_methods.event_text(_, ev)
 	return idr.event_text(ev)
 end
 ida_methods.event_text = idr_methods.event_text

@@ -45,7 +45,7 @@ assert(msg == "no id in [" .. (bits * 10 + 8) .. ", 2147483647]")
 assert(select(3, b:find_first(5, 4)) == "ENOENT")
 assert(b:find_first(5, 5) == 5)
 ok, msg, code = b:find_first(2147483648)
-assert(ok == nil and code == "EINVAL")
+assert(ok == nil and code == "EINVAL" and msg)
 assert(select(3, idr.ida():find_first()) == "ENOENT")
 
 -- pairs: the allocated IDs, in order; safe while freeing.

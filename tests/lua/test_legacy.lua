@@ -39,22 +39,20 @@ end
 local l = idr.new()
 local again = 0
 local function racy_get_new(v, above)
-	while true do
-		assert(l:pre_get())
-		while l:stats().cached > 0 do
-			assert(l:alloc("thief", l:stats().highest + 64))
-		end
-		local nid, _, c = l:get_new_above(v, above)
-		if c ~= "EAGAIN" then
-			return nid
-		end
-		again = again + 1
-		-- The thief is slow the second time round.
-		assert(l:pre_get())
-		nid, _, c = l:get_new_above(v, above)
-		assert(c == nil)
+	assert(l:pre_get())
+	while l:stats().cached > 0 do
+		assert(l:alloc("thief", l:stats().highest + 64))
+	end
+	local nid, _, c = l:get_new_above(v, above)
+	if c ~= "EAGAIN" then
 		return nid
 	end
+	again = again + 1
+	-- The thief is slow the second time round.
+	assert(l:pre_get())
+	nid, _, c = l:get_new_above(v, above)
+	assert(c == nil)
+	return nid
 end
 l:alloc("first")
 local got = racy_get_new("mine", 200000)

@@ -162,11 +162,11 @@ golden("diff", table.concat(out))
 local huge = idr.new()
 for _ = 1, 20000 do huge:alloc(true) end
 local mh = huge:mark()
-for id = 0, 19999, 2 do huge:remove(id) end
-local text = huge:diff_text(mh)
-local n = select(2, text:gsub("\n", ""))
+for i = 0, 19999, 2 do huge:remove(i) end
+local shown = huge:diff_text(mh)
+local n = select(2, shown:gsub("\n", ""))
 assert(n == 42, n)
-assert(text:find("\n  %.%.%. and %d+ more changes not shown"), text)
+assert(shown:find("\n  %.%.%. and %d+ more changes not shown"), shown)
 assert(#huge:diff(mh) > 10000)
 local all = huge:diff_text(mh, { max_lines = 0 })
 assert(select(2, all:gsub("\n", "")) > 10000)

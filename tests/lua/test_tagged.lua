@@ -13,7 +13,7 @@ assert(select("#", t:untag(a)) == 2)
 -- Free and reuse the slot: a new generation, the old tag is stale.
 assert(t:remove_tagged(a) == "a")
 local ok, msg, code = t:check(a)
-assert(ok == nil and code == "ESTALE" and code == idr.ESTALE)
+assert(ok == nil and code == "ESTALE" and code == idr.ESTALE and msg)
 assert(msg == "stale tagged id 0")
 local a2 = t:alloc_tagged("a2")
 assert(a2 == (1 << 16) | 0, a2)
@@ -25,7 +25,7 @@ assert(ok == nil and code == "ESTALE" and msg == "stale tagged id 0")
 -- A stale remove changes nothing.
 local before = t:dump()
 ok, msg, code = t:remove_tagged(a)
-assert(ok == nil and code == "ESTALE")
+assert(ok == nil and code == "ESTALE" and msg)
 assert(t:dump() == before and t:find_tagged(a2) == "a2" and #t == 2)
 
 -- Plain calls ignore the tag bits, as the seed describes.
@@ -135,26 +135,28 @@ local function at_depth(n, f)
 	if n == 0 then return pcall(f) end
 	return select(2, pcall(at_depth, n - 1, f))
 end
-local function handed_out_0(r)
+local function handed_out_0(tree)
 	local times = 0
 	for _ = 1, 4 do
-		local tid = r:alloc_tagged("again")
-		if not tid or r:untag(tid) ~= 0 then break end
+		local tid = tree:alloc_tagged("again")
+		if not tid or tree:untag(tid) ~= 0 then break end
 		times = times + 1
-		assert(r:remove_tagged(tid) == "again")
+		assert(tree:remove_tagged(tid) == "again")
 	end
 	return times
 end
 local rolled_back = false
 for n = 1, 400 do
-	local r = idr.new { tagged = { id_bits = 30, retire = true } }
+	local tree = idr.new { tagged = { id_bits = 30, retire = true } }
 	local allocs = idr.mem().allocs
-	local ok, err = at_depth(n, function() return r:alloc_tagged("v") end)
-	if ok == false and tostring(err):find("stack overflow") and
+	local stored, err = at_depth(n, function()
+		return tree:alloc_tagged("v")
+	end)
+	if stored == false and tostring(err):find("stack overflow") and
 	    idr.mem().allocs > allocs then
 		-- The C allocation happened, then the store failed.
-		assert(r:is_empty() and r:validate())
-		assert(handed_out_0(r) == 2, "a failed store burnt a generation")
+		assert(tree:is_empty() and tree:validate())
+		assert(handed_out_0(tree) == 2, "a failed store burnt a generation")
 		rolled_back = true
 		break
 	end

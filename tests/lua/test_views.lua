@@ -171,7 +171,7 @@ do
 	t:remove(100)
 	assert(t:nodes()[3].present == (1 << 36) - 1)
 	assert(#idr.new():nodes() == 0)
-	local a = idr.ida()
-	a:alloc()
-	assert(#a:nodes() == 1 and a:nodes()[1].present == 1)
+	local bits = idr.ida()
+	bits:alloc()
+	assert(#bits:nodes() == 1 and bits:nodes()[1].present == 1)
 end

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- lesson.lua - lessons and quizzes: data that asks questions.
 --
 -- A lesson is a text file (the format is in idrsh(1), LESSON FILES):
@@ -7,8 +8,18 @@
 -- gives (the shell runs each command; a replay may record them), checks
 -- answers against what the command printed, and makes random quizzes.
 -- Nothing here runs a command itself: answers are never stored text,
--- they come from the library each time.
-local idr = ...
+-- they come from the library each time.  The shell's commands 'lesson'
+-- and 'quiz' (lessons.lua) play them.
+
+-- The lessons compiled into idrsh (examples/lessons/*.lesson), by name.
+local TEXTS = require "idrsh.lesson_texts"
+
+-- Chunks run by 'lua' share _G: the shell keeps its own references.
+local error, ipairs, math, os, pairs, setmetatable, string, table,
+	tonumber, tostring, type = error, ipairs, math, os, pairs,
+	setmetatable, string, table, tonumber, tostring, type
+
+local M = {}
 
 -- {========================= Parsing ==============================
 
@@ -180,10 +191,10 @@ end
 -- no command); the shell gives its allowlist.
 local function allow_all() return true end
 
---- idr.lesson_parse(text, name[, allowed]) -> lesson, or nil and
+--- M.parse(text, name[, allowed]) -> lesson, or nil and
 -- "NAME:LINE: message".  allowed(command) -> true, or nil and why not:
 -- a command it refuses is an error at its line, and nothing runs.
-function idr.lesson_parse(text, name, allowed)
+function M.parse(text, name, allowed)
 	if type(text) ~= "string" then error("lesson text must be a string", 2) end
 	name = name or "lesson"
 	local st = { steps = {}, allowed = allowed or allow_all }
@@ -231,15 +242,15 @@ local function normal(s)
 	return SAME[s] or s
 end
 
---- idr.lesson_check(expected, given) -> true if @given says @expected.
-function idr.lesson_check(expected, given)
+--- M.check(expected, given) -> true if @given says @expected.
+function M.check(expected, given)
 	return expected ~= nil and normal(given) == normal(expected)
 end
 
---- idr.lesson_answer(step, output, before, after) -> the answer a
+--- M.answer(step, output, before, after) -> the answer a
 -- question's command gave: its whole output (trimmed) or the measure
 -- the question names; nil and why when the output has no such part.
-function idr.lesson_answer(step, output, before, after)
+function M.answer(step, output, before, after)
 	local m = step.measure
 	if not m then
 		local s = output:gsub("^%s+", ""):gsub("%s+$", "")
@@ -260,7 +271,7 @@ end
 --[[
 A runner plays a lesson a step at a time, so that the answers may come
 from wherever the caller reads lines:
-  r = idr.lesson_runner(lesson, io)
+  r = M.runner(lesson, io)
   q = r:advance()     runs steps up to the next question and returns it
                       (nil: the lesson is over)
   r:answer(line)      grades the answer to q, runs its command; then
@@ -273,12 +284,12 @@ from wherever the caller reads lines:
        stats = function() -> the current tree's t:stats(), or nil;
        emit = function(step, what) } -- what: "text", "run", "ask",
                                         "graded", "end" (and
-                                        "revealed": idr.lesson_play)
+                                        "revealed": M.play)
 ]]
 local Runner = {}
 Runner.__index = Runner
 
-function idr.lesson_runner(lesson, io_)
+function M.runner(lesson, io_)
 	local total = 0
 	for _, s in ipairs(lesson.steps) do
 		if s.kind == "question" then total = total + 1 end
@@ -327,7 +338,7 @@ function Runner:reveal(q)
 	local stats = self.io.stats or function() end
 	local before = stats()
 	q.output, q.ok = self.io.run(q.command, true)
-	q.answer, q.error = idr.lesson_answer(q, q.output, before, stats())
+	q.answer, q.error = M.answer(q, q.output, before, stats())
 end
 
 --- Grades @given as the answer to the question asked; true if right.
@@ -337,7 +348,7 @@ function Runner:answer(given)
 	self.q = nil
 	q.given = given
 	self:reveal(q)
-	q.right = q.answer ~= nil and idr.lesson_check(q.answer, given)
+	q.right = q.answer ~= nil and M.check(q.answer, given)
 	self.answered = self.answered + 1
 	if q.right then self.score = self.score + 1 end
 	self:emit(q, "graded")
@@ -361,14 +372,14 @@ function Runner:stop()
 	self:finish()
 end
 
---- idr.lesson_play(lesson, io) -> the list of steps played, every
+--- M.play(lesson, io) -> the list of steps played, every
 -- question answered by running its command (no one is asked): what a
 -- replay shows, the answers revealed on a click.  @io as for
--- idr.lesson_runner; its emit, if any, also hears "revealed" with a
+-- M.runner; its emit, if any, also hears "revealed" with a
 -- question once its command has run (an "ask" comes before, with the
 -- tree as the question finds it).
-function idr.lesson_play(lesson, io_)
-	local r = idr.lesson_runner(lesson, io_)
+function M.play(lesson, io_)
+	local r = M.runner(lesson, io_)
 	while r:advance() do
 		local q = r.q
 		r.q = nil
@@ -482,9 +493,9 @@ end
 
 local KIND_ORDER = { "next_id", "nodes", "root_slot", "tag_live", "cyclic" }
 
---- idr.quiz(n, seed) -> a lesson of @n random questions (seed: the same
+--- M.quiz(n, seed) -> a lesson of @n random questions (seed: the same
 -- quiz each time), each on a fresh tree, checked as a lesson's are.
-function idr.quiz(n, seed)
+function M.quiz(n, seed)
 	local r = rng(seed or os.time())
 	local steps = {}
 	for i = 1, n do
@@ -512,22 +523,25 @@ end
 
 -- {========================= Lessons ==============================
 
---- idr.lessons() -> the names of the lessons compiled in, sorted.
-function idr.lessons()
+--- M.texts[NAME]: the text of the lesson compiled in as NAME.
+M.texts = TEXTS
+
+--- M.names() -> the names of the lessons compiled in, sorted.
+function M.names()
 	local names = {}
-	for name in pairs(idr.lesson_texts or {}) do names[#names + 1] = name end
+	for name in pairs(TEXTS) do names[#names + 1] = name end
 	table.sort(names)
 	return names
 end
 
---- idr.lesson(name[, allowed]) -> the lesson compiled in as @name,
+--- M.get(name[, allowed]) -> the lesson compiled in as @name,
 -- parsed; nil and why when there is none.
-function idr.lesson(name, allowed)
-	local text = (idr.lesson_texts or {})[name]
+function M.get(name, allowed)
+	local text = TEXTS[name]
 	if not text then return nil, "no lesson '" .. tostring(name) .. "'" end
-	return idr.lesson_parse(text, name, allowed)
+	return M.parse(text, name, allowed)
 end
 
 -- }===============================================================
 
-return idr
+return M

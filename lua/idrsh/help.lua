@@ -1,0 +1,71 @@
+-- SPDX-License-Identifier: MIT
+-- help.lua - help (.help, ?) and quit (exit, .quit): loaded last, so
+-- that 'help' lists them last.
+
+local output = require "idrsh.output"
+local words = require "idrsh.words"
+local registry = require "idrsh.registry"
+
+-- Chunks run by 'lua' share _G: the shell keeps its own references.
+local ipairs, math, string = ipairs, math, string
+
+local outln, bold = output.outln, output.bold
+local quoted = words.quoted
+local command, usage, did_you_mean = registry.command, registry.usage,
+	registry.did_you_mean
+local COMMANDS, command_names = registry.list, registry.names
+
+-- {============================ Help ==============================
+
+local function help_on(c)
+	outln(usage(c.name))
+	outln("")
+	outln(c.help)
+	if c.text then outln(""); outln(c.text) end
+	outln("")
+	outln("example:")
+	outln("  " .. c.example)
+end
+
+local function help(args)
+	if args[1] then
+		local c = registry.get(args[1])
+		if not c then
+			return nil, "no command " .. quoted(args[1]) ..
+				did_you_mean(args[1])
+		end
+		help_on(c)
+		return true
+	end
+	for _, c in ipairs(COMMANDS) do
+		outln(string.format("%s%s %s", bold(c.name),
+			string.rep(" ", math.max(1, 15 - #c.name)), c.help))
+	end
+	outln("Type 'help CMD' for more; =EXPR prints a Lua expression.")
+	return true
+end
+
+-- help's and quit's other names are those of sqlite3, python3 and
+-- redis-cli.
+for _, name in ipairs({ "help", ".help", "?" }) do
+	command {
+		name = name, args = "[CMD]", max = 1,
+		help = name == "help" and "list the commands, or explain one"
+			or "the same as help",
+		example = name .. " alloc",
+		complete = command_names,
+		run = help,
+	}
+end
+
+for _, name in ipairs({ "quit", "exit", ".quit" }) do
+	command {
+		name = name,
+		help = name == "quit" and "leave idrsh (so does Ctrl-D)"
+			or "the same as quit",
+		example = name,
+		run = function() return "quit" end,
+	}
+end
+
+-- }===============================================================

@@ -1,0 +1,201 @@
+-- SPDX-License-Identifier: MIT
+-- idr.lua - the commands of today's kernel API (idr_alloc, idr_find,
+-- idr_remove, ...): alloc, alloc_cyclic, alloc_u32, find, remove,
+-- replace, next, list, cursor, count, empty, destroy.
+
+local idr = require "idr"
+local sh = require "idrsh.state"
+local output = require "idrsh.output"
+local words = require "idrsh.words"
+local registry = require "idrsh.registry"
+local trees = require "idrsh.trees"
+
+-- Chunks run by 'lua' share _G: the shell keeps its own references.
+local pcall, string, tostring, type = pcall, string, tostring, type
+
+local outln, show = output.outln, output.show
+local number, numbers, failure = words.number, words.numbers, words.failure
+local U32_MAX = words.U32_MAX
+local command = registry.command
+local tree, call, allocated, print_entry, on_id, absent, print_value,
+	print_result, kind_of, keep, alloc_with = trees.tree, trees.call,
+	trees.allocated, trees.print_entry, trees.on_id, trees.absent,
+	trees.print_value, trees.print_result, trees.kind_of, trees.keep,
+	trees.alloc_with
+
+-- {=========================== The idr ============================
+
+command {
+	name = "alloc", args = "VALUE [START [END]]", min = 1, max = 3,
+	help = "store VALUE at the lowest free ID in [START, END); print the ID",
+	text = "idr_alloc(): START defaults to 0 (or the tree's base), END <= 0 or\n" ..
+		"absent means no limit.  Fails with ENOSPC when the range is full.\n" ..
+		"A range of one ID (alloc v 7000 7001) makes packed nodes: see\n" ..
+		"'lesson packed'.",
+	example = "alloc eth0 5 30",
+	run = function(args) return alloc_with("alloc", args) end,
+}
+
+command {
+	name = "alloc_cyclic", args = "VALUE [START [END]]", min = 1, max = 3,
+	help = "like alloc, but search on from the last ID handed out",
+	text = "idr_alloc_cyclic(): IDs are not reused at once after a remove,\n" ..
+		"as PIDs are not; the search wraps to START when it reaches END.",
+	example = "alloc_cyclic job 1 100",
+	run = function(args) return alloc_with("alloc_cyclic", args) end,
+}
+
+command {
+	name = "alloc_u32", args = "VALUE START MAX", min = 3,
+	help = "store VALUE at the lowest free ID in [START, MAX]; print the ID",
+	text = "idr_alloc_u32(): MAX is inclusive and may reach 4294967295.",
+	example = "alloc_u32 dev 10 20",
+	run = function(args)
+		local t, err = tree("idr")
+		if not t then return nil, err end
+		local n, e = numbers(args, { 2, "START", U32_MAX },
+			{ 3, "MAX", U32_MAX })
+		if not n then return nil, e end
+		local id, msg, errno = call(t, "alloc_u32", args[1], n[1], n[2])
+		return allocated(id, msg, errno,
+			string.format("in [%d, %d]", n[1], n[2]))
+	end,
+}
+
+command {
+	name = "find", args = "ID", min = 1,
+	help = "print the value stored at ID",
+	text = "idr_find(): fails with ENOENT when ID is not allocated.  A\n" ..
+		"reserved ID (allocated with no value: lua t:alloc(nil)) prints\n" ..
+		"(reserved), though idr_find() gives NULL for it as for a free one.",
+	example = "find 5",
+	run = on_id("idr", "ID", print_value("find")),
+}
+
+command {
+	name = "remove", args = "ID", min = 1,
+	help = "free ID and print the value it held",
+	text = "idr_remove(): the nodes only ID kept alive are freed.  A\n" ..
+		"reserved ID prints (reserved); a free one fails with ENOENT.",
+	example = "remove 5",
+	run = on_id("idr", "ID", print_value("remove")),
+}
+
+command {
+	name = "replace", args = "ID VALUE", min = 2,
+	help = "store VALUE at ID; print the old value",
+	text = "idr_replace(): ID must be allocated (else ENOENT).",
+	example = "replace 5 eth1",
+	run = on_id("idr", "ID", function(t, id, args)
+		local old, msg, errno = call(t, "replace", id, args[2])
+		if old == nil and msg then return absent(id, msg, errno) end
+		outln(show(old))
+		return true
+	end),
+}
+
+command {
+	name = "next", args = "ID", min = 1,
+	help = "print the first entry at or above ID",
+	text = "idr_get_next(): prints 'ID VALUE'; ENOENT when there is none.",
+	example = "next 0",
+	run = on_id("idr", "ID", function(t, id)
+		local nid, v = call(t, "get_next", id)
+		if nid == nil and v ~= nil then return nil, v end
+		if type(nid) ~= "number" then
+			return nil, failure("no entry at or above " .. id, "ENOENT")
+		end
+		print_entry(nid, v)
+		return true
+	end),
+}
+
+command {
+	name = "list",
+	help = "print every entry as 'ID VALUE' (an IDA's IDs), in ID order",
+	text = "idr_for_each(), and the reserved IDs it skips, as\n" ..
+		"'ID (reserved)'; on an IDA, one ID a line.  A string value that\n" ..
+		"starts with ( is quoted, so that it cannot pass for one.",
+	example = "list",
+	run = function()
+		local t, err = tree("any")
+		if not t then return nil, err end
+		local ida = kind_of(t) == "ida"
+		local step, state, key = call(t, "pairs",
+			not ida and { reserved = true } or nil)
+		if not step then return nil, state end
+		for id, v in step, state, key do
+			if ida then outln(id) else print_entry(id, v) end
+		end
+		return true
+	end,
+}
+
+command {
+	name = "cursor", args = "[N]", max = 1,
+	help = "print alloc_cyclic's cursor, or set it to N",
+	text = "idr_get_cursor(), idr_set_cursor(): alloc_cyclic searches on\n" ..
+		"from the cursor, the ID after the last one it handed out.",
+	example = "cursor 100",
+	run = function(args)
+		local t, err = tree("idr")
+		if not t then return nil, err end
+		if not args[1] then
+			outln(t:get_cursor())
+			return true
+		end
+		local n, e = number(args[1], "N", U32_MAX)
+		if not n then return nil, e end
+		local ok, msg = call(t, "set_cursor", n)
+		if ok == nil and msg then return nil, msg end
+		return true
+	end,
+}
+
+command {
+	name = "count",
+	help = "print how many IDs are allocated",
+	example = "count",
+	run = print_result("count"),
+}
+
+command {
+	name = "empty",
+	help = "print yes if no ID is allocated, else no",
+	text = "idr_is_empty().",
+	example = "empty",
+	run = function()
+		local t, err = tree("any")
+		if not t then return nil, err end
+		local e, msg = call(t, "is_empty")
+		if e == nil then return nil, msg end
+		outln(e and "yes" or "no")
+		return true
+	end,
+}
+
+-- The binding's destroy() ends the object; the shell's keeps a usable,
+-- empty tree of the same kind under the same name.
+command {
+	name = "destroy",
+	help = "free every ID and node of the current tree",
+	text = "idr_destroy(): the tree stays usable.",
+	example = "destroy",
+	run = function()
+		local t, err = tree("any")
+		if not t then return nil, err end
+		local info = t:info()
+		local ok, fresh = pcall(function()
+			return info.kind == "ida" and idr.ida() or idr.new(info)
+		end)
+		if not ok then return nil, tostring(fresh) end
+		if t.trace and sh.chained[t] then
+			fresh:trace(sh.chained[t])
+		end
+		t:destroy()
+		keep(sh.current, fresh)
+		return true
+	end,
+}
+
+-- }===============================================================

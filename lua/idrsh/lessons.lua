@@ -1,0 +1,607 @@
+-- SPDX-License-Identifier: MIT
+-- lessons.lua - the commands that teach: lesson and quiz, which play
+-- lesson.lua's lessons in a sandbox of their own trees; and alloc_many,
+-- which lessons build their trees with.
+
+local idr = require "idr"
+local sh = require "idrsh.state"
+local output = require "idrsh.output"
+local words = require "idrsh.words"
+local registry = require "idrsh.registry"
+local trees = require "idrsh.trees"
+local events = require "idrsh.events"
+local run = require "idrsh.run"
+local Lesson = require "idrsh.lesson"
+
+-- Chunks run by 'lua' share _G: the shell keeps its own references.
+local error, getmetatable, io, ipairs, os, pairs, pcall, setmetatable,
+	string, table, tostring = error, getmetatable, io, ipairs, os, pairs,
+	pcall, setmetatable, string, table, tostring
+
+local out, outln, bold, visible, write_file = output.out, output.outln,
+	output.bold, output.visible, output.write_file
+local quoted, number, numbers, failure, range_text = words.quoted,
+	words.number, words.numbers, words.failure, words.range_text
+local INT_MAX = words.INT_MAX
+local command, usage = registry.command, registry.usage
+local current, call = trees.current, trees.call
+local reader = events.reader
+local run_line = run.run_line
+
+-- The shell's Lua has found the lessons' functions in the module since
+-- the binding held them: they stay there, in idrsh only (require "idr"
+-- in lua5.4 has none).  A lesson is parsed by whatever idr.lesson_parse
+-- is, so that a chunk may replace it: tests/lessons.bats does, to show
+-- that a lesson's lines are checked again where they run.
+idr.lesson_parse, idr.lesson_check, idr.lesson_answer = Lesson.parse,
+	Lesson.check, Lesson.answer
+idr.lesson_runner, idr.lesson_play, idr.quiz = Lesson.runner, Lesson.play,
+	Lesson.quiz
+idr.lessons, idr.lesson, idr.lesson_texts = Lesson.names, Lesson.get,
+	Lesson.texts
+
+-- {====================== Lessons and quizzes ======================
+
+--[[
+A lesson (lesson.lua parses it) is played by a runner; the
+shell gives it three things: a way to run a command (run_line, its
+output captured), the current tree's stats, and a printer.  The
+answers come from the same input as the commands: 'lesson' leaves the
+lesson pending in the reader it came from (as 'lua <<WORD' leaves a
+here-document), and feed() hands it the lines that follow, one answer
+each; at the terminal the prompt says 'answer> '.  A lesson plays in a
+sandbox of its own trees, so that it neither sees nor changes the
+user's, and runs only the commands of LESSON_ALLOWED: none runs Lua,
+reads or writes a file, or waits for input, so a lesson file from
+anyone is safe to open.
+]]
+local LESSON_ALLOWED = {}
+for w in ([[new use trees drop alloc alloc_cyclic alloc_u32 find remove
+	replace next list cursor count empty destroy pre_get preload
+	preload_end get_new get_new_above alloc_tagged find_tagged
+	remove_tagged check untag ida_alloc ida_free ida_exists alloc_many dump
+	path stats trace mem help explain mark diff]]):gmatch("%S+") do
+	LESSON_ALLOWED[w] = true
+end
+
+local QUIZ_MAX = 100
+-- The bytes a lesson file or an answers file may hold: 25 times the
+-- longest lesson shipped.
+local LESSON_BYTES_MAX = 65536
+
+-- allowed(command) for idr.lesson_parse, and sh.only while a lesson
+-- runs (dispatch asks it of every line, so a command that runs another,
+-- as 'explain COMMAND', has its line checked too): true, or nil and why.
+local function lesson_allowed(line)
+	if line:find("^%s*=") then
+		return nil, "'=' runs Lua: a lesson runs only idrsh commands"
+	end
+	local name, rest = line:match("^%s*(%S+)%s*(.-)%s*$")
+	if not name then return nil, "a command is missing" end
+	if not LESSON_ALLOWED[name] then
+		return nil, quoted(name) .. " is not allowed in a lesson: it " ..
+			"runs only idrsh commands that run no Lua and touch no file"
+	end
+	local runs = registry.get(name).runs
+	local inner = runs and runs(rest)
+	if inner then return lesson_allowed(inner) end
+	return true
+end
+
+-- The text of a lesson or answers @file, at most LESSON_BYTES_MAX bytes.
+local function lesson_text(file)
+	local f, err = io.open(file, "r")
+	if not f then return nil, err end
+	local text, rerr = f:read(LESSON_BYTES_MAX + 1)
+	f:close()
+	if rerr then return nil, file .. ": " .. rerr end
+	if text and #text > LESSON_BYTES_MAX then
+		return nil, file .. ": longer than " .. LESSON_BYTES_MAX ..
+			" bytes: too long for a lesson"
+	end
+	return text or ""
+end
+
+-- {------------------------ alloc_many ------------------------------
+
+-- "0..63 65 67..70": @ids (sorted) as runs.
+local function runs(ids)
+	local parts, i = {}, 1
+	while ids[i] do
+		local j = i
+		while ids[j + 1] == ids[j] + 1 do j = j + 1 end
+		parts[#parts + 1] = j > i and (ids[i] .. ".." .. ids[j])
+			or tostring(ids[i])
+		i = j + 1
+	end
+	return table.concat(parts, " ")
+end
+
+local FILL_MAX = 1000000
+
+-- Gives back @ids, the newest first, as if they had never been handed
+-- out: an idr's unalloc, not remove, so that no tagged slot's generation
+-- advances.  (alloc, unlike alloc_cyclic, leaves the cursor alone.)
+local function give_back(t, kind, ids)
+	local m = kind == "ida" and "free" or "unalloc"
+	for i = #ids, 1, -1 do
+		call(t, m, ids[i])
+	end
+end
+
+-- Why the @n-th ID of @want failed, once the @n - 1 before are given back.
+local function many_failed(msg, errno, start, done, want)
+	local why = failure(msg, errno, range_text(start))
+	if done == 0 then return why end
+	local back = done == 1 and "it is" or ("the " .. done .. " are")
+	return (why:gsub(" %((%u+)%)$", string.format(" after %d of %d; " ..
+		"%s given back (%%1)", done, want, back)))
+end
+
+command {
+	name = "alloc_many", args = "N [START]", min = 1, max = 2,
+	help = "allocate N IDs, all or none, from START up; print them",
+	text = "On an idr each ID holds the value 'v' (alloc v START); on an\n" ..
+		"IDA, ida_alloc START.  Prints the IDs as runs: 0..63 70.  At\n" ..
+		"most " .. FILL_MAX .. " at a time.  All or none: if one fails\n" ..
+		"(ENOSPC, or ENOMEM after 'fail N'), those before are given back\n" ..
+		"and the tree is as it was, a tagged one's generations too.",
+	example = "alloc_many 64",
+	run = function(args)
+		local t, kind = current()
+		if not t then return nil, kind end
+		local n, e = numbers(args, { 1, "N", FILL_MAX }, { 2, "START" })
+		if not n then return nil, e end
+		local ids = {}
+		for _ = 1, n[1] do
+			local id, msg, errno
+			if kind == "ida" then
+				id, msg, errno = call(t, "alloc", n[2])
+			else
+				id, msg, errno = call(t, "alloc", "v", n[2])
+			end
+			if id == nil then
+				give_back(t, kind, ids)
+				return nil, many_failed(msg, errno, n[2], #ids, n[1])
+			end
+			ids[#ids + 1] = id
+		end
+		table.sort(ids)
+		outln(#ids == 0 and "0 IDs" or
+			#ids .. (#ids == 1 and " ID: " or " IDs: ") .. runs(ids))
+		return true
+	end,
+}
+
+-- }----------------------------------------------------------------
+
+-- {------------------------- The sandbox ----------------------------
+
+-- Marks are the sandbox's own too: a lesson's 'mark' must not replace
+-- the user's mark of the same name.
+local function sandbox()
+	local own = setmetatable({}, getmetatable(sh.trees))
+	own.default = idr.new {}
+	return { trees = own, current = "default", on = {}, marks = {},
+		preloaded = 0 }
+end
+
+-- This thread's preloaded nodes (idr_preload() is no tree's: any tree
+-- tells them).
+local preload_probe
+local function preloaded()
+	preload_probe = preload_probe or idr.new {}
+	return preload_probe:stats().preloaded
+end
+
+-- Makes this thread's preload @n nodes as near as preload and
+-- preload_end can: none, or a full one.
+local function preload_as(n)
+	if preloaded() == n then return end
+	sh.config.preload_end()
+	if n > 0 then sh.config.preload() end
+end
+
+-- Calls @fn(...) with @box's trees, readers, marks and preload as the
+-- shell's, and only the lines a lesson may run.
+local function inside(box, fn, ...)
+	local users, cur, on, marks = sh.trees, sh.current, sh.on, sh.marks
+	local only, users_preload = sh.only, preloaded()
+	sh.trees, sh.current, sh.on = box.trees, box.current, box.on
+	sh.marks, sh.only = box.marks, lesson_allowed
+	preload_as(box.preloaded)
+	local r = table.pack(pcall(fn, ...))
+	box.current, box.preloaded = sh.current, preloaded()
+	preload_as(users_preload)
+	sh.trees, sh.current, sh.on, sh.marks = users, cur, on, marks
+	sh.only = only
+	if not r[1] then error(r[2], 0) end
+	return table.unpack(r, 2, r.n)
+end
+
+-- The readers that print: a question's answer is its command's output
+-- without them, or '> trace on' earlier would make every answer wrong.
+local PRINTING = { "trace", "explain", "step" }
+
+-- Runs one lesson line as the shell would; returns what it printed, on
+-- stdout and stderr both (the "idrsh: " of a message dropped), and
+-- true if it succeeded.  @answer: the line is a question's command.
+local function captured(line, answer)
+	local muted = {}
+	for _, name in ipairs(answer and PRINTING or {}) do
+		muted[name], sh.on[name] = sh.on[name], nil
+	end
+	local buf = {}
+	local sink = {}
+	function sink.write(self, ...)
+		for _, s in ipairs({ ... }) do buf[#buf + 1] = tostring(s) end
+		return self
+	end
+	function sink.flush(self) return self end
+	local so, se, color = io.stdout, io.stderr, sh.config.color_err
+	io.stdout, io.stderr, sh.config.color_err = sink, sink, false
+	-- Captured, so never paged: a pager would bypass the sink.
+	local tty = sh.tty
+	sh.tty = false
+	local done, r = pcall(run_line, line, nil)
+	sh.tty = tty
+	io.stdout, io.stderr, sh.config.color_err = so, se, color
+	for name, was in pairs(muted) do sh.on[name] = was end
+	if not done then error(r, 0) end
+	local text = table.concat(buf):gsub("^idrsh: ", ""):gsub("\nidrsh: ", "\n")
+	return text, r == true
+end
+
+local function tree_stats()
+	local t = current()
+	if not t then return nil end
+	local ok, s = pcall(t.stats, t)
+	return ok and s or nil
+end
+
+-- }----------------------------------------------------------------
+
+-- {------------------------ Showing steps ---------------------------
+
+local function show_command(s)
+	outln("idr> " .. s.command .. (s.times and s.times > 1 and
+		"    (" .. s.times .. " times; the last one shows)" or ""))
+	if s.output and s.output ~= "" then out(s.output) end
+end
+
+local function show_question(q, r)
+	local text = q.text:gsub("\n", "\n  ")
+	outln(bold("Question " .. q.number .. " of " .. r.total .. ": ") .. text)
+end
+
+local function show_grade(q)
+	show_command(q)
+	if q.answer == nil then
+		outln("The lesson's answer is missing: " .. tostring(q.error))
+	elseif q.right then
+		outln(bold("Right: ") .. q.answer .. ".")
+	else
+		outln(bold("Wrong: ") .. "you said " .. visible(q.given) ..
+			"; the answer is " .. q.answer .. ".")
+		if q.why then outln("Why: " .. q.why:gsub("\n", "\n  ")) end
+	end
+	outln("")
+end
+
+local function show_end(e, r)
+	if e.answered < r.total then
+		outln(string.format("Score: %d of %d (%d answered).", e.score,
+			r.total, e.answered))
+	else
+		outln(string.format("Score: %d of %d.", e.score, r.total))
+	end
+end
+
+local SHOW = {
+	text = function(s) outln(s.text) outln("") end,
+	run = function(s) show_command(s) outln("") end,
+	ask = show_question,
+	graded = show_grade,
+	["end"] = show_end,
+}
+
+local function emit(step, what, r)
+	SHOW[what](step, r)
+end
+
+-- }----------------------------------------------------------------
+
+-- {------------------------- A session ------------------------------
+
+--[[
+A session: { box, runner }.  lesson_answer() gives it one line of
+input; lesson_stop() ends it at the end of the input.  Both return
+true while it goes on, then true if every question was answered
+right, else false (so that a script that grades answers exits 1).
+]]
+local function session(lesson)
+	local s = { box = sandbox() }
+	s.runner = Lesson.runner(lesson, { run = captured,
+		stats = tree_stats, emit = emit })
+	return s
+end
+
+local function over(s)
+	local r = s.runner
+	return r.score == r.total
+end
+
+local function lesson_answer(s, line)
+	if line:find("^%s*$") or line:find("^%s*#") then return true, true end
+	local r = s.runner
+	inside(s.box, function()
+		r:answer(line:match("^%s*(.-)%s*$"))
+		r:advance()
+	end)
+	if r.over then return over(s), false end
+	return true, true
+end
+
+-- The input ended before the answer to the question asked.
+local function lesson_stop(s, why)
+	local r = s.runner
+	if r.over then return over(s) end
+	if r.q then
+		outln("No answer to question " .. r.q.number .. ": " .. why .. ".")
+	end
+	inside(s.box, r.stop, r)
+	return false
+end
+
+-- Answers from @text (of @file), a line each; the lesson ends with it.
+local function answers_from(s, text, file)
+	for line in text:gmatch("[^\n]*") do
+		local r, going = lesson_answer(s, line)
+		if not going then return r end
+	end
+	return lesson_stop(s, "the answers in " .. file .. " ended")
+end
+
+-- What the reader of lines calls on a lesson pending in it (run.lua).
+local Session = { __index = { answer = lesson_answer, stop = lesson_stop } }
+
+-- Plays @lesson up to its first question; the rest of its answers come
+-- from @answers (a file), or from the lines after this one.
+local function start(lesson, answers)
+	local text, err
+	if answers then
+		text, err = lesson_text(answers)
+		if not text then return nil, err end
+	end
+	local s = session(lesson)
+	outln(bold(lesson.title))
+	outln("")
+	inside(s.box, s.runner.advance, s.runner)
+	if s.runner.over then return over(s) end
+	if answers then return answers_from(s, text, answers) end
+	sh.started = setmetatable(s, Session)
+	return true
+end
+
+-- }----------------------------------------------------------------
+
+-- {------------------------ As a replay -----------------------------
+
+--[[
+'lesson NAME --html OUT.html': the lesson played in a sandbox with no
+one to answer (Lesson.play), made into a replay page: a frame for
+each command it runs, with the events a reader of its own heard; its
+paragraphs go with the frame that follows them; a question is a frame
+with the tree as the question finds it, and its answer (the command's
+output, and why) is behind "Show the answer".  The answer command's
+changes show in the frames after it.
+]]
+local heard = { events = {} } -- the events of the command running
+
+reader {
+	name = "lesson-html",
+	event = function(ev, t)
+		heard.events[#heard.events + 1] = ev
+		heard.tree = t
+	end,
+}
+
+-- A paragraph as the page shows it: the file's line breaks are not the
+-- author's, the blank lines between paragraphs are.
+local function prose(s)
+	return s and (s:gsub("\n", " ")) or nil
+end
+
+-- The recorder's frame for the step just played, with the paragraphs
+-- that came before it.
+local function lesson_frame(p, f)
+	f.tree, f.events = heard.tree or current(), heard.events
+	if #p.text > 0 then f.text = table.concat(p.text, "\n\n") end
+	p.text, heard.events, heard.tree = {}, {}, nil
+	return p.rec:frame(f)
+end
+
+local function lesson_emit(p, step, what, r)
+	if what == "text" then
+		p.text[#p.text + 1] = prose(step.text)
+	elseif what == "run" then
+		lesson_frame(p, { command = step.command, output = step.output })
+	elseif what == "ask" then
+		p.asked = lesson_frame(p, { question = { text = prose(step.text),
+			number = string.format("Question %d of %d:", step.number,
+				r.total) } })
+	elseif what == "revealed" then
+		local t = heard.tree or current()
+		p.rec:amend(p.asked, { question = {
+			number = string.format("Question %d of %d:", step.number,
+				r.total),
+			text = prose(step.text), command = step.command,
+			answer = step.answer or ("(none: " ..
+				tostring(step.error) .. ")"),
+			output = step.output, why = prose(step.why),
+			narration = p.rec:narrate(t, heard.events) } })
+		heard.events, heard.tree = {}, nil
+	end
+end
+
+-- Plays @lesson with no one to answer; returns its recorder and the
+-- number of questions.
+local function lesson_replay(lesson)
+	local p = { rec = idr.recorder { title = lesson.title }, text = {} }
+	local box = sandbox()
+	box.on["lesson-html"] = true
+	local function run_step(line, answer)
+		heard.events, heard.tree = {}, nil
+		return captured(line, answer)
+	end
+	local played = inside(box, function()
+		local steps = Lesson.play(lesson, { run = run_step,
+			stats = tree_stats, emit = function(step, what, r)
+				lesson_emit(p, step, what, r)
+			end })
+		-- Paragraphs after the last command: a frame of their own.
+		if #p.text > 0 then lesson_frame(p, {}) end
+		return steps
+	end)
+	local asked = 0
+	for _, s in ipairs(played) do
+		if s.kind == "question" then asked = asked + 1 end
+	end
+	return p.rec, asked
+end
+
+local function lesson_html(lesson, file)
+	local rec, asked = lesson_replay(lesson)
+	local ok, err = write_file(file, rec:html())
+	if not ok then return nil, err end
+	outln(string.format("wrote %d frames, %d question%s, to %s",
+		rec:count(), asked, asked == 1 and "" or "s", file))
+	return true
+end
+
+-- }----------------------------------------------------------------
+
+-- {------------------------ The commands ----------------------------
+
+-- Splits "--answers FILE", "--html FILE" (and "--seed S" when @seed)
+-- off @args.
+local function lesson_options(args, seed)
+	local o, rest, i = {}, {}, 1
+	while args[i] do
+		local a = args[i]
+		if a == "--answers" or a == "--html" or
+				(seed and a == "--seed") then
+			if not args[i + 1] then return nil, a .. " needs a value" end
+			o[a:sub(3)] = args[i + 1]
+			i = i + 2
+		elseif a:sub(1, 2) == "--" then
+			return nil, "unknown option " .. quoted(a)
+		else
+			rest[#rest + 1] = a
+			i = i + 1
+		end
+	end
+	if o.answers and o.html then
+		return nil, "--html asks no one: not with --answers"
+	end
+	return o, rest
+end
+
+local function list_lessons()
+	for _, name in ipairs(Lesson.names()) do
+		local l = Lesson.get(name)
+		outln(string.format("%-14s %s", name, l and l.title or "?"))
+	end
+	outln("Type 'lesson NAME' to take one, or 'lesson FILE' for your own.")
+	return true
+end
+
+-- A lesson compiled in, else a file of the format.
+local function load_lesson(name)
+	if Lesson.texts[name] then
+		return idr.lesson_parse(Lesson.texts[name], name, lesson_allowed)
+	end
+	local f, err = io.open(name, "r")
+	if not f then
+		return nil, "no lesson " .. quoted(name) .. " (see 'lesson'); " .. err
+	end
+	f:close()
+	local text, rerr = lesson_text(name)
+	if not text then return nil, rerr end
+	return idr.lesson_parse(text, name, lesson_allowed)
+end
+
+command {
+	name = "lesson", args = "[NAME | FILE] [--answers FILE | --html OUT.html]",
+	max = 3,
+	help = "take a lesson: text, commands run for you, and questions",
+	text = "With no NAME, lists the lessons.  A question's answer is what an\n" ..
+		"idrsh command prints when it runs after you answer: the library\n" ..
+		"grades you.  At the terminal 'answer> ' asks for each answer\n" ..
+		"(Ctrl-C or Ctrl-D leaves the lesson); in a script or a pipe the lines\n" ..
+		"after the command are its answers, and --answers FILE reads\n" ..
+		"them from FILE.  A lesson ends with the score, and fails (exit\n" ..
+		"status 1) unless every answer was right.  'lesson FILE' runs a\n" ..
+		"file of your own (the format is in idrsh(1), LESSON FILES); it\n" ..
+		"runs only idrsh commands that run no Lua and touch no file, on\n" ..
+		"trees of its own.  A lesson or answers file holds at most\n" ..
+		LESSON_BYTES_MAX .. " bytes.  --html OUT.html asks nothing: it plays the\n" ..
+		"lesson and writes it as a replay page (see 'record'), a frame\n" ..
+		"a command, its paragraphs with them, and each question with\n" ..
+		"its answer hidden until 'Show the answer' is clicked.",
+	example = "lesson lowest-free --html lowest-free.html",
+	complete = function(text)
+		if text:sub(1, 1) == "-" then return { "--answers", "--html" } end
+		local l = Lesson.names()
+		for _, name in ipairs(l) do
+			if name:sub(1, #text) == text then return l end
+		end
+		return "files"
+	end,
+	run = function(args)
+		local o, rest = lesson_options(args)
+		if not o then return nil, rest end
+		if #rest > 1 then return nil, usage("lesson") end
+		if not rest[1] then
+			if o.answers or o.html then return nil, usage("lesson") end
+			return list_lessons()
+		end
+		local l, err = load_lesson(rest[1])
+		if not l then return nil, err end
+		if o.html then return lesson_html(l, o.html) end
+		return start(l, o.answers)
+	end,
+}
+
+command {
+	name = "quiz", args = "[N] [--seed S] [--answers FILE | --html OUT.html]",
+	max = 5,
+	help = "answer N questions (5) on random trees; the library grades",
+	text = "Each question has a tree of its own, made by the commands shown:\n" ..
+		"which ID alloc or alloc_cyclic returns next, how many nodes an\n" ..
+		"allocation makes, which slot of the root an ID goes through,\n" ..
+		"whether a tagged ID is live.  --seed S asks the same questions\n" ..
+		"each time (the title says the seed of a quiz without one).\n" ..
+		"Answers come as for 'lesson'; --html OUT.html writes the quiz\n" ..
+		"as a replay page, as 'lesson' does.",
+	example = "quiz 5 --seed 1",
+	complete = { "--seed", "--answers", "--html" },
+	run = function(args)
+		local o, rest = lesson_options(args, true)
+		if not o then return nil, rest end
+		if #rest > 1 then return nil, usage("quiz") end
+		local n, e = number(rest[1] or "5", "N", QUIZ_MAX, 1)
+		if not n then return nil, e end
+		local seed = os.time()
+		if o.seed then
+			seed, e = number(o.seed, "S", INT_MAX)
+			if not seed then return nil, e end
+		end
+		if o.html then return lesson_html(Lesson.quiz(n, seed), o.html) end
+		return start(Lesson.quiz(n, seed), o.answers)
+	end,
+}
+
+-- }----------------------------------------------------------------
+
+-- }===============================================================

@@ -1,0 +1,95 @@
+-- SPDX-License-Identifier: MIT
+-- tagged.lua - the commands of generation-tagged IDs: alloc_tagged,
+-- find_tagged, remove_tagged, check, untag.
+
+local output = require "idrsh.output"
+local words = require "idrsh.words"
+local registry = require "idrsh.registry"
+local trees = require "idrsh.trees"
+
+-- Chunks run by 'lua' share _G: the shell keeps its own references.
+local string, type = string, type
+
+local outln = output.outln
+local failure = words.failure
+local command = registry.command
+local call, on_id, print_value, alloc_with = trees.call, trees.on_id,
+	trees.print_value, trees.alloc_with
+
+-- {========================= Tagged IDs ===========================
+
+command {
+	name = "alloc_tagged", args = "VALUE [START [END]]", min = 1, max = 3,
+	help = "allocate on a tagged tree; print the tagged ID",
+	text = "idr_alloc_tagged(): the tagged ID is (generation << BITS) | ID; the\n" ..
+		"generation of a slot advances each time its ID is freed.",
+	example = "alloc_tagged conn",
+	run = function(args) return alloc_with("alloc_tagged", args) end,
+}
+
+command {
+	name = "find_tagged", args = "TAGGED", min = 1,
+	help = "print the value at a live tagged ID",
+	text = "idr_find_tagged(): a stale tagged ID finds nothing (ESTALE), nor\n" ..
+		"does one whose slot is free (ENOENT).",
+	example = "find_tagged 65536",
+	run = on_id("tagged", "TAGGED", print_value("find_tagged")),
+}
+
+command {
+	name = "remove_tagged", args = "TAGGED", min = 1,
+	help = "free a live tagged ID; print its value",
+	text = "idr_remove_tagged(): a stale tagged ID removes nothing (ESTALE).",
+	example = "remove_tagged 65536",
+	run = on_id("tagged", "TAGGED", print_value("remove_tagged")),
+}
+
+-- Why a tagged ID is live or stale, from its slot's generation.
+local function tag_reason(t, tid)
+	local id, gen = call(t, "untag", tid)
+	local p = call(t, "path", tid)
+	local tagged = t:info().tagged
+	if type(p) ~= "table" or not p.gen or not tagged then
+		return string.format("id %d gen %d", id, gen)
+	end
+	local slot_gen = p.gen % (1 << tagged.gen_bits)
+	local where = p["end"] == "found" and "the slot is at" or
+		"the slot is free, at"
+	return string.format("id %d gen %d; %s gen %d", id, gen, where, slot_gen)
+end
+
+-- A question, not an action: "stale" is an answer, and succeeds.
+command {
+	name = "check", args = "TAGGED", min = 1,
+	help = "say whether a tagged ID is live or stale, and why",
+	text = "idr_tag_check(): prints 'live', 'stale' or 'free', the tag's ID and\n" ..
+		"generation, and the generation its slot is at now.",
+	example = "check 65536",
+	run = on_id("tagged", "TAGGED", function(t, id)
+		local ok, msg, errno = call(t, "check", id)
+		if ok then
+			outln("live: " .. tag_reason(t, id))
+		elseif errno == "ESTALE" then
+			outln("stale: " .. tag_reason(t, id) .. " (ESTALE)")
+		elseif errno == "ENOENT" then
+			outln("free: " .. tag_reason(t, id) .. " (ENOENT)")
+		else
+			return nil, failure(msg, errno)
+		end
+		return true
+	end),
+}
+
+command {
+	name = "untag", args = "TAGGED", min = 1,
+	help = "split a tagged ID into its ID and generation",
+	example = "untag 65541",
+	run = on_id("tagged", "TAGGED", function(t, id)
+		local plain, gen = call(t, "untag", id)
+		if plain == nil then return nil, failure(gen) end
+		outln(string.format("id %d gen %d", plain, gen))
+		return true
+	end),
+}
+
+-- }===============================================================
