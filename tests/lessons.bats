@@ -21,6 +21,13 @@ declare -gA RIGHT=(
 	[generations]=$'live\nstale\nno'
 	[ida]=$'2\n1'
 	[packed]=$'yes\n0\nno\n2'
+	[lookup]=$'3\n17\nno\nno'
+	[removal]=$'0\n4\n1\n3\nENOENT'
+	[iteration]=$'5000\nv\nENOENT\n7'
+	[preload]=$'6\n10\n10\n5'
+	[memory]=$'17\n7\n3856\n3'
+	[why-64]=$'65\n2000\n6\n5'
+	[rcu-readers]=$'no\n0\n2\nyes\n0'
 )
 
 questions() {
@@ -33,8 +40,8 @@ questions() {
 	for l in "${!RIGHT[@]}"; do
 		assert_line --regexp "^$l +[A-Z]"
 	done
-	[ "${#RIGHT[@]}" -eq 7 ]
-	[ "$(ls examples/lessons/*.lesson | wc -l)" -eq 7 ]
+	[ "${#RIGHT[@]}" -eq 14 ]
+	[ "$(ls examples/lessons/*.lesson | wc -l)" -eq 14 ]
 }
 
 @test "every lesson, right answers through a pipe: full score, exit 0" {
