@@ -34,6 +34,13 @@ questions() {
 	printf '%s\n' "${RIGHT[$1]}" | wc -l
 }
 
+# What lesson $1 prints, answered right, from its question $2 - 1 (or its
+# start) up to its question $2: all the student sees before being asked.
+before_question() {
+	printf 'lesson %s\n%s\n' "$1" "${RIGHT[$1]}" | "$IDRSH" 2>&1 |
+		awk -v k="$2" '/^Question [0-9]+ of / { q = $2 + 0; if (q == k) exit } q == k - 1'
+}
+
 @test "lesson lists every lesson, with its title" {
 	run "$IDRSH" -c lesson
 	assert_success
@@ -69,6 +76,16 @@ $(yes nonsense | head -n "$n")"
 		[ "$(grep -c '^Wrong: you said nonsense; the answer is ' <<<"$output")" -eq "$n" ]
 		[ "$(grep -c '^Why: ' <<<"$output")" -eq "$n" ]
 	done
+}
+
+# The slips of issue 30, one test each: each fails on the lesson text
+# before the fix.
+@test "grow-shrink asks which slot of the root 8300 takes before it shows 8300's path or digits" {
+	run before_question grow-shrink 2
+	assert_success
+	assert_line "idr> alloc c 8300"
+	refute_output --partial "path of ID 8300"
+	refute_output --partial "2 1 44"
 }
 
 @test "an answer is checked by running the library: 0x41 and 65 are the same ID" {
