@@ -88,6 +88,14 @@ $(yes nonsense | head -n "$n")"
 	refute_output --partial "2 1 44"
 }
 
+@test "cyclic asks which ID alloc_cyclic returns before it shows the cursor" {
+	run before_question cyclic 2
+	assert_success
+	assert_line "idr> remove 3"
+	refute_line "idr> cursor"
+	refute_line "4"
+}
+
 @test "an answer is checked by running the library: 0x41 and 65 are the same ID" {
 	run "$IDRSH" <<<$'lesson lowest-free\n0x2\n 0x41 \n10.'
 	assert_success
