@@ -18,7 +18,7 @@ declare -gA RIGHT=(
 	[grow-shrink]=$'2\n2\n2\n2'
 	[cyclic]=$'-ENOSPC\n4\n3'
 	[pre-get]=$'11\nEAGAIN\n400000000'
-	[generations]=$'live\nstale\nno'
+	[generations]=$'65541\nstale\nno\n0x20005'
 	[ida]=$'2\n1'
 	[packed]=$'yes\n0\nno\n2'
 	[lookup]=$'3\n17\nno\nno'
@@ -94,6 +94,17 @@ $(yes nonsense | head -n "$n")"
 	assert_line "idr> remove 3"
 	refute_line "idr> cursor"
 	refute_line "4"
+}
+
+@test "generations never asks whether a tag it has just allocated is live" {
+	mapfile -t answers <<<"${RIGHT[generations]}"
+	for k in "${!answers[@]}"; do
+		run before_question generations $((k + 1))
+		assert_success
+		if grep -q '^idr> alloc_tagged' <<<"$output"; then
+			[ "${answers[$k]}" != live ]
+		fi
+	done
 }
 
 @test "an answer is checked by running the library: 0x41 and 65 are the same ID" {
