@@ -20,7 +20,7 @@ declare -gA RIGHT=(
 	[pre-get]=$'11\nEAGAIN\n400000000'
 	[generations]=$'65541\nstale\nno\n0x20005'
 	[ida]=$'2\n1'
-	[packed]=$'yes\n0\nno\n2'
+	[packed]=$'yes\n0\nno\n0\n2\nno'
 	[lookup]=$'3\n17\nno\nno'
 	[removal]=$'0\n4\n1\n3\nENOENT'
 	[iteration]=$'5000\nv\nENOENT\n7'
@@ -105,6 +105,29 @@ $(yes nonsense | head -n "$n")"
 			[ "${answers[$k]}" != live ]
 		fi
 	done
+}
+
+@test "packed asks whether the leaf is packed before a dump shows it" {
+	run before_question packed 1
+	assert_success
+	assert_line "idr> remove 3"
+	refute_output --partial "packed in"
+}
+
+@test "packed says what the library does: growing makes whole nodes; a full leaf of 2 gets room for 5" {
+	run "$IDRSH" <<<"lesson packed
+${RIGHT[packed]}"
+	assert_success
+	# The lesson's claims, as the library checks them: the lone ID that
+	# grows the tree leaves no packed node; the full packed leaf that
+	# takes a second lone ID has room for 5, not twice 2.
+	[ "$(sed -n '/^idr> alloc top 262143 262144$/,/^Right: /p' <<<"$output" |
+		tail -n 1)" = "Right: 0." ]
+	assert_line --partial "2/64, packed in 5"
+	# And the old claims are gone: packed from the start, whatever the
+	# tree; room for twice what it holds.
+	refute_output --partial "makes the nodes it adds packed from the start:"
+	refute_output --partial "room for twice what it holds"
 }
 
 @test "an answer is checked by running the library: 0x41 and 65 are the same ID" {
