@@ -130,6 +130,16 @@ ${RIGHT[packed]}"
 	refute_output --partial "room for twice what it holds"
 }
 
+@test "every lesson whose answers are numbers says, before its first question, to answer in digits" {
+	for l in "${!RIGHT[@]}"; do
+		grep -qE '^-?(0x[0-9a-f]+|[0-9]+)$' <<<"${RIGHT[$l]}" || continue
+		run before_question "$l" 1
+		assert_success
+		# (A paragraph may wrap between the two words.)
+		tr '\n' ' ' <<<"$output" | grep -q 'in digits'
+	done
+}
+
 @test "an answer is checked by running the library: 0x41 and 65 are the same ID" {
 	run "$IDRSH" <<<$'lesson lowest-free\n0x2\n 0x41 \n10.'
 	assert_success
