@@ -19,7 +19,7 @@ declare -gA RIGHT=(
 	[cyclic]=$'-ENOSPC\n4\n3'
 	[pre-get]=$'11\nEAGAIN\n400000000'
 	[generations]=$'65541\nstale\nno\n0x20005'
-	[ida]=$'2\n1'
+	[ida]=$'2\n1\n8'
 	[packed]=$'yes\n0\nno\n0\n2\nno'
 	[lookup]=$'3\n17\nno\nno'
 	[removal]=$'0\n4\n1\n3\nENOENT'
@@ -130,6 +130,20 @@ ${RIGHT[packed]}"
 	refute_output --partial "room for twice what it holds"
 }
 
+@test "ida contrasts ida_alloc's inclusive MAX with idr_alloc's half-open range" {
+	run "$IDRSH" <<<"lesson ida
+${RIGHT[ida]}"
+	assert_success
+	[ "$(sed -n "/^Question .*a fourth 'ida_alloc 5 8'/,/^Right: /p" <<<"$output" |
+		tail -n 1)" = "Right: 8." ]
+	# Where the idr, asked the same range, has no fourth ID.
+	run "$IDRSH" -c 'alloc_many 3 5' -c 'alloc x 5 8'
+	assert_failure
+	assert_output --partial "(ENOSPC)"
+	grep -qF '[start, end)' examples/lessons/ida.lesson
+	grep -qF '[min, max]' examples/lessons/ida.lesson
+}
+
 @test "every lesson whose answers are numbers says, before its first question, to answer in digits" {
 	for l in "${!RIGHT[@]}"; do
 		grep -qE '^-?(0x[0-9a-f]+|[0-9]+)$' <<<"${RIGHT[$l]}" || continue
@@ -155,9 +169,9 @@ ${RIGHT[packed]}"
 }
 
 @test "-c: the answers come from standard input; the rest stays unread" {
-	run "$IDRSH" -c 'lesson ida' <<<$'2\n1\nalloc x'
+	run "$IDRSH" -c 'lesson ida' <<<$'2\n1\n8\nalloc x'
 	assert_success
-	assert_line "Score: 2 of 2."
+	assert_line "Score: 3 of 3."
 	refute_line --partial "unknown command"
 }
 
@@ -182,10 +196,10 @@ ${RIGHT[packed]}"
 }
 
 @test "a lesson in a sourced file takes the file's next lines as answers" {
-	printf 'lesson ida\n2\n1\ncount\n' >"$BATS_TEST_TMPDIR/s.idrsh"
+	printf 'lesson ida\n2\n1\n8\ncount\n' >"$BATS_TEST_TMPDIR/s.idrsh"
 	run "$IDRSH" "$BATS_TEST_TMPDIR/s.idrsh"
 	assert_success
-	assert_line "Score: 2 of 2."
+	assert_line "Score: 3 of 3."
 	# The lesson's trees are its own: the user's default tree is empty.
 	assert_line --index -1 "0"
 }
