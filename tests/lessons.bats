@@ -154,6 +154,48 @@ ${RIGHT[ida]}"
 	done
 }
 
+@test "every lesson asks before it tells, and explains every answer (tests/lesson-lint)" {
+	run tests/lesson-lint "$IDRSH" examples/lessons/*.lesson
+	assert_success
+	assert_output ""
+}
+
+# Each way a lesson can tell before it asks, and a question with no why:
+# lesson-lint names the question.
+@test "lesson-lint fails a lesson that prints an answer before asking it, or gives no why" {
+	f=$BATS_TEST_TMPDIR/bad.lesson
+	# The cursor is the next ID (cyclic's old second question).
+	printf 'title: t\n> alloc_cyclic a\n> alloc_cyclic b\n> remove 0\n> cursor\n? q\n= alloc_cyclic c\n! w\n' >"$f"
+	run tests/lesson-lint "$IDRSH" "$f"
+	assert_failure
+	assert_output "$f: question 1: its answer, 2, was printed first, by \"cursor\""
+	# The answer's own command, shown first (grow-shrink's old second).
+	printf 'title: t\n> alloc a\n? q\n= alloc b\n! w\n> alloc c 8300\n> path 8300\n? q\n= path 8300 | slot top\n! w\n' >"$f"
+	run tests/lesson-lint "$IDRSH" "$f"
+	assert_failure
+	assert_output "$f: question 2: its evidence was shown first: \"path 8300\", the same output as its answer command"
+	# A field line, printed by another command.
+	printf 'title: t\n> preload\n? q\n= stats | field preloaded nodes\n! w\n' >"$f"
+	run tests/lesson-lint "$IDRSH" "$f"
+	assert_failure
+	assert_output --partial "question 1: its answer was printed first, as \"preloaded nodes: 10\" by \"preload\""
+	# The text a 'has' looks for (packed's old first question).
+	printf 'title: t\n> alloc_many 20\n> remove 3\n> dump\n? q\n= dump | has packed in\n! w\n' >"$f"
+	run tests/lesson-lint "$IDRSH" "$f"
+	assert_failure
+	assert_line "$f: question 1: its answer was printed first: \"dump\" printed \"packed in\""
+	# No why.
+	printf 'title: t\n> alloc_many 3\n? q\n= alloc a\n' >"$f"
+	run tests/lesson-lint "$IDRSH" "$f"
+	assert_failure
+	assert_output "$f: question 1: no why text (\"!\" lines)"
+	# The same lesson with its why passes.
+	printf '! w\n' >>"$f"
+	run tests/lesson-lint "$IDRSH" "$f"
+	assert_success
+	assert_output ""
+}
+
 @test "an answer is checked by running the library: 0x41 and 65 are the same ID" {
 	run "$IDRSH" <<<$'lesson lowest-free\n0x2\n 0x41 \n10.'
 	assert_success
