@@ -17,7 +17,7 @@ declare -gA RIGHT=(
 	[lowest-free]=$'2\n65\n10'
 	[grow-shrink]=$'2\n2\n2\n2'
 	[cyclic]=$'-ENOSPC\n4\n3'
-	[pre-get]=$'11\nEAGAIN\n400000000'
+	[pre-get]=$'11\nEAGAIN\nnone'
 	[generations]=$'65541\nstale\nno\n0x20005'
 	[ida]=$'2\n1\n8'
 	[packed]=$'yes\n0\nno\n0\n2\nno'
@@ -184,6 +184,11 @@ ${RIGHT[ida]}"
 	run tests/lesson-lint "$IDRSH" "$f"
 	assert_failure
 	assert_line "$f: question 1: its answer was printed first: \"dump\" printed \"packed in\""
+	# The answer in the question (pre-get's old third question).
+	printf "title: t\n? What does 'alloc a 70' print?\n= alloc a 70\n! w\n" >"$f"
+	run tests/lesson-lint "$IDRSH" "$f"
+	assert_failure
+	assert_output "$f: question 1: its answer, 70, is in its own text"
 	# No why.
 	printf 'title: t\n> alloc_many 3\n? q\n= alloc a\n' >"$f"
 	run tests/lesson-lint "$IDRSH" "$f"
