@@ -201,6 +201,15 @@ ${RIGHT[ida]}"
 	assert_output ""
 }
 
+@test "every lesson --html: a replay page with each of its questions" {
+	for l in "${!RIGHT[@]}"; do
+		n=$(questions "$l")
+		run "$IDRSH" -c "lesson $l --html $BATS_TEST_TMPDIR/$l.html"
+		assert_success
+		assert_output --regexp "^wrote [0-9]+ frames, $n questions, to "
+	done
+}
+
 @test "an answer is checked by running the library: 0x41 and 65 are the same ID" {
 	run "$IDRSH" <<<$'lesson lowest-free\n0x2\n 0x41 \n10.'
 	assert_success
