@@ -17,14 +17,28 @@ declare -gA RIGHT=(
 	[lowest-free]=$'2\n65\n10'
 	[grow-shrink]=$'2\n2\n2\n2'
 	[cyclic]=$'-ENOSPC\n4\n3'
-	[pre-get]=$'11\nEAGAIN\n400000000'
-	[generations]=$'live\nstale\nno'
-	[ida]=$'2\n1'
-	[packed]=$'yes\n0\nno\n2'
+	[pre-get]=$'11\nEAGAIN\nnone'
+	[generations]=$'65541\nstale\nno\n0x20005'
+	[ida]=$'2\n1\n8'
+	[packed]=$'yes\n0\nno\n0\n2\nno'
+	[lookup]=$'3\n17\nno\nno'
+	[removal]=$'0\n4\n1\n3\nENOENT'
+	[iteration]=$'5000\nv\nENOENT\n7'
+	[preload]=$'6\n10\n10\n5'
+	[memory]=$'17\n7\n3856\n3'
+	[why-64]=$'65\n2000\n6\n5'
+	[rcu-readers]=$'no\n0\n2\nyes\n0'
 )
 
 questions() {
 	printf '%s\n' "${RIGHT[$1]}" | wc -l
+}
+
+# What lesson $1 prints, answered right, from its question $2 - 1 (or its
+# start) up to its question $2: all the student sees before being asked.
+before_question() {
+	printf 'lesson %s\n%s\n' "$1" "${RIGHT[$1]}" | "$IDRSH" 2>&1 |
+		awk -v k="$2" '/^Question [0-9]+ of / { q = $2 + 0; if (q == k) exit } q == k - 1'
 }
 
 @test "lesson lists every lesson, with its title" {
@@ -33,8 +47,8 @@ questions() {
 	for l in "${!RIGHT[@]}"; do
 		assert_line --regexp "^$l +[A-Z]"
 	done
-	[ "${#RIGHT[@]}" -eq 7 ]
-	[ "$(ls examples/lessons/*.lesson | wc -l)" -eq 7 ]
+	[ "${#RIGHT[@]}" -eq 14 ]
+	[ "$(ls examples/lessons/*.lesson | wc -l)" -eq 14 ]
 }
 
 @test "every lesson, right answers through a pipe: full score, exit 0" {
@@ -64,6 +78,138 @@ $(yes nonsense | head -n "$n")"
 	done
 }
 
+# The slips of issue 30, one test each: each fails on the lesson text
+# before the fix.
+@test "grow-shrink asks which slot of the root 8300 takes before it shows 8300's path or digits" {
+	run before_question grow-shrink 2
+	assert_success
+	assert_line "idr> alloc c 8300"
+	refute_output --partial "path of ID 8300"
+	refute_output --partial "2 1 44"
+}
+
+@test "cyclic asks which ID alloc_cyclic returns before it shows the cursor" {
+	run before_question cyclic 2
+	assert_success
+	assert_line "idr> remove 3"
+	refute_line "idr> cursor"
+	refute_line "4"
+}
+
+@test "generations never asks whether a tag it has just allocated is live" {
+	mapfile -t answers <<<"${RIGHT[generations]}"
+	for k in "${!answers[@]}"; do
+		run before_question generations $((k + 1))
+		assert_success
+		if grep -q '^idr> alloc_tagged' <<<"$output"; then
+			[ "${answers[$k]}" != live ]
+		fi
+	done
+}
+
+@test "packed asks whether the leaf is packed before a dump shows it" {
+	run before_question packed 1
+	assert_success
+	assert_line "idr> remove 3"
+	refute_output --partial "packed in"
+}
+
+@test "packed says what the library does: growing makes whole nodes; a full leaf of 2 gets room for 5" {
+	run "$IDRSH" <<<"lesson packed
+${RIGHT[packed]}"
+	assert_success
+	# The lesson's claims, as the library checks them: the lone ID that
+	# grows the tree leaves no packed node; the full packed leaf that
+	# takes a second lone ID has room for 5, not twice 2.
+	[ "$(sed -n '/^idr> alloc top 262143 262144$/,/^Right: /p' <<<"$output" |
+		tail -n 1)" = "Right: 0." ]
+	assert_line --partial "2/64, packed in 5"
+	# And the old claims are gone: packed from the start, whatever the
+	# tree; room for twice what it holds.
+	refute_output --partial "makes the nodes it adds packed from the start:"
+	refute_output --partial "room for twice what it holds"
+}
+
+@test "ida contrasts ida_alloc's inclusive MAX with idr_alloc's half-open range" {
+	run "$IDRSH" <<<"lesson ida
+${RIGHT[ida]}"
+	assert_success
+	[ "$(sed -n "/^Question .*a fourth 'ida_alloc 5 8'/,/^Right: /p" <<<"$output" |
+		tail -n 1)" = "Right: 8." ]
+	# Where the idr, asked the same range, has no fourth ID.
+	run "$IDRSH" -c 'alloc_many 3 5' -c 'alloc x 5 8'
+	assert_failure
+	assert_output --partial "(ENOSPC)"
+	grep -qF '[start, end)' examples/lessons/ida.lesson
+	grep -qF '[min, max]' examples/lessons/ida.lesson
+}
+
+@test "every lesson whose answers are numbers says, before its first question, to answer in digits" {
+	for l in "${!RIGHT[@]}"; do
+		grep -qE '^-?(0x[0-9a-f]+|[0-9]+)$' <<<"${RIGHT[$l]}" || continue
+		run before_question "$l" 1
+		assert_success
+		# (A paragraph may wrap between the two words.)
+		tr '\n' ' ' <<<"$output" | grep -q 'in digits'
+	done
+}
+
+@test "every lesson asks before it tells, and explains every answer (tests/lesson-lint)" {
+	run tests/lesson-lint "$IDRSH" examples/lessons/*.lesson
+	assert_success
+	assert_output ""
+}
+
+# Each way a lesson can tell before it asks, and a question with no why:
+# lesson-lint names the question.
+@test "lesson-lint fails a lesson that prints an answer before asking it, or gives no why" {
+	f=$BATS_TEST_TMPDIR/bad.lesson
+	# The cursor is the next ID (cyclic's old second question).
+	printf 'title: t\n> alloc_cyclic a\n> alloc_cyclic b\n> remove 0\n> cursor\n? q\n= alloc_cyclic c\n! w\n' >"$f"
+	run tests/lesson-lint "$IDRSH" "$f"
+	assert_failure
+	assert_output "$f: question 1: its answer, 2, was printed first, by \"cursor\""
+	# The answer's own command, shown first (grow-shrink's old second).
+	printf 'title: t\n> alloc a\n? q\n= alloc b\n! w\n> alloc c 8300\n> path 8300\n? q\n= path 8300 | slot top\n! w\n' >"$f"
+	run tests/lesson-lint "$IDRSH" "$f"
+	assert_failure
+	assert_output "$f: question 2: its evidence was shown first: \"path 8300\", the same output as its answer command"
+	# A field line, printed by another command.
+	printf 'title: t\n> preload\n? q\n= stats | field preloaded nodes\n! w\n' >"$f"
+	run tests/lesson-lint "$IDRSH" "$f"
+	assert_failure
+	assert_output --partial "question 1: its answer was printed first, as \"preloaded nodes: 10\" by \"preload\""
+	# The text a 'has' looks for (packed's old first question).
+	printf 'title: t\n> alloc_many 20\n> remove 3\n> dump\n? q\n= dump | has packed in\n! w\n' >"$f"
+	run tests/lesson-lint "$IDRSH" "$f"
+	assert_failure
+	assert_line "$f: question 1: its answer was printed first: \"dump\" printed \"packed in\""
+	# The answer in the question (pre-get's old third question).
+	printf "title: t\n? What does 'alloc a 70' print?\n= alloc a 70\n! w\n" >"$f"
+	run tests/lesson-lint "$IDRSH" "$f"
+	assert_failure
+	assert_output "$f: question 1: its answer, 70, is in its own text"
+	# No why.
+	printf 'title: t\n> alloc_many 3\n? q\n= alloc a\n' >"$f"
+	run tests/lesson-lint "$IDRSH" "$f"
+	assert_failure
+	assert_output "$f: question 1: no why text (\"!\" lines)"
+	# The same lesson with its why passes.
+	printf '! w\n' >>"$f"
+	run tests/lesson-lint "$IDRSH" "$f"
+	assert_success
+	assert_output ""
+}
+
+@test "every lesson --html: a replay page with each of its questions" {
+	for l in "${!RIGHT[@]}"; do
+		n=$(questions "$l")
+		run "$IDRSH" -c "lesson $l --html $BATS_TEST_TMPDIR/$l.html"
+		assert_success
+		assert_output --regexp "^wrote [0-9]+ frames, $n questions, to "
+	done
+}
+
 @test "an answer is checked by running the library: 0x41 and 65 are the same ID" {
 	run "$IDRSH" <<<$'lesson lowest-free\n0x2\n 0x41 \n10.'
 	assert_success
@@ -79,9 +225,9 @@ $(yes nonsense | head -n "$n")"
 }
 
 @test "-c: the answers come from standard input; the rest stays unread" {
-	run "$IDRSH" -c 'lesson ida' <<<$'2\n1\nalloc x'
+	run "$IDRSH" -c 'lesson ida' <<<$'2\n1\n8\nalloc x'
 	assert_success
-	assert_line "Score: 2 of 2."
+	assert_line "Score: 3 of 3."
 	refute_line --partial "unknown command"
 }
 
@@ -106,10 +252,10 @@ $(yes nonsense | head -n "$n")"
 }
 
 @test "a lesson in a sourced file takes the file's next lines as answers" {
-	printf 'lesson ida\n2\n1\ncount\n' >"$BATS_TEST_TMPDIR/s.idrsh"
+	printf 'lesson ida\n2\n1\n8\ncount\n' >"$BATS_TEST_TMPDIR/s.idrsh"
 	run "$IDRSH" "$BATS_TEST_TMPDIR/s.idrsh"
 	assert_success
-	assert_line "Score: 2 of 2."
+	assert_line "Score: 3 of 3."
 	# The lesson's trees are its own: the user's default tree is empty.
 	assert_line --index -1 "0"
 }
