@@ -34,7 +34,7 @@ SANITIZE := -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=all
 
 B := build
-LIB_SRC := src/trace.c src/nodes.c src/tree.c src/pack.c src/check.c src/idr.c \
+LIB_SRC := src/trace.c src/nodes.c src/defer.c src/seek.c src/tree.c src/pack.c src/check.c src/idr.c \
 	src/legacy.c src/tag.c src/ida.c src/walk.c src/view.c src/dump.c \
 	src/alloc.c
 # src/idrsh*.[ch] are the shell's, not the library's (make install

@@ -127,6 +127,24 @@ struct idr_trace;
 typedef void idr_trace_fn(const struct idr *idr, const struct idr_trace *ev,
 			  void *data);
 
+/*
+ * private: what an RCU idr (<idr_rcu.h>: idr_init_rcu()) hands to the
+ * RCU library.  A block the tree lets go of is kept in a work item, and
+ * freed (or a whole node cached) by idr_fn only after a grace period.
+ */
+struct idr_rcu_work {
+	void *idr_head[2]; /* the RCU library's (liburcu: struct rcu_head) */
+	void (*idr_fn)(struct idr_rcu_work *work);
+};
+
+struct idr_rcu_hooks {
+	/* Call work->idr_fn(work) once every reader now in a read-side
+	 * section has left it (call_rcu()). */
+	void (*defer)(struct idr_rcu_work *work);
+	/* Wait for that (synchronize_rcu()): when no work item can be had. */
+	void (*wait)(void);
+};
+
 /* private: a list of spare nodes */
 struct idr__nodes {
 	struct idr_node *head;
@@ -149,6 +167,13 @@ struct idr {
 	unsigned char idr_id_bits; /* tagged: bits of the ID; else 0 */
 	unsigned char idr_flags;   /* IDR_TAG_RETIRE, and private ones */
 	unsigned char idr_lock;	   /* guards idr_cache against pre_get */
+	/* The readers' word: the top's link, with its height (tree.c). */
+	void *idr_top;
+	/* RCU idrs: the hooks, and blocks waiting for a grace period. */
+	const struct idr_rcu_hooks *idr_rcu;
+	unsigned long idr_rcu_pending;
+	unsigned long idr_rcu_pending_bytes;
+	uint64_t idr_epoch; /* idr_destroy()s so far: see idr__retire() */
 };
 
 /* private: idr_flags of an IDA's tree: its leaves hold bitmaps */
@@ -156,9 +181,10 @@ struct idr {
 
 /* Every field in order, so that C++ (before C++20) takes it too. */
 /* clang-format off */
-#define IDR__INIT(base, flags)                                               \
+#define IDR__INIT_RCU(base, flags, rcu)                                      \
 	{ NULL, { NULL, 0 }, NULL, NULL, 0, 0, 0, 0, (base), 0, 0, 0,        \
-	  (flags), 0 }
+	  (flags), 0, NULL, (rcu), 0, 0, 0 }
+#define IDR__INIT(base, flags) IDR__INIT_RCU(base, flags, NULL)
 /* clang-format on */
 #define IDR_INIT_BASE(name, base) IDR__INIT(base, 0)
 #define IDR_INIT(name) IDR_INIT_BASE(name, 0)
