@@ -43,6 +43,11 @@ LIB_HDR := $(filter-out src/idrsh%,$(wildcard src/*.h))
 IDRSH_SRC := src/idrsh.c src/idrsh_history.c
 IDRSH_HDR := src/idrsh_history.h
 LIB_OBJ := $(LIB_SRC:src/%.c=$(B)/obj/%.o)
+# libidr-rcu: idr_init_rcu() and the hooks it sets, made of liburcu's
+# calls, so that libidr (and a plain idr) needs no liburcu at run time.
+RCU_SRC := src/rcu.c
+RCU_SOVERSION := 1
+URCU_LIBS := -lurcu
 # tests/seam.c: the tests' counting, failing allocator, on the seam.
 UNIT_SRC := $(wildcard tests/unit/*.c) tests/seam.c
 UNIT_HDR := $(wildcard tests/unit/*.h) tests/seam.h
@@ -72,7 +77,8 @@ endif
 # header test needs g++, the replay page's checks python3).  A suite of
 # make test (tests/deps.mk) fails on a command the tests call that these
 # lists leave out.
-DEPS_BUILD := gcc make libc6-dev pkgconf liblua5.4-dev libreadline-dev
+DEPS_BUILD := gcc make libc6-dev pkgconf liblua5.4-dev libreadline-dev \
+	liburcu-dev
 DEPS_TEST := $(DEPS_BUILD) lua5.4 valgrind bats bats-support bats-assert \
 	clang-format-14 \
 	clang libclang-rt-14-dev g++ python3 \
@@ -82,7 +88,8 @@ DEPS_TEST := $(DEPS_BUILD) lua5.4 valgrind bats bats-support bats-assert \
 	clean deps-build deps-test lua-module demo examples-svg format \
 	format-check
 
-all: $(B)/libidr.a $(B)/libidr.so $(B)/idr.so $(B)/idrsh
+all: $(B)/libidr.a $(B)/libidr.so $(B)/libidr-rcu.a $(B)/libidr-rcu.so \
+	$(B)/idr.so $(B)/idrsh
 
 deps-build:
 	@sh .ci/deps $(DEPS_BUILD)
@@ -102,6 +109,15 @@ $(B)/libidr.a: $(LIB_OBJ)
 $(B)/libidr.so: $(LIB_OBJ)
 	$(QUIET_LD)$(CC) $(CFLAGS) -shared -Wl,-soname,libidr.so.$(SOVERSION) \
 		-o $@ $^ $(LDFLAGS)
+
+$(B)/libidr-rcu.a: $(B)/obj/rcu.o
+	$(Q)rm -f $@
+	$(QUIET_AR)$(AR) rcs $@ $^
+
+$(B)/libidr-rcu.so: $(B)/obj/rcu.o $(B)/libidr.so
+	$(QUIET_LD)$(CC) $(CFLAGS) -shared \
+		-Wl,-soname,libidr-rcu.so.$(RCU_SOVERSION) -o $@ $(B)/obj/rcu.o \
+		-L$(B) -lidr $(URCU_LIBS) $(LDFLAGS)
 
 # The Lua module: no -llua (the host provides Lua), and the library's own
 # symbols hidden (--exclude-libs) so that only luaopen_idr is exported.

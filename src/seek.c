@@ -8,9 +8,11 @@
  * the top with top_link() and every word below with node.h's readers'
  * loads, and takes a slot whose bit it read but whose child is gone (a
  * removal under way) as absent.  The writer's takes the same loads.
+ * Last, the trace of a lookup's path (a find's or a removal's visits).
  */
 #include "node.h"
 #include "tree.h"
+#include "walk.h"
 
 /* Report @event at the node at @shift that holds @index. */
 static inline void trace(const struct idr *idr, enum idr_trace_event event,
@@ -139,6 +141,7 @@ bool idr__next_present(const struct idr *idr, uint64_t start, uint64_t *index,
 	struct idr_node *path[IDR__LEVELS];
 	unsigned int depth, shift;
 	void *top = top_link(idr, &shift);
+	uint64_t set;
 
 	if (!top || start >= capacity(shift))
 		return false;
@@ -147,8 +150,9 @@ bool idr__next_present(const struct idr *idr, uint64_t start, uint64_t *index,
 	if (!depth)
 		return false;
 	*index = start;
-	*entry = entry_rd(path[depth - 1], present_rd(path[depth - 1]),
-			  digit(start, 0));
+	set = present_rd(path[depth - 1]);
+	READER_PAUSE();
+	*entry = entry_rd(path[depth - 1], set, digit(start, 0));
 	return true;
 }
 
@@ -167,6 +171,7 @@ void *idr__iter_find(struct idr__iter *it, uint64_t start, uint64_t *index)
 			break;
 		leaf = path[depth - 1];
 		all = present_rd(leaf);
+		READER_PAUSE();
 		set = all & from(digit(start, 0));
 		/* NULL entries are reserved IDs: iteration steps over them. */
 		for (; set; set &= set - 1) {
@@ -190,4 +195,21 @@ void *idr__iter_find(struct idr__iter *it, uint64_t start, uint64_t *index)
 		start = (start | SLOT_MASK) + 1;
 	}
 	return NULL;
+}
+
+/* The visits of a lookup of @index, when tracing: a removal's path. */
+static void trace_path(const struct idr *idr, uint64_t index)
+{
+	struct idr_view views[IDR_LEVELS_MAX];
+	unsigned int n = idr__path_views(idr, index, views), i;
+
+	for (i = 0; i < n; i++)
+		idr__trace_at(idr, IDR_TRACE_VISIT, index, views[i].shift,
+			      digit(index, views[i].shift), views[i].full);
+}
+
+void idr__trace_path(const struct idr *idr, uint64_t index)
+{
+	if (idr__tracing(idr))
+		trace_path(idr, index);
 }

@@ -30,7 +30,6 @@
 #include "nodes.h"
 #include "pack.h"
 #include "tree.h"
-#include "walk.h"
 
 /* {==================== Tracing ==================== */
 
@@ -217,22 +216,6 @@ static inline void **leaf_find(const struct idr_node *leaf, unsigned int off)
 	if (packed)
 		return pack_slots(l) + rank_in(set, off);
 	return &l->slots[off];
-}
-
-static void trace_path(const struct idr *idr, uint64_t index)
-{
-	struct idr_view views[IDR_LEVELS_MAX];
-	unsigned int n = idr__path_views(idr, index, views), i;
-
-	for (i = 0; i < n; i++)
-		idr__trace_at(idr, IDR_TRACE_VISIT, index, views[i].shift,
-			      digit(index, views[i].shift), views[i].full);
-}
-
-void idr__trace_path(const struct idr *idr, uint64_t index)
-{
-	if (tracing(idr))
-		trace_path(idr, index);
 }
 
 /* The leaf slot of a present index, or NULL.  The path find takes. */
@@ -486,11 +469,11 @@ static inline void mark_full(const struct idr *idr, struct idr_node **path,
  * above it (a parent's bit is set only when its child is all full): the
  * clearing stops there, which for most removals is past the leaf.
  */
-static inline void mark_open(const struct idr *idr, struct idr_node **path,
-			     unsigned int depth, uint64_t index)
+static inline void mark_open_at(const struct idr *idr, struct idr_node **path,
+				unsigned int depth, uint64_t index,
+				unsigned int shift)
 {
 	bool traced = tracing(idr);
-	unsigned int shift = 0;
 
 	while (depth > 0) {
 		struct idr_node *node = path[--depth];
@@ -507,6 +490,13 @@ static inline void mark_open(const struct idr *idr, struct idr_node **path,
 				index, shift, digit(index, shift), node->full);
 		shift += IDR_BITS;
 	}
+}
+
+/* The same from the leaf, path[@depth - 1], up. */
+static inline void mark_open(const struct idr *idr, struct idr_node **path,
+			     unsigned int depth, uint64_t index)
+{
+	mark_open_at(idr, path, depth, index, 0);
 }
 
 /*
@@ -879,6 +869,7 @@ entry_out(struct idr *idr, struct idr_node **path, unsigned int depth,
 {
 	struct idr_node *leaf = path[depth - 1];
 	unsigned int off = digit(index, 0), cap;
+	bool full;
 
 	if (!rcu || !is_packed(leaf) || n == 1) {
 		*entry = leaf_take(leaf, off, n);
@@ -886,8 +877,15 @@ entry_out(struct idr *idr, struct idr_node **path, unsigned int depth,
 	}
 	*entry = *leaf_slot(leaf, off);
 	cap = idr__pack_due(leaf, n - 1) ? n - 1 : pack_cap(leaf);
-	if (take_out(idr, path, depth, index, 0, cap))
+	/* The copy has the bit clear: mark_open() would stop at it.  A
+	 * full leaf (packed loose, with room for every slot: not at 6
+	 * bits a level) had its parent's set. */
+	full = leaf->full == ALL_SLOTS;
+	if (take_out(idr, path, depth, index, 0, cap)) {
+		if (full)
+			mark_open_at(idr, path, depth - 1, index, IDR_BITS);
 		return true;
+	}
 	idr__publish(leaf_slot(leaf, off), NULL);
 	return false;
 }
@@ -904,8 +902,7 @@ delete_at(struct idr *idr, struct idr_node **path, unsigned int depth,
 	if (!entry_out(idr, path, depth, index, n, entry, rcu))
 		return;
 	trace(idr, IDR_TRACE_SLOT_CLEAR, index, 0, path[depth - 1]);
-	/* An RCU idr's copy has the bit clear already; its parent's was
-	 * clear too, as a packed leaf is never full. */
+	/* An RCU idr's copy has the bit clear already (see entry_out()). */
 	mark_open(idr, path, depth, index);
 	if (leaf_present(path[depth - 1]) && packable(idr))
 		leaf_compact(idr, path, depth, index, n - 1, rcu);
