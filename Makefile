@@ -56,7 +56,8 @@ LUA_CFLAGS = $(shell pkg-config --cflags $(LUA_PC) 2>/dev/null)
 
 # man idr_alloc and friends: one ".so" page per public name in idr.h and
 # idr_view.h.
-MAN3_LINKS := $(shell sh tests/man3-links src/idr.h src/idr_view.h)
+MAN3_LINKS := $(shell sh tests/man3-links src/idr.h src/idr_view.h \
+	src/idr_rcu.h)
 
 # V=1 shows each command; otherwise a compile says "  CC  FILE" (as the
 # kernel's and Lua's builds do) and make -s says nothing.  Warnings and
@@ -114,10 +115,13 @@ $(B)/libidr-rcu.a: $(B)/obj/rcu.o
 	$(Q)rm -f $@
 	$(QUIET_AR)$(AR) rcs $@ $^
 
+# It calls no libc function of its own, but a library that needs no libc
+# would be loaded before it (lintian: library-not-linked-against-libc).
 $(B)/libidr-rcu.so: $(B)/obj/rcu.o $(B)/libidr.so
 	$(QUIET_LD)$(CC) $(CFLAGS) -shared \
 		-Wl,-soname,libidr-rcu.so.$(RCU_SOVERSION) -o $@ $(B)/obj/rcu.o \
-		-L$(B) -lidr $(URCU_LIBS) $(LDFLAGS)
+		-L$(B) -lidr $(URCU_LIBS) $(LDFLAGS) \
+		-Wl,--push-state,--no-as-needed -lc -Wl,--pop-state
 
 # The Lua module: no -llua (the host provides Lua), and the library's own
 # symbols hidden (--exclude-libs) so that only luaopen_idr is exported.
@@ -299,7 +303,11 @@ MAN3_PAGES = $(wildcard man/*.3 man/*.3lua)
 INSTALLED_LIB = $(INCLUDEDIR)/idr.h $(INCLUDEDIR)/idr_view.h \
 	$(LIBDIR)/libidr.a $(LIBDIR)/libidr.so.$(VERSION) \
 	$(LIBDIR)/libidr.so.$(SOVERSION) $(LIBDIR)/libidr.so \
-	$(PKGCONFIGDIR)/idr.pc $(PKGCONFIGDIR)/libidr.pc
+	$(PKGCONFIGDIR)/idr.pc $(PKGCONFIGDIR)/libidr.pc \
+	$(INCLUDEDIR)/idr_rcu.h $(LIBDIR)/libidr-rcu.a \
+	$(LIBDIR)/libidr-rcu.so.$(VERSION) \
+	$(LIBDIR)/libidr-rcu.so.$(RCU_SOVERSION) $(LIBDIR)/libidr-rcu.so \
+	$(PKGCONFIGDIR)/idr-rcu.pc
 INSTALLED_BIN = $(BINDIR)/idrsh
 INSTALLED_COMPLETION = $(COMPLETIONDIR)/idrsh
 INSTALLED_LUA = $(LUA_CMODDIR)/idr.so
@@ -326,7 +334,7 @@ install: install-lib install-bin install-completion install-lua install-man
 		echo 'idr: link with -Wl,-rpath,$(LIBDIR), set LD_LIBRARY_PATH, or link'; \
 		echo 'idr: statically with pkg-config --static (README: "Installing")')
 
-install-lib: $(B)/libidr.a $(B)/libidr.so
+install-lib: $(B)/libidr.a $(B)/libidr.so $(B)/libidr-rcu.a $(B)/libidr-rcu.so
 	install -d $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR) \
 		$(DESTDIR)$(PKGCONFIGDIR)
 	install -m 644 src/idr.h $(DESTDIR)$(INCLUDEDIR)/idr.h
@@ -342,6 +350,19 @@ install-lib: $(B)/libidr.a $(B)/libidr.so
 		'Version: $(VERSION)' 'Cflags: -I$${includedir}' \
 		'Libs: -L$${libdir} -lidr' > $(DESTDIR)$(PKGCONFIGDIR)/idr.pc
 	ln -sf idr.pc $(DESTDIR)$(PKGCONFIGDIR)/libidr.pc
+	install -m 644 src/idr_rcu.h $(DESTDIR)$(INCLUDEDIR)/idr_rcu.h
+	install -m 644 $(B)/libidr-rcu.a $(DESTDIR)$(LIBDIR)/libidr-rcu.a
+	install -m 755 $(B)/libidr-rcu.so \
+		$(DESTDIR)$(LIBDIR)/libidr-rcu.so.$(VERSION)
+	ln -sf libidr-rcu.so.$(VERSION) \
+		$(DESTDIR)$(LIBDIR)/libidr-rcu.so.$(RCU_SOVERSION)
+	ln -sf libidr-rcu.so.$(RCU_SOVERSION) $(DESTDIR)$(LIBDIR)/libidr-rcu.so
+	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' \
+		'includedir=$(INCLUDEDIR)' '' 'Name: idr-rcu' \
+		'Description: idrs whose readers take no lock, under liburcu' \
+		'Version: $(VERSION)' 'Requires: idr liburcu' \
+		'Cflags: -I$${includedir}' 'Libs: -L$${libdir} -lidr-rcu' \
+		> $(DESTDIR)$(PKGCONFIGDIR)/idr-rcu.pc
 
 install-bin: $(B)/idrsh
 	install -d $(DESTDIR)$(BINDIR)
