@@ -18,13 +18,21 @@
  * medians printed, with the load average before and after.  With 2
  * readers the machine's 2 cores hold 3 busy threads: oversubscribed.
  *
+ * Each thread is pinned to a core (readers to 0, 1; the writer to the
+ * next, modulo the cores), so that 1 reader and the writer run side by
+ * side rather than taking turns on one core, where a lock is never
+ * contended.
+ *
  *	rcu [RUNS [MS]]      MS: milliseconds a measurement (200)
  */
+#define _GNU_SOURCE /* pthread_setaffinity_np(): a benchmark, not libidr */
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <urcu.h>
 
 #include "args.h"
@@ -49,6 +57,17 @@ static pthread_rwlock_t rwlock = PTHREAD_RWLOCK_INITIALIZER;
 static const struct config *now;
 static int stop;
 static unsigned long ms = 200;
+
+/* Pin the calling thread to core @n modulo the cores there are. */
+static void pin(unsigned int n)
+{
+	cpu_set_t set;
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+
+	CPU_ZERO(&set);
+	CPU_SET(n % (unsigned int)(cores > 0 ? cores : 1), &set);
+	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+}
 
 static double clock_ns(clockid_t clock)
 {
@@ -107,6 +126,7 @@ static void unlock_write(void)
 struct count {
 	unsigned long n;
 	double cpu_ns;
+	unsigned int core;
 };
 
 static void *reader(void *arg)
@@ -114,8 +134,10 @@ static void *reader(void *arg)
 	struct count *c = arg;
 	unsigned int r = (unsigned int)(uintptr_t)arg | 1;
 	unsigned long n = 0, found = 0;
-	double cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	double cpu;
 
+	pin(c->core);
+	cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	rcu_register_thread();
 	while (!__atomic_load_n(&stop, __ATOMIC_ACQUIRE)) {
 		lock_read();
@@ -138,6 +160,7 @@ static void *writer(void *arg)
 	unsigned long n = 0;
 	struct timespec pause = { 0, SPACE_US * 1000 };
 
+	pin(c->core);
 	rcu_register_thread();
 	while (!__atomic_load_n(&stop, __ATOMIC_ACQUIRE)) {
 		unsigned long id = rnd(&r) % IDS;
@@ -166,7 +189,7 @@ struct result {
 static struct result measure(const struct config *cfg)
 {
 	pthread_t th[3];
-	struct count counts[3] = { { 0, 0 } };
+	struct count counts[3] = { { 0, 0, 0 } };
 	struct timespec ts = { (time_t)(ms / 1000),
 			       (long)(ms % 1000) * 1000000 };
 	struct result res = { 0, 0, 0 };
@@ -182,6 +205,8 @@ static struct result measure(const struct config *cfg)
 	now = cfg;
 	__atomic_store_n(&stop, 0, __ATOMIC_RELEASE);
 	t0 = clock_ns(CLOCK_MONOTONIC);
+	for (i = 0; i <= cfg->readers; i++)
+		counts[i].core = i;
 	for (i = 0; i < cfg->readers; i++)
 		pthread_create(&th[i], NULL, reader, &counts[i]);
 	pthread_create(&th[i], NULL, writer, &counts[i]);
