@@ -127,23 +127,31 @@ static void cache_unlock(struct idr *idr)
 	__atomic_clear(&idr->idr_lock, __ATOMIC_RELEASE);
 }
 
-/* Push @node if the cache has room and the idr has not been destroyed
- * since @epoch; false if not. */
-bool idr__cache_put_from(struct idr *idr, struct idr_node *node, uint64_t epoch)
+/* Push @node if the cache has room and (@epoch not NULL) the idr has not
+ * been destroyed since *@epoch; false if not.  The epoch is read under
+ * the lock: idr_destroy() changes it there, beside idr_pre_get(). */
+static bool cache_push(struct idr *idr, struct idr_node *node,
+		       const uint64_t *epoch)
 {
 	bool room;
 
 	cache_lock(idr);
-	room = idr->idr_cache.nr < IDR__CACHE_NODES && idr->idr_epoch == epoch;
+	room = idr->idr_cache.nr < IDR__CACHE_NODES &&
+	       (!epoch || idr->idr_epoch == *epoch);
 	if (room)
 		push(&idr->idr_cache, node);
 	cache_unlock(idr);
 	return room;
 }
 
+bool idr__cache_put_from(struct idr *idr, struct idr_node *node, uint64_t epoch)
+{
+	return cache_push(idr, node, &epoch);
+}
+
 static bool cache_put(struct idr *idr, struct idr_node *node)
 {
-	return idr__cache_put_from(idr, node, idr->idr_epoch);
+	return cache_push(idr, node, NULL);
 }
 
 /* Fill the cache to capacity; malloc runs outside the spinlock. */

@@ -46,7 +46,8 @@ static uint64_t current_gen(const struct idr *idr, uint64_t index)
 {
 	const uint64_t *gen = idr__gen(idr, index);
 
-	return gen ? idr__acquire(gen) : idr->idr_gen_seed;
+	return gen ? idr__acquire(gen)
+		   : __atomic_load_n(&idr->idr_gen_seed, __ATOMIC_RELAXED);
 }
 
 /* A seed at the limit (see absorb_gens()) retires the IDs of new leaves. */
