@@ -34,15 +34,20 @@ SANITIZE := -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=all
 
 B := build
-LIB_SRC := src/trace.c src/nodes.c src/tree.c src/pack.c src/check.c \
-	src/idr.c src/legacy.c src/tag.c src/ida.c src/walk.c src/view.c \
-	src/dump.c src/dot.c src/alloc.c
+LIB_SRC := src/trace.c src/nodes.c src/defer.c src/seek.c src/tree.c \
+	src/pack.c src/check.c src/idr.c src/legacy.c src/tag.c src/ida.c \
+	src/walk.c src/view.c src/dump.c src/dot.c src/alloc.c
 # src/idrsh*.[ch] are the shell's, not the library's (make install
 # installs idr.h and idr_view.h alone).
 LIB_HDR := $(filter-out src/idrsh%,$(wildcard src/*.h))
 IDRSH_SRC := src/idrsh.c src/idrsh_history.c
 IDRSH_HDR := src/idrsh_history.h
 LIB_OBJ := $(LIB_SRC:src/%.c=$(B)/obj/%.o)
+# libidr-rcu: idr_init_rcu() and the hooks it sets, made of liburcu's
+# calls, so that libidr (and a plain idr) needs no liburcu at run time.
+RCU_SRC := src/rcu.c
+RCU_SOVERSION := 1
+URCU_LIBS := -lurcu
 # tests/seam.c: the tests' counting, failing allocator, on the seam.
 UNIT_SRC := $(wildcard tests/unit/*.c) tests/seam.c
 UNIT_HDR := $(wildcard tests/unit/*.h) tests/seam.h
@@ -51,7 +56,8 @@ LUA_CFLAGS = $(shell pkg-config --cflags $(LUA_PC) 2>/dev/null)
 
 # man idr_alloc and friends: one ".so" page per public name in idr.h and
 # idr_view.h.
-MAN3_LINKS := $(shell sh tests/man3-links src/idr.h src/idr_view.h)
+MAN3_LINKS := $(shell sh tests/man3-links src/idr.h src/idr_view.h \
+	src/idr_rcu.h)
 
 # V=1 shows each command; otherwise a compile says "  CC  FILE" (as the
 # kernel's and Lua's builds do) and make -s says nothing.  Warnings and
@@ -72,7 +78,8 @@ endif
 # header test needs g++, the replay page's checks python3).  A suite of
 # make test (tests/deps.mk) fails on a command the tests call that these
 # lists leave out.
-DEPS_BUILD := gcc make libc6-dev pkgconf liblua5.4-dev libreadline-dev
+DEPS_BUILD := gcc make libc6-dev pkgconf liblua5.4-dev libreadline-dev \
+	liburcu-dev
 DEPS_TEST := $(DEPS_BUILD) lua5.4 valgrind bats bats-support bats-assert \
 	clang-format-14 lua-check \
 	clang libclang-rt-14-dev g++ python3 \
@@ -82,7 +89,8 @@ DEPS_TEST := $(DEPS_BUILD) lua5.4 valgrind bats bats-support bats-assert \
 	clean deps-build deps-test lua-module demo examples-svg format \
 	format-check
 
-all: $(B)/libidr.a $(B)/libidr.so $(B)/idr.so $(B)/idrsh
+all: $(B)/libidr.a $(B)/libidr.so $(B)/libidr-rcu.a $(B)/libidr-rcu.so \
+	$(B)/idr.so $(B)/idrsh
 
 deps-build:
 	@sh .ci/deps $(DEPS_BUILD)
@@ -102,6 +110,18 @@ $(B)/libidr.a: $(LIB_OBJ)
 $(B)/libidr.so: $(LIB_OBJ)
 	$(QUIET_LD)$(CC) $(CFLAGS) -shared -Wl,-soname,libidr.so.$(SOVERSION) \
 		-o $@ $^ $(LDFLAGS)
+
+$(B)/libidr-rcu.a: $(B)/obj/rcu.o
+	$(Q)rm -f $@
+	$(QUIET_AR)$(AR) rcs $@ $^
+
+# It calls no libc function of its own, but a library that needs no libc
+# would be loaded before it (lintian: library-not-linked-against-libc).
+$(B)/libidr-rcu.so: $(B)/obj/rcu.o $(B)/libidr.so
+	$(QUIET_LD)$(CC) $(CFLAGS) -shared \
+		-Wl,-soname,libidr-rcu.so.$(RCU_SOVERSION) -o $@ $(B)/obj/rcu.o \
+		-L$(B) -lidr $(URCU_LIBS) $(LDFLAGS) \
+		-Wl,--push-state,--no-as-needed -lc -Wl,--pop-state
 
 # The Lua module: no -llua (the host provides Lua), and the library's own
 # symbols hidden (--exclude-libs) so that only luaopen_idr is exported.
@@ -288,7 +308,11 @@ MAN3_PAGES = $(wildcard man/*.3 man/*.3lua)
 INSTALLED_LIB = $(INCLUDEDIR)/idr.h $(INCLUDEDIR)/idr_view.h \
 	$(LIBDIR)/libidr.a $(LIBDIR)/libidr.so.$(VERSION) \
 	$(LIBDIR)/libidr.so.$(SOVERSION) $(LIBDIR)/libidr.so \
-	$(PKGCONFIGDIR)/idr.pc $(PKGCONFIGDIR)/libidr.pc
+	$(PKGCONFIGDIR)/idr.pc $(PKGCONFIGDIR)/libidr.pc \
+	$(INCLUDEDIR)/idr_rcu.h $(LIBDIR)/libidr-rcu.a \
+	$(LIBDIR)/libidr-rcu.so.$(VERSION) \
+	$(LIBDIR)/libidr-rcu.so.$(RCU_SOVERSION) $(LIBDIR)/libidr-rcu.so \
+	$(PKGCONFIGDIR)/idr-rcu.pc
 INSTALLED_BIN = $(BINDIR)/idrsh
 INSTALLED_COMPLETION = $(COMPLETIONDIR)/idrsh
 INSTALLED_LUA = $(LUA_CMODDIR)/idr.so
@@ -315,7 +339,7 @@ install: install-lib install-bin install-completion install-lua install-man
 		echo 'idr: link with -Wl,-rpath,$(LIBDIR), set LD_LIBRARY_PATH, or link'; \
 		echo 'idr: statically with pkg-config --static (doc/c.md: "Building a program")')
 
-install-lib: $(B)/libidr.a $(B)/libidr.so
+install-lib: $(B)/libidr.a $(B)/libidr.so $(B)/libidr-rcu.a $(B)/libidr-rcu.so
 	install -d $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR) \
 		$(DESTDIR)$(PKGCONFIGDIR)
 	install -m 644 src/idr.h $(DESTDIR)$(INCLUDEDIR)/idr.h
@@ -331,6 +355,19 @@ install-lib: $(B)/libidr.a $(B)/libidr.so
 		'Version: $(VERSION)' 'Cflags: -I$${includedir}' \
 		'Libs: -L$${libdir} -lidr' > $(DESTDIR)$(PKGCONFIGDIR)/idr.pc
 	ln -sf idr.pc $(DESTDIR)$(PKGCONFIGDIR)/libidr.pc
+	install -m 644 src/idr_rcu.h $(DESTDIR)$(INCLUDEDIR)/idr_rcu.h
+	install -m 644 $(B)/libidr-rcu.a $(DESTDIR)$(LIBDIR)/libidr-rcu.a
+	install -m 755 $(B)/libidr-rcu.so \
+		$(DESTDIR)$(LIBDIR)/libidr-rcu.so.$(VERSION)
+	ln -sf libidr-rcu.so.$(VERSION) \
+		$(DESTDIR)$(LIBDIR)/libidr-rcu.so.$(RCU_SOVERSION)
+	ln -sf libidr-rcu.so.$(RCU_SOVERSION) $(DESTDIR)$(LIBDIR)/libidr-rcu.so
+	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' \
+		'includedir=$(INCLUDEDIR)' '' 'Name: idr-rcu' \
+		'Description: idrs whose readers take no lock, under liburcu' \
+		'Version: $(VERSION)' 'Requires: idr liburcu' \
+		'Cflags: -I$${includedir}' 'Libs: -L$${libdir} -lidr-rcu' \
+		> $(DESTDIR)$(PKGCONFIGDIR)/idr-rcu.pc
 
 install-bin: $(B)/idrsh
 	install -d $(DESTDIR)$(BINDIR)

@@ -20,6 +20,11 @@
 #   - the node cache's lock under contention: a writer's alloc + remove
 #     pairs while 1, 3 or 15 threads refill the cache with idr_pre_get()
 #     (bench/contend.c), wall and CPU ns per pair;
+#   - lock-free readers (bench/rcu.c): an RCU idr's readers beside one
+#     writer, against readers under the writer's mutex or a rwlock, at
+#     back-to-back and spaced writes, 1 reader and 2 (oversubscribed on
+#     2 cores): lookups/s, updates/s, CPU ns a lookup, and the cost of a
+#     read-side section around idr_find(), medians of RUNS interleaved;
 #   - how long idrsh's default dump (50 lines) of DUMP_N IDs takes;
 #   - instructions and simulated cache misses per operation of the idr's
 #     alloc, find, iteration and remove, from valgrind --tool=cachegrind
@@ -72,12 +77,17 @@ $(B)/bench/contend: bench/contend.c bench/args.h $(LIB_SRC) $(LIB_HDR)
 	$(QUIET_CC)$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc -pthread -o $@ \
 		bench/contend.c $(LIB_SRC)
 
+$(B)/bench/rcu: bench/rcu.c bench/args.h $(LIB_SRC) $(RCU_SRC) $(LIB_HDR)
+	@mkdir -p $(@D)
+	$(QUIET_CC)$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc -pthread -o $@ bench/rcu.c \
+		$(LIB_SRC) $(RCU_SRC) $(URCU_LIBS)
+
 $(B)/bench/instr: bench/instr.c bench/args.h $(LIB_SRC) $(LIB_HDR)
 	@mkdir -p $(@D)
 	$(QUIET_CC)$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc -o $@ bench/instr.c $(LIB_SRC)
 
 BENCH_BIN := $(B)/bench/bench $(B)/bench/core $(B)/bench/core-notrace \
-	$(B)/bench/instr $(B)/bench/contend
+	$(B)/bench/instr $(B)/bench/contend $(B)/bench/rcu
 
 .PHONY: deps-bench bench-plot
 
@@ -102,6 +112,8 @@ bench: deps-bench $(BENCH_BIN) $(B)/idr.so
 	@printf '\n%-12s %7s %10s %10s %10s\n' "contention" threads \
 		"wall ns" slowest "CPU ns"
 	@for t in 2 4 16; do ./$(B)/bench/contend $$t 50000 $(RUNS) || exit 1; done
+	@printf '\nlock-free readers (RCU idr) against locking ones, %s IDs\n' 100000
+	@./$(B)/bench/rcu $(RUNS)
 	@LUA_CPATH_5_4='$(B)/?.so;;' $(LUA) bench/dump.lua $(DUMP_N) $(RUNS)
 	@sh bench/instr.sh $(B)/bench/instr $(INSTR_N)
 	@$(LUA) bench/targets.lua $(B)/bench/bench.tsv $(B)/bench/lua.tsv

@@ -24,13 +24,16 @@ static bool bitmap_sound(const struct idr_node *map, bool full)
 	       used == map->present;
 }
 
-/* A packed node is of a packable idr, of its kind, with room enough. */
+/* A packed node is of a packable idr, of its kind and level, with room
+ * enough. */
 static bool packed_sound(const struct idr *idr, const struct idr_node *node,
-			 bool interior)
+			 unsigned int shift)
 {
 	unsigned int cap = pack_cap(node);
+	bool interior = shift != 0;
 
 	return packable(idr) && !!(node->pack & PACK_INTERIOR) == interior &&
+	       shift_of(node) == shift && (node->pack & 0xf0) == 0 &&
 	       !(interior && (node->pack & PACK_GROWN)) &&
 	       cap >= count_of(present_of(node)) && cap <= IDR_SLOTS;
 }
@@ -41,7 +44,7 @@ static bool leaf_sound(const struct idr *idr, const struct idr_node *leaf)
 	unsigned int off;
 
 	if (is_packed(leaf))
-		return packed_sound(idr, leaf, false);
+		return packed_sound(idr, leaf, 0);
 	if (idr__tagged(idr) != (leaf->aux != NULL))
 		return false;
 	if (!ida && leaf->full != leaf->present)
@@ -102,8 +105,9 @@ static long check_node(const struct idr *idr, const struct idr_node *node,
 		return -1;
 	if (shift == 0)
 		return leaf_sound(idr, node) ? (long)count_of(present) : -1;
-	if (is_packed(node) ? !packed_sound(idr, node, true)
-			    : node->aux != NULL)
+	/* An interior node's pack word says its shift. */
+	if (is_packed(node) ? !packed_sound(idr, node, shift)
+			    : node->pack != whole_word(shift))
 		return -1;
 	return check_children(idr, node, shift);
 }
@@ -115,14 +119,20 @@ int idr_check(const struct idr *idr)
 	long entries;
 
 	if (!top)
-		return idr->idr_count || idr->idr_retired || shift ? -EUCLEAN
-								   : 0;
+		return idr->idr_count || idr->idr_retired || shift ||
+				       idr->idr_top
+			       ? -EUCLEAN
+			       : 0;
 	if (shift % IDR_BITS || shift / IDR_BITS >= IDR__LEVELS)
 		return -EUCLEAN;
 	/* The tree is no taller than it must be. */
 	if (shift && !(top->present & ~bit(0)))
 		return -EUCLEAN;
 	if ((uintptr_t)top & 1) /* the top's link is never tagged */
+		return -EUCLEAN;
+	/* The readers' word: the top's link, TOP_LEAF for a leaf. */
+	if ((uintptr_t)idr->idr_top !=
+	    ((uintptr_t)link_to(top) | (shift ? 0 : TOP_LEAF)))
 		return -EUCLEAN;
 	entries = check_node(idr, top, shift);
 	if (entries < 0) /* -1 or > 0 */

@@ -54,8 +54,9 @@ static inline void idr__gen_pass_on(struct idr *idr, uint64_t gen)
 {
 	if (idr__retiring(idr) && gen > idr__gen_limit(idr))
 		gen = idr__gen_limit(idr);
+	/* An RCU reader's idr_find_tagged() may read it (tag.c). */
 	if (gen > idr->idr_gen_seed)
-		idr->idr_gen_seed = gen;
+		__atomic_store_n(&idr->idr_gen_seed, gen, __ATOMIC_RELAXED);
 }
 
 /* New leaves would be born retired: only slots of existing leaves are free. */

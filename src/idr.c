@@ -8,6 +8,7 @@
 #include <limits.h>
 
 #include "api.h"
+#include "defer.h"
 #include "gen.h"
 #include "nodes.h"
 #include "tag.h"
@@ -223,7 +224,7 @@ void *idr_find(const struct idr *idr, unsigned long id)
 	if (!to_index(idr, id, &index))
 		return NULL;
 	slot = idr__lookup_quiet(idr, index);
-	return slot ? *slot : NULL;
+	return slot ? idr__deref(slot) : NULL;
 }
 
 static void *remove_id(struct idr *idr, unsigned long id, bool *gone)
@@ -275,7 +276,7 @@ void *idr_replace(struct idr *idr, void *ptr, unsigned long id)
 		return ERR_PTR(-ENOENT);
 	}
 	old = *slot;
-	*slot = ptr;
+	__atomic_store_n(slot, ptr, __ATOMIC_RELEASE);
 	idr__done(idr, op, (int64_t)id);
 	return old;
 }
@@ -340,7 +341,10 @@ struct idr__iter idr_iter_step(struct idr__iter it, int *id)
 	if (room < 64)
 		it.rest &= ((uint64_t)1 << room) - 1;
 	*id = (int)(index + base);
-	it.last = *id;
+	/* An RCU idr's loop never takes idr__iter_next()'s fast path, whose
+	 * plain loads of idr_mods and the leaf race with the writer: every
+	 * step is a descent of atomic loads, as idr_get_next()'s. */
+	it.last = idr__rcu(it.idr) ? -2 : *id;
 	return it;
 }
 

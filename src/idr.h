@@ -127,28 +127,61 @@ struct idr_trace;
 typedef void idr_trace_fn(const struct idr *idr, const struct idr_trace *ev,
 			  void *data);
 
+/*
+ * private: what an RCU idr (<idr_rcu.h>: idr_init_rcu()) hands to the
+ * RCU library.  A block the tree lets go of is kept in a work item, and
+ * freed (or a whole node cached) by idr_fn only after a grace period.
+ */
+struct idr_rcu_work {
+	void *idr_head[2]; /* the RCU library's (liburcu: struct rcu_head) */
+	void (*idr_fn)(struct idr_rcu_work *work);
+};
+
+struct idr_rcu_hooks {
+	/* Call work->idr_fn(work) once every reader now in a read-side
+	 * section has left it (call_rcu()). */
+	void (*defer)(struct idr_rcu_work *work);
+	/* Wait for that (synchronize_rcu()): when no work item can be had. */
+	void (*wait)(void);
+};
+
 /* private: a list of spare nodes */
 struct idr__nodes {
 	struct idr_node *head;
 	unsigned int nr;
 };
 
+/*
+ * First the words an RCU reader reads (<idr_rcu.h>), which the writer
+ * changes only at init, tagging and tracing; then words the writer
+ * seldom changes; then, from idr_count on, those it changes at every
+ * call.  The middle keeps the last a cache line (64 bytes) from the
+ * first wherever an 8-byte aligned struct lies, so that a writer's
+ * stores do not take the readers' line away at every lookup.
+ */
 struct idr {
 	/* private: use the functions below */
-	struct idr_node *idr_rt;     /* top node, NULL when empty */
-	struct idr__nodes idr_cache; /* idr_pre_get()'s and freed nodes */
-	idr_trace_fn *idr_trace;     /* NULL unless tracing */
-	void *idr_trace_data;
-	unsigned long idr_count;   /* IDs allocated, NULL entries too */
-	unsigned long idr_retired; /* tagged: slots used up for good */
-	uint64_t idr_mods;	   /* insertions and removals so far */
-	uint64_t idr_gen_seed;	   /* tagged: a new leaf's generation */
-	unsigned int idr_base;	   /* the lowest ID handed out */
-	unsigned int idr_next;	   /* idr_alloc_cyclic's cursor */
-	unsigned char idr_shift;   /* the top node's shift */
+	void *idr_top; /* the readers' word: the top's link and height */
+	idr_trace_fn *idr_trace;	     /* NULL unless tracing */
+	const struct idr_rcu_hooks *idr_rcu; /* RCU idrs: the hooks */
+	unsigned int idr_base;		     /* the lowest ID handed out */
 	unsigned char idr_id_bits; /* tagged: bits of the ID; else 0 */
 	unsigned char idr_flags;   /* IDR_TAG_RETIRE, and private ones */
-	unsigned char idr_lock;	   /* guards idr_cache against pre_get */
+	unsigned char idr_shift;   /* the top node's shift */
+	void *idr_trace_data;
+	struct idr_node *idr_rt;   /* top node, NULL when empty */
+	uint64_t idr_gen_seed;	   /* tagged: a new leaf's generation */
+	uint64_t idr_epoch;	   /* idr_destroy()s: see idr__retire() */
+	unsigned long idr_retired; /* tagged: slots used up for good */
+	unsigned char idr__apart[16];
+	unsigned long idr_count;     /* IDs allocated, NULL entries too */
+	uint64_t idr_mods;	     /* insertions and removals so far */
+	struct idr__nodes idr_cache; /* idr_pre_get()'s and freed nodes */
+	/* RCU idrs: blocks waiting for a grace period, and their bytes. */
+	unsigned long idr_rcu_pending;
+	unsigned long idr_rcu_pending_bytes;
+	unsigned int idr_next;	/* idr_alloc_cyclic's cursor */
+	unsigned char idr_lock; /* guards idr_cache against pre_get */
 };
 
 /* private: idr_flags of an IDA's tree: its leaves hold bitmaps */
@@ -156,9 +189,10 @@ struct idr {
 
 /* Every field in order, so that C++ (before C++20) takes it too. */
 /* clang-format off */
-#define IDR__INIT(base, flags)                                               \
-	{ NULL, { NULL, 0 }, NULL, NULL, 0, 0, 0, 0, (base), 0, 0, 0,        \
-	  (flags), 0 }
+#define IDR__INIT_RCU(base, flags, rcu)                                      \
+	{ NULL, NULL, (rcu), (base), 0, (flags), 0, NULL, NULL, 0, 0, 0,     \
+	  { 0 }, 0, 0, { NULL, 0 }, 0, 0, 0, 0 }
+#define IDR__INIT(base, flags) IDR__INIT_RCU(base, flags, NULL)
 /* clang-format on */
 #define IDR_INIT_BASE(name, base) IDR__INIT(base, 0)
 #define IDR_INIT(name) IDR_INIT_BASE(name, 0)

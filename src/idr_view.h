@@ -154,6 +154,7 @@ struct idr_info {
 	bool retire;	      /* tagged with IDR_TAG_RETIRE */
 	bool ida;	      /* the tree under an IDA (ida_tree()) */
 	unsigned int height;  /* levels of nodes; 0 when empty */
+	bool rcu;	      /* made with idr_init_rcu() (<idr_rcu.h>) */
 };
 
 /**
@@ -251,6 +252,11 @@ struct idr_stats {
 	size_t bytes;		 /* all nodes, cache included */
 	double bytes_per_id;	 /* @bytes / @ids; 0 when empty */
 	long lowest, highest;	 /* IDs; -1 when empty */
+	/* An RCU idr's blocks the tree let go of, waiting for readers to
+	 * leave before they are freed (not in @bytes): a burst of removals
+	 * shows here until the grace period ends. */
+	unsigned long rcu_pending;
+	size_t rcu_pending_bytes;
 };
 
 /**

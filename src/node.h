@@ -18,6 +18,7 @@
 
 #include <stddef.h>
 
+#include "defer.h"
 #include "gen.h"
 
 #define SLOTS IDR_SLOTS
@@ -29,7 +30,9 @@ struct idr_node {
 	uint64_t full;
 	union {
 		struct idr_node *aux; /* tagged leaf: its generations */
-		uintptr_t pack; /* packed: cap << 4 | grown << 3 | interior << 2 | loose << 1 | 1 */
+		/* packed: cap << 16 | shift << 8 | grown << 3 |
+		 * interior << 2 | loose << 1 | 1; whole interior: shift << 8 */
+		uintptr_t pack;
 	};
 	uint64_t present; /* a packed leaf's entries start here */
 	union {
@@ -118,7 +121,14 @@ static inline bool is_packed_leaf(const struct idr_node *node)
 
 static inline unsigned int pack_cap(const struct idr_node *node)
 {
-	return (unsigned int)(node->pack >> 4);
+	return (unsigned int)(node->pack >> 16);
+}
+
+/* An interior node's shift, which its pack word keeps (never a leaf's:
+ * a tagged leaf's word is its aux pointer). */
+static inline unsigned int shift_of(const struct idr_node *node)
+{
+	return (unsigned int)(node->pack >> 8) & 0xff;
 }
 
 /* Loose: packed from a whole leaf, with room kept on purpose. */
@@ -127,10 +137,18 @@ static inline bool is_loose(const struct idr_node *leaf)
 	return leaf->pack & 2;
 }
 
-static inline uintptr_t pack_word(unsigned int cap, bool loose, bool interior)
+/* The pack word of a whole interior node at @shift (0: a leaf's). */
+static inline uintptr_t whole_word(unsigned int shift)
 {
-	return (uintptr_t)cap << 4 | (uintptr_t)interior << 2 |
-	       (uintptr_t)loose << 1 | 1;
+	return (uintptr_t)shift << 8;
+}
+
+/* A packed node's, at @shift (0: a leaf). */
+static inline uintptr_t pack_word(unsigned int cap, bool loose,
+				  unsigned int shift)
+{
+	return (uintptr_t)cap << 16 | whole_word(shift) |
+	       (uintptr_t)(shift != 0) << 2 | (uintptr_t)loose << 1 | 1;
 }
 
 /* The bytes of a packed node with room for @cap. */
@@ -184,13 +202,19 @@ static inline bool no_room(const struct idr_node *node)
 	return is_packed(node) && count_of(present_of(node)) == pack_cap(node);
 }
 
+/* How many of @set's slots come before slot @off. */
+static inline unsigned int rank_in(uint64_t set, unsigned int off)
+{
+	return count_of(set & (bit(off) - 1));
+}
+
 /* Where the entry at @off (present, if @leaf is packed) is kept. */
 static inline void **leaf_slot(const struct idr_node *leaf, unsigned int off)
 {
 	struct idr_node *l = (struct idr_node *)leaf;
 
 	if (is_packed(l))
-		return pack_slots(l) + count_of(l->full & (bit(off) - 1));
+		return pack_slots(l) + rank_in(l->full, off);
 	return &l->slots[off];
 }
 
@@ -200,7 +224,7 @@ static inline void **child_slot(const struct idr_node *node, unsigned int off)
 	struct idr_node *n = (struct idr_node *)node;
 
 	if (is_packed(n))
-		return &n->slots[count_of(n->present & (bit(off) - 1))];
+		return &n->slots[rank_in(n->present, off)];
 	return &n->slots[off];
 }
 
@@ -208,7 +232,9 @@ static inline void **child_slot(const struct idr_node *node, unsigned int off)
  * What an interior node's slot holds for @child: its address, with bit 0
  * set if it is a packed interior node.  So a descent knows a node's
  * layout from the slot that led there, without reading its pack word,
- * which is on another cache line than the slot it reads next.
+ * which is on another cache line than the slot it reads next.  The
+ * idr's top link (idr_top) also has bit 1 set when the top is a leaf:
+ * see top_link() in tree.c.
  */
 static inline void *link_to(const struct idr_node *child)
 {
@@ -216,6 +242,8 @@ static inline void *link_to(const struct idr_node *child)
 
 	return (void *)((uintptr_t)child | tag);
 }
+
+#define TOP_LEAF ((uintptr_t)2)
 
 static inline struct idr_node *linked(const void *link)
 {
@@ -237,6 +265,75 @@ static inline struct idr_node *child_of(const struct idr_node *node,
 {
 	return linked(link_at(node, off, is_packed(node)));
 }
+
+/*
+ * {==================== Readers' loads ====================
+ *
+ * The same for readers, who may run beside the writer on an RCU idr:
+ * each word loaded once, atomically (defer.h).  The writer, alone to
+ * store, reads its words with the plain helpers above.  A packed node's
+ * rank comes from the bitmap already loaded: the one its slots match.
+ */
+
+static inline uint64_t present_rd(const struct idr_node *node)
+{
+	return idr__acquire(
+		is_packed_leaf(node) ? &node->full : &node->present);
+}
+
+static inline void *link_rd(const struct idr_node *node, unsigned int off,
+			    bool packed)
+{
+	if (__builtin_expect(packed, 0)) {
+		uint64_t present = idr__acquire(&node->present);
+
+		if (!(present >> off & 1))
+			return NULL;
+		return idr__deref(&node->slots[rank_in(present, off)]);
+	}
+	return idr__deref(&node->slots[off]);
+}
+
+static inline struct idr_node *child_rd(const struct idr_node *node,
+					unsigned int off)
+{
+	return linked(link_rd(node, off, is_packed(node)));
+}
+
+/* The entry at @off of @leaf, whose present bitmap was @set (loaded
+ * with present_rd()). */
+static inline void *entry_rd(const struct idr_node *leaf, uint64_t set,
+			     unsigned int off)
+{
+	struct idr_node *l = (struct idr_node *)leaf;
+
+	if (is_packed(l))
+		return idr__deref(pack_slots(l) + rank_in(set, off));
+	return idr__deref(&l->slots[off]);
+}
+
+/*
+ * The top's link and its shift, read as one word (idr_top): a reader
+ * never pairs a new top with an old height.  An interior node keeps its
+ * shift in its pack word; a leaf may not (a tagged one keeps its aux
+ * pointer there), so the link says TOP_LEAF when the top is one.  Nodes
+ * never change level, so the shift read from the node is right for as
+ * long as the reader holds it, whatever the tree's height is by then.
+ */
+static inline void *top_link(const struct idr *idr, unsigned int *shift)
+{
+	void *link = idr__deref(&idr->idr_top);
+
+	READER_PAUSE();
+	*shift = 0;
+	if ((uintptr_t)link & TOP_LEAF)
+		return (char *)link - TOP_LEAF;
+	if (link)
+		*shift = shift_of(linked(link));
+	return link;
+}
+
+/* }==================== Readers' loads ==================== */
 
 static inline bool packable(const struct idr *idr)
 {

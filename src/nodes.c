@@ -127,17 +127,31 @@ static void cache_unlock(struct idr *idr)
 	__atomic_clear(&idr->idr_lock, __ATOMIC_RELEASE);
 }
 
-/* Push @node if the cache has room; false if it is full. */
-static bool cache_put(struct idr *idr, struct idr_node *node)
+/* Push @node if the cache has room and (@epoch not NULL) the idr has not
+ * been destroyed since *@epoch; false if not.  The epoch is read under
+ * the lock: idr_destroy() changes it there, beside idr_pre_get(). */
+static bool cache_push(struct idr *idr, struct idr_node *node,
+		       const uint64_t *epoch)
 {
 	bool room;
 
 	cache_lock(idr);
-	room = idr->idr_cache.nr < IDR__CACHE_NODES;
+	room = idr->idr_cache.nr < IDR__CACHE_NODES &&
+	       (!epoch || idr->idr_epoch == *epoch);
 	if (room)
 		push(&idr->idr_cache, node);
 	cache_unlock(idr);
 	return room;
+}
+
+bool idr__cache_put_from(struct idr *idr, struct idr_node *node, uint64_t epoch)
+{
+	return cache_push(idr, node, &epoch);
+}
+
+static bool cache_put(struct idr *idr, struct idr_node *node)
+{
+	return cache_push(idr, node, NULL);
 }
 
 /* Fill the cache to capacity; malloc runs outside the spinlock. */
@@ -199,10 +213,20 @@ void idr__cache_drain(struct idr *idr)
 
 	cache_lock(idr);
 	all = idr->idr_cache;
+	idr->idr_epoch++;
 	idr->idr_cache.head = NULL;
 	__atomic_store_n(&idr->idr_cache.nr, 0, __ATOMIC_RELAXED);
 	cache_unlock(idr);
 	drain(&all, 0);
+}
+
+struct idr_node *idr__cache_take_one(struct idr *idr)
+{
+	struct idr__nodes one = { NULL, 0 };
+
+	if (!cache_take(idr, &one, 1))
+		return NULL;
+	return idr__node_take(&one);
 }
 
 unsigned int idr_cache_count(const struct idr *idr)

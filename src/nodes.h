@@ -49,6 +49,13 @@ IDR__HIDDEN struct idr_node *idr__node_take(struct idr__nodes *spare);
 /* A node no longer in the tree: to the idr's cache (true), or freed. */
 IDR__HIDDEN bool idr__node_release(struct idr *idr, struct idr_node *node);
 
+/* Put @node in @idr's cache if it has room and idr_destroy() has not run
+ * since @epoch (see defer.c); false if it did not go there. */
+IDR__HIDDEN bool idr__cache_put_from(struct idr *idr, struct idr_node *node,
+				     uint64_t epoch);
+/* A zeroed node from @idr's cache, or NULL if it is empty. */
+IDR__HIDDEN struct idr_node *idr__cache_take_one(struct idr *idr);
+
 /* idr_pre_get(): fill @idr's cache, outside the caller's lock. */
 IDR__HIDDEN int idr__cache_fill(struct idr *idr);
 /* Free every node of @idr's cache (idr_destroy). */

@@ -27,6 +27,8 @@
 #include "alloc.h"
 #include "pack.h"
 
+/* On an RCU idr the child goes last (see must_move()): nothing moves,
+ * and the slot is set before the bit that lets readers see it. */
 void idr__pack_child_put(struct idr_node *node, unsigned int off,
 			 struct idr_node *child)
 {
@@ -37,37 +39,70 @@ void idr__pack_child_put(struct idr_node *node, unsigned int off,
 
 		memmove(s + 1, s, (size_t)(end - s) * sizeof(*s));
 	}
-	*s = link_to(child);
-	node->present |= bit(off);
+	idr__publish(s, link_to(child));
+	idr__set_bits(&node->present, bit(off));
 }
 
-void idr__unpack_into(struct idr_node *node, struct idr_node *pack)
+void idr__unpack_into(struct idr_node *node, struct idr_node *pack,
+		      unsigned int skip)
 {
-	uint64_t set = present_of(pack);
+	uint64_t set = present_of(pack),
+		 gone = skip < IDR_SLOTS ? bit(skip) : 0;
 	void **from = is_packed_leaf(pack) ? pack_slots(pack) : pack->slots;
 
-	node->full = pack->full;
-	node->present = set;
-	for (; set; set &= set - 1)
-		node->slots[lowest(set)] = *from++;
+	node->full = pack->full & ~gone;
+	node->present = set & ~gone;
+	node->pack = whole_word(is_packed_leaf(pack) ? 0 : shift_of(pack));
+	for (; set; set &= set - 1, from++)
+		if (!(set & gone & -set))
+			node->slots[lowest(set)] = *from;
+}
+
+struct idr_node *idr__pack_copy(const struct idr_node *node, unsigned int shift,
+				unsigned int skip, unsigned int cap)
+{
+	uint64_t set = present_of(node),
+		 gone = skip < IDR_SLOTS ? bit(skip) : 0;
+	struct idr_node *to = idr__malloc(pack_size(cap, shift));
+	void *const *from = shift ? node->slots : pack_slots((void *)node);
+	void **put;
+
+	if (!to)
+		return NULL;
+	put = shift ? to->slots : pack_slots(to);
+	for (; set; set &= set - 1, from++)
+		if (!(set & gone & -set))
+			*put++ = *from;
+	to->full = node->full & ~gone;
+	if (shift)
+		to->present = node->present & ~gone;
+	to->pack = cap == pack_cap(node) ? node->pack
+					 : pack_word(cap, false, shift);
+	return to;
 }
 
 /* {==================== Removal: packing and shrinking ==================== */
 
-/* Copy the @n entries of whole @leaf side by side into a block of @cap. */
+/* Copy the @n entries of whole @leaf side by side into a block of @cap:
+ * @leaf's own, shrunk, or (@copy) a new one. */
 static struct idr_node *pack_whole(struct idr_node *leaf, unsigned int n,
-				   unsigned int cap)
+				   unsigned int cap, bool copy)
 {
 	void *entries[IDR_SLOTS];
 	struct idr_node *small;
 	unsigned int k = 0;
-	uint64_t set;
+	uint64_t set = leaf->present, full = leaf->full;
 
-	for (set = leaf->present; set; set &= set - 1)
+	for (; set; set &= set - 1)
 		entries[k++] = leaf->slots[lowest(set)];
-	small = idr__shrink(leaf, sizeof(*leaf), pack_size(cap, false));
-	if (small)
+	if (copy)
+		small = idr__malloc(pack_size(cap, false));
+	else
+		small = idr__shrink(leaf, sizeof(*leaf), pack_size(cap, false));
+	if (small) {
 		memcpy(pack_slots(small), entries, n * sizeof(void *));
+		small->full = full;
+	}
 	return small;
 }
 
@@ -79,21 +114,24 @@ static struct idr_node *pack_whole(struct idr_node *leaf, unsigned int n,
  * does it shrink, tight, to no room.  So churn costs at most one unpack
  * (one node) when it starts at a full packed leaf, and nothing after.
  */
-struct idr_node *idr__pack_leaf(struct idr_node *leaf, unsigned int n)
+struct idr_node *idr__pack_leaf(struct idr_node *leaf, unsigned int n,
+				bool copy)
 {
 	struct idr_node *small;
 	unsigned int cap = n;
 	bool loose = false;
 
-	if (is_packed(leaf)) {
+	if (is_packed(leaf) && copy) {
+		small = idr__pack_copy(leaf, 0, IDR_SLOTS, n);
+	} else if (is_packed(leaf)) {
 		small = idr__shrink(leaf, node_size(leaf), pack_size(n, false));
 	} else {
 		cap = n + PACK_ROOM < IDR_SLOTS ? n + PACK_ROOM : IDR_SLOTS;
 		loose = true;
-		small = pack_whole(leaf, n, cap);
+		small = pack_whole(leaf, n, cap, copy);
 	}
 	if (small)
-		small->pack = pack_word(cap, loose, false);
+		small->pack = pack_word(cap, loose, 0);
 	return small;
 }
 
@@ -167,7 +205,7 @@ bool idr__lone_malloc(struct idr__lone_blocks *b, const struct idr_node *node,
 			return false;
 		}
 		made->full = made->present = 0;
-		made->pack = pack_word(cap, false, interior);
+		made->pack = pack_word(cap, false, s - IDR_BITS);
 		b->made[b->n_made++] = made;
 	}
 	return true;

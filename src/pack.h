@@ -13,8 +13,17 @@
 /* Hang @child at the free slot @off of interior @node, which has room. */
 IDR__HIDDEN void idr__pack_child_put(struct idr_node *node, unsigned int off,
 				     struct idr_node *child);
-/* Spread packed @pack's entries (or children) over whole @node. */
-IDR__HIDDEN void idr__unpack_into(struct idr_node *node, struct idr_node *pack);
+/* Spread packed @pack's entries (or children) over whole @node, but the
+ * one at @skip (IDR_SLOTS: none). */
+IDR__HIDDEN void idr__unpack_into(struct idr_node *node, struct idr_node *pack,
+				  unsigned int skip);
+/* A new copy of packed @node (at @shift) without its slot @skip
+ * (IDR_SLOTS: none), with room for @cap: what an RCU idr publishes in
+ * @node's place instead of changing it under its readers.  NULL if
+ * malloc refuses. */
+IDR__HIDDEN struct idr_node *
+idr__pack_copy(const struct idr_node *node, unsigned int shift,
+	       unsigned int skip, unsigned int cap);
 
 /*
  * The most room a packed leaf of @n entries keeps.  A loose one keeps
@@ -45,9 +54,10 @@ static inline bool idr__pack_due(const struct idr_node *leaf, unsigned int n)
 }
 
 /* @leaf, due (above), packed or shrunk to the room it keeps: the new
- * block, or NULL when realloc fails and it stays as it is. */
+ * block, or NULL when realloc fails and it stays as it is.  With @copy
+ * (an RCU idr) the block is new and @leaf is left as it was. */
 IDR__HIDDEN struct idr_node *idr__pack_leaf(struct idr_node *leaf,
-					    unsigned int n);
+					    unsigned int n, bool copy);
 
 /* Blocks an insertion of a lone ID mallocs before it changes the tree. */
 struct idr__lone_blocks {

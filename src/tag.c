@@ -10,6 +10,7 @@
  */
 #include <limits.h>
 
+#include "defer.h"
 #include "gen.h"
 #include "tag.h"
 #include "tree.h"
@@ -45,7 +46,8 @@ static uint64_t current_gen(const struct idr *idr, uint64_t index)
 {
 	const uint64_t *gen = idr__gen(idr, index);
 
-	return gen ? *gen : idr->idr_gen_seed;
+	return gen ? idr__acquire(gen)
+		   : __atomic_load_n(&idr->idr_gen_seed, __ATOMIC_RELAXED);
 }
 
 /* A seed at the limit (see absorb_gens()) retires the IDs of new leaves. */
@@ -58,13 +60,16 @@ bool idr__tag_retired(const struct idr *idr, uint64_t index)
 /* Remove the live @index at @slot: idr__tag_remove() after the lookup. */
 static void *remove_at(struct idr *idr, uint64_t index, void **slot)
 {
+	uint64_t *gen = idr__gen(idr, index);
 	void *entry = NULL;
 
-	/* Advance first: a leaf freed below passes its counters on. */
-	if (++*idr__gen(idr, index) >= idr__gen_limit(idr) &&
-	    idr__retiring(idr)) {
+	/* Advance first: a leaf freed below passes its counters on; and an
+	 * RCU reader that loads the next pointer stored here (a release
+	 * store, after this) then sees the new generation. */
+	idr__publish(gen, *gen + 1);
+	if (*gen >= idr__gen_limit(idr) && idr__retiring(idr)) {
 		entry = *slot;
-		*slot = NULL;
+		idr__publish(slot, NULL);
 		idr->idr_count--;
 		idr->idr_retired++;
 		return entry;
@@ -155,14 +160,29 @@ static void **live_slot(const struct idr *idr, int tagged_id, uint64_t *index)
 	return idr__lookup(idr, *index);
 }
 
+/*
+ * An RCU reader's order: the entry first, with an acquire load (the
+ * generation is not reached through it, so a dependency would not do),
+ * and the generation after it.  The writer advances the generation
+ * before it publishes a new entry there, so an entry stored after the
+ * tag went stale is never returned for it.
+ */
 void *idr_find_tagged(const struct idr *idr, int tagged_id)
 {
 	bool op = idr__op(idr, "find_tagged", 0, 0, (unsigned int)tagged_id);
-	uint64_t index;
-	void **slot = live_slot(idr, tagged_id, &index);
+	uint64_t index, gen;
+	void **slot = NULL, *entry = NULL;
 
+	if (untag(idr, tagged_id, &index, &gen))
+		slot = idr__lookup(idr, index);
+	if (slot)
+		entry = idr__acquire(slot);
+	if (slot && !gen_current(idr, index, gen)) {
+		slot = NULL;
+		entry = NULL;
+	}
 	idr__done(idr, op, slot ? tagged_id : -ENOENT);
-	return slot ? *slot : NULL;
+	return entry;
 }
 
 void *idr_remove_tagged(struct idr *idr, int tagged_id)

@@ -25,11 +25,11 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "defer.h"
 #include "node.h"
 #include "nodes.h"
 #include "pack.h"
 #include "tree.h"
-#include "walk.h"
 
 /* {==================== Tracing ==================== */
 
@@ -102,166 +102,17 @@ uint64_t *idr__node_words_used(struct idr_node *node)
 
 /* {==================== Search ==================== */
 
-/* What a descent looks for in the leaves. */
-enum seek {
-	SEEK_FREE,    /* a free slot */
-	SEEK_PRESENT, /* an entry */
-};
-
-/* The slots a search for @seek may enter. */
-static inline uint64_t
-candidates(const struct idr *idr, const struct idr_node *node,
-	   unsigned int shift, enum seek seek, unsigned int off)
+/* Make @node, at @shift, the top (NULL: the tree is empty), for the
+ * writer (idr_rt, idr_shift) and then for readers (idr_top). */
+static void set_top(struct idr *idr, struct idr_node *node, unsigned int shift)
 {
-	bool free = seek == SEEK_FREE;
-	uint64_t set;
+	uintptr_t link = node ? (uintptr_t)link_to(node) : 0;
 
-	if (off >= IDR_SLOTS)
-		return 0;
-	set = free ? ~node->full : present_of(node);
-	/* Worn out, a missing child holds no free ID. */
-	if (free && shift && idr__worn_out(idr))
-		set &= node->present;
-	return set & from(off);
-}
-
-/*
- * The lowest index >= *@start under @node (the top, at @shift) whose leaf
- * slot is what @seek looks for, into *@start, with the nodes that lead
- * there in @path.  Going down, the first candidate slot at or after the
- * digit of *@start is entered; should that child have nothing at or after
- * *@start (only the child holding it can fail so), the search goes back
- * up and on to the next candidate.  Returns how many nodes of @path lead
- * to the index (0: there is none): the tree's height when it is in a leaf
- * that exists; a free index may also be under a missing child.
- */
-static unsigned int descend_first(const struct idr *idr, struct idr_node *node,
-				  unsigned int shift, uint64_t *start,
-				  struct idr_node **path, enum seek seek)
-{
-	unsigned int depth = 0, off = digit(*start, shift), i;
-	uint64_t at = *start, set;
-
-	for (;;) {
-		path[depth] = node;
-		set = candidates(idr, node, shift, seek, off);
-		if (!set) {
-			if (seek == SEEK_FREE && off < IDR_SLOTS)
-				trace(idr, IDR_TRACE_NO_ROOM, at, shift, node);
-			/* Nothing here: on to the parent's next slot. */
-			if (depth-- == 0)
-				return 0;
-			node = path[depth];
-			shift += IDR_BITS;
-			off = digit(at, shift) + 1;
-			at = slot_start(at, shift, off & SLOT_MASK);
-			continue;
-		}
-		i = lowest(set);
-		if (i != digit(at, shift))
-			at = slot_start(at, shift, i);
-		trace(idr, IDR_TRACE_VISIT, at, shift, node);
-		if (shift == 0 || !child_of(node, i)) {
-			*start = at;
-			return depth + 1;
-		}
-		node = child_of(node, i);
-		shift -= IDR_BITS;
-		depth++;
-		off = digit(at, shift);
-	}
-}
-
-/* idr__find_free(), also giving the path to the index (see above). */
-static int find_free_path(const struct idr *idr, uint64_t start, uint64_t max,
-			  uint64_t *index, struct idr_node **path,
-			  unsigned int *depth)
-{
-	unsigned int shift = idr->idr_shift;
-
-	*depth = 0;
-	if (start > max)
-		return -ENOSPC;
-	*index = start;
-	if (idr->idr_rt && start < capacity(shift)) {
-		*depth = descend_first(idr, idr->idr_rt, shift, index, path,
-				       SEEK_FREE);
-		if (!*depth)
-			*index = capacity(shift);
-	}
-	if (!*depth && idr__worn_out(idr))
-		return -ENOSPC;
-	return *index <= max ? 0 : -ENOSPC;
-}
-
-/* The lowest free index in [@start, @max]: 0, or -ENOSPC. */
-int idr__find_free(const struct idr *idr, uint64_t start, uint64_t max,
-		   uint64_t *index)
-{
-	struct idr_node *path[IDR__LEVELS];
-	unsigned int depth;
-
-	return find_free_path(idr, start, max, index, path, &depth);
-}
-
-bool idr__next_present(const struct idr *idr, uint64_t start, uint64_t *index,
-		       void **entry)
-{
-	struct idr_node *path[IDR__LEVELS];
-	unsigned int depth;
-
-	if (!idr->idr_rt || start >= capacity(idr->idr_shift))
-		return false;
-	depth = descend_first(idr, idr->idr_rt, idr->idr_shift, &start, path,
-			      SEEK_PRESENT);
-	if (!depth)
-		return false;
-	*index = start;
-	*entry = *leaf_slot(path[depth - 1], digit(start, 0));
-	return true;
-}
-
-/* How many entries @leaf has before slot @off. */
-static inline unsigned int rank_of(const struct idr_node *leaf,
-				   unsigned int off)
-{
-	return count_of(leaf_present(leaf) & (bit(off) - 1));
-}
-
-void *idr__iter_find(struct idr__iter *it, uint64_t start, uint64_t *index)
-{
-	const struct idr *idr = it->idr;
-	struct idr_node *path[IDR__LEVELS], *leaf;
-	unsigned int depth, off;
-	uint64_t set;
-	void *entry;
-
-	while (idr->idr_rt && start < capacity(idr->idr_shift)) {
-		depth = descend_first(idr, idr->idr_rt, idr->idr_shift, &start,
-				      path, SEEK_PRESENT);
-		if (!depth)
-			break;
-		leaf = path[depth - 1];
-		set = leaf_present(leaf) & from(digit(start, 0));
-		/* NULL entries are reserved IDs: iteration steps over them. */
-		for (; set; set &= set - 1) {
-			off = lowest(set);
-			entry = *leaf_slot(leaf, off);
-			if (!entry)
-				continue;
-			it->packed = is_packed(leaf);
-			it->slots = it->packed ? pack_slots(leaf) : leaf->slots;
-			it->rank = rank_of(leaf, off) + 1;
-			it->rest = set & (set - 1);
-			it->first = (unsigned long)(start &
-						    ~(uint64_t)SLOT_MASK);
-			it->mods = idr->idr_mods;
-			*index = it->first + off;
-			return entry;
-		}
-		start = (start | SLOT_MASK) + 1;
-	}
-	return NULL;
+	idr->idr_rt = node;
+	idr->idr_shift = (unsigned char)shift;
+	if (node && !shift)
+		link |= TOP_LEAF;
+	idr__publish(&idr->idr_top, (void *)link);
 }
 
 /*
@@ -278,6 +129,7 @@ _Static_assert(IDR__LEVELS <= 11, "DESCEND() unrolls");
 	case level:                                                     \
 		STEP(linked(link));                                     \
 		link = step_down(link, digit(index, (level)*IDR_BITS)); \
+		READER_PAUSE();                                         \
 		if (!link)                                              \
 			MISSING;                                        \
 		__attribute__((fallthrough))
@@ -305,24 +157,22 @@ _Static_assert(IDR__LEVELS <= 11, "DESCEND() unrolls");
 static inline void *step_down(void *link, unsigned int off)
 {
 	if (__builtin_expect((uintptr_t)link & 1, 0))
-		return link_at(linked(link), off, true);
-	return ((struct idr_node *)link)->slots[off];
+		return link_rd(linked(link), off, true);
+	return idr__deref(&((struct idr_node *)link)->slots[off]);
 }
 
 #define NO_STEP(node) (void)(node)
 #define RECORD(node) (path[depth++] = (node))
 
-/* The leaf that would hold @index, or NULL. */
+/* The leaf that would hold @index, or NULL.  A reader's descent. */
 static inline __attribute__((always_inline)) struct idr_node *
 leaf_of(const struct idr *idr, uint64_t index)
 {
-	struct idr_node *node = idr->idr_rt;
-	unsigned int shift = idr->idr_shift;
-	void *link;
+	unsigned int shift;
+	void *link = top_link(idr, &shift);
 
-	if (!node || index >= capacity(shift))
+	if (!link || index >= capacity(shift))
 		return NULL;
-	link = link_to(node);
 	DESCEND(NO_STEP, return NULL)
 	return link; /* a leaf's: never tagged */
 }
@@ -355,25 +205,17 @@ descend(const struct idr *idr, uint64_t index, struct idr_node **path)
  */
 static inline void **leaf_find(const struct idr_node *leaf, unsigned int off)
 {
-	if (!(leaf_present(leaf) >> off & 1))
+	struct idr_node *l = (struct idr_node *)leaf;
+	bool packed = is_packed(l);
+	/* One load: a packed leaf's rank must come from the bitmap read. */
+	uint64_t set = idr__acquire(packed ? &l->full : &l->present);
+
+	if (!(set >> off & 1))
 		return NULL;
-	return leaf_slot(leaf, off);
-}
-
-static void trace_path(const struct idr *idr, uint64_t index)
-{
-	struct idr_view views[IDR_LEVELS_MAX];
-	unsigned int n = idr__path_views(idr, index, views), i;
-
-	for (i = 0; i < n; i++)
-		idr__trace_at(idr, IDR_TRACE_VISIT, index, views[i].shift,
-			      digit(index, views[i].shift), views[i].full);
-}
-
-void idr__trace_path(const struct idr *idr, uint64_t index)
-{
-	if (tracing(idr))
-		trace_path(idr, index);
+	READER_PAUSE();
+	if (packed)
+		return pack_slots(l) + rank_in(set, off);
+	return &l->slots[off];
 }
 
 /* The leaf slot of a present index, or NULL.  The path find takes. */
@@ -403,6 +245,20 @@ uint64_t *idr__gen(const struct idr *idr, uint64_t index)
 /* {==================== Insertion ==================== */
 
 /*
+ * Whether an insertion at @off of @node must first move it to a whole
+ * node: a packed one with no room; on an RCU idr also one where the new
+ * entry or child would not go last, since making room in place moves
+ * entries under the readers' feet.  (Going last moves nothing: the slot
+ * is set, then the bit that lets readers see it.)
+ */
+static inline bool must_move(const struct idr *idr, const struct idr_node *node,
+			     unsigned int off)
+{
+	return no_room(node) ||
+	       (idr__rcu(idr) && is_packed(node) && present_of(node) >> off);
+}
+
+/*
  * How many nodes inserting @index takes: every new level on top (each
  * holds the old top at slot 0), then every node missing on the path
  * down, and a whole node for the packed one with no room that must take
@@ -426,10 +282,11 @@ static unsigned int path_needed(const struct idr *idr, uint64_t index)
 							digit(index, shift));
 
 		if (!child)
-			return shift / IDR_BITS + no_room(node);
+			return shift / IDR_BITS +
+			       must_move(idr, node, digit(index, shift));
 		node = child;
 	}
-	return no_room(node);
+	return must_move(idr, node, digit(index, 0));
 }
 
 /* A new leaf of a tagged idr also takes a node for its generations. */
@@ -456,7 +313,13 @@ static struct idr_node *leaf_new(struct idr *idr, struct idr__nodes *spare)
 static struct idr_node *node_new_at(struct idr *idr, unsigned int shift,
 				    struct idr__nodes *spare)
 {
-	return shift ? idr__node_take(spare) : leaf_new(idr, spare);
+	struct idr_node *node;
+
+	if (!shift)
+		return leaf_new(idr, spare);
+	node = idr__node_take(spare);
+	node->pack = whole_word(shift);
+	return node;
 }
 
 /* node-new for @node, made at @shift; a tagged leaf's gens node next. */
@@ -474,10 +337,11 @@ static void relink(struct idr *idr, struct idr_node **path, unsigned int depth,
 		   uint64_t index, unsigned int shift, struct idr_node *node)
 {
 	if (depth == 1)
-		idr->idr_rt = node;
+		set_top(idr, node, shift);
 	else
-		*child_slot(path[depth - 2],
-			    digit(index, shift + IDR_BITS)) = link_to(node);
+		idr__publish(child_slot(path[depth - 2],
+					digit(index, shift + IDR_BITS)),
+			     link_to(node));
 	path[depth - 1] = node;
 }
 
@@ -496,7 +360,7 @@ static struct idr_node *replace_node(struct idr *idr, struct idr_node **path,
 	if (depth > 1)
 		trace(idr, IDR_TRACE_ATTACH, index, shift + IDR_BITS,
 		      path[depth - 2]);
-	idr__free(old, node_size(old));
+	idr__retire(idr, old, node_size(old), !is_packed(old));
 	trace_gone(idr, index, shift, false);
 	return node;
 }
@@ -509,10 +373,10 @@ static struct idr_node *room_made(struct idr *idr, struct idr_node **path,
 {
 	struct idr_node *node = path[depth - 1], *whole;
 
-	if (!no_room(node))
+	if (!must_move(idr, node, digit(index, shift)))
 		return node;
 	whole = idr__node_take(spare);
-	idr__unpack_into(whole, node);
+	idr__unpack_into(whole, node, IDR_SLOTS);
 	return replace_node(idr, path, depth, index, shift, whole);
 }
 
@@ -525,15 +389,16 @@ static inline void leaf_put(struct idr *idr, struct idr_node *leaf,
 
 	idr->idr_mods++;
 	if (!is_packed(leaf)) {
-		leaf->slots[off] = entry;
-		leaf->present |= bit(off);
+		idr__publish(&leaf->slots[off], entry);
+		idr__set_bits(&leaf->present, bit(off));
 		return;
 	}
+	/* On an RCU idr the entry goes last: nothing moves (must_move()). */
 	n = count_of(leaf->full);
 	s = leaf_slot(leaf, off);
 	memmove(s + 1, s, (size_t)(pack_slots(leaf) + n - s) * sizeof(*s));
-	*s = entry;
-	leaf->full |= bit(off);
+	idr__publish(s, entry);
+	idr__set_bits(&leaf->full, bit(off));
 }
 
 /* The new top @top, the old one at its slot 0, its bit, the height. */
@@ -555,21 +420,21 @@ static void grow(struct idr *idr, uint64_t index, struct idr__nodes *spare)
 	unsigned int top = shift_for(index);
 
 	if (!idr->idr_rt) {
-		idr->idr_shift = (unsigned char)top;
-		idr->idr_rt = node_new_at(idr, top, spare);
+		set_top(idr, node_new_at(idr, top, spare), top);
 		trace_made(idr, index, top, idr->idr_rt);
 		return;
 	}
 	while (idr->idr_shift < top) {
+		unsigned int shift = idr->idr_shift + IDR_BITS;
 		struct idr_node *old = idr->idr_rt;
-		struct idr_node *node = idr__node_take(spare);
+		struct idr_node *node = node_new_at(idr, shift, spare);
 
+		/* Complete before readers can reach it. */
 		node->slots[0] = link_to(old);
 		node->present = bit(0);
 		if (old->full == ALL_SLOTS)
 			node->full = bit(0);
-		idr->idr_rt = node;
-		idr->idr_shift += IDR_BITS;
+		set_top(idr, node, shift);
 		if (tracing(idr))
 			trace_grow(idr, node);
 	}
@@ -585,7 +450,7 @@ static inline void mark_full(const struct idr *idr, struct idr_node **path,
 	do {
 		struct idr_node *node = path[--depth];
 
-		node->full |= bit(digit(index, shift));
+		idr__set_bits(&node->full, bit(digit(index, shift)));
 		if (traced)
 			idr__trace_at(idr,
 				      by_level(shift, leaf_bit_event(idr, true),
@@ -604,11 +469,11 @@ static inline void mark_full(const struct idr *idr, struct idr_node **path,
  * above it (a parent's bit is set only when its child is all full): the
  * clearing stops there, which for most removals is past the leaf.
  */
-static inline void mark_open(const struct idr *idr, struct idr_node **path,
-			     unsigned int depth, uint64_t index)
+static inline void mark_open_at(const struct idr *idr, struct idr_node **path,
+				unsigned int depth, uint64_t index,
+				unsigned int shift)
 {
 	bool traced = tracing(idr);
-	unsigned int shift = 0;
 
 	while (depth > 0) {
 		struct idr_node *node = path[--depth];
@@ -616,7 +481,7 @@ static inline void mark_open(const struct idr *idr, struct idr_node **path,
 
 		if (!(node->full & b))
 			return;
-		node->full &= ~b;
+		idr__clear_bits(&node->full, b);
 		if (traced)
 			idr__trace_at(
 				idr,
@@ -625,6 +490,13 @@ static inline void mark_open(const struct idr *idr, struct idr_node **path,
 				index, shift, digit(index, shift), node->full);
 		shift += IDR_BITS;
 	}
+}
+
+/* The same from the leaf, path[@depth - 1], up. */
+static inline void mark_open(const struct idr *idr, struct idr_node **path,
+			     unsigned int depth, uint64_t index)
+{
+	mark_open_at(idr, path, depth, index, 0);
 }
 
 /*
@@ -691,6 +563,11 @@ int idr__insert_lone(struct idr *idr, uint64_t index, void *entry)
 			break;
 		node = child;
 	}
+	/* An RCU idr's packed node takes an ID in place only last, and
+	 * whole nodes take the rest (a copy would be published before the
+	 * insertion into it). */
+	if (idr__rcu(idr) && must_move(idr, node, digit(index, shift)))
+		return IDR__NEEDS_NODES;
 	if (!idr__lone_malloc(&b, node, shift))
 		return IDR__NEEDS_NODES;
 	if (tracing(idr))
@@ -720,14 +597,14 @@ static int alloc_slow(struct idr *idr, void *entry, uint64_t start,
 {
 	struct idr_node *path[IDR__LEVELS], *leaf;
 	unsigned int depth;
-	int err = find_free_path(idr, start, max, index, path, &depth);
+	int err = idr__find_free_path(idr, start, max, index, path, &depth);
 
 	if (err)
 		return err;
 	if (!depth || depth != idr__height(idr))
 		return IDR__NEEDS_NODES;
 	leaf = path[depth - 1];
-	if (no_room(leaf))
+	if (must_move(idr, leaf, digit(*index, 0)))
 		return IDR__NEEDS_NODES;
 	leaf_put(idr, leaf, digit(*index, 0), entry);
 	trace(idr, IDR_TRACE_SLOT_SET, *index, 0, leaf);
@@ -771,7 +648,7 @@ int idr__alloc_fast(struct idr *idr, void *entry, uint64_t start, uint64_t max,
 	*index = at;
 	if (at > max)
 		return -ENOSPC;
-	if (no_room(node))
+	if (must_move(idr, node, i))
 		return IDR__NEEDS_NODES;
 	leaf_put(idr, node, i, entry);
 	mark_full(idr, path, depth, at);
@@ -817,21 +694,18 @@ void idr__trace_gone(const struct idr *idr, uint64_t index, unsigned int aux,
 	}
 }
 
-/* A node of an untagged tree (a tagged one keeps its leaves: prune()). */
+/* A node of an untagged tree (a tagged one keeps its leaves: prune()),
+ * out of it: to the idr's cache or freed, after readers if RCU. */
 static void node_release_at(struct idr *idr, struct idr_node *node,
 			    uint64_t index, unsigned int shift)
 {
-	bool cached = false;
-
-	if (is_packed(node))
-		idr__free(node, node_size(node));
-	else
-		cached = idr__node_release(idr, node);
+	bool cached = idr__retire(idr, node, node_size(node), !is_packed(node));
 
 	trace_gone(idr, index, shift, cached);
 }
 
-/* Clear @off in interior @node: no longer present, so no longer full. */
+/* Clear @off in interior @node: no longer present, so no longer full.
+ * On an RCU idr, a packed @node only when @off is its one child. */
 static void clear_slot(struct idr_node *node, unsigned int off)
 {
 	void **s = child_slot(node, off);
@@ -841,14 +715,44 @@ static void clear_slot(struct idr_node *node, unsigned int off)
 
 		memmove(s, s + 1, (size_t)(end - s - 1) * sizeof(*s));
 	} else {
-		*s = NULL;
+		idr__publish(s, NULL);
 	}
-	node->present &= ~bit(off);
-	node->full &= ~bit(off);
+	idr__clear_bits(&node->present, bit(off));
+	idr__clear_bits(&node->full, bit(off));
 }
 
-/* Lower the tree while its top node only keeps slot 0. */
-static void shrink(struct idr *idr)
+/*
+ * Take @index's slot at @shift out of path[@depth - 1].  In place, but
+ * on an RCU idr a packed node with more than that slot is replaced by a
+ * copy without it (in place, the slots after it would move under the
+ * readers' feet), of @cap.  False, with nothing changed, when no block
+ * for the copy can be had.
+ */
+static bool take_out(struct idr *idr, struct idr_node **path,
+		     unsigned int depth, uint64_t index, unsigned int shift,
+		     unsigned int cap)
+{
+	struct idr_node *node = path[depth - 1], *copy;
+	unsigned int off = digit(index, shift);
+
+	if (!idr__rcu(idr) || !is_packed(node) ||
+	    count_of(present_of(node)) == 1) {
+		if (shift)
+			clear_slot(node, off);
+		return true;
+	}
+	/* No memory for that: a whole node from the idr's cache. */
+	copy = idr__pack_copy(node, shift, off, cap);
+	if (!copy && (copy = idr__cache_take_one(idr)))
+		idr__unpack_into(copy, node, off);
+	if (!copy)
+		return false;
+	replace_node(idr, path, depth, index, shift, copy);
+	return true;
+}
+
+/* Lower the tree while its top node only keeps slot 0 (it does). */
+static __attribute__((noinline)) void shrink_top(struct idr *idr)
 {
 	struct idr_node *top = idr->idr_rt;
 
@@ -856,22 +760,36 @@ static void shrink(struct idr *idr)
 		struct idr_node *child = child_of(top, 0);
 		unsigned int shift = idr->idr_shift;
 
-		clear_slot(top, 0);
+		/* An RCU reader still in the old top goes on down its slot
+		 * 0 to the child, which lives on: the top keeps it, and goes
+		 * after a grace period.  (The top is never an entry, so no
+		 * reader there finds an entry that moved.) */
+		if (!idr__rcu(idr))
+			clear_slot(top, 0);
 		trace(idr, IDR_TRACE_DETACH, 0, shift, top);
-		idr->idr_rt = child;
-		idr->idr_shift -= IDR_BITS;
+		set_top(idr, child, shift - IDR_BITS);
 		node_release_at(idr, top, 0, shift);
 		top = child;
 		trace(idr, IDR_TRACE_SHRINK, 0, idr->idr_shift, top);
 	}
 }
 
+/* Lower the tree while its top node only keeps slot 0. */
+static inline void shrink(struct idr *idr)
+{
+	struct idr_node *top = idr->idr_rt;
+
+	if (top && idr->idr_shift && top->present == bit(0))
+		shrink_top(idr);
+}
+
 /*
  * Take the entry at @off out of @leaf, which holds @n entries (counted
  * once by the caller, which compacts the leaf with it); mark_open() then
- * clears its bit.
+ * clears its bit.  On an RCU idr a packed @leaf holds @off alone.
  */
-static void *leaf_take(struct idr_node *leaf, unsigned int off, unsigned int n)
+static inline void *leaf_take(struct idr_node *leaf, unsigned int off,
+			      unsigned int n)
 {
 	void **s = leaf_slot(leaf, off), *entry = *s;
 
@@ -880,51 +798,126 @@ static void *leaf_take(struct idr_node *leaf, unsigned int off, unsigned int n)
 
 		memmove(s, s + 1, (size_t)(end - s - 1) * sizeof(*s));
 	} else {
-		*s = NULL;
-		leaf->present &= ~bit(off);
+		idr__publish(s, NULL);
+		idr__clear_bits(&leaf->present, bit(off));
 	}
 	return entry;
 }
 
 /* After a removal left @n entries in path[@depth - 1]: pack it, or shrink
- * it if packed (pack.c says when), in its place. */
-static void leaf_compact(struct idr *idr, struct idr_node **path,
-			 unsigned int depth, uint64_t index, unsigned int n)
+ * it if packed (pack.c says when), in its place; on an RCU idr into a
+ * new block, the old one freed after readers. */
+static inline __attribute__((always_inline)) void
+leaf_compact(struct idr *idr, struct idr_node **path, unsigned int depth,
+	     uint64_t index, unsigned int n, bool copy)
 {
-	struct idr_node *small;
+	struct idr_node *old = path[depth - 1], *small;
 
-	if (!idr__pack_due(path[depth - 1], n))
+	if (!idr__pack_due(old, n))
 		return;
-	small = idr__pack_leaf(path[depth - 1], n);
+	small = idr__pack_leaf(old, n, copy);
 	if (!small)
 		return;
 	relink(idr, path, depth, index, 0, small);
+	if (copy)
+		idr__retire(idr, old, node_size(old), !is_packed(old));
 	trace(idr, IDR_TRACE_PACK, index, 0, small);
 }
 
 /*
  * After a removal at @index: a node left empty goes, and its slot in the
  * parent with it; then the tree lowers while it can.  @path and @depth
- * are the removal's descent.
+ * are the removal's descent.  A node is let go of only once no slot
+ * leads to it.  @rcu: idr__rcu(idr), a constant where this is inlined.
  */
-static void prune(struct idr *idr, struct idr_node **path, unsigned int depth,
-		  uint64_t index)
+static inline __attribute__((always_inline)) void
+prune(struct idr *idr, struct idr_node **path, unsigned int depth,
+      uint64_t index, bool rcu)
 {
 	unsigned int shift = 0;
 
 	for (; depth > 1 && !present_of(path[depth - 1]); depth--) {
+		struct idr_node *empty = path[depth - 1], *parent;
+
 		shift += IDR_BITS;
-		clear_slot(path[depth - 2], digit(index, shift));
+		parent = path[depth - 2];
+		/* RCU, no memory for the parent's copy: the empty node stays,
+		 * sound for readers and writer alike. */
+		if (!rcu)
+			clear_slot(parent, digit(index, shift));
+		else if (!take_out(idr, path, depth - 1, index, shift,
+				   is_packed(parent) ? pack_cap(parent) : 0))
+			return;
 		trace(idr, IDR_TRACE_DETACH, index, shift, path[depth - 2]);
-		node_release_at(idr, path[depth - 1], index, shift - IDR_BITS);
+		node_release_at(idr, empty, index, shift - IDR_BITS);
 	}
 	if (!present_of(path[0])) {
 		shift = idr->idr_shift;
-		idr->idr_rt = NULL;
-		idr->idr_shift = 0;
+		set_top(idr, NULL, 0);
 		node_release_at(idr, path[0], index, shift);
 	}
 	shrink(idr);
+}
+
+/* @index's entry out of its leaf, path[@depth - 1], of @n entries.  On an
+ * RCU idr a packed leaf is copied without it, tight if it is due to
+ * shrink; with no memory for that, the entry is cleared in place and
+ * the ID stays allocated, holding NULL (false). */
+static inline __attribute__((always_inline)) bool
+entry_out(struct idr *idr, struct idr_node **path, unsigned int depth,
+	  uint64_t index, unsigned int n, void **entry, bool rcu)
+{
+	struct idr_node *leaf = path[depth - 1];
+	unsigned int off = digit(index, 0), cap;
+	bool full;
+
+	if (!rcu || !is_packed(leaf) || n == 1) {
+		*entry = leaf_take(leaf, off, n);
+		return true;
+	}
+	*entry = *leaf_slot(leaf, off);
+	cap = idr__pack_due(leaf, n - 1) ? n - 1 : pack_cap(leaf);
+	/* The copy has the bit clear: mark_open() would stop at it.  A
+	 * full leaf (packed loose, with room for every slot: not at 6
+	 * bits a level) had its parent's set. */
+	full = leaf->full == ALL_SLOTS;
+	if (take_out(idr, path, depth, index, 0, cap)) {
+		if (full)
+			mark_open_at(idr, path, depth - 1, index, IDR_BITS);
+		return true;
+	}
+	idr__publish(leaf_slot(leaf, off), NULL);
+	return false;
+}
+
+/* idr__delete() after the descent to the present @index, in @path of
+ * @depth; @rcu as for prune(). */
+static inline __attribute__((always_inline)) void
+delete_at(struct idr *idr, struct idr_node **path, unsigned int depth,
+	  uint64_t index, void **entry, bool rcu)
+{
+	unsigned int n = count_of(leaf_present(path[depth - 1]));
+
+	idr->idr_mods++;
+	if (!entry_out(idr, path, depth, index, n, entry, rcu))
+		return;
+	trace(idr, IDR_TRACE_SLOT_CLEAR, index, 0, path[depth - 1]);
+	/* An RCU idr's copy has the bit clear already (see entry_out()). */
+	mark_open(idr, path, depth, index);
+	if (leaf_present(path[depth - 1]) && packable(idr))
+		leaf_compact(idr, path, depth, index, n - 1, rcu);
+	/* A tagged idr keeps its leaves: they hold the generations. */
+	if (!idr__tagged(idr))
+		prune(idr, path, depth, index, rcu);
+	idr->idr_count--;
+}
+
+/* An RCU idr's: out of line, so that a plain idr's stays as it was. */
+static __attribute__((noinline)) void
+delete_rcu(struct idr *idr, struct idr_node **path, unsigned int depth,
+	   uint64_t index, void **entry)
+{
+	delete_at(idr, path, depth, index, entry, true);
 }
 
 /* Free @index; false (and nothing changed) if it is not present. */
@@ -932,31 +925,35 @@ bool idr__delete(struct idr *idr, uint64_t index, void **entry)
 {
 	struct idr_node *path[IDR__LEVELS];
 	unsigned int depth = descend(idr, index, path);
-	unsigned int off = digit(index, 0), n;
 
-	if (!depth || !(leaf_present(path[depth - 1]) & bit(off)))
+	if (!depth || !(leaf_present(path[depth - 1]) & bit(digit(index, 0))))
 		return false;
-	idr->idr_mods++;
-	n = count_of(leaf_present(path[depth - 1]));
-	*entry = leaf_take(path[depth - 1], off, n);
-	trace(idr, IDR_TRACE_SLOT_CLEAR, index, 0, path[depth - 1]);
-	mark_open(idr, path, depth, index);
-	if (leaf_present(path[depth - 1]) && packable(idr))
-		leaf_compact(idr, path, depth, index, n - 1);
-	/* A tagged idr keeps its leaves: they hold the generations. */
-	if (!idr__tagged(idr))
-		prune(idr, path, depth, index);
-	idr->idr_count--;
+	if (__builtin_expect(idr__rcu(idr), 0)) {
+		delete_rcu(idr, path, depth, index, entry);
+		return true;
+	}
+	delete_at(idr, path, depth, index, entry, false);
 	return true;
 }
 
+/* A block of a tree being freed whole: on an RCU idr, after readers
+ * (and to no cache: the idr is being destroyed). */
+static void let_go(struct idr *idr, void *block, size_t size)
+{
+	if (idr__rcu(idr))
+		idr__retire(idr, block, size, false);
+	else
+		idr__free(block, size);
+}
+
+/* Children first: a block let go of is read no more. */
 static void free_subtree(struct idr *idr, struct idr_node *node,
 			 unsigned int shift)
 {
 	uint64_t set;
 
 	if (shift == 0 && is_packed(node)) {
-		idr__free(node, node_size(node));
+		let_go(idr, node, node_size(node));
 		return;
 	}
 	for (set = node->present; set; set &= set - 1) {
@@ -970,18 +967,21 @@ static void free_subtree(struct idr *idr, struct idr_node *node,
 	}
 	if (shift == 0 && node->aux) {
 		absorb_gens(idr, node);
-		idr__free(node->aux, sizeof(*node));
+		let_go(idr, node->aux, sizeof(*node));
 	}
-	idr__free(node, node_size(node));
+	let_go(idr, node, node_size(node));
 }
 
-/* Free every node of the tree.  Generations keep moving forward. */
+/* Free every node of the tree, once readers can no longer reach it.
+ * Generations keep moving forward. */
 void idr__free_all(struct idr *idr)
 {
-	if (idr->idr_rt)
-		free_subtree(idr, idr->idr_rt, idr->idr_shift);
-	idr->idr_rt = NULL;
-	idr->idr_shift = 0;
+	struct idr_node *top = idr->idr_rt;
+	unsigned int shift = idr->idr_shift;
+
+	set_top(idr, NULL, 0);
+	if (top)
+		free_subtree(idr, top, shift);
 	idr->idr_count = 0;
 	idr->idr_mods++;
 	idr->idr_retired = 0;

@@ -38,6 +38,11 @@ IDR__HIDDEN void idr__trace_path(const struct idr *idr, uint64_t index);
 
 /* {==================== Finding ==================== */
 
+/* The lowest free index in [@start, @max]: 0, or -ENOSPC; also the
+ * nodes that lead there, into @path, and how many (see seek.c). */
+IDR__HIDDEN int idr__find_free_path(
+	const struct idr *idr, uint64_t start, uint64_t max, uint64_t *index,
+	struct idr_node **path, unsigned int *depth);
 /* The lowest free index in [@start, @max]: 0, or -ENOSPC. */
 IDR__HIDDEN int idr__find_free(const struct idr *idr, uint64_t start,
 			       uint64_t max, uint64_t *index);

@@ -36,6 +36,7 @@ void idr_info(const struct idr *idr, struct idr_info *info)
 	info->retire = idr__tagged(idr) && idr__retiring(idr);
 	info->ida = idr->idr_flags & IDR__IDA;
 	info->height = idr__height(idr);
+	info->rcu = idr->idr_rcu != NULL;
 }
 
 /* A tagged idr's retired slots stay in the tree, with no entry: skipped. */
@@ -259,6 +260,11 @@ int idr_stats(const struct idr *idr, struct idr_stats *stats)
 	stats->preloaded = idr__preloaded();
 	stats->node_bytes = IDR__NODE_SIZE;
 	stats->bytes += stats->node_bytes * (stats->aux_nodes + stats->cached);
+	/* An RCU idr's callbacks change these from their own thread. */
+	stats->rcu_pending = __atomic_load_n(&idr->idr_rcu_pending,
+					     __ATOMIC_ACQUIRE);
+	stats->rcu_pending_bytes = __atomic_load_n(&idr->idr_rcu_pending_bytes,
+						   __ATOMIC_RELAXED);
 	if (stats->ids)
 		stats->bytes_per_id = (double)stats->bytes / (double)stats->ids;
 	return 0;

@@ -83,7 +83,9 @@ bad_links() {
 		block=${block#*$'\n'}
 		n=$((n + 1))
 		src=$BATS_TEST_TMPDIR/block$n.c
-		if [[ "$block" == *"int main("* ]]; then
+		if [[ "$block" == *"int main("* || "$block" == "#include"* ]]; then
+			# A program, or a file of its own (it begins with its
+			# #includes): compiled as it is.
 			printf '%s' "$block" > "$src"
 		else
 			# A fragment, as the 2004 API's retry loop: the body of a

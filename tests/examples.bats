@@ -49,6 +49,7 @@ before() {
 			{ echo "in $f"; return 1; }
 	done
 	[ -f examples/minor-numbers.out ]	# run by its own case below
+	[ -f examples/rcu-readers.out ]	# and this one
 	for f in examples/*.out; do
 		ls "${f%.out}".* | grep -qv '\.out$' ||
 			{ echo "$f: no example"; return 1; }
@@ -134,6 +135,20 @@ before() {
 	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
 	check_output examples/minor-numbers.out \
 		env LD_LIBRARY_PATH="$stage/usr/lib" "$BATS_TEST_TMPDIR/minor-numbers"
+}
+
+@test "rcu-readers.c builds against the staged install (idr-rcu.pc) and prints its .out" {
+	stage=$BATS_TEST_TMPDIR/stage
+	run make -s install DESTDIR="$stage" PREFIX=/usr
+	[ "$status" -eq 0 ]
+	export PKG_CONFIG_PATH="$stage/usr/lib/pkgconfig"
+	export PKG_CONFIG_SYSROOT_DIR="$stage"
+	run sh -c "cc -std=c11 -pthread -Wall -Wextra -Werror -Wwrite-strings \
+		-o '$BATS_TEST_TMPDIR/rcu-readers' examples/rcu-readers.c \
+		\$(pkg-config --cflags --libs idr-rcu)"
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	check_output examples/rcu-readers.out \
+		env LD_LIBRARY_PATH="$stage/usr/lib" "$BATS_TEST_TMPDIR/rcu-readers"
 }
 
 @test "make examples-svg draws the quickstart's tree, and grow-shrink as a sequence" {

@@ -26,6 +26,21 @@ setup() {
 	}
 }
 
+@test "every symbol build/libidr-rcu.so exports is in debian/libidr-rcu1.symbols, and back" {
+	make -s build/libidr-rcu.so
+	nm -D --defined-only build/libidr-rcu.so |
+		awk '$3 !~ /^_/ { print $3 }' | sort > "$BATS_TEST_TMPDIR/exported"
+	sed -n 's/^ \([^@]*\)@Base .*/\1/p' debian/libidr-rcu1.symbols |
+		sort > "$BATS_TEST_TMPDIR/listed"
+	[ -s "$BATS_TEST_TMPDIR/listed" ]
+	run comm -3 "$BATS_TEST_TMPDIR/listed" "$BATS_TEST_TMPDIR/exported"
+	[ -z "$output" ] || { echo "$output"; return 1; }
+	run readelf -d build/libidr-rcu.so
+	[[ "$output" == *'[libidr-rcu.so.1]'* ]]
+	[ "$(head -n 1 debian/libidr-rcu1.symbols)" = \
+		'libidr-rcu.so.1 libidr-rcu1 #MINVER#' ]
+}
+
 @test "the soname is libidr.so.1, as the symbols file and libidr1 say" {
 	run readelf -d build/libidr.so
 	[[ "$output" == *'[libidr.so.1]'* ]]

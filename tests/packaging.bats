@@ -12,7 +12,7 @@ setup_file() {
 	VERSION=$(sed -n 's/^#define IDR_VERSION "\(.*\)"/\1/p' src/idr.h)
 	STAGE=$BATS_FILE_TMPDIR/stage
 	export MA ARCH VERSION STAGE
-	for p in libidr1 libidr-dev lua-idr idrsh; do
+	for p in libidr1 libidr-rcu1 libidr-dev lua-idr idrsh; do
 		dpkg -x "build/deb/${p}_$VERSION-1_$ARCH.deb" "$STAGE" || return 1
 	done
 }
@@ -41,8 +41,8 @@ holds() {
 	done
 }
 
-@test "the package build makes the four packages, at the version in idr.h" {
-	for p in libidr1 libidr-dev lua-idr idrsh; do
+@test "the package build makes the five packages, at the version in idr.h" {
+	for p in libidr1 libidr-rcu1 libidr-dev lua-idr idrsh; do
 		[ -f "$(deb $p)" ] || { echo "no $(deb $p)"; return 1; }
 	done
 	[ "$(dpkg-parsechangelog -l debian/changelog -SVersion)" = "$VERSION-1" ]
@@ -64,6 +64,31 @@ holds() {
 	! contents libidr1 | grep -q -e '\.a$' -e 'libidr\.so$' -e '^/usr/bin'
 	run readelf -d "$STAGE/usr/lib/$MA/libidr.so.$VERSION"
 	[[ "$output" == *'(SONAME)'*'[libidr.so.1]'* ]]
+}
+
+@test "libidr-rcu1 holds libidr-rcu.so.1, which needs libidr.so.1 and liburcu" {
+	holds libidr-rcu1 "/usr/lib/$MA/libidr-rcu.so.1" \
+		"/usr/lib/$MA/libidr-rcu.so.$VERSION"
+	! contents libidr-rcu1 | grep -q -e '\.a$' -e 'libidr-rcu\.so$'
+	run readelf -d "$STAGE/usr/lib/$MA/libidr-rcu.so.$VERSION"
+	[[ "$output" == *'(SONAME)'*'[libidr-rcu.so.1]'* ]]
+	[[ "$output" == *'(NEEDED)'*'[libidr.so.1]'* ]]
+	[[ "$output" == *'(NEEDED)'*'[liburcu.so.'* ]]
+	# A plain idr's library needs no liburcu.
+	run readelf -d "$STAGE/usr/lib/$MA/libidr.so.$VERSION"
+	[[ "$output" != *urcu* ]]
+	run dpkg-deb -f "$(deb libidr-rcu1)" Depends
+	[[ "$output" == *"liburcu8"* && "$output" == *"libidr1"* ]]
+}
+
+@test "libidr-dev holds <idr_rcu.h>, libidr-rcu's static library and idr-rcu.pc" {
+	holds libidr-dev /usr/include/idr_rcu.h "/usr/lib/$MA/libidr-rcu.a" \
+		"/usr/lib/$MA/libidr-rcu.so" "/usr/lib/$MA/pkgconfig/idr-rcu.pc" \
+		/usr/share/man/man3/idr_init_rcu.3.gz \
+		/usr/share/man/man3/DEFINE_IDR_RCU.3.gz
+	run dpkg-deb -f "$(deb libidr-dev)" Depends
+	[[ "$output" == *"libidr-rcu1 (= $VERSION-1)"* ]]
+	[[ "$output" == *"liburcu-dev"* ]]
 }
 
 @test "libidr-dev holds the headers, static library, .so link, pkg-config file, idr(3)" {

@@ -41,3 +41,52 @@ SUITE_valgrind-unit = env UNIT_SKIP='model_base fault_each fault_from' \
 TEST_DEPS += $(B)/soak/soak $(B)/unit/unit $(B)/idrsh-asan
 
 .PHONY: soak
+
+# {==================== RCU idrs (issue 29) ====================
+#
+# tests/rcu/rcu.c: lock-free readers of an RCU idr beside its writers, in
+# three builds: as shipped (liburcu); under ASan+UBSan with 3 bits a level
+# (deep trees from small IDs) and the widened windows (readers pause
+# between loading a pointer and using it; the library frees each node
+# right after a grace period); and under ThreadSanitizer with the rwlock
+# shim in liburcu's place.  make test runs each case RCU_SECONDS, make
+# soak RCU_SOAK_SECONDS.
+RCU_SECONDS ?= 0.2
+RCU_SOAK_SECONDS ?= 20
+RCU_TEST_SRC := tests/rcu/rcu.c
+RCU_TEST_DEPS := $(RCU_TEST_SRC) $(LIB_SRC) $(RCU_SRC) $(LIB_HDR)
+
+$(B)/rcu/rcu: $(RCU_TEST_DEPS)
+	@mkdir -p $(@D)
+	$(QUIET_CC)$(CC) $(CPPFLAGS) -DIDR_RCU_WINDOWS $(CFLAGS) -Isrc -o $@ \
+		$(RCU_TEST_SRC) $(LIB_SRC) $(RCU_SRC) $(URCU_LIBS) -pthread
+
+$(B)/rcu-asan/rcu: $(RCU_TEST_DEPS)
+	@mkdir -p $(@D)
+	$(QUIET_CC)$(CC) $(CPPFLAGS) -DIDR_BITS=3 -DIDR_RCU_WINDOWS $(CFLAGS) \
+		$(SANITIZE) -Isrc -o $@ $(RCU_TEST_SRC) $(LIB_SRC) $(RCU_SRC) \
+		$(URCU_LIBS) -pthread
+
+$(B)/rcu-tsan/rcu: $(RCU_TEST_DEPS)
+	@mkdir -p $(@D)
+	$(QUIET_CC)clang $(CPPFLAGS) -DIDR_RCU_SHIM -DIDR_RCU_WINDOWS -std=c11 \
+		-O1 -g $(WARN) -fsanitize=thread -Isrc -o $@ $(RCU_TEST_SRC) \
+		$(LIB_SRC) $(RCU_SRC) -pthread
+
+RCU_BUILDS := rcu rcu-asan rcu-tsan
+EXTRA_SUITES += $(RCU_BUILDS)
+SUITE_rcu = env RCU_WIDEN=0 ./$(B)/rcu/rcu $(RCU_SECONDS)
+SUITE_rcu-asan = ./$(B)/rcu-asan/rcu $(RCU_SECONDS)
+SUITE_rcu-tsan = $(SOAK_TSAN) ./$(B)/rcu-tsan/rcu $(RCU_SECONDS)
+TEST_DEPS += $(RCU_BUILDS:%=$(B)/%/rcu)
+
+soak-rcu: $(RCU_BUILDS:%=$(B)/%/rcu)
+	./$(B)/rcu/rcu $(RCU_SOAK_SECONDS)
+	./$(B)/rcu-asan/rcu $(RCU_SOAK_SECONDS)
+	$(SOAK_TSAN) ./$(B)/rcu-tsan/rcu $(RCU_SOAK_SECONDS)
+
+soak: soak-rcu
+
+.PHONY: soak-rcu
+
+# }==================== RCU idrs ====================

@@ -1179,7 +1179,8 @@ static void edges_check_deep_leaf(void)
  * node's slots (tree.c:1138, cap <= IDR_SLOTS: with 64 slots no packed
  * leaf has that much room, so only a leaf made to claim it shows it).
  * The room is the word after the full bitmap:
- * cap << 4 | grown << 3 | interior << 2 | loose << 1 | 1.
+ * cap << 16 | shift << 8 | grown << 3 | interior << 2 | loose << 1 | 1
+ * (a leaf's shift is 0).
  */
 static void edges_check_pack_room(void)
 {
@@ -1196,15 +1197,16 @@ static void edges_check_pack_room(void)
 	CHECK_EQ(idr_walk(&idr, first_leaf, &leaf), 1);
 	word = (uintptr_t *)(uintptr_t)leaf.node + 1;
 	was = *word;
-	if (!CHECK(leaf.packed > 0 && was == ((uintptr_t)leaf.packed << 4 | 3)))
+	if (!CHECK(leaf.packed > 0 &&
+		   was == ((uintptr_t)leaf.packed << 16 | 3)))
 		goto out; /* not the layout this case knows */
-	*word = (uintptr_t)IDR_SLOTS << 4 | 3;
+	*word = (uintptr_t)IDR_SLOTS << 16 | 3;
 	CHECK_EQ(idr_check(&idr), 0);
-	*word = (uintptr_t)(IDR_SLOTS + 1) << 4 | 3;
+	*word = (uintptr_t)(IDR_SLOTS + 1) << 16 | 3;
 	CHECK_EQ(idr_check(&idr), -EUCLEAN);
-	*word = (uintptr_t)n << 4 | 3;
+	*word = (uintptr_t)n << 16 | 3;
 	CHECK_EQ(idr_check(&idr), 0);
-	*word = (uintptr_t)(n - 1) << 4 | 3;
+	*word = (uintptr_t)(n - 1) << 16 | 3;
 	CHECK_EQ(idr_check(&idr), -EUCLEAN);
 	*word = was;
 	CHECK_SOUND(&idr);

@@ -1,0 +1,215 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * seek.c - the lowest-first searches, down the bitmaps: the lowest free
+ * index at or above a start (for allocation: the writer's) and the first
+ * present one (for idr_get_next() and iteration: a reader's).
+ *
+ * A reader's search may run beside the writer on an RCU idr: it loads
+ * the top with top_link() and every word below with node.h's readers'
+ * loads, and takes a slot whose bit it read but whose child is gone (a
+ * removal under way) as absent.  The writer's takes the same loads.
+ * Last, the trace of a lookup's path (a find's or a removal's visits).
+ */
+#include "node.h"
+#include "tree.h"
+#include "walk.h"
+
+/* Report @event at the node at @shift that holds @index. */
+static inline void trace(const struct idr *idr, enum idr_trace_event event,
+			 uint64_t index, unsigned int shift,
+			 const struct idr_node *node)
+{
+	if (idr__tracing(idr))
+		idr__trace_at(idr, event, index, shift, digit(index, shift),
+			      node->full);
+}
+
+/* What a descent looks for in the leaves. */
+enum seek {
+	SEEK_FREE,    /* a free slot */
+	SEEK_PRESENT, /* an entry */
+};
+
+/* The slots a search for @seek may enter. */
+static inline uint64_t
+candidates(const struct idr *idr, const struct idr_node *node,
+	   unsigned int shift, enum seek seek, unsigned int off)
+{
+	bool free = seek == SEEK_FREE;
+	uint64_t set;
+
+	if (off >= IDR_SLOTS)
+		return 0;
+	set = free ? ~node->full : present_rd(node);
+	/* Worn out, a missing child holds no free ID. */
+	if (free && shift && idr__worn_out(idr))
+		set &= node->present;
+	return set & from(off);
+}
+
+/*
+ * The lowest index >= *@start under @node (the top, at @shift) whose leaf
+ * slot is what @seek looks for, into *@start, with the nodes that lead
+ * there in @path.  Going down, the first candidate slot at or after the
+ * digit of *@start is entered; should that child have nothing at or after
+ * *@start (only the child holding it can fail so), the search goes back
+ * up and on to the next candidate.  Returns how many nodes of @path lead
+ * to the index (0: there is none): the tree's height when it is in a leaf
+ * that exists; a free index may also be under a missing child.
+ */
+static unsigned int descend_first(const struct idr *idr, struct idr_node *node,
+				  unsigned int shift, uint64_t *start,
+				  struct idr_node **path, enum seek seek)
+{
+	unsigned int depth = 0, off = digit(*start, shift), i;
+	uint64_t at = *start, set;
+	struct idr_node *child;
+
+	for (;;) {
+		path[depth] = node;
+		set = candidates(idr, node, shift, seek, off);
+		if (!set) {
+			if (seek == SEEK_FREE && off < IDR_SLOTS)
+				trace(idr, IDR_TRACE_NO_ROOM, at, shift, node);
+			/* Nothing here: on to the parent's next slot. */
+			if (depth-- == 0)
+				return 0;
+			node = path[depth];
+			shift += IDR_BITS;
+			off = digit(at, shift) + 1;
+			at = slot_start(at, shift, off & SLOT_MASK);
+			continue;
+		}
+		i = lowest(set);
+		if (i != digit(at, shift))
+			at = slot_start(at, shift, i);
+		trace(idr, IDR_TRACE_VISIT, at, shift, node);
+		child = shift ? child_rd(node, i) : NULL;
+		READER_PAUSE();
+		if (!child && shift && seek == SEEK_PRESENT) {
+			/* An RCU reader beside a removal: the bit it read
+			 * is gone from the slot.  On to the next. */
+			off = i + 1;
+			continue;
+		}
+		if (!child) {
+			*start = at;
+			return depth + 1;
+		}
+		node = child;
+		shift -= IDR_BITS;
+		depth++;
+		off = digit(at, shift);
+	}
+}
+
+/* idr__find_free(), also giving the path to the index (see above). */
+int idr__find_free_path(const struct idr *idr, uint64_t start, uint64_t max,
+			uint64_t *index, struct idr_node **path,
+			unsigned int *depth)
+{
+	unsigned int shift = idr->idr_shift;
+
+	*depth = 0;
+	if (start > max)
+		return -ENOSPC;
+	*index = start;
+	if (idr->idr_rt && start < capacity(shift)) {
+		*depth = descend_first(idr, idr->idr_rt, shift, index, path,
+				       SEEK_FREE);
+		if (!*depth)
+			*index = capacity(shift);
+	}
+	if (!*depth && idr__worn_out(idr))
+		return -ENOSPC;
+	return *index <= max ? 0 : -ENOSPC;
+}
+
+/* The lowest free index in [@start, @max]: 0, or -ENOSPC. */
+int idr__find_free(const struct idr *idr, uint64_t start, uint64_t max,
+		   uint64_t *index)
+{
+	struct idr_node *path[IDR__LEVELS];
+	unsigned int depth;
+
+	return idr__find_free_path(idr, start, max, index, path, &depth);
+}
+
+bool idr__next_present(const struct idr *idr, uint64_t start, uint64_t *index,
+		       void **entry)
+{
+	struct idr_node *path[IDR__LEVELS];
+	unsigned int depth, shift;
+	void *top = top_link(idr, &shift);
+	uint64_t set;
+
+	if (!top || start >= capacity(shift))
+		return false;
+	depth = descend_first(idr, linked(top), shift, &start, path,
+			      SEEK_PRESENT);
+	if (!depth)
+		return false;
+	*index = start;
+	set = present_rd(path[depth - 1]);
+	READER_PAUSE();
+	*entry = entry_rd(path[depth - 1], set, digit(start, 0));
+	return true;
+}
+
+void *idr__iter_find(struct idr__iter *it, uint64_t start, uint64_t *index)
+{
+	const struct idr *idr = it->idr;
+	struct idr_node *path[IDR__LEVELS], *leaf;
+	unsigned int depth, off, shift;
+	uint64_t set, all;
+	void *entry, *top;
+
+	while ((top = top_link(idr, &shift)) && start < capacity(shift)) {
+		depth = descend_first(idr, linked(top), shift, &start, path,
+				      SEEK_PRESENT);
+		if (!depth)
+			break;
+		leaf = path[depth - 1];
+		all = present_rd(leaf);
+		READER_PAUSE();
+		set = all & from(digit(start, 0));
+		/* NULL entries are reserved IDs: iteration steps over them. */
+		for (; set; set &= set - 1) {
+			off = lowest(set);
+			entry = entry_rd(leaf, all, off);
+			if (!entry)
+				continue;
+			it->packed = is_packed(leaf);
+			it->slots = it->packed ? pack_slots(leaf) : leaf->slots;
+			it->rank = rank_in(all, off) + 1;
+			it->rest = set & (set - 1);
+			it->first = (unsigned long)(start &
+						    ~(uint64_t)SLOT_MASK);
+			/* An RCU idr's loop takes no fast path (see
+			 * idr_iter_step()): idr_mods is the writer's. */
+			if (!idr__rcu(idr))
+				it->mods = idr->idr_mods;
+			*index = it->first + off;
+			return entry;
+		}
+		start = (start | SLOT_MASK) + 1;
+	}
+	return NULL;
+}
+
+/* The visits of a lookup of @index, when tracing: a removal's path. */
+static void trace_path(const struct idr *idr, uint64_t index)
+{
+	struct idr_view views[IDR_LEVELS_MAX];
+	unsigned int n = idr__path_views(idr, index, views), i;
+
+	for (i = 0; i < n; i++)
+		idr__trace_at(idr, IDR_TRACE_VISIT, index, views[i].shift,
+			      digit(index, views[i].shift), views[i].full);
+}
+
+void idr__trace_path(const struct idr *idr, uint64_t index)
+{
+	if (idr__tracing(idr))
+		trace_path(idr, index);
+}
