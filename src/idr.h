@@ -141,6 +141,7 @@ struct idr {
 	void *idr_trace_data;
 	unsigned long idr_count;   /* IDs allocated, NULL entries too */
 	unsigned long idr_retired; /* tagged: slots used up for good */
+	unsigned long idr_nodes;   /* nodes in the tree */
 	uint64_t idr_mods;	   /* insertions and removals so far */
 	uint64_t idr_gen_seed;	   /* tagged: a new leaf's generation */
 	unsigned int idr_base;	   /* the lowest ID handed out */
@@ -157,7 +158,7 @@ struct idr {
 /* Every field in order, so that C++ (before C++20) takes it too. */
 /* clang-format off */
 #define IDR__INIT(base, flags)                                               \
-	{ NULL, { NULL, 0 }, NULL, NULL, 0, 0, 0, 0, (base), 0, 0, 0,        \
+	{ NULL, { NULL, 0 }, NULL, NULL, 0, 0, 0, 0, 0, (base), 0, 0, 0,     \
 	  (flags), 0 }
 /* clang-format on */
 #define IDR_INIT_BASE(name, base) IDR__INIT(base, 0)

@@ -149,17 +149,24 @@ IDR_API bool idr_view_bit(const struct idr_view *view, unsigned int slot,
 
 /* What an idr is, as idr_info() reads it. */
 struct idr_info {
-	unsigned int base;    /* the lowest ID it hands out */
-	unsigned int id_bits; /* tagged: bits of the ID; 0 if not tagged */
-	bool retire;	      /* tagged with IDR_TAG_RETIRE */
-	bool ida;	      /* the tree under an IDA (ida_tree()) */
-	unsigned int height;  /* levels of nodes; 0 when empty */
+	unsigned int base;     /* the lowest ID it hands out */
+	unsigned int id_bits;  /* tagged: bits of the ID; 0 if not tagged */
+	bool retire;	       /* tagged with IDR_TAG_RETIRE */
+	bool ida;	       /* the tree under an IDA (ida_tree()) */
+	unsigned int height;   /* levels of nodes; 0 when empty */
+	unsigned int bits;     /* index bits a level, as the library is built */
+	unsigned int slots;    /* slots a node: 1 << bits */
+	unsigned long retired; /* tagged, IDR_TAG_RETIRE: slots used up */
+	unsigned long nodes;   /* nodes in the tree (as idr_stats() counts) */
 };
 
 /**
- * idr_info() - Read what an idr was made as, and its height.
+ * idr_info() - Read what an idr was made as, its shape and its height.
  * @idr: idr handle (or ida_tree()).
  * @info: filled in.
+ *
+ * @info->bits and @info->slots are the library's as built (6 and 64 by
+ * default), which no constant in a header could say.
  *
  * Context: reads only; O(1); allocates nothing.
  */

@@ -557,6 +557,7 @@ static void grow(struct idr *idr, uint64_t index, struct idr__nodes *spare)
 	if (!idr->idr_rt) {
 		idr->idr_shift = (unsigned char)top;
 		idr->idr_rt = node_new_at(idr, top, spare);
+		idr->idr_nodes++;
 		trace_made(idr, index, top, idr->idr_rt);
 		return;
 	}
@@ -570,6 +571,7 @@ static void grow(struct idr *idr, uint64_t index, struct idr__nodes *spare)
 			node->full = bit(0);
 		idr->idr_rt = node;
 		idr->idr_shift += IDR_BITS;
+		idr->idr_nodes++;
 		if (tracing(idr))
 			trace_grow(idr, node);
 	}
@@ -649,6 +651,7 @@ void idr__insert(struct idr *idr, uint64_t index, void *entry,
 			node = room_made(idr, path, depth, index, shift, spare);
 			child = node_new_at(idr, shift - IDR_BITS, spare);
 			idr__pack_child_put(node, off, child);
+			idr->idr_nodes++;
 			trace_made(idr, index, shift - IDR_BITS, child);
 			trace(idr, IDR_TRACE_ATTACH, index, shift, node);
 		}
@@ -701,6 +704,7 @@ int idr__insert_lone(struct idr *idr, uint64_t index, void *entry)
 	for (i = 0; i < b.n_made; i++, shift -= IDR_BITS) {
 		child = b.made[i];
 		idr__pack_child_put(node, digit(index, shift), child);
+		idr->idr_nodes++;
 		trace_made(idr, index, shift - IDR_BITS, child);
 		trace(idr, IDR_TRACE_ATTACH, index, shift, node);
 		path[depth++] = node = child;
@@ -827,7 +831,7 @@ static void node_release_at(struct idr *idr, struct idr_node *node,
 		idr__free(node, node_size(node));
 	else
 		cached = idr__node_release(idr, node);
-
+	idr->idr_nodes--;
 	trace_gone(idr, index, shift, cached);
 }
 
@@ -985,6 +989,7 @@ void idr__free_all(struct idr *idr)
 	idr->idr_count = 0;
 	idr->idr_mods++;
 	idr->idr_retired = 0;
+	idr->idr_nodes = 0;
 }
 
 /* }==================== Deletion ==================== */

@@ -720,6 +720,7 @@ static void view_info_reads_what_idr_is(void)
 	DEFINE_IDR(tagged);
 	DEFINE_IDA(ida);
 	struct idr_info info;
+	struct idr_stats st;
 
 	idr_init_base(&plain, 5);
 	memset(&info, 0xa5, sizeof(info));
@@ -728,9 +729,20 @@ static void view_info_reads_what_idr_is(void)
 	CHECK_EQ(info.id_bits, 0);
 	CHECK(!info.retire && !info.ida);
 	CHECK_EQ(info.height, 0);
+	CHECK_EQ(info.bits, IDR_BITS);
+	CHECK_EQ(info.slots, IDR_SLOTS);
+	CHECK_EQ(info.retired, 0);
+	CHECK_EQ(info.nodes, 0);
 	alloc_at(&plain, 4000, value);
+	alloc_at(&plain, 70000, value);
 	idr_info(&plain, &info);
 	CHECK(info.height >= 2);
+	CHECK_EQ(idr_stats(&plain, &st), 0);
+	CHECK_EQ(info.nodes, st.nodes);
+	idr_remove(&plain, 70000);
+	idr_info(&plain, &info);
+	CHECK_EQ(idr_stats(&plain, &st), 0);
+	CHECK_EQ(info.nodes, st.nodes);
 
 	CHECK_EQ(idr_tag_init(&tagged, 12, IDR_TAG_RETIRE), 0);
 	idr_info(&tagged, &info);
@@ -778,6 +790,7 @@ static void view_next_in_use_finds_reserved(void)
 static void view_retired_slot(void)
 {
 	DEFINE_IDR(idr);
+	struct idr_info info;
 	struct idr_view leaf;
 	unsigned long id = 0;
 	void *entry;
@@ -797,6 +810,8 @@ static void view_retired_slot(void)
 	CHECK(!idr_view_retired(&idr, &leaf, 1));
 	CHECK(!idr_view_retired(&idr, &leaf, 2));
 	CHECK(!idr_view_retired(&idr, &leaf, leaf.slots));
+	idr_info(&idr, &info);
+	CHECK_EQ(info.retired, 1);
 	CHECK(idr_next_in_use(&idr, &id, &entry));
 	CHECK(id == 1 && entry == value);
 	idr_destroy(&idr);
