@@ -2034,6 +2034,296 @@ static int lidr_validate(lua_State *L)
 
 /* }==================== Looking inside ==================== */
 
+/* {==================== The node reader ==================== */
+
+/*
+ * t:top(), t:child(node, slot), t:next_child(node, slot), t:slot(node, i)
+ * and t:census([node]): the tree one node at a time, for the views in
+ * lua/view/, which stop when their budget is spent.  A node is a plain
+ * table of its facts and holds no pointer: each call finds its node
+ * again from the top by its level and first ID, in O(height) and
+ * allocating nothing in C, so a table kept while the tree changed reads
+ * the node as it is now, and one whose node is gone raises "stale node".
+ * Walking allocates only the tables it returns.
+ */
+
+/* Where a node table says its node is. */
+struct place {
+	lua_Integer level, first;
+};
+
+/* Field @k of the node table at @arg: a non-negative integer. */
+static lua_Integer place_field(lua_State *L, int arg, const char *k)
+{
+	lua_Integer v;
+	int isnum;
+
+	lua_getfield(L, arg, k);
+	v = lua_tointegerx(L, -1, &isnum);
+	if (!isnum || v < 0)
+		luaL_argerror(L, arg,
+			      lua_pushfstring(L,
+					      "node expected (a table from "
+					      "t:top() or t:child() with an "
+					      "integer %s)",
+					      k));
+	lua_pop(L, 1);
+	return v;
+}
+
+/* The node table at @arg (it may run Lua: read it before the tree). */
+static void place_arg(lua_State *L, int arg, struct place *p)
+{
+	luaL_checktype(L, arg, LUA_TTABLE);
+	p->level = place_field(L, arg, "level");
+	p->first = place_field(L, arg, "first");
+}
+
+/* The node @p names, found again from the top; false if it is gone. */
+static bool find_node(const struct idr *tree, const struct place *p,
+		      struct idr_view *v)
+{
+	struct idr_view child;
+	unsigned long id = (unsigned long)p->first, span;
+
+	if (!idr_view_top(tree, v))
+		return false;
+	while ((lua_Integer)v->level > p->level) {
+		span = (v->last - v->first) / v->slots + 1;
+		if (id < v->first || id > v->last ||
+		    !idr_view_child(tree, v,
+				    (unsigned int)((id - v->first) / span),
+				    &child))
+			return false;
+		*v = child;
+	}
+	return (lua_Integer)v->level == p->level && v->first == id;
+}
+
+/* The node table at index 2, found in the tree at index 1, alive. */
+static const struct idr *node_arg(lua_State *L, struct idr_view *v)
+{
+	struct place p;
+	struct lidr *t;
+	const struct idr *tree;
+
+	place_arg(L, 2, &p);
+	tree = checktree(L, &t);
+	if (!find_node(tree, &p, v))
+		luaL_error(L,
+			   "stale node: the tree has no node L%I at ID %I "
+			   "now (read it again from t:top())",
+			   (LUAI_UACINT)p.level, (LUAI_UACINT)p.first);
+	return tree;
+}
+
+/* Slot argument @arg of @v: 0 .. slots - 1, or slots too if @past. */
+static unsigned int slot_arg(lua_State *L, int arg, const struct idr_view *v,
+			     bool past)
+{
+	return (unsigned int)range_arg(L, arg, 0,
+				       (lua_Integer)v->slots - (past ? 0 : 1));
+}
+
+/* A node's facts as a table; bitmaps are integers, slot n is bit n. */
+static void push_node(lua_State *L, const struct idr_view *v)
+{
+	lua_createtable(L, 0, 10);
+	set_int(L, "depth", v->depth);
+	set_int(L, "level", v->level);
+	set_int(L, "shift", v->shift);
+	set_int(L, "slots", v->slots);
+	set_int(L, "packed", v->packed);
+	set_int(L, "first", (lua_Integer)v->first);
+	set_int(L, "last", (lua_Integer)v->last);
+	set_int(L, "full", (lua_Integer)v->full);
+	set_int(L, "present", (lua_Integer)v->present);
+	set_int(L, "used", __builtin_popcountll(v->present));
+}
+
+/* t:top(): the top node, or nil when the tree is empty. */
+static int lidr_top(lua_State *L)
+{
+	struct lidr *t;
+	struct idr_view v;
+
+	if (!idr_view_top(checktree(L, &t), &v))
+		return 0;
+	push_node(L, &v);
+	return 1;
+}
+
+/* t:child(node, slot): the node below a slot, or nil (none, a leaf). */
+static int lidr_child(lua_State *L)
+{
+	struct idr_view v, child;
+	const struct idr *tree = node_arg(L, &v);
+	unsigned int slot = slot_arg(L, 3, &v, false);
+
+	if (!idr_view_child(tree, &v, slot, &child))
+		return 0;
+	push_node(L, &child);
+	return 1;
+}
+
+/* t:next_child(node, slot): the first child at or after @slot, as
+ * slot, child; nil if none (slot may be node.slots: none left). */
+static int lidr_next_child(lua_State *L)
+{
+	struct idr_view v, child;
+	const struct idr *tree = node_arg(L, &v);
+	unsigned int slot = slot_arg(L, 3, &v, true);
+
+	if (!idr_view_next_child(tree, &v, &slot, &child))
+		return 0;
+	lua_pushinteger(L, slot);
+	push_node(L, &child);
+	return 2;
+}
+
+/* What a slot holds, read before any table is made. */
+struct slot_facts {
+	unsigned long first, last;
+	bool present, full, leaf, ida, retired;
+	unsigned int bits, id_bits;
+	uint64_t gen;
+	const void *entry;
+};
+
+static void slot_facts(const struct idr *tree, const struct idr_view *v,
+		       unsigned int slot, struct slot_facts *f)
+{
+	unsigned long span = (v->last - v->first) / v->slots + 1;
+	struct idr_info info;
+
+	idr_info(tree, &info);
+	memset(f, 0, sizeof(*f));
+	f->first = v->first + slot * span;
+	f->last = f->first + (span - 1);
+	f->present = v->present >> slot & 1;
+	f->full = v->full >> slot & 1;
+	f->leaf = v->level == 0;
+	f->ida = info.ida;
+	f->id_bits = info.id_bits;
+	if (!f->leaf)
+		return;
+	f->entry = idr_view_entry(v, slot);
+	f->retired = idr_view_retired(tree, v, slot);
+	f->gen = idr_view_gen(tree, v, slot);
+	f->bits = idr_view_bits(v, slot);
+}
+
+/*
+ * t:slot(node, i): { slot, first, last, present, full } and, in a leaf,
+ * an idr's value (nil: free or reserved), reserved, retired and, tagged,
+ * gen; an IDA's bits (the IDs its bitmap holds).
+ */
+static int lidr_slot(lua_State *L)
+{
+	struct idr_view v;
+	const struct idr *tree = node_arg(L, &v);
+	unsigned int slot = slot_arg(L, 3, &v, false);
+	struct lidr *t = luaL_testudata(L, 1, IDR_MT);
+	struct slot_facts f;
+
+	slot_facts(tree, &v, slot, &f);
+	/* The value first: the tables below may run a finalizer. */
+	if (t && f.leaf && f.present)
+		push_value(L, t, (lua_Integer)f.first, f.entry);
+	else
+		lua_pushnil(L);
+	lua_createtable(L, 0, 10);
+	set_int(L, "slot", slot);
+	set_int(L, "first", (lua_Integer)f.first);
+	set_int(L, "last", (lua_Integer)f.last);
+	set_bool(L, "present", f.present);
+	set_bool(L, "full", f.full);
+	if (!f.leaf)
+		return 1;
+	if (f.ida) {
+		set_int(L, "bits", f.bits);
+		return 1;
+	}
+	lua_pushvalue(L, -2);
+	lua_setfield(L, -2, "value");
+	set_bool(L, "reserved", f.present && !f.entry && !f.retired);
+	set_bool(L, "retired", f.retired);
+	if (f.id_bits)
+		set_int(L, "gen", (lua_Integer)f.gen);
+	return 1;
+}
+
+/* Nodes, IDs and retired slots of a subtree, counted by the cursor. */
+struct census {
+	lua_Integer nodes, ids, retired;
+};
+
+static void census_leaf(const struct idr *tree, const struct idr_view *v,
+			bool ida, struct census *c)
+{
+	unsigned int slot;
+
+	for (slot = 0; slot < v->slots; slot++) {
+		if (!(v->present >> slot & 1))
+			continue;
+		if (ida)
+			c->ids += idr_view_bits(v, slot);
+		else if (idr_view_retired(tree, v, slot))
+			c->retired++;
+		else
+			c->ids++;
+	}
+}
+
+static void census_of(const struct idr *tree, const struct idr_view *v,
+		      bool ida, struct census *c)
+{
+	struct idr_view child;
+	unsigned int slot;
+
+	c->nodes++;
+	if (v->level == 0)
+		census_leaf(tree, v, ida, c);
+	for (slot = 0; idr_view_next_child(tree, v, &slot, &child); slot++)
+		census_of(tree, &child, ida, c);
+}
+
+/*
+ * t:census([node]): { nodes, ids, retired } of the subtree under @node,
+ * counted in C at the subtree's cost; without a node, the whole tree's,
+ * which the library keeps: O(1), but for an IDA's IDs (its bitmaps are
+ * read: a few per million IDs).
+ */
+static int lidr_census(lua_State *L)
+{
+	struct census c = { 0, 0, 0 };
+	struct idr_info info;
+	const struct idr *tree;
+	struct idr_view v;
+	struct lidr *t;
+
+	if (lua_isnoneornil(L, 2)) {
+		tree = checktree(L, &t);
+		idr_info(tree, &info);
+		if (info.ida && idr_view_top(tree, &v))
+			census_of(tree, &v, true, &c);
+		c.nodes = (lua_Integer)info.nodes;
+		c.ids = info.ida ? c.ids : (lua_Integer)idr_count(tree);
+		c.retired = (lua_Integer)info.retired;
+	} else {
+		tree = node_arg(L, &v);
+		idr_info(tree, &info);
+		census_of(tree, &v, info.ida, &c);
+	}
+	lua_createtable(L, 0, 3);
+	set_int(L, "nodes", c.nodes);
+	set_int(L, "ids", c.ids);
+	set_int(L, "retired", c.retired);
+	return 1;
+}
+
+/* }==================== The node reader ==================== */
+
 /* {==================== The IDA ==================== */
 
 static struct lida *toida(lua_State *L)
@@ -2408,6 +2698,11 @@ static const luaL_Reg idr_methods[] = {
 	{ "stats_text", lidr_stats_text },
 	{ "nodes", lidr_nodes },
 	{ "validate", lidr_validate },
+	{ "top", lidr_top },
+	{ "child", lidr_child },
+	{ "next_child", lidr_next_child },
+	{ "slot", lidr_slot },
+	{ "census", lidr_census },
 	{ NULL, NULL }
 };
 
@@ -2439,6 +2734,11 @@ static const luaL_Reg ida_methods[] = {
 	{ "stats_text", lidr_stats_text },
 	{ "nodes", lidr_nodes },
 	{ "validate", lidr_validate },
+	{ "top", lidr_top },
+	{ "child", lidr_child },
+	{ "next_child", lidr_next_child },
+	{ "slot", lidr_slot },
+	{ "census", lidr_census },
 	{ "trace", lidr_trace },
 	{ "keep_events", lidr_keep_events },
 	{ "last_events", lidr_last_events },
@@ -2495,26 +2795,70 @@ static void createmeta(lua_State *L, const struct kind *k, const luaL_Reg *meta,
 }
 
 /*
- * The views written in Lua (lua/view/): each chunk is called with
- * the module and the method tables of idr and IDA, and adds to them.
+ * The views written in Lua (lua/view/): view(NAME) runs the chunk of
+ * lua/view/NAME.lua once, with the module, the method tables of idr and
+ * IDA, and view itself, and returns what it returned (true for nothing).
+ * So a view adds methods to the tables, and the package's shared parts
+ * (geometry, fold ...) are views the others ask for by name, as require
+ * would give them.  Upvalues: the views run so far, the module, the two
+ * method tables, and view itself.
  */
+static int view(lua_State *L)
+{
+	const char *name = luaL_checkstring(L, 1);
+	const struct embedded *v;
+
+	lua_settop(L, 1);
+	if (lua_getfield(L, lua_upvalueindex(1), name) != LUA_TNIL) {
+		if (!lua_toboolean(L, -1))
+			luaL_error(L, "view '%s' needs itself", name);
+		return 1;
+	}
+	for (v = views; v->name && strcmp(v->name, name) != 0; v++)
+		;
+	if (!v->name)
+		luaL_error(L, "no view named '%s'", name);
+	lua_pushboolean(L, 0);
+	lua_setfield(L, lua_upvalueindex(1), name);
+	if (luaL_loadbufferx(L, v->src, v->len, v->chunk, "t") != LUA_OK)
+		lua_error(L);
+	lua_pushvalue(L, lua_upvalueindex(2));
+	lua_pushvalue(L, lua_upvalueindex(3));
+	lua_pushvalue(L, lua_upvalueindex(4));
+	lua_pushvalue(L, lua_upvalueindex(5));
+	lua_call(L, 4, 1);
+	if (lua_isnil(L, -1)) {
+		lua_pop(L, 1);
+		lua_pushboolean(L, 1);
+	}
+	lua_pushvalue(L, -1);
+	lua_setfield(L, lua_upvalueindex(1), name);
+	return 1;
+}
+
+/* Run every view, in name order, with the module on top. */
 static void open_views(lua_State *L)
 {
 	const struct embedded *v;
 
+	lua_newtable(L);
+	lua_pushvalue(L, -2);
+	luaL_getmetatable(L, IDR_MT);
+	lua_getfield(L, -1, "__index");
+	lua_replace(L, -2);
+	luaL_getmetatable(L, IDA_MT);
+	lua_getfield(L, -1, "__index");
+	lua_replace(L, -2);
+	lua_pushnil(L);
+	lua_pushcclosure(L, view, 5);
+	lua_pushvalue(L, -1);
+	lua_setupvalue(L, -2, 5);
 	for (v = views; v->name; v++) {
-		if (luaL_loadbufferx(L, v->src, v->len, v->chunk, "t") !=
-		    LUA_OK)
-			lua_error(L);
-		lua_pushvalue(L, -2);
-		luaL_getmetatable(L, IDR_MT);
-		lua_getfield(L, -1, "__index");
-		lua_replace(L, -2);
-		luaL_getmetatable(L, IDA_MT);
-		lua_getfield(L, -1, "__index");
-		lua_replace(L, -2);
-		lua_call(L, 3, 0);
+		lua_pushvalue(L, -1);
+		lua_pushstring(L, v->name);
+		lua_call(L, 1, 0);
 	}
+	lua_pop(L, 1);
 }
 
 /* The lessons, as data: idr.lesson_texts[NAME] is a lesson's text. */
@@ -2530,6 +2874,33 @@ static void open_lessons(lua_State *L)
 	lua_setfield(L, -2, "lesson_texts");
 }
 
+/* idr.EVENTS: the trace events' names, in the library's order. */
+static void event_names(lua_State *L)
+{
+	int e;
+
+	lua_newtable(L);
+	for (e = 0; strcmp(idr_trace_name(e), "unknown") != 0; e++) {
+		lua_pushstring(L, idr_trace_name(e));
+		lua_rawseti(L, -2, e + 1);
+	}
+	lua_setfield(L, -2, "EVENTS");
+}
+
+/* idr.BITS and idr.SLOTS: the library's as built, which idr_info() says. */
+static void shape_consts(lua_State *L)
+{
+	struct idr_info info;
+	struct idr empty;
+
+	idr_init(&empty);
+	idr_info(&empty, &info);
+	lua_pushinteger(L, info.bits);
+	lua_setfield(L, -2, "BITS");
+	lua_pushinteger(L, info.slots);
+	lua_setfield(L, -2, "SLOTS");
+}
+
 LIDR_API int luaopen_idr(lua_State *L)
 {
 	size_t i;
@@ -2543,6 +2914,8 @@ LIDR_API int luaopen_idr(lua_State *L)
 	}
 	lua_pushinteger(L, IDA_BITMAP_BITS);
 	lua_setfield(L, -2, "IDA_BITMAP_BITS");
+	shape_consts(L);
+	event_names(L);
 	lmem_open(L);
 	lua_newuserdatauv(L, 0, 0);
 	lua_createtable(L, 0, 1);
