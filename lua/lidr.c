@@ -1533,12 +1533,6 @@ static void opt_ids(lua_State *L, struct idr_dump_opts *o)
 	o->range_last = (unsigned long)v[1];
 }
 
-/* What t:dump{} takes (t:dot{} reads the same, and no check). */
-static const char *const dump_keys[] = {
-	"at",	     "depth",	  "entries", "full", "max_entries",
-	"max_lines", "max_nodes", "range",   NULL,
-};
-
 /* A misspelt option would be ignored without a word: refuse it. */
 static void opt_known(lua_State *L, const char *const *keys)
 {
@@ -1605,28 +1599,6 @@ static void dump_opts(lua_State *L, const struct lidr *t,
 }
 
 /* }==================== Dump options ==================== */
-
-typedef int dump_fn(const struct idr *idr, FILE *out,
-		    const struct idr_dump_opts *opts);
-
-static int dump_with(lua_State *L, dump_fn *fn, const char *const *keys)
-{
-	struct lidr *t;
-	const struct idr *tree = checktree(L, &t);
-	struct idr_dump_opts o;
-	struct memtext m;
-
-	dump_opts(L, t, &o, keys);
-	/* The options may run Lua (__index, a finalizer): alive still? */
-	checktree(L, &t);
-	mem_open(L, &m);
-	return mem_close(L, &m, fn(tree, m.out, &o));
-}
-
-static int lidr_dump(lua_State *L)
-{
-	return dump_with(L, idr_dump, dump_keys);
-}
 
 /* The trace event named @name, or -1. */
 static int event_of(const char *name)
@@ -2690,7 +2662,6 @@ static const luaL_Reg idr_methods[] = {
 	{ "trace", lidr_trace },
 	{ "keep_events", lidr_keep_events },
 	{ "last_events", lidr_last_events },
-	{ "dump", lidr_dump },
 	{ "dot", lidr_dot },
 	{ "path", lidr_path },
 	{ "path_text", lidr_path_text },
@@ -2726,7 +2697,6 @@ static const luaL_Reg ida_methods[] = {
 	{ "pairs", lida_pairs },
 	{ "destroy", obj_destroy },
 	{ "info", obj_info },
-	{ "dump", lidr_dump },
 	{ "dot", lidr_dot },
 	{ "path", lidr_path },
 	{ "path_text", lidr_path_text },
