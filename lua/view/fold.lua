@@ -29,9 +29,22 @@ local F = {
 	LEAF_RUN = 8,	-- leaves with room, as many entries each, that fold
 }
 
+-- The children of @n by slot, if they are leaves with room (their
+-- counts are keys): one read for them all.
+local function leaf_kids(t, n)
+	local kids = {}
+	if n.level == 1 and n.present & ~n.full ~= 0 then
+		local span = G.span(n)
+		for _, kid in ipairs(t:children(n)) do
+			kids[(kid.first - n.first) // span] = kid
+		end
+	end
+	return kids
+end
+
 -- The key of slot @slot of @n: kind, count.  Only a leaf with room is
--- read (its count); @kids keeps it for the view.
-local function key_of(t, n, slot, range, kids)
+-- read (its count, from @kids).
+local function key_of(n, slot, range, kids)
 	if range then
 		local lo, hi = G.slot_range(n, slot)
 		if hi < range[1] or lo > range[2] then return "none", 0 end
@@ -42,9 +55,7 @@ local function key_of(t, n, slot, range, kids)
 		return "full", n.level == 1 and n.slots or 0
 	end
 	if n.level ~= 1 then return "room", 0 end
-	local kid = t:child(n, slot)
-	kids[slot] = kid
-	return "room", kid.used
+	return "room", G.used(kids[slot])
 end
 
 --- F.least(kind, count): how many alike siblings fold; nil: never.
@@ -62,9 +73,9 @@ end
 -- outside those IDs "none"; alone(slot) true keeps a slot a run of its
 -- own, never alike.  kids[slot] holds the children read on the way.
 function F.runs(t, n, range, alone)
-	local kinds, counts, kids = {}, {}, {}
+	local kinds, counts, kids = {}, {}, leaf_kids(t, n)
 	for slot = 0, n.slots - 1 do
-		kinds[slot], counts[slot] = key_of(t, n, slot, range, kids)
+		kinds[slot], counts[slot] = key_of(n, slot, range, kids)
 	end
 	local runs, slot = {}, 0
 	while slot < n.slots do

@@ -15,6 +15,24 @@ local G = {
 
 G.MASK = G.SLOTS - 1
 
+--- G.count(bits): how many bits of a bitmap are set.
+function G.count(x)
+	x = x - (x >> 1 & 0x5555555555555555)
+	x = (x & 0x3333333333333333) + (x >> 2 & 0x3333333333333333)
+	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0f
+	return x * 0x0101010101010101 >> 56
+end
+
+--- G.used(n): how many slots of node n hold an entry or a child.
+function G.used(n)
+	return G.count(n.present)
+end
+
+--- G.shift(n): the index bits below node n's digit.
+function G.shift(n)
+	return n.level * G.BITS
+end
+
 --- G.span(n): how many IDs each slot of node n covers.
 function G.span(n)
 	return (n.last - n.first) // n.slots + 1

@@ -46,6 +46,23 @@ local function integer(v)
 	return type(v) == "number" and math.tointeger(v) or nil
 end
 
+--- O.id_arg(name, ...) -> id: the first of ..., an ID (0 to 2^32 - 1),
+-- checked as the binding checks an integer argument.
+function O.id_arg(name, ...)
+	local v = ...
+	if select("#", ...) == 0 then bad(name, "number expected, got no value") end
+	local n = type(v) == "string" and tonumber(v) or v
+	if type(n) ~= "number" then
+		bad(name, "number expected, got " .. typename(v))
+	end
+	n = math.tointeger(n)
+	if not n then bad(name, "number has no integer representation") end
+	if n < 0 or n > ID_MAX then
+		bad(name, ("%d out of range [0, %d]"):format(n, ID_MAX))
+	end
+	return n
+end
+
 -- Option @k: an integer in [@lo, @hi], or nil if absent.
 local function int_opt(name, o, k, lo, hi)
 	local v = o[k]
