@@ -317,8 +317,8 @@ local function left_out_box(g, n, lo)
 	g.left_out = g.left_out + lo.nodes
 end
 
-local function leave_out(g, n, slot, lo, kid)
-	kid = kid or g.t:child(n, slot)
+-- Count child @kid, in slot @slot, into the dotted box @lo.
+local function leave_out(g, slot, lo, kid)
 	if not kid then return end
 	if lo.subtrees == 0 then lo.from = slot end
 	lo.subtrees = lo.subtrees + 1
@@ -343,9 +343,9 @@ end
 
 -- Plan the child in slot @slot of @n: drawn if it fits.
 local function plan_child(g, n, slot, p)
-	local kid = p.kids[slot] or g.t:child(n, slot)
+	p.kids = p.kids or F.kids(g.t, n)
+	local kid = p.kids[slot]
 	if not kid then return end
-	p.kids[slot] = kid
 	if forced_child(g, n, slot) then
 		local need = forced_need(g, kid.depth, kid.first, kid.last)
 		p.forced = p.forced - need
@@ -410,7 +410,10 @@ local function children(g, n, room)
 				plan = LEAVE
 				g.cut = true
 			end
-			if plan == LEAVE then leave_out(g, n, slot, lo, p.kids[slot]) end
+			if plan == LEAVE then
+				p.kids = p.kids or F.kids(g.t, n)
+				leave_out(g, slot, lo, p.kids[slot])
+			end
 			if plan == DRAW or plan == FORCE then
 				local kid = p.kids[slot]
 				local least = plan == FORCE and

@@ -19,7 +19,7 @@ local F = view "fold"
 local E = view "entry"
 local O = view "options"
 
-local concat, rep = table.concat, string.rep
+local concat, find, rep = table.concat, string.find, string.rep
 
 local WIDTH = 80
 local DEFAULT_ENTRIES = 8
@@ -30,8 +30,11 @@ local HUGE = math.maxinteger
 -- Text goes through say(): counted, and kept up to a budget of lines,
 -- so that a dump held to max_lines is measured first and then written.
 local function say(d, text)
-	local had = d.lines
-	local _, n = text:gsub("\n", "")
+	local had, n, at = d.lines, 0, find(text, "\n", 1, true)
+	while at do
+		n = n + 1
+		at = find(text, "\n", at + 1, true)
+	end
 	d.lines = had + n
 	if not d.measuring and had < d.budget then
 		local budget = d.budget - had
@@ -39,9 +42,9 @@ local function say(d, text)
 			d.out[#d.out + 1] = text
 		else
 			-- The first @budget lines only.
-			local at = 0
-			for _ = 1, budget do at = text:find("\n", at + 1, true) end
-			d.out[#d.out + 1] = text:sub(1, at)
+			local cut = 0
+			for _ = 1, budget do cut = find(text, "\n", cut + 1, true) end
+			d.out[#d.out + 1] = text:sub(1, cut)
 		end
 	end
 	return #text
@@ -63,7 +66,7 @@ end
 -- Whether slot @slot of @n holds something the dump shows.
 local function shown_slot(d, n, slot)
 	if n.present >> slot & 1 == 0 then return false end
-	return in_range(d, G.slot_range(n, slot))
+	return not d.range or in_range(d, G.slot_range(n, slot))
 end
 
 local function retired(d, n, slot)
@@ -71,8 +74,9 @@ local function retired(d, n, slot)
 end
 
 -- One character a slot: what it holds.
+local map = {}
+
 local function slot_map(d, n)
-	local map = {}
 	for slot = 0, n.slots - 1 do
 		local c
 		if n.present >> slot & 1 == 0 then
@@ -84,14 +88,18 @@ local function slot_map(d, n)
 		end
 		map[slot + 1] = c
 	end
-	return concat(map)
+	return concat(map, "", 1, n.slots)
 end
 
 -- A leaf's entries, wrapped at WIDTH, then "(+N more)" when cut.
 local function leaf_entries(d, n, indent)
 	local shown, col, total = 0, indent, 0
-	for slot = 0, n.slots - 1 do
-		if shown_slot(d, n, slot) then total = total + 1 end
+	if d.range then
+		for slot = 0, n.slots - 1 do
+			if shown_slot(d, n, slot) then total = total + 1 end
+		end
+	else
+		total = G.used(n)
 	end
 	say(d, spaces(indent))
 	for slot = 0, n.slots - 1 do
@@ -164,8 +172,9 @@ local function children(d, n)
 			if below or kind == "empty" or (not d.full and run.alike) then
 				text_run(d, n, run)
 			else
+				kids = kids or F.kids(d.t, n)
 				for slot = run.from, run.to - 1 do
-					subtree(d, kids[slot] or d.t:child(n, slot))
+					subtree(d, kids[slot])
 				end
 			end
 		end

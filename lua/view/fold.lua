@@ -29,17 +29,20 @@ local F = {
 	LEAF_RUN = 8,	-- leaves with room, as many entries each, that fold
 }
 
--- The children of @n by slot, if they are leaves with room (their
--- counts are keys): one read for them all.
-local function leaf_kids(t, n)
-	local kids = {}
-	if n.level == 1 and n.present & ~n.full ~= 0 then
-		local span = G.span(n)
-		for _, kid in ipairs(t:children(n)) do
-			kids[(kid.first - n.first) // span] = kid
-		end
+--- F.kids(t, n): the children of @n by slot, read at once.
+function F.kids(t, n)
+	local kids, span = {}, G.span(n)
+	for _, kid in ipairs(t:children(n)) do
+		kids[(kid.first - n.first) // span] = kid
 	end
 	return kids
+end
+
+-- The children of @n by slot, if they are leaves with room (their
+-- counts are keys); else none yet.
+local function leaf_kids(t, n)
+	if n.level == 1 and n.present & ~n.full ~= 0 then return F.kids(t, n) end
+	return nil
 end
 
 -- The key of slot @slot of @n: kind, count.  Only a leaf with room is
@@ -71,7 +74,8 @@ end
 -- last }: level, first and last say the IDs it covers; alike is true
 -- when the rule folds it.  range = { FIRST, LAST } keys the slots
 -- outside those IDs "none"; alone(slot) true keeps a slot a run of its
--- own, never alike.  kids[slot] holds the children read on the way.
+-- own, never alike.  kids, if not nil, holds the children by slot, read
+-- on the way (F.kids() reads them).
 function F.runs(t, n, range, alone)
 	local kinds, counts, kids = {}, {}, leaf_kids(t, n)
 	for slot = 0, n.slots - 1 do
