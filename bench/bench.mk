@@ -20,7 +20,9 @@
 #   - the node cache's lock under contention: a writer's alloc + remove
 #     pairs while 1, 3 or 15 threads refill the cache with idr_pre_get()
 #     (bench/contend.c), wall and CPU ns per pair;
-#   - how long idrsh's default dump (50 lines) of DUMP_N IDs takes;
+#   - how long idrsh's default dump (50 lines) of DUMP_N IDs takes, and
+#     a sparse tree's dump and picture (DUMP_N / 10 random IDs in
+#     [0, 2^31)) against the time building it took;
 #   - instructions and simulated cache misses per operation of the idr's
 #     alloc, find, iteration and remove, from valgrind --tool=cachegrind
 #     at INSTR_N IDs (bench/instr.sh; deterministic, unlike the times);
