@@ -162,7 +162,9 @@ static void leaf_entries(struct dumper *d, const struct idr_view *v,
 {
 	unsigned int slot, shown = 0, col = indent;
 	unsigned int total = (unsigned int)__builtin_popcountll(v->present);
-	char buf[WIDTH];
+	/* Room for an entry whole, though it is cut to the line's width:
+	 * so the compiler sees no truncation it should warn of. */
+	char buf[ENTRY_TEXT_MAX + 48];
 
 	say(d, "%*s", indent, "");
 	for (slot = 0; slot < v->slots && shown < d->opts.max_entries; slot++) {
