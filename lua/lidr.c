@@ -1778,9 +1778,9 @@ static lua_Integer nodes_under(const struct idr *tree, const struct idr_view *v)
 	return n;
 }
 
-/* t:count_nodes(node): the nodes of the subtree under @node, its own
+/* t:nodes_under(node): the nodes of the subtree under @node, its own
  * included, counted in C: the cost of its nodes above the leaves. */
-static int lidr_count_nodes(lua_State *L)
+static int lidr_nodes_under(lua_State *L)
 {
 	struct idr_view v;
 	const struct idr *tree = node_arg(L, &v);
@@ -2166,7 +2166,7 @@ static const luaL_Reg idr_methods[] = {
 	{ "children", lidr_children },
 	{ "slot", lidr_slot },
 	{ "census", lidr_census },
-	{ "count_nodes", lidr_count_nodes },
+	{ "nodes_under", lidr_nodes_under },
 	{ NULL, NULL }
 };
 
@@ -2199,7 +2199,7 @@ static const luaL_Reg ida_methods[] = {
 	{ "children", lidr_children },
 	{ "slot", lidr_slot },
 	{ "census", lidr_census },
-	{ "count_nodes", lidr_count_nodes },
+	{ "nodes_under", lidr_nodes_under },
 	{ "trace", lidr_trace },
 	{ "keep_events", lidr_keep_events },
 	{ "last_events", lidr_last_events },

@@ -323,7 +323,7 @@ local function leave_out(g, slot, lo, kid)
 	if lo.subtrees == 0 then lo.from = slot end
 	lo.subtrees = lo.subtrees + 1
 	lo.to = slot + 1
-	lo.nodes = lo.nodes + g.t:count_nodes(kid)
+	lo.nodes = lo.nodes + g.t:nodes_under(kid)
 end
 
 -- }================================================================

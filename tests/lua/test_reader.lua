@@ -1,5 +1,5 @@
 -- The node reader: t:top(), t:child(), t:next_child(), t:slot(),
--- t:count_nodes() and t:census(), the tree a node at a time as plain
+-- t:nodes_under() and t:census(), the tree a node at a time as plain
 -- tables; idr.BITS, idr.SLOTS and idr.EVENTS.  A node table kept while the tree changes is found again
 -- (or refused as stale), never followed as a pointer; misuse raises.
 local idr = require "idr"
@@ -70,9 +70,9 @@ sl = t:slot(top, 1)
 assert(sl.first == 4096 and sl.last == 8191 and sl.present and not sl.full)
 assert(sl.value == nil and sl.reserved == nil, "an interior slot")
 
--- count_nodes: a subtree's nodes, counted in C.
-assert(t:count_nodes(l1) == 3 and t:count_nodes(top) == 8)
-assert(t:count_nodes(leaf) == 1)
+-- nodes_under: a subtree's nodes, counted in C.
+assert(t:nodes_under(l1) == 3 and t:nodes_under(top) == 8)
+assert(t:nodes_under(leaf) == 1)
 
 -- The same reader on an IDA: leaves hold bitmaps of IDA_BITMAP_BITS IDs.
 local a = idr.ida()
@@ -82,7 +82,7 @@ assert(at.level == 0 and at.first == 0 and at.last == 64 * 4096 - 1)
 assert(a:slot(at, 0).bits == 4096 and a:slot(at, 1).bits == 904)
 assert(a:slot(at, 1).first == 4096 and a:slot(at, 1).last == 8191)
 assert(a:slot(at, 1).value == nil and a:slot(at, 2).bits == 0)
-assert(a:census().ids == 5000 and a:count_nodes(at) == 1)
+assert(a:census().ids == 5000 and a:nodes_under(at) == 1)
 
 -- A tagged idr: each leaf slot's generation; retired slots counted.
 local g = idr.new { tagged = { id_bits = 30, retire = true } }
@@ -110,7 +110,7 @@ for i = 192, 200 do big:remove(i) end
 raises("stale node: the tree has no node L0 at ID 192 now",
 	big.slot, big, keep, 0)
 raises("stale node", big.child, big, keep, 0)
-raises("stale node", big.count_nodes, big, keep)
+raises("stale node", big.nodes_under, big, keep)
 -- A destroyed tree raises, as every method does.
 big:destroy()
 raises("attempt to use a destroyed idr", big.top, big)
@@ -151,7 +151,7 @@ local values = { 0, 1, -1, 63, 64, 4095, 1 << 40, math.maxinteger,
 for _ = 1, 2000 do
 	local node = { level = values[math.random(#values)],
 		first = values[math.random(#values)] }
-	local m = ({ "child", "next_child", "slot", "count_nodes" })[math.random(4)]
+	local m = ({ "child", "next_child", "slot", "nodes_under" })[math.random(4)]
 	pcall(t[m], t, node, values[math.random(#values)])
 end
 assert(t:validate() and #t == 102)
