@@ -25,7 +25,9 @@
 #     back-to-back and spaced writes, 1 reader and 2 (oversubscribed on
 #     2 cores): lookups/s, updates/s, CPU ns a lookup, and the cost of a
 #     read-side section around idr_find(), medians of RUNS interleaved;
-#   - how long idrsh's default dump (50 lines) of DUMP_N IDs takes;
+#   - how long idrsh's default dump (50 lines) of DUMP_N IDs takes, and
+#     a sparse tree's dump and picture (DUMP_N / 10 random IDs in
+#     [0, 2^31)) against the time building it took;
 #   - instructions and simulated cache misses per operation of the idr's
 #     alloc, find, iteration and remove, from valgrind --tool=cachegrind
 #     at INSTR_N IDs (bench/instr.sh; deterministic, unlike the times);

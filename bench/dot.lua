@@ -7,7 +7,7 @@
 -- Times are medians of RUNS: the DOT text as os.clock() (CPU time), the
 -- render as wall time around `dot -Tpng` (it runs in another process).
 -- The picture's size is read from the PNG's header and checked against
--- the 4000 pixels a side idr_dump_dot() promises; a larger one, or a
+-- the 4000 pixels a side t:dot{} promises; a larger one, or a
 -- render that fails, stops the run with an error.
 
 local idr = require "idr"

@@ -755,14 +755,16 @@ static void op_dump(struct state *s, struct input *in)
 	struct idr_dump_opts o = {
 		.max_entries = byte(in) % 12,
 		.max_nodes = byte(in) % 80,
-		.print_entry = byte(in) & 1 ? print_entry : NULL
+		.print_entry = byte(in) & 1 ? print_entry : NULL,
+		.depth = byte(in) % 8,
+		.max_lines = byte(in) % 40,
 	};
 	char buf[256];
 	FILE *f = byte(in) & 1 ? fmemopen(buf, 1 + byte(in), "w") : devnull;
 	int err;
 
 	ASSERT(f);
-	err = byte(in) & 1 ? idr_dump_dot(t, f, &o) : idr_dump(t, f, &o);
+	err = idr_dump(t, f, &o);
 	ASSERT(err == 0 || err == -EIO);
 	err = idr_path_print(t, pick_u32(in), f);
 	ASSERT(err == 0 || err == -EIO);

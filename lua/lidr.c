@@ -108,14 +108,13 @@ static struct {
 	bool set; /* the library took this allocator */
 } lmem;
 static _Thread_local unsigned long lmem_thread_allocs;
-static _Thread_local bool lmem_held;
 
 /* Whether idr.fault() refuses this allocation. */
 static bool lmem_fault_now(void)
 {
 	unsigned long skip, count;
 
-	if (lmem_held || !atomic_load(&lmem.fault_count))
+	if (!atomic_load(&lmem.fault_count))
 		return false;
 	skip = atomic_load(&lmem.fault_skip);
 	while (skip > 0)
@@ -168,13 +167,6 @@ static void lmem_free(void *ptr, size_t size, void *ctx)
 	atomic_fetch_sub(&lmem.bytes, size);
 	atomic_fetch_add(&lmem.frees, 1);
 	free(ptr);
-}
-
-/* While held (per thread: a view renders), idr.fault() neither refuses an
- * allocation nor counts it towards its skip: tree operations spend it. */
-static void lmem_hold(bool hold)
-{
-	lmem_held = hold;
 }
 
 /* Set the allocator, unless a state opened before did.  It stays unset
@@ -1269,268 +1261,6 @@ static const struct idr *checktree(lua_State *L, struct lidr **t)
 	return ida_tree(&a->ida);
 }
 
-/* Text being written by a dump function into memory. */
-struct memtext {
-	FILE *out;
-	char *text;
-	size_t len;
-};
-
-static void mem_open(lua_State *L, struct memtext *m)
-{
-	m->text = NULL;
-	m->len = 0;
-	m->out = open_memstream(&m->text, &m->len);
-	if (!m->out)
-		luaL_error(L, "not enough memory");
-	/* A view's own buffers do not spend idr.fault(): tree operations do.
-	 * Nothing raises until mem_close() lets go. */
-	lmem_hold(true);
-}
-
-static int push_text(lua_State *L)
-{
-	const struct memtext *m = lua_touserdata(L, 1);
-
-	lua_pushlstring(L, m->text, m->len);
-	return 1;
-}
-
-/* Push the text written (protected, so that it is always freed). */
-static int mem_close(lua_State *L, struct memtext *m, int err)
-{
-	int status = LUA_OK;
-
-	lmem_hold(false);
-	if (fclose(m->out) && !err)
-		err = -EIO;
-	if (!err) {
-		lua_pushcfunction(L, push_text);
-		lua_pushlightuserdata(L, m);
-		status = lua_pcall(L, 1, 1, 0);
-	}
-	free(m->text);
-	if (err == -ENOMEM)
-		return luaL_error(L, "not enough memory");
-	if (err)
-		return luaL_error(L, "cannot write the text");
-	if (status != LUA_OK)
-		return lua_error(L);
-	return 1;
-}
-
-/*
- * A string for the dump as the shell's 'list' shows it: bare when it
- * needs no quotes, else in double quotes with \\ \" \n \t and \ddd
- * escapes.  Cut to PRINT_MAX characters ("..." after it), so that its
- * line stays within 80 columns at any depth.
- */
-#define PRINT_MAX 40
-
-static bool needs_quotes(const char *s, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c <= ' ' || c == 0x7f || strchr("\"'\\", c))
-			return true;
-	}
-	/* Quoted, "(reserved)" cannot pass for a reserved ID's mark. */
-	return len == 0 || s[0] == '(';
-}
-
-/* Character @c inside double quotes, into @buf; returns its length. */
-static int quoted_char(unsigned char c, char *buf)
-{
-	if (c == '\\' || c == '"')
-		return sprintf(buf, "\\%c", c);
-	if (c == '\n' || c == '\t')
-		return sprintf(buf, "\\%c", c == '\n' ? 'n' : 't');
-	if (c < ' ' || c == 0x7f)
-		return sprintf(buf, "\\%03u", c);
-	buf[0] = (char)c;
-	return 1;
-}
-
-/* The bytes of the character at @s[i]: a UTF-8 sequence is never cut. */
-static size_t char_len(const char *s, size_t i, size_t len)
-{
-	size_t n = 1;
-
-	if ((unsigned char)s[i] >= 0xc0)
-		while (i + n < len && ((unsigned char)s[i + n] & 0xc0) == 0x80)
-			n++;
-	return n;
-}
-
-static int print_quoted(FILE *out, const char *s, size_t len)
-{
-	size_t i, step, total = 2;
-	int n = 1;
-	char buf[8];
-
-	for (i = 0; i < len; i++)
-		total += (size_t)quoted_char((unsigned char)s[i], buf);
-	fputc('"', out);
-	for (i = 0; i < len; i += step) {
-		int w;
-
-		step = char_len(s, i, len);
-		w = step > 1 ? (int)step
-			     : quoted_char((unsigned char)s[i], buf);
-
-		/* Too long: stop where the quote and "..." still fit. */
-		if (total > PRINT_MAX && n + w + 4 > PRINT_MAX) {
-			fputs("\"...", out);
-			return n + 4;
-		}
-		fwrite(step > 1 ? s + i : buf, 1, (size_t)w, out);
-		n += w;
-	}
-	fputc('"', out);
-	return n + 1;
-}
-
-static int print_string(FILE *out, const char *s, size_t len)
-{
-	size_t n = len > PRINT_MAX ? PRINT_MAX - 3 : len;
-
-	while (n < len && n && ((unsigned char)s[n] & 0xc0) == 0x80)
-		n--;
-	if (needs_quotes(s, len))
-		return print_quoted(out, s, len);
-	fwrite(s, 1, n, out);
-	if (n < len)
-		fputs("...", out);
-	return (int)(n < len ? PRINT_MAX : n);
-}
-
-/* A float as tostring() writes it: 2.0, not 2. */
-static int print_float(FILE *out, lua_Number x)
-{
-	char buf[64];
-
-	snprintf(buf, sizeof(buf), LUA_NUMBER_FMT, (LUAI_UACNUMBER)x);
-	if (buf[strspn(buf, "-0123456789")] == '\0')
-		strcat(buf, ".0");
-	return fprintf(out, "%s", buf);
-}
-
-/* The value on top, as dump shows it; only calls that cannot raise. */
-static int print_top(FILE *out, lua_State *L)
-{
-	size_t len;
-	const char *s;
-
-	switch (lua_type(L, -1)) {
-	case LUA_TNUMBER:
-		if (lua_isinteger(L, -1))
-			return fprintf(out, LUA_INTEGER_FMT,
-				       (LUAI_UACINT)lua_tointeger(L, -1));
-		return print_float(out, lua_tonumber(L, -1));
-	case LUA_TSTRING:
-		s = lua_tolstring(L, -1, &len);
-		return print_string(out, s, len);
-	case LUA_TBOOLEAN:
-		return fputs(lua_toboolean(L, -1) ? "true" : "false", out);
-	default:
-		return fputs(lua_typename(L, lua_type(L, -1)), out);
-	}
-}
-
-/* idr_dump_opts.print_entry: runs inside idr_dump, so it must not raise. */
-static int print_entry(FILE *out, unsigned long id, void *entry, void *data)
-{
-	lua_State *L = data;
-	int n;
-
-	if (!entry)
-		return fprintf(out, "(reserved)");
-	/* Index -1 is the values table, pushed by dump_opts(). */
-	lua_rawgeti(L, -1, (lua_Integer)id);
-	n = print_top(out, L);
-	lua_pop(L, 1);
-	return n;
-}
-
-/* {==================== Dump options ==================== */
-
-/* Raise "bad argument #1 to 'dump' (K why)". */
-static int opt_error(lua_State *L, const char *k, const char *why)
-{
-	return luaL_argerror(L, 2, lua_pushfstring(L, "%s %s", k, why));
-}
-
-/* Integer option @k of the options table, in @lo .. @hi; 0 if absent. */
-static lua_Integer dump_int(lua_State *L, const char *k, lua_Integer lo,
-			    lua_Integer hi)
-{
-	lua_Integer v = 0;
-	int isnum = 1;
-
-	if (lua_getfield(L, 2, k) != LUA_TNIL)
-		v = lua_tointegerx(L, -1, &isnum);
-	if (!isnum || (lua_type(L, -1) != LUA_TNIL && (v < lo || v > hi)))
-		luaL_argerror(
-			L, 2,
-			lua_pushfstring(L,
-					"%s must be an integer in "
-					"[%I, %I]",
-					k, (LUAI_UACINT)lo, (LUAI_UACINT)hi));
-	lua_pop(L, 1);
-	return v;
-}
-
-static bool opt_bool(lua_State *L, const char *k)
-{
-	int type = lua_getfield(L, 2, k);
-	bool v = lua_toboolean(L, -1);
-
-	if (type != LUA_TNIL && type != LUA_TBOOLEAN)
-		opt_error(L, k,
-			  lua_pushfstring(L, "must be a boolean, not %s",
-					  luaL_typename(L, -1)));
-	lua_pop(L, 1);
-	return v;
-}
-
-/* range = { FIRST, LAST }: IDs, FIRST <= LAST. */
-static void opt_ids(lua_State *L, struct idr_dump_opts *o)
-{
-	lua_Integer v[2];
-	int i, isnum;
-
-	if (lua_getfield(L, 2, "range") == LUA_TNIL) {
-		lua_pop(L, 1);
-		return;
-	}
-	if (!lua_istable(L, -1) || luaL_len(L, -1) != 2)
-		opt_error(L, "range", "must be a table { FIRST, LAST }");
-	for (i = 0; i < 2; i++) {
-		lua_geti(L, -1, i + 1);
-		v[i] = lua_tointegerx(L, -1, &isnum);
-		if (!isnum || v[i] < 0 || v[i] > UINT32_MAX)
-			opt_error(L, "range",
-				  "must hold two integers in [0, 4294967295]");
-		lua_pop(L, 1);
-	}
-	if (v[0] > v[1])
-		opt_error(L, "range",
-			  "{ FIRST, LAST } must have FIRST <= LAST");
-	lua_pop(L, 1);
-	o->range_set = true;
-	o->range_first = (unsigned long)v[0];
-	o->range_last = (unsigned long)v[1];
-}
-
-/* What t:dump{} takes (t:dot{} reads the same, and no check). */
-static const char *const dump_keys[] = {
-	"at",	     "depth",	  "entries", "full", "max_entries",
-	"max_lines", "max_nodes", "range",   NULL,
-};
-
 /* A misspelt option would be ignored without a word: refuse it. */
 static void opt_known(lua_State *L, const char *const *keys)
 {
@@ -1551,218 +1281,6 @@ static void opt_known(lua_State *L, const char *const *keys)
 					k ? k : luaL_tolstring(L, -2, NULL)));
 		lua_pop(L, 1);
 	}
-}
-
-/* A leaf holds 64 entries at most; 34 levels hold any unsigned long. */
-static void opt_fields(lua_State *L, struct idr_dump_opts *o)
-{
-	lua_Integer entries = dump_int(L, "entries", 1, 64);
-	lua_Integer old = dump_int(L, "max_entries", 1, 64);
-
-	if (entries && old)
-		opt_error(L, "entries", "and max_entries: give one, not both");
-	o->max_entries = (unsigned int)(entries ? entries : old);
-	o->max_nodes = (unsigned int)dump_int(L, "max_nodes", 1, INT_MAX);
-	o->depth = (unsigned int)dump_int(L, "depth", 1, IDR_LEVELS_MAX);
-	/* Two lines at least: the header and the one saying how to see more. */
-	o->max_lines = (unsigned int)dump_int(L, "max_lines", 2, INT_MAX);
-	o->full = opt_bool(L, "full");
-	lua_getfield(L, 2, "at");
-	o->at_set = !lua_isnil(L, -1);
-	lua_pop(L, 1);
-	if (o->at_set)
-		o->at = (unsigned long)dump_int(L, "at", 0, UINT32_MAX);
-	opt_ids(L, o);
-	if (o->at_set && o->range_set)
-		opt_error(L, "at", "and range: give one, not both");
-}
-
-/* The options of t:dump{} or t:dot{}; leaves the values table. */
-static void dump_opts(lua_State *L, const struct lidr *t,
-		      struct idr_dump_opts *o, const char *const *keys)
-{
-	memset(o, 0, sizeof(*o));
-	if (!lua_isnoneornil(L, 2)) {
-		luaL_checktype(L, 2, LUA_TTABLE);
-		if (keys)
-			opt_known(L, keys);
-		opt_fields(L, o);
-	}
-	lua_settop(L, 2);
-	if (t) {
-		lua_getiuservalue(L, 1, UV_VALUES);
-		o->print_entry = print_entry;
-		o->data = L;
-	}
-}
-
-/* }==================== Dump options ==================== */
-
-typedef int dump_fn(const struct idr *idr, FILE *out,
-		    const struct idr_dump_opts *opts);
-
-static int dump_with(lua_State *L, dump_fn *fn, const char *const *keys)
-{
-	struct lidr *t;
-	const struct idr *tree = checktree(L, &t);
-	struct idr_dump_opts o;
-	struct memtext m;
-
-	dump_opts(L, t, &o, keys);
-	/* The options may run Lua (__index, a finalizer): alive still? */
-	checktree(L, &t);
-	mem_open(L, &m);
-	return mem_close(L, &m, fn(tree, m.out, &o));
-}
-
-static int lidr_dump(lua_State *L)
-{
-	return dump_with(L, idr_dump, dump_keys);
-}
-
-/* The trace event named @name, or -1. */
-static int event_of(const char *name)
-{
-	int e;
-
-	for (e = 0; strcmp(idr_trace_name(e), "unknown") != 0; e++)
-		if (strcmp(idr_trace_name(e), name) == 0)
-			return e;
-	return -1;
-}
-
-/* A node's first and last ID: a top node covers more than 32 bits. */
-#define ID_FIELD_MAX \
-	((lua_Integer)(ULONG_MAX < LUA_MAXINTEGER ? ULONG_MAX : LUA_MAXINTEGER))
-
-/* Field @k of the event table on top: an integer in 0..@max, or 0. */
-static lua_Integer event_field(lua_State *L, lua_Integer i, const char *k,
-			       lua_Integer max)
-{
-	lua_Integer v = 0;
-
-	if (lua_getfield(L, -1, k) != LUA_TNIL) {
-		if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 0 ||
-		    lua_tointeger(L, -1) > max)
-			luaL_argerror(L, 2,
-				      lua_pushfstring(L,
-						      "changed[%I].%s must be "
-						      "an integer 0..%I",
-						      i, k, max));
-		v = lua_tointeger(L, -1);
-	}
-	lua_pop(L, 1);
-	return v;
-}
-
-/* The event table on top, as the library's event; pops it. */
-static void event_from(lua_State *L, lua_Integer i, struct idr_trace *ev)
-{
-	const char *name;
-	int e;
-
-	if (!lua_istable(L, -1))
-		luaL_argerror(L, 2,
-			      lua_pushfstring(L,
-					      "changed[%I] must be an event "
-					      "table (see t:events())",
-					      i));
-	lua_getfield(L, -1, "event");
-	name = lua_tostring(L, -1);
-	e = name && lua_type(L, -1) == LUA_TSTRING ? event_of(name) : -1;
-	if (e < 0)
-		luaL_argerror(L, 2,
-			      lua_pushfstring(L,
-					      "changed[%I].event is not an "
-					      "event name",
-					      i));
-	lua_pop(L, 1);
-	memset(ev, 0, sizeof(*ev));
-	ev->event = (enum idr_trace_event)e;
-	ev->level = (unsigned int)event_field(L, i, "level",
-					      IDR_LEVELS_MAX - 1);
-	ev->first = (unsigned long)event_field(L, i, "first", ID_FIELD_MAX);
-	ev->last = (unsigned long)event_field(L, i, "last", ID_FIELD_MAX);
-	ev->slot = (unsigned int)event_field(L, i, "slot", INT_MAX);
-	lua_pop(L, 1);
-}
-
-/* Options.changed, a list of events, into a buffer left on the stack. */
-static void changed_opt(lua_State *L, struct idr_dump_opts *o)
-{
-	struct idr_trace *ev;
-	lua_Integer i, n;
-
-	if (lua_isnoneornil(L, 2))
-		return;
-	if (lua_getfield(L, 2, "changed") == LUA_TNIL) {
-		lua_pop(L, 1);
-		return;
-	}
-	if (!lua_istable(L, -1))
-		luaL_argerror(L, 2, "changed must be a list of events");
-	/* A __len may say anything: a size that wraps would overrun ev. */
-	n = luaL_len(L, -1);
-	if (n < 0 || (lua_Unsigned)n > (SIZE_MAX - 1) / sizeof(*ev))
-		luaL_argerror(L, 2,
-			      lua_pushfstring(L, "changed has a length of %I",
-					      (LUAI_UACINT)n));
-	ev = lua_newuserdatauv(L, (size_t)n * sizeof(*ev) + 1, 0);
-	for (i = 1; i <= n; i++) {
-		lua_geti(L, -2, i);
-		event_from(L, i, &ev[i - 1]);
-	}
-	o->changed = ev;
-	o->nchanged = (size_t)n;
-}
-
-/* t:dot{} takes at and full as t:dump{} does, and changed. */
-static const char *const dot_keys[] = {
-	"at", "changed", "entries", "full", "max_entries", "max_nodes", NULL,
-};
-
-/*
- * t:dot{ max_entries, max_nodes, at = ID, full = bool, changed = events }:
- * the options dump takes, the ID whose way down is drawn, and the events
- * whose cells are marked, as t:events() returns them.
- */
-static int lidr_dot(lua_State *L)
-{
-	struct lidr *t;
-	const struct idr *tree = checktree(L, &t);
-	struct idr_dump_opts o;
-	struct memtext m;
-
-	dump_opts(L, t, &o, dot_keys);
-	changed_opt(L, &o);
-	/* print_entry finds the values table on top. */
-	if (t)
-		lua_pushvalue(L, 3);
-	/* The options may run Lua (__index, a finalizer): alive still? */
-	tree = checktree(L, &t);
-	mem_open(L, &m);
-	return mem_close(L, &m, idr_dump_dot(tree, m.out, &o));
-}
-
-static int lidr_path_text(lua_State *L)
-{
-	struct lidr *t;
-	const struct idr *tree = checktree(L, &t);
-	unsigned long id = ulong_arg(L, 2);
-	struct memtext m;
-
-	mem_open(L, &m);
-	return mem_close(L, &m, idr_path_print(tree, id, m.out));
-}
-
-static int lidr_stats_text(lua_State *L)
-{
-	struct lidr *t;
-	const struct idr *tree = checktree(L, &t);
-	struct memtext m;
-
-	mem_open(L, &m);
-	return mem_close(L, &m, idr_stats_print(tree, m.out));
 }
 
 static const char *const path_ends[] = {
@@ -1942,77 +1460,6 @@ static int lidr_stats(lua_State *L)
 	return 1;
 }
 
-/* The nodes of a walk, copied out so that no Lua code runs inside it. */
-struct shape {
-	struct idr_view *v;
-	size_t n, cap;
-};
-
-static int copy_node(const struct idr_view *view, void *data)
-{
-	struct shape *sh = data;
-
-	if (sh->n == sh->cap) {
-		size_t cap = sh->cap ? 2 * sh->cap : 64;
-		struct idr_view *v = realloc(sh->v, cap * sizeof(*v));
-
-		if (!v)
-			return -1;
-		sh->v = v;
-		sh->cap = cap;
-	}
-	sh->v[sh->n] = *view;
-	sh->v[sh->n++].node = NULL; /* not to be used once the walk is over */
-	return 0;
-}
-
-/* Run under lua_pcall: the list of the nodes in the shape at index 1. */
-static int push_nodes(lua_State *L)
-{
-	const struct shape *sh = lua_touserdata(L, 1);
-	size_t i;
-
-	lua_createtable(L, (int)sh->n, 0);
-	for (i = 0; i < sh->n; i++) {
-		const struct idr_view *v = &sh->v[i];
-
-		lua_createtable(L, 0, 8);
-		set_int(L, "depth", v->depth);
-		set_int(L, "level", v->level);
-		set_int(L, "first", (lua_Integer)v->first);
-		set_int(L, "last", (lua_Integer)v->last);
-		set_int(L, "full", (lua_Integer)v->full);
-		set_int(L, "present", (lua_Integer)v->present);
-		set_int(L, "slots", v->slots);
-		set_int(L, "packed", v->packed);
-		lua_rawseti(L, -2, (lua_Integer)i + 1);
-	}
-	return 1;
-}
-
-/*
- * t:nodes(): the tree's shape, every node in walk order (parent first,
- * in ID order), as tables; bitmaps are integers, slot n is bit n.
- */
-static int lidr_nodes(lua_State *L)
-{
-	struct lidr *t;
-	struct shape sh = { NULL, 0, 0 };
-	int status;
-
-	if (idr_walk(checktree(L, &t), copy_node, &sh)) {
-		free(sh.v);
-		return luaL_error(L, "not enough memory");
-	}
-	lua_pushcfunction(L, push_nodes);
-	lua_pushlightuserdata(L, &sh);
-	status = lua_pcall(L, 1, 1, 0);
-	free(sh.v);
-	if (status != LUA_OK)
-		lua_error(L);
-	return 1;
-}
-
 static int lidr_validate(lua_State *L)
 {
 	struct lidr *t;
@@ -2025,6 +1472,316 @@ static int lidr_validate(lua_State *L)
 }
 
 /* }==================== Looking inside ==================== */
+
+/* {==================== The node reader ==================== */
+
+/*
+ * t:top(), t:child(node, slot), t:next_child(node, slot), t:slot(node, i)
+ * and t:census([node]): the tree one node at a time, for the views in
+ * lua/view/, which stop when their budget is spent.  A node is a plain
+ * table of its facts and holds no pointer: each call finds its node
+ * again from the top by its level and first ID, in O(height) and
+ * allocating nothing in C, so a table kept while the tree changed reads
+ * the node as it is now, and one whose node is gone raises "stale node".
+ * Walking allocates only the tables it returns.
+ */
+
+/* Where a node table says its node is. */
+struct place {
+	lua_Integer level, first;
+};
+
+/* Field @k of the node table at @arg: a non-negative integer. */
+static lua_Integer place_field(lua_State *L, int arg, const char *k)
+{
+	lua_Integer v;
+	int isnum;
+
+	lua_getfield(L, arg, k);
+	v = lua_tointegerx(L, -1, &isnum);
+	if (!isnum || v < 0)
+		luaL_argerror(L, arg,
+			      lua_pushfstring(L,
+					      "node expected (a table from "
+					      "t:top() or t:child() with an "
+					      "integer %s)",
+					      k));
+	lua_pop(L, 1);
+	return v;
+}
+
+/* The node table at @arg (it may run Lua: read it before the tree). */
+static void place_arg(lua_State *L, int arg, struct place *p)
+{
+	luaL_checktype(L, arg, LUA_TTABLE);
+	p->level = place_field(L, arg, "level");
+	p->first = place_field(L, arg, "first");
+}
+
+/* The node @p names, found again from the top; false if it is gone. */
+static bool find_node(const struct idr *tree, const struct place *p,
+		      struct idr_view *v)
+{
+	struct idr_view child;
+	unsigned long id = (unsigned long)p->first, span;
+
+	if (!idr_view_top(tree, v))
+		return false;
+	while ((lua_Integer)v->level > p->level) {
+		span = (v->last - v->first) / v->slots + 1;
+		if (id < v->first || id > v->last ||
+		    !idr_view_child(tree, v,
+				    (unsigned int)((id - v->first) / span),
+				    &child))
+			return false;
+		*v = child;
+	}
+	return (lua_Integer)v->level == p->level && v->first == id;
+}
+
+/* The node table at index 2, found in the tree at index 1, alive. */
+static const struct idr *node_arg(lua_State *L, struct idr_view *v)
+{
+	struct place p;
+	struct lidr *t;
+	const struct idr *tree;
+
+	place_arg(L, 2, &p);
+	tree = checktree(L, &t);
+	if (!find_node(tree, &p, v))
+		luaL_error(L,
+			   "stale node: the tree has no node L%I at ID %I "
+			   "now (read it again from t:top())",
+			   (LUAI_UACINT)p.level, (LUAI_UACINT)p.first);
+	return tree;
+}
+
+/* Slot argument @arg of @v: 0 .. slots - 1, or slots too if @past. */
+static unsigned int slot_arg(lua_State *L, int arg, const struct idr_view *v,
+			     bool past)
+{
+	return (unsigned int)range_arg(L, arg, 0,
+				       (lua_Integer)v->slots - (past ? 0 : 1));
+}
+
+/*
+ * A node's facts as a table; bitmaps are integers, slot n is bit n.
+ * Eight fields, a table's hash part of eight: t:nodes() of a large tree
+ * makes one a node (geometry.lua derives the shift and the slots used).
+ */
+static void push_node(lua_State *L, const struct idr_view *v)
+{
+	lua_createtable(L, 0, 8);
+	set_int(L, "depth", v->depth);
+	set_int(L, "level", v->level);
+	set_int(L, "slots", v->slots);
+	set_int(L, "packed", v->packed);
+	set_int(L, "first", (lua_Integer)v->first);
+	set_int(L, "last", (lua_Integer)v->last);
+	set_int(L, "full", (lua_Integer)v->full);
+	set_int(L, "present", (lua_Integer)v->present);
+}
+
+/* t:top(): the top node, or nil when the tree is empty. */
+static int lidr_top(lua_State *L)
+{
+	struct lidr *t;
+	struct idr_view v;
+
+	if (!idr_view_top(checktree(L, &t), &v))
+		return 0;
+	push_node(L, &v);
+	return 1;
+}
+
+/* t:child(node, slot): the node below a slot, or nil (none, a leaf). */
+static int lidr_child(lua_State *L)
+{
+	struct idr_view v, child;
+	const struct idr *tree = node_arg(L, &v);
+	unsigned int slot = slot_arg(L, 3, &v, false);
+
+	if (!idr_view_child(tree, &v, slot, &child))
+		return 0;
+	push_node(L, &child);
+	return 1;
+}
+
+/* t:next_child(node, slot): the first child at or after @slot, as
+ * slot, child; nil if none (slot may be node.slots: none left). */
+static int lidr_next_child(lua_State *L)
+{
+	struct idr_view v, child;
+	const struct idr *tree = node_arg(L, &v);
+	unsigned int slot = slot_arg(L, 3, &v, true);
+
+	if (!idr_view_next_child(tree, &v, &slot, &child))
+		return 0;
+	lua_pushinteger(L, slot);
+	push_node(L, &child);
+	return 2;
+}
+
+/*
+ * t:children(node): its children, in slot order, as a list (empty for a
+ * leaf): one descent for them all.  Their facts are copied out before
+ * the first table is made (a finalizer it runs may change the tree).
+ */
+static int lidr_children(lua_State *L)
+{
+	struct idr_view v, kids[64]; /* a node has 64 slots at most */
+	const struct idr *tree = node_arg(L, &v);
+	unsigned int slot, n = 0;
+
+	for (slot = 0; n < 64 && idr_view_next_child(tree, &v, &slot, &kids[n]);
+	     slot++)
+		n++;
+	lua_createtable(L, (int)n, 0);
+	for (slot = 0; slot < n; slot++) {
+		push_node(L, &kids[slot]);
+		lua_rawseti(L, -2, slot + 1);
+	}
+	return 1;
+}
+
+/* What a slot holds, read before any table is made. */
+struct slot_facts {
+	unsigned long first, last;
+	bool present, full, leaf, ida, retired;
+	unsigned int bits, id_bits;
+	uint64_t gen;
+	const void *entry;
+};
+
+static void slot_facts(const struct idr *tree, const struct idr_view *v,
+		       unsigned int slot, struct slot_facts *f)
+{
+	unsigned long span = (v->last - v->first) / v->slots + 1;
+	struct idr_info info;
+
+	idr_info(tree, &info);
+	memset(f, 0, sizeof(*f));
+	f->first = v->first + slot * span;
+	f->last = f->first + (span - 1);
+	f->present = v->present >> slot & 1;
+	f->full = v->full >> slot & 1;
+	f->leaf = v->level == 0;
+	f->ida = info.ida;
+	f->id_bits = info.id_bits;
+	if (!f->leaf)
+		return;
+	f->entry = idr_view_entry(v, slot);
+	f->retired = idr_view_retired(tree, v, slot);
+	f->gen = idr_view_gen(tree, v, slot);
+	f->bits = idr_view_bits(v, slot);
+}
+
+/*
+ * t:slot(node, i): { slot, first, last, present, full } and, in a leaf,
+ * an idr's value (nil: free or reserved), reserved, retired and, tagged,
+ * gen; an IDA's bits (the IDs its bitmap holds).
+ */
+static int lidr_slot(lua_State *L)
+{
+	struct idr_view v;
+	const struct idr *tree = node_arg(L, &v);
+	unsigned int slot = slot_arg(L, 3, &v, false);
+	struct lidr *t = luaL_testudata(L, 1, IDR_MT);
+	struct slot_facts f;
+
+	slot_facts(tree, &v, slot, &f);
+	/* The value first: the tables below may run a finalizer. */
+	if (t && f.leaf && f.present)
+		push_value(L, t, (lua_Integer)f.first, f.entry);
+	else
+		lua_pushnil(L);
+	lua_createtable(L, 0, 10);
+	set_int(L, "slot", slot);
+	set_int(L, "first", (lua_Integer)f.first);
+	set_int(L, "last", (lua_Integer)f.last);
+	set_bool(L, "present", f.present);
+	set_bool(L, "full", f.full);
+	if (!f.leaf)
+		return 1;
+	if (f.ida) {
+		set_int(L, "bits", f.bits);
+		return 1;
+	}
+	lua_pushvalue(L, -2);
+	lua_setfield(L, -2, "value");
+	set_bool(L, "reserved", f.present && !f.entry && !f.retired);
+	set_bool(L, "retired", f.retired);
+	if (f.id_bits)
+		set_int(L, "gen", (lua_Integer)f.gen);
+	return 1;
+}
+
+/* The IDs an IDA's bitmaps under @v hold (a few bitmaps a million). */
+static lua_Integer ida_ids(const struct idr *tree, const struct idr_view *v)
+{
+	struct idr_view child;
+	lua_Integer ids = 0;
+	unsigned int slot;
+
+	for (slot = 0; !v->level && slot < v->slots; slot++)
+		ids += idr_view_bits(v, slot);
+	for (slot = 0; idr_view_next_child(tree, v, &slot, &child); slot++)
+		ids += ida_ids(tree, &child);
+	return ids;
+}
+
+/*
+ * t:census(): { nodes, ids, retired, height } of the whole tree, as the
+ * library keeps them: O(1), but for an IDA's IDs, read from its bitmaps.
+ */
+static int lidr_census(lua_State *L)
+{
+	struct lidr *t;
+	const struct idr *tree = checktree(L, &t);
+	struct idr_info info;
+	struct idr_view top;
+	lua_Integer ids;
+
+	idr_info(tree, &info);
+	if (!info.ida)
+		ids = (lua_Integer)idr_count(tree);
+	else
+		ids = idr_view_top(tree, &top) ? ida_ids(tree, &top) : 0;
+	lua_createtable(L, 0, 4);
+	set_int(L, "nodes", (lua_Integer)info.nodes);
+	set_int(L, "ids", ids);
+	set_int(L, "retired", (lua_Integer)info.retired);
+	set_int(L, "height", info.height);
+	return 1;
+}
+
+/* The nodes under @v, @v's own included: a leaf is counted by its
+ * parent's bitmap, never read. */
+static lua_Integer nodes_under(const struct idr *tree, const struct idr_view *v)
+{
+	struct idr_view child;
+	lua_Integer n = 1;
+	unsigned int slot;
+
+	if (v->level == 1)
+		return n + __builtin_popcountll(v->present);
+	for (slot = 0; idr_view_next_child(tree, v, &slot, &child); slot++)
+		n += nodes_under(tree, &child);
+	return n;
+}
+
+/* t:nodes_under(node): the nodes of the subtree under @node, its own
+ * included, counted in C: the cost of its nodes above the leaves. */
+static int lidr_nodes_under(lua_State *L)
+{
+	struct idr_view v;
+	const struct idr *tree = node_arg(L, &v);
+
+	lua_pushinteger(L, nodes_under(tree, &v));
+	return 1;
+}
+
+/* }==================== The node reader ==================== */
 
 /* {==================== The IDA ==================== */
 
@@ -2392,14 +2149,16 @@ static const luaL_Reg idr_methods[] = {
 	{ "trace", lidr_trace },
 	{ "keep_events", lidr_keep_events },
 	{ "last_events", lidr_last_events },
-	{ "dump", lidr_dump },
-	{ "dot", lidr_dot },
 	{ "path", lidr_path },
-	{ "path_text", lidr_path_text },
 	{ "stats", lidr_stats },
-	{ "stats_text", lidr_stats_text },
-	{ "nodes", lidr_nodes },
 	{ "validate", lidr_validate },
+	{ "top", lidr_top },
+	{ "child", lidr_child },
+	{ "next_child", lidr_next_child },
+	{ "children", lidr_children },
+	{ "slot", lidr_slot },
+	{ "census", lidr_census },
+	{ "nodes_under", lidr_nodes_under },
 	{ NULL, NULL }
 };
 
@@ -2423,14 +2182,16 @@ static const luaL_Reg ida_methods[] = {
 	{ "pairs", lida_pairs },
 	{ "destroy", obj_destroy },
 	{ "info", obj_info },
-	{ "dump", lidr_dump },
-	{ "dot", lidr_dot },
 	{ "path", lidr_path },
-	{ "path_text", lidr_path_text },
 	{ "stats", lidr_stats },
-	{ "stats_text", lidr_stats_text },
-	{ "nodes", lidr_nodes },
 	{ "validate", lidr_validate },
+	{ "top", lidr_top },
+	{ "child", lidr_child },
+	{ "next_child", lidr_next_child },
+	{ "children", lidr_children },
+	{ "slot", lidr_slot },
+	{ "census", lidr_census },
+	{ "nodes_under", lidr_nodes_under },
 	{ "trace", lidr_trace },
 	{ "keep_events", lidr_keep_events },
 	{ "last_events", lidr_last_events },
@@ -2487,26 +2248,97 @@ static void createmeta(lua_State *L, const struct kind *k, const luaL_Reg *meta,
 }
 
 /*
- * The views written in Lua (lua/view/): each chunk is called with
- * the module and the method tables of idr and IDA, and adds to them.
+ * The views written in Lua (lua/view/): view(NAME) runs the chunk of
+ * lua/view/NAME.lua once, with the module, the method tables of idr and
+ * IDA, and view itself, and returns what it returned (true for nothing).
+ * So a view adds methods to the tables, and the package's shared parts
+ * (geometry, fold ...) are views the others ask for by name, as require
+ * would give them.  Upvalues: the views run so far, the module, the two
+ * method tables, and view itself.
  */
+static int view(lua_State *L)
+{
+	const char *name = luaL_checkstring(L, 1);
+	const struct embedded *v;
+
+	lua_settop(L, 1);
+	if (lua_getfield(L, lua_upvalueindex(1), name) != LUA_TNIL) {
+		if (!lua_toboolean(L, -1))
+			luaL_error(L, "view '%s' needs itself", name);
+		return 1;
+	}
+	for (v = views; v->name && strcmp(v->name, name) != 0; v++)
+		;
+	if (!v->name)
+		luaL_error(L, "no view named '%s'", name);
+	lua_pushboolean(L, 0);
+	lua_setfield(L, lua_upvalueindex(1), name);
+	if (luaL_loadbufferx(L, v->src, v->len, v->chunk, "t") != LUA_OK)
+		lua_error(L);
+	lua_pushvalue(L, lua_upvalueindex(2));
+	lua_pushvalue(L, lua_upvalueindex(3));
+	lua_pushvalue(L, lua_upvalueindex(4));
+	lua_pushvalue(L, lua_upvalueindex(5));
+	lua_call(L, 4, 1);
+	if (lua_isnil(L, -1)) {
+		lua_pop(L, 1);
+		lua_pushboolean(L, 1);
+	}
+	lua_pushvalue(L, -1);
+	lua_setfield(L, lua_upvalueindex(1), name);
+	return 1;
+}
+
+/* Run every view, in name order, with the module on top. */
 static void open_views(lua_State *L)
 {
 	const struct embedded *v;
 
+	lua_newtable(L);
+	lua_pushvalue(L, -2);
+	luaL_getmetatable(L, IDR_MT);
+	lua_getfield(L, -1, "__index");
+	lua_replace(L, -2);
+	luaL_getmetatable(L, IDA_MT);
+	lua_getfield(L, -1, "__index");
+	lua_replace(L, -2);
+	lua_pushnil(L);
+	lua_pushcclosure(L, view, 5);
+	lua_pushvalue(L, -1);
+	lua_setupvalue(L, -2, 5);
 	for (v = views; v->name; v++) {
-		if (luaL_loadbufferx(L, v->src, v->len, v->chunk, "t") !=
-		    LUA_OK)
-			lua_error(L);
-		lua_pushvalue(L, -2);
-		luaL_getmetatable(L, IDR_MT);
-		lua_getfield(L, -1, "__index");
-		lua_replace(L, -2);
-		luaL_getmetatable(L, IDA_MT);
-		lua_getfield(L, -1, "__index");
-		lua_replace(L, -2);
-		lua_call(L, 3, 0);
+		lua_pushvalue(L, -1);
+		lua_pushstring(L, v->name);
+		lua_call(L, 1, 0);
 	}
+	lua_pop(L, 1);
+}
+
+/* idr.EVENTS: the trace events' names, in the library's order. */
+static void event_names(lua_State *L)
+{
+	int e;
+
+	lua_newtable(L);
+	for (e = 0; strcmp(idr_trace_name(e), "unknown") != 0; e++) {
+		lua_pushstring(L, idr_trace_name(e));
+		lua_rawseti(L, -2, e + 1);
+	}
+	lua_setfield(L, -2, "EVENTS");
+}
+
+/* idr.BITS and idr.SLOTS: the library's as built, which idr_info() says. */
+static void shape_consts(lua_State *L)
+{
+	struct idr_info info;
+	struct idr empty;
+
+	idr_init(&empty);
+	idr_info(&empty, &info);
+	lua_pushinteger(L, info.bits);
+	lua_setfield(L, -2, "BITS");
+	lua_pushinteger(L, info.slots);
+	lua_setfield(L, -2, "SLOTS");
 }
 
 LIDR_API int luaopen_idr(lua_State *L)
@@ -2522,6 +2354,8 @@ LIDR_API int luaopen_idr(lua_State *L)
 	}
 	lua_pushinteger(L, IDA_BITMAP_BITS);
 	lua_setfield(L, -2, "IDA_BITMAP_BITS");
+	shape_consts(L);
+	event_names(L);
 	lmem_open(L);
 	lua_newuserdatauv(L, 0, 0);
 	lua_createtable(L, 0, 1);

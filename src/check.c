@@ -112,17 +112,30 @@ static long check_node(const struct idr *idr, const struct idr_node *node,
 	return check_children(idr, node, shift);
 }
 
+/* The nodes of the subtree under @node, its own included. */
+static unsigned long nodes_under(const struct idr_node *node,
+				 unsigned int shift)
+{
+	unsigned long n = 1;
+	uint64_t set;
+
+	for (set = shift ? present_of(node) : 0; set; set &= set - 1)
+		n += nodes_under(child_of(node, lowest(set)), shift - IDR_BITS);
+	return n;
+}
+
 int idr_check(const struct idr *idr)
 {
 	const struct idr_node *top = idr->idr_rt;
 	unsigned int shift = idr->idr_shift;
 	long entries;
 
-	if (!top)
-		return idr->idr_count || idr->idr_retired || shift ||
-				       idr->idr_top
-			       ? -EUCLEAN
-			       : 0;
+	if (!top) {
+		bool empty = !idr->idr_count && !idr->idr_retired &&
+			     !idr->idr_nodes && !shift && !idr->idr_top;
+
+		return empty ? 0 : -EUCLEAN;
+	}
 	if (shift % IDR_BITS || shift / IDR_BITS >= IDR__LEVELS)
 		return -EUCLEAN;
 	/* The tree is no taller than it must be. */
@@ -138,6 +151,8 @@ int idr_check(const struct idr *idr)
 	if (entries < 0) /* -1 or > 0 */
 		return -EUCLEAN;
 	if ((unsigned long)entries != idr->idr_count + idr->idr_retired)
+		return -EUCLEAN;
+	if (nodes_under(top, shift) != idr->idr_nodes)
 		return -EUCLEAN;
 	if (idr_cache_count(idr) > IDR__CACHE_NODES)
 		return -EUCLEAN;

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * dump.c - the tree as text, an ID's path in words, and statistics as
- * lines; dot.c draws the tree as Graphviz DOT with the dumper and the
- * words this file gives it (dumper.h).  With dot.c, the library's only
- * I/O: each function writes to the FILE * it is given and reports a
- * failed write as -EIO.
+ * dump.c - the plain debug dumps: the tree as text, node by node, an
+ * ID's path in words, and statistics as lines.  With them, the library's
+ * only I/O: each function writes to the FILE * it is given and reports a
+ * failed write as -EIO.  Views that collapse alike siblings, fit a
+ * screen or draw a picture are the Lua package's (lua/view/), on the
+ * walk of idr_view.h.
  *
  * The text is deterministic (same tree, same text) so that tests can
  * compare it byte for byte; entries are printed by the caller's
@@ -13,35 +14,33 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <stdarg.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "dumper.h"
 #include "gen.h"
 #include "tree.h"
-#include "walk.h"
 
 #define WIDTH 80
 #define DEFAULT_ENTRIES 8
 /* The most of an entry's text kept: more than a text line holds. */
 #define ENTRY_TEXT_MAX (WIDTH + 2)
 
-void idr__dumper_init(struct dumper *d, const struct idr *idr, FILE *out,
-		      const struct idr_dump_opts *opts,
-		      unsigned int default_nodes)
+struct dumper {
+	const struct idr *idr;
+	FILE *out;
+	struct idr_dump_opts opts;
+	bool ida;
+	/* Text goes through say(): counted, and written up to a budget. */
+	bool measuring;	      /* count the lines, write nothing */
+	unsigned long lines;  /* lines said so far */
+	unsigned long budget; /* the lines written at most */
+	unsigned long stop;   /* the walk ends once this many are said */
+	unsigned long drawn;  /* nodes shown so far */
+	bool cut;	      /* stopped at max_nodes */
+};
+
+static int dump_finish(FILE *out)
 {
-	memset(d, 0, sizeof(*d));
-	d->idr = idr;
-	d->out = out;
-	if (opts)
-		d->opts = *opts;
-	if (!d->opts.max_entries)
-		d->opts.max_entries = DEFAULT_ENTRIES;
-	if (!d->opts.max_nodes)
-		d->opts.max_nodes = default_nodes;
-	d->ida = idr->idr_flags & IDR__IDA;
-	d->budget = ULONG_MAX;
-	d->stop = ULONG_MAX;
+	return fflush(out) == 0 && !ferror(out) ? 0 : -EIO;
 }
 
 /* Write the first @budget lines of @text; the rest is dropped. */
@@ -85,11 +84,6 @@ static unsigned int say(struct dumper *d, const char *fmt, ...)
 	return (unsigned int)n;
 }
 
-int idr__dump_finish(FILE *out)
-{
-	return fflush(out) == 0 && !ferror(out) ? 0 : -EIO;
-}
-
 /* {==================== Slot maps and entries ==================== */
 
 /* One character per slot: what the slot holds. */
@@ -100,9 +94,8 @@ static char slot_char(const struct dumper *d, const struct idr_view *v,
 
 	if (!present)
 		return v->level || d->ida ? '-' : '.';
-	if (v->level == 0 && !d->ida) {
+	if (v->level == 0 && !d->ida)
 		return idr_view_retired(d->idr, v, slot) ? 'x' : '#';
-	}
 	return full ? '#' : '+';
 }
 
@@ -137,9 +130,9 @@ static bool print_into(const struct dumper *d, unsigned long id, void *entry,
 	return true;
 }
 
-/* Write one leaf entry as text into @buf (at most @size bytes). */
-void idr__entry_text(const struct dumper *d, const struct idr_view *v,
-		     unsigned int slot, char *buf, size_t size)
+/* One leaf entry as text, into @buf (at most @size bytes). */
+static void entry_text(const struct dumper *d, const struct idr_view *v,
+		       unsigned int slot, char *buf, size_t size)
 {
 	unsigned long id = v->first + slot;
 	void *entry = idr_view_entry(v, slot);
@@ -163,52 +156,24 @@ void idr__entry_text(const struct dumper *d, const struct idr_view *v,
 			 idr_view_gen(d->idr, v, slot));
 }
 
-/* The IDs slot @slot of @v covers. */
-void idr__slot_range(const struct idr_view *v, unsigned int slot,
-		     unsigned long *lo, unsigned long *hi)
-{
-	unsigned long span = (v->last - v->first) / v->slots + 1;
-
-	*lo = v->first + slot * span;
-	*hi = *lo + (span - 1);
-}
-
-/* Whether IDs @lo..@hi meet the range the options ask for. */
-static bool in_range(const struct dumper *d, unsigned long lo, unsigned long hi)
-{
-	return !d->opts.range_set ||
-	       (hi >= d->opts.range_first && lo <= d->opts.range_last);
-}
-
-/* Whether slot @slot of @v holds something the dump shows. */
-static bool shown_slot(const struct dumper *d, const struct idr_view *v,
-		       unsigned int slot)
-{
-	unsigned long lo, hi;
-
-	if (!(v->present >> slot & 1))
-		return false;
-	idr__slot_range(v, slot, &lo, &hi);
-	return in_range(d, lo, hi);
-}
-
 /* A leaf's entries, wrapped at WIDTH, then "(+N more)" when cut. */
 static void leaf_entries(struct dumper *d, const struct idr_view *v,
 			 unsigned int indent)
 {
-	unsigned int slot, shown = 0, col = indent, total = 0;
-	char buf[WIDTH];
+	unsigned int slot, shown = 0, col = indent;
+	unsigned int total = (unsigned int)__builtin_popcountll(v->present);
+	/* Room for an entry whole, though it is cut to the line's width:
+	 * so the compiler sees no truncation it should warn of. */
+	char buf[ENTRY_TEXT_MAX + 48];
 
-	for (slot = 0; slot < v->slots; slot++)
-		total += shown_slot(d, v, slot);
 	say(d, "%*s", indent, "");
 	for (slot = 0; slot < v->slots && shown < d->opts.max_entries; slot++) {
 		size_t len;
 
-		if (!shown_slot(d, v, slot))
+		if (!(v->present >> slot & 1))
 			continue;
 		/* An entry longer than a line is cut to fit one. */
-		idr__entry_text(d, v, slot, buf, WIDTH - indent + 1);
+		entry_text(d, v, slot, buf, WIDTH - indent + 1);
 		len = strlen(buf);
 		if (shown && col + 1 + len > WIDTH) {
 			say(d, "\n%*s", indent, "");
@@ -227,9 +192,9 @@ static void leaf_entries(struct dumper *d, const struct idr_view *v,
 
 /* }==================== Slot maps and entries ==================== */
 
-/* {==================== Text ==================== */
+/* {==================== The tree as text ==================== */
 
-static void text_node(struct dumper *d, const struct idr_view *v)
+static void dump_node(struct dumper *d, const struct idr_view *v)
 {
 	unsigned int indent = 2 * v->depth;
 	char map[IDR_SLOTS + 1];
@@ -244,142 +209,12 @@ static void text_node(struct dumper *d, const struct idr_view *v)
 		leaf_entries(d, v, indent + 2);
 }
 
-struct key idr__key_of(const struct dumper *d, const struct idr_view *v,
-		       unsigned int slot)
+/* @v and the nodes under it, down to the depth asked for. */
+static void dump_subtree(struct dumper *d, const struct idr_view *v)
 {
-	struct key k = { K_NONE, 0 };
-	struct idr_view child;
-	unsigned long lo, hi;
-
-	idr__slot_range(v, slot, &lo, &hi);
-	if (!in_range(d, lo, hi))
-		return k;
-	k.kind = K_EMPTY;
-	if (!shown_slot(d, v, slot) || !idr_view_child(d->idr, v, slot, &child))
-		return k;
-	k.kind = v->full >> slot & 1 ? K_FULL : K_ROOM;
-	if (child.level == 0)
-		k.count = (unsigned int)__builtin_popcountll(child.present);
-	return k;
-}
-
-bool idr__same_key(struct key a, struct key b)
-{
-	return a.kind == b.kind && a.count == b.count;
-}
-
-/* What a run of @n alike children of @v are, e.g. "62 full leaves". */
-void idr__run_words(char *buf, const struct idr_view *v, unsigned int n,
-		    const struct key *k)
-{
-	unsigned int level = v->level - 1;
-
-	if (k->kind == K_EMPTY)
-		snprintf(buf, RUN_WORDS, "%u empty slot%s", n,
-			 n == 1 ? "" : "s");
-	else if (k->kind == K_FULL)
-		snprintf(buf, RUN_WORDS, "%u full %s", n,
-			 level ? (n == 1 ? "node" : "nodes")
-			       : (n == 1 ? "leaf" : "leaves"));
-	else if (level == 0)
-		snprintf(buf, RUN_WORDS, "%u lea%s of %u/%u", n,
-			 n == 1 ? "f" : "ves", k->count, v->slots);
-	else
-		snprintf(buf, RUN_WORDS, "%u node%s with room", n,
-			 n == 1 ? "" : "s");
-}
-
-/* The IDs of the children of @v in slots @from .. @to - 1. */
-void idr__run_range(const struct idr_view *v, unsigned int from,
-		    unsigned int to, unsigned long *lo, unsigned long *hi)
-{
-	unsigned long unused;
-
-	idr__slot_range(v, from, lo, &unused);
-	idr__slot_range(v, to - 1, &unused, hi);
-}
-
-/* One line for the children of @v in slots @from .. @to - 1, all alike. */
-static void text_run(struct dumper *d, const struct idr_view *v,
-		     unsigned int from, unsigned int to, const struct key *k)
-{
-	unsigned long lo, hi;
-	char words[RUN_WORDS];
-
-	idr__run_range(v, from, to, &lo, &hi);
-	idr__run_words(words, v, to - from, k);
-	say(d, "%*sL%u %lu..%lu: %s\n", 2 * (v->depth + 1), "", v->level - 1,
-	    lo, hi, words);
-}
-
-static void dump_subtree(struct dumper *d, const struct idr_view *v);
-
-/* Whether a slot of @v from @slot on holds something the dump shows. */
-static bool shown_from(const struct dumper *d, const struct idr_view *v,
-		       unsigned int slot)
-{
-	for (; slot < v->slots; slot++)
-		if (shown_slot(d, v, slot))
-			return true;
-	return false;
-}
-
-/*
- * The children of @v: a run of alike siblings as one line (unless the
- * options ask for every node), each other child in full.  Below the depth
- * asked for, every run is one line.  In text, a gap between children says
- * so ("L1 4096..8191: 1 empty slot"), where the IDs would jump; empty
- * slots before the first child and after the last only the map shows.
- */
-static void dump_children(struct dumper *d, const struct idr_view *v)
-{
-	bool below = d->opts.depth && v->depth + 1 >= d->opts.depth;
-	unsigned int slot, end, i;
-	struct idr_view child;
-	bool seen = false;
-
-	for (slot = 0; slot < v->slots; slot = end) {
-		struct key k = idr__key_of(d, v, slot);
-		bool alike;
-
-		for (end = slot + 1;
-		     end < v->slots && idr__same_key(idr__key_of(d, v, end), k);
-		     end++)
-			;
-		if (k.kind == K_NONE ||
-		    (k.kind == K_EMPTY &&
-		     !(d->gaps && seen && shown_from(d, v, end))))
-			continue;
-		seen = true;
-		alike = end - slot >= (k.kind == K_FULL ? RUN_FULL
-				       : k.count	? RUN_LEAVES
-							: UINT_MAX);
-		/* Empty slots have nothing more to show, even in full. */
-		if (below || k.kind == K_EMPTY || (!d->opts.full && alike)) {
-			d->run(d, v, slot, end, &k);
-			continue;
-		}
-		for (i = slot; i < end; i++)
-			if (idr_view_child(d->idr, v, i, &child))
-				dump_subtree(d, &child);
-	}
-}
-
-/* The nodes of the subtree under @v, @v's own included. */
-unsigned long idr__nodes_under(const struct dumper *d, const struct idr_view *v)
-{
-	unsigned long n = 1;
 	struct idr_view child;
 	unsigned int slot;
 
-	for (slot = 0; v->level && slot < v->slots; slot++)
-		if (idr_view_child(d->idr, v, slot, &child))
-			n += idr__nodes_under(d, &child);
-	return n;
-}
-
-static void dump_subtree(struct dumper *d, const struct idr_view *v)
-{
 	if (d->lines > d->stop)
 		return;
 	if (d->opts.max_nodes && d->drawn >= d->opts.max_nodes) {
@@ -387,171 +222,110 @@ static void dump_subtree(struct dumper *d, const struct idr_view *v)
 		return;
 	}
 	d->drawn++;
-	d->node(d, v);
-	if (v->level)
-		dump_children(d, v);
+	dump_node(d, v);
+	if (d->opts.depth && v->depth + 1 >= d->opts.depth)
+		return;
+	for (slot = 0; idr_view_next_child(d->idr, v, &slot, &child); slot++)
+		dump_subtree(d, &child);
 }
 
-/* Walk the tree: every node, or runs of alike siblings as one. */
-static void dump_walk(struct dumper *d)
+/* The IDs an IDA's bitmaps hold: a walk of its leaves. */
+static int count_bits(const struct idr_view *v, void *data)
 {
-	struct idr_view top;
+	unsigned long *ids = data;
+	unsigned int slot;
 
-	d->drawn = 0;
-	d->cut = false;
-	if (idr_view_top(d->idr, &top))
-		dump_subtree(d, &top);
-}
-
-/* The tree index of ID @id, or false if no index holds it. */
-bool idr__index_of(const struct idr *idr, unsigned long id, uint64_t *index)
-{
-	if (idr->idr_flags & IDR__IDA) {
-		*index = id / IDR__CHUNK;
-		return true;
-	}
-	if (idr->idr_id_bits)
-		id &= (unsigned long)idr__id_max(idr);
-	if (id < idr->idr_base)
-		return false;
-	*index = id - idr->idr_base;
-	return true;
-}
-
-/* Only the nodes on the way down to @d->opts.at. */
-static void dump_at(struct dumper *d)
-{
-	struct idr_view views[IDR_LEVELS_MAX];
-	unsigned int n = 0, i;
-	uint64_t index;
-
-	if (idr__index_of(d->idr, d->opts.at, &index))
-		n = idr__path_views(d->idr, index, views);
-	for (i = 0; i < n; i++)
-		text_node(d, &views[i]);
-	if (n < idr__height(d->idr))
-		say(d, "%*s(no node below holds ID %lu: it is free)\n", 2 * n,
-		    "", d->opts.at);
+	for (slot = 0; v->level == 0 && slot < v->slots; slot++)
+		*ids += idr_view_bits(v, slot);
+	return 0;
 }
 
 static void dump_header(struct dumper *d)
 {
 	const struct idr *idr = d->idr;
-	const struct idr_stats *st = &d->st;
+	struct idr_info info;
+	unsigned long ids = idr->idr_count;
 
-	/* A walk of every node: once, however many tries a dump takes. */
-	if (!d->st_known)
-		idr_stats(idr, &d->st);
-	d->st_known = true;
+	idr_info(idr, &info);
+	if (d->ida) {
+		ids = 0;
+		idr_walk(idr, count_bits, &ids);
+	}
 	say(d, "%s: %lu ID%s, height %u, %lu node%s", d->ida ? "ida" : "idr",
-	    st->ids, st->ids == 1 ? "" : "s", st->height, st->nodes,
-	    st->nodes == 1 ? "" : "s");
-	if (idr->idr_base)
-		say(d, ", base %u", idr->idr_base);
-	if (idr->idr_id_bits)
-		say(d, ", tagged: %u ID bits%s", idr->idr_id_bits,
-		    idr->idr_flags & IDR_TAG_RETIRE ? ", retire" : "");
-	if (st->retired)
-		say(d, ", %lu retired", st->retired);
+	    ids, ids == 1 ? "" : "s", info.height, info.nodes,
+	    info.nodes == 1 ? "" : "s");
+	if (info.base)
+		say(d, ", base %u", info.base);
+	if (info.id_bits)
+		say(d, ", tagged: %u ID bits%s", info.id_bits,
+		    info.retire ? ", retire" : "");
+	if (info.retired)
+		say(d, ", %lu retired", info.retired);
 	say(d, "\n");
 }
 
 static void dump_text(struct dumper *d)
 {
+	struct idr_view top;
+
+	d->drawn = 0;
+	d->cut = false;
 	dump_header(d);
-	if (d->opts.at_set)
-		dump_at(d);
-	else
-		dump_walk(d);
+	if (idr_view_top(d->idr, &top))
+		dump_subtree(d, &top);
 	if (d->cut)
 		say(d, "(stopped after %u nodes: max_nodes)\n",
 		    d->opts.max_nodes);
 }
 
 /*
- * How many lines the dump has as the options stand, counted no further
- * than past @cap: it writes nothing, and its walk ends there, so that a
- * try costs the lines it counts, not the tree.
- */
-static unsigned long measure(struct dumper *d, unsigned long cap)
-{
-	d->measuring = true;
-	d->lines = 0;
-	d->stop = cap;
-	dump_text(d);
-	d->measuring = false;
-	d->stop = ULONG_MAX;
-	return d->lines;
-}
-
-/*
- * A dump held to @d->opts.max_lines: collapsed, with fewer levels until
- * it fits above a last line that says how to see more.  Each try is
- * measured, not kept in memory, and stops past max_lines: this takes no
- * memory, cannot fail, and costs what it shows.
+ * Held to max_lines: the dump is measured first, its walk ending past
+ * max_lines, then written whole if it fits, or its first max_lines - 1
+ * lines and one that says where it stopped.  It costs what it shows and
+ * allocates nothing.
  */
 static void dump_limited(struct dumper *d)
 {
-	unsigned int max = d->opts.max_lines, height = idr__height(d->idr);
-	unsigned int depth = d->opts.depth ? d->opts.depth : height;
-	unsigned long total;
+	unsigned long max = d->opts.max_lines < 2 ? 2 : d->opts.max_lines;
 
-	/* The header and the line that says how to see more, at least. */
-	if (max < 2)
-		max = 2;
-	/* Past the height, a level less prints the same: start at it, or
-	 * UINT_MAX would take a try a level. */
-	depth = depth < height ? depth : height;
-
-	total = measure(d, max);
-	if (total > max && d->opts.full) {
-		/* Collapsed, every level may still fit: try that first. */
-		d->opts.full = false;
-		total = measure(d, max);
-	} else if (total <= max) {
+	d->measuring = true;
+	d->stop = max;
+	dump_text(d);
+	d->measuring = false;
+	if (d->lines <= max) {
+		d->lines = 0;
+		d->stop = ULONG_MAX;
 		dump_text(d);
 		return;
 	}
-	while (total > max - 1 && depth > 1) {
-		d->opts.depth = --depth;
-		total = measure(d, max);
-	}
-	/* One level, and still too long: its whole length, for the last
-	 * line (one level is the top and a line a run: a short walk). */
-	if (total > max - 1)
-		total = measure(d, ULONG_MAX);
 	d->lines = 0;
 	d->budget = d->stop = max - 1;
 	dump_text(d);
-	fprintf(d->out, "(%u of %u levels shown", depth, height);
-	/*
-	 * The options that show more, by the names C and Lua give them (a
-	 * shell says its own).  Even one level was too long: say what was
-	 * cut; depth is no help.
-	 */
-	if (total > max - 1)
-		fprintf(d->out, ", %lu lines cut; more: full, at, range)\n",
-			total - (max - 1));
-	else
-		fputs("; more: full, depth, at, range)\n", d->out);
+	fprintf(d->out, "(stopped after %lu lines: max_lines)\n", max - 1);
 }
 
 int idr_dump(const struct idr *idr, FILE *out, const struct idr_dump_opts *opts)
 {
 	struct dumper d;
 
-	idr__dumper_init(&d, idr, out, opts, 0);
-	d.node = text_node;
-	d.run = text_run;
-	d.gaps = true;
+	memset(&d, 0, sizeof(d));
+	d.idr = idr;
+	d.out = out;
+	if (opts)
+		d.opts = *opts;
+	if (!d.opts.max_entries)
+		d.opts.max_entries = DEFAULT_ENTRIES;
+	d.ida = idr->idr_flags & IDR__IDA;
+	d.budget = ULONG_MAX;
+	d.stop = ULONG_MAX;
 	if (d.opts.max_lines)
 		dump_limited(&d);
 	else
 		dump_text(&d);
-	return idr__dump_finish(out);
+	return dump_finish(out);
 }
 
-/* }==================== Text ==================== */
+/* }==================== The tree as text ==================== */
 
 /* {==================== The path in words ==================== */
 
@@ -618,7 +392,7 @@ int idr_path_print(const struct idr *idr, unsigned long id, FILE *out)
 	for (i = 0; i < p.steps; i++)
 		path_step(out, &p.step[i]);
 	fprintf(out, "%s\n", path_ends[p.end]);
-	return idr__dump_finish(out);
+	return dump_finish(out);
 }
 
 /* }==================== The path in words ==================== */
@@ -714,7 +488,7 @@ int idr_stats_print(const struct idr *idr, FILE *out)
 		/* No ID: no cost per ID, no lowest or highest. */
 		fputs("bytes per ID: none\nlowest ID: none\nhighest ID: none\n",
 		      out);
-		return idr__dump_finish(out);
+		return dump_finish(out);
 	}
 	fprintf(out, "bytes per ID: %.3f\n", st.bytes_per_id);
 	/* A flat array holds every ID from the first the tree can hand out. */
@@ -726,7 +500,7 @@ int idr_stats_print(const struct idr *idr, FILE *out)
 		stats_flat(out, &st, "bitmap", 0, (span + 7) / 8, "1 bit");
 	fprintf(out, "lowest ID: %ld\nhighest ID: %ld\n", st.lowest,
 		st.highest);
-	return idr__dump_finish(out);
+	return dump_finish(out);
 }
 
 /* }==================== Statistics ==================== */

@@ -175,6 +175,7 @@ struct idr {
 	unsigned long idr_retired; /* tagged: slots used up for good */
 	unsigned char idr__apart[16];
 	unsigned long idr_count;     /* IDs allocated, NULL entries too */
+	unsigned long idr_nodes;     /* nodes in the tree */
 	uint64_t idr_mods;	     /* insertions and removals so far */
 	struct idr__nodes idr_cache; /* idr_pre_get()'s and freed nodes */
 	/* RCU idrs: blocks waiting for a grace period, and their bytes. */
@@ -191,7 +192,7 @@ struct idr {
 /* clang-format off */
 #define IDR__INIT_RCU(base, flags, rcu)                                      \
 	{ NULL, NULL, (rcu), (base), 0, (flags), 0, NULL, NULL, 0, 0, 0,     \
-	  { 0 }, 0, 0, { NULL, 0 }, 0, 0, 0, 0 }
+	  { 0 }, 0, 0, 0, { NULL, 0 }, 0, 0, 0, 0 }
 #define IDR__INIT(base, flags) IDR__INIT_RCU(base, flags, NULL)
 /* clang-format on */
 #define IDR_INIT_BASE(name, base) IDR__INIT(base, 0)

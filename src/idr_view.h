@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * idr_view.h - looking inside an idr: walk its nodes, follow one ID's
- * path, count what the tree costs, print it as text or Graphviz DOT, and
- * watch each operation node by node through a trace callback.
+ * path, count what the tree costs, print it as plain text, and watch
+ * each operation node by node through a trace callback.
  *
  * <idr.h> is the allocator; this header is the read-only view of it, for
  * teaching, debugging and a C user's own tools.  It includes <idr.h>.
@@ -25,9 +25,9 @@ extern "C" {
 #endif
 
 /*
- * For teaching and debugging: walk the nodes, print the tree as text or
- * Graphviz DOT, follow the path of one ID, count what the tree costs, and
- * watch each operation node by node.  These work on an idr, a tagged idr
+ * For teaching and debugging: walk the nodes, print the tree as text,
+ * follow the path of one ID, count what the tree costs, and watch each
+ * operation node by node.  These work on an idr, a tagged idr
  * and an IDA (through ida_tree()) alike; none changes the tree.
  */
 
@@ -149,18 +149,25 @@ IDR_API bool idr_view_bit(const struct idr_view *view, unsigned int slot,
 
 /* What an idr is, as idr_info() reads it. */
 struct idr_info {
-	unsigned int base;    /* the lowest ID it hands out */
-	unsigned int id_bits; /* tagged: bits of the ID; 0 if not tagged */
-	bool retire;	      /* tagged with IDR_TAG_RETIRE */
-	bool ida;	      /* the tree under an IDA (ida_tree()) */
-	unsigned int height;  /* levels of nodes; 0 when empty */
-	bool rcu;	      /* made with idr_init_rcu() (<idr_rcu.h>) */
+	unsigned int base;     /* the lowest ID it hands out */
+	unsigned int id_bits;  /* tagged: bits of the ID; 0 if not tagged */
+	bool retire;	       /* tagged with IDR_TAG_RETIRE */
+	bool ida;	       /* the tree under an IDA (ida_tree()) */
+	unsigned int height;   /* levels of nodes; 0 when empty */
+	unsigned int bits;     /* index bits a level, as the library is built */
+	unsigned int slots;    /* slots a node: 1 << bits */
+	unsigned long retired; /* tagged, IDR_TAG_RETIRE: slots used up */
+	unsigned long nodes;   /* nodes in the tree (as idr_stats() counts) */
+	bool rcu;	       /* made with idr_init_rcu() (<idr_rcu.h>) */
 };
 
 /**
- * idr_info() - Read what an idr was made as, and its height.
+ * idr_info() - Read what an idr was made as, its shape and its height.
  * @idr: idr handle (or ida_tree()).
  * @info: filled in.
+ *
+ * @info->bits and @info->slots are the library's as built (6 and 64 by
+ * default), which no constant in a header could say.
  *
  * Context: reads only; O(1); allocates nothing.
  */
@@ -270,101 +277,41 @@ struct idr_stats {
  */
 IDR_API int idr_stats(const struct idr *idr, struct idr_stats *stats);
 
-/*
- * Dump options.  All zero (or a NULL pointer) gives the defaults: every
- * node, with runs of alike siblings collapsed, and no line limit.
- */
+/* Dump options.  All zero (or a NULL pointer) gives the defaults. */
 struct idr_dump_opts {
 	unsigned int max_entries; /* a leaf's entries shown; 0: 8 */
-	unsigned int max_nodes;	  /* nodes drawn; 0: all (DOT: 64) */
-	/* Prints an entry; NULL prints the pointer.  Returns chars written. */
+	unsigned int max_nodes;	  /* nodes shown; 0: all */
+	/* Prints an entry; NULL prints "*".  Returns chars written. */
 	int (*print_entry)(FILE *out, unsigned long id, void *entry,
 			   void *data);
 	void *data;
-	/* Text only, below, except @full and @at (see idr_dump_dot()). */
 	unsigned int depth;	/* levels shown from the top; 0: all */
-	unsigned int max_lines; /* 0: no limit (see idr_dump()) */
-	bool full;		/* no collapsing: every node */
-	bool at_set;		/* only the way down to @at */
-	unsigned long at;
-	bool range_set; /* only nodes and IDs in range */
-	unsigned long range_first, range_last;
-	/* DOT only: mark the cells these events changed. */
-	const struct idr_trace *changed;
-	size_t nchanged;
+	unsigned int max_lines; /* lines at most (2 or more); 0: all */
 };
 
 /**
- * idr_dump() - Print the tree as indented text, 80 columns wide.
+ * idr_dump() - Print the tree as indented text, node by node: a plain
+ * debug dump.
  * @idr: idr handle (or ida_tree()).
  * @out: where to write.
  * @opts: NULL for the defaults.
  *
- * A header line, then for each node: its level, its range and a map of its
- * slots ('#' full, '+' in use with room below, '.' free, '-' no child),
- * then a leaf's entries, up to @opts->max_entries, and "(+N more)".
- *
- * Large trees are summarised, not cut: unless @opts->full, a run of two or
- * more full sibling subtrees, or of eight or more leaves holding as many
- * entries each, prints as one line, e.g. "L0 64..4031: 62 full leaves" or
- * "L0 0..4095: 64 leaves of 1/64".  Below @opts->depth levels, each node's
- * children print as such runs ("L1 ...: 3 nodes with room").
- * @opts->at_set shows only the nodes on @opts->at's way down, and its leaf;
- * @opts->range_set only the nodes and entries from @opts->range_first to
- * @opts->range_last.  When the dump would be longer than @opts->max_lines
- * lines (taken as 2 if less), it is printed collapsed, with fewer levels
- * until it fits, and its last line says so and names the options that
- * show more, "more: full, depth, at, range" (or, when one level is too
- * long, says how many lines were cut); @opts->max_nodes stops
- * it after that many nodes, saying so too.  A gap between two children
- * prints as one line, "L1 4096..8191: 1 empty slot"; other empty slots
- * print none: the slot map shows them.  The same tree and options always
- * print the same text.  A dump held to @opts->max_lines is measured at
- * each try, not kept in memory: it allocates nothing.
+ * A header line (the IDs, height and nodes), then every node in ID order,
+ * parent first, indented by its depth: its level, its range and its slots
+ * in use, a map of its slots ('#' full, '+' in use with room below, '.'
+ * free, '-' no child, 'x' retired), then a leaf's entries, up to
+ * @opts->max_entries, and "(+N more)".  @opts->depth shows that many
+ * levels from the top; @opts->max_nodes stops after that many nodes, and
+ * @opts->max_lines after that many lines (taken as 2 if less), each
+ * saying so on a last line.  Held to them, the dump costs what it shows
+ * and allocates nothing.  Collapsed runs of alike siblings, a dump fitted
+ * to a screen and the Graphviz picture are the Lua module's (t:dump{},
+ * t:dot{}), written on the walk above.
  *
  * Return: 0, or -EIO if writing failed.
  */
 IDR_API int idr_dump(const struct idr *idr, FILE *out,
 		     const struct idr_dump_opts *opts);
-
-/**
- * idr_dump_dot() - Print the tree as a Graphviz digraph.
- * @idr: idr handle (or ida_tree()).
- * @out: where to write.
- * @opts: NULL for the defaults.
- *
- * Each node is drawn as a table: its level, range and count, then its
- * slots as a row of cells, slot 0 at the left, each with a symbol and a
- * colour: a dot free (white), a disc in use (blue: an entry, or an IDA
- * bitmap with room), a square full below (orange), a small triangle a
- * child with room (green), a cross retired (pink).  Over the cells, the
- * full bitmap in hex in the same order: each digit stands for the four
- * slots under it, the leftmost its high bit (so it reads as the cells do,
- * not as the integer's value).  A leaf lists up to @opts->max_entries
- * entries.  The graph's label is a legend that says all this, and what
- * the picture left out.
- *
- * With @opts->at_set, the way down to @opts->at is drawn in blue, and a
- * blue triangle marks the slot it takes in each node.  A red diamond
- * marks each cell that one of the @opts->nchanged events in
- * @opts->changed changed (a slot set or cleared, a full bit set or
- * cleared, a child attached or detached, an IDA bit taken or freed);
- * visits, node counts and freed nodes mark none.
- *
- * Any tree draws to a picture at most about 3,600 pixels a side, as
- * Graphviz lays it out: runs of alike siblings collapse into one dashed
- * box, as in idr_dump(), and each node shares the picture's width among
- * its children in slot order; those that do not fit go into one dotted
- * box saying how many subtrees and nodes it stands for.  The nodes on the
- * way to @opts->at and to the changed cells (two a level at most) are
- * always drawn.  @opts->full draws every node (up to @opts->max_nodes, 64
- * by default), however large the picture.
- *
- * Return: 0, or -EIO if writing failed, -ENOMEM if the changed cells
- * could not be held (nothing is written then).
- */
-IDR_API int idr_dump_dot(const struct idr *idr, FILE *out,
-			 const struct idr_dump_opts *opts);
 
 /**
  * idr_path_print() - Explain idr_path() in words, level by level.

@@ -421,6 +421,7 @@ static void grow(struct idr *idr, uint64_t index, struct idr__nodes *spare)
 
 	if (!idr->idr_rt) {
 		set_top(idr, node_new_at(idr, top, spare), top);
+		idr->idr_nodes++;
 		trace_made(idr, index, top, idr->idr_rt);
 		return;
 	}
@@ -435,6 +436,7 @@ static void grow(struct idr *idr, uint64_t index, struct idr__nodes *spare)
 		if (old->full == ALL_SLOTS)
 			node->full = bit(0);
 		set_top(idr, node, shift);
+		idr->idr_nodes++;
 		if (tracing(idr))
 			trace_grow(idr, node);
 	}
@@ -521,6 +523,7 @@ void idr__insert(struct idr *idr, uint64_t index, void *entry,
 			node = room_made(idr, path, depth, index, shift, spare);
 			child = node_new_at(idr, shift - IDR_BITS, spare);
 			idr__pack_child_put(node, off, child);
+			idr->idr_nodes++;
 			trace_made(idr, index, shift - IDR_BITS, child);
 			trace(idr, IDR_TRACE_ATTACH, index, shift, node);
 		}
@@ -578,6 +581,7 @@ int idr__insert_lone(struct idr *idr, uint64_t index, void *entry)
 	for (i = 0; i < b.n_made; i++, shift -= IDR_BITS) {
 		child = b.made[i];
 		idr__pack_child_put(node, digit(index, shift), child);
+		idr->idr_nodes++;
 		trace_made(idr, index, shift - IDR_BITS, child);
 		trace(idr, IDR_TRACE_ATTACH, index, shift, node);
 		path[depth++] = node = child;
@@ -701,6 +705,7 @@ static void node_release_at(struct idr *idr, struct idr_node *node,
 {
 	bool cached = idr__retire(idr, node, node_size(node), !is_packed(node));
 
+	idr->idr_nodes--;
 	trace_gone(idr, index, shift, cached);
 }
 
@@ -985,6 +990,7 @@ void idr__free_all(struct idr *idr)
 	idr->idr_count = 0;
 	idr->idr_mods++;
 	idr->idr_retired = 0;
+	idr->idr_nodes = 0;
 }
 
 /* }==================== Deletion ==================== */

@@ -37,6 +37,10 @@ void idr_info(const struct idr *idr, struct idr_info *info)
 	info->ida = idr->idr_flags & IDR__IDA;
 	info->height = idr__height(idr);
 	info->rcu = idr->idr_rcu != NULL;
+	info->bits = IDR_BITS;
+	info->slots = IDR_SLOTS;
+	info->retired = idr->idr_retired;
+	info->nodes = idr->idr_nodes;
 }
 
 /* A tagged idr's retired slots stay in the tree, with no entry: skipped. */

@@ -271,12 +271,17 @@ build_broken() {
 	done
 }
 
-@test "bench/dump.lua times the default dump: a row each tree, at most 50 lines" {
+@test "bench/dump.lua times the default dump: a row each tree, at most 50 lines; a sparse tree's views against building it" {
 	run env LUA_CPATH_5_4='build/?.so;;' lua5.4 bench/dump.lua 100000 1
 	assert_success
 	assert_line --regexp '^dump, 100000 IDs +ms +lines$'
 	assert_line --regexp '^dense +[0-9.]+ +11$'
 	assert_line --regexp '^a hole every 4096 +[0-9.]+ +([1-9]|[1-4][0-9]|50)$'
+	assert_line --regexp '^sparse, 10000 IDs +ms +of build$'
+	assert_line --regexp '^build +[0-9.]+$'
+	for view in 'dump, 10 lines' 'dump, 50 lines' dot; do
+		assert_line --regexp "^$view +[0-9.]+ +[0-9.]+%$"
+	done
 }
 
 @test "instr: cachegrind's instructions per operation for the four phases" {

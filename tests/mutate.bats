@@ -127,48 +127,49 @@ EOF
 }
 
 @test "a survivor runs again in the sanitizer build, reported apart; SANITIZE= skips it" {
-	# larger()'s ">" is listed as equivalent: drawn by name, it survives.
+	# idr_init_base()'s "<" is listed as equivalent: drawn by name, it
+	# survives.
 	# A survivor must not die of the default timeout on a loaded machine
 	# (the sanitizer build's suite took over 120 s there).
 	export MUTATE_TIMEOUT=900
-	line=$(grep -n 'return a > b ? a : b;' src/dot.c | cut -d: -f1)
+	line=$(grep -n 'base < 0 ? 0 : base' src/idr.c | cut -d: -f1)
 	[ -n "$line" ]
-	MUTATE_AT=dot.c:$line run sh tests/mutate 1 1
+	MUTATE_AT=idr.c:$line run sh tests/mutate 1 1
 	[ "$status" -eq 0 ]
-	[[ "$output" == *"survived src/dot.c:$line: > -> >="* ]]
+	[[ "$output" == *"survived src/idr.c:$line: < -> <="* ]]
 	[[ "${lines[-2]}" == "mutate: the sanitizer pass kills 0 of the 1 survivors: 0 killed in all, score 0%" ]]
 	[[ "${lines[-1]}" == *"1 mutants: 0 killed, 1 survived"* ]]
 	[ -d build/mutate/san ]
-	MUTATE_AT=dot.c:$line SANITIZE= run sh tests/mutate 1 1
+	MUTATE_AT=idr.c:$line SANITIZE= run sh tests/mutate 1 1
 	[ "$status" -eq 0 ]
 	[[ "$output" != *"sanitizer pass"* ]]
 	[ ! -d build/mutate/san ]
 }
 
 @test "a sanitizer build that fails without a mutant: no second pass, the plain score still printed" {
-	line=$(grep -n 'return a > b ? a : b;' src/dot.c | cut -d: -f1)
+	line=$(grep -n 'base < 0 ? 0 : base' src/idr.c | cut -d: -f1)
 	[ -n "$line" ]
 	# The second pass's flags fail every compile.
-	MUTATE_AT=dot.c:$line SANITIZE=-DIDR_BITS=99 run sh tests/mutate 1 1
+	MUTATE_AT=idr.c:$line SANITIZE=-DIDR_BITS=99 run sh tests/mutate 1 1
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"mutate: the sanitizer build fails without a mutant (see build/mutate/san/build.log); no second pass"* ]]
 	grep -q 'IDR_BITS must be 3..6' build/mutate/san/build.log
-	[[ "$output" == *"survived src/dot.c:$line: > -> >="* ]]
+	[[ "$output" == *"survived src/idr.c:$line: < -> <="* ]]
 	[[ "$output" != *"sanitizer pass kills"* ]]
 	[[ "${lines[-1]}" == "mutate: seed 1, 1 mutants: 0 killed, 1 survived (0 stillborn, not counted); score 0%" ]]
 }
 
 @test "a listed place is left out of the draw and listed with its change" {
-	line=$(grep -n 'return a > b ? a : b;' src/dot.c | cut -d: -f1)
+	line=$(grep -n 'base < 0 ? 0 : base' src/idr.c | cut -d: -f1)
 	[ -n "$line" ]
 	list=$BATS_TEST_TMPDIR/equivalent
 	printf '%s\n\t%s\n' \
-		'src/dot.c: larger(): > -> >=: return a > b ? a : b;' \
-		'A max: at the tie both arms give the same.' > "$list"
+		'src/idr.c: idr_init_base(): < -> <=: base < 0 ? 0 : base' \
+		'At 0 both arms give 0.' > "$list"
 	MUTATE_EQUIVALENT=$list SANITIZE= run sh tests/mutate 0 1
 	[ "$status" -eq 0 ]
 	[ "$(grep -c '^equivalent (left out)' <<< "$output")" -eq 1 ]
-	[[ "$output" == *"equivalent (left out): src/dot.c:$line: > -> >="* ]]
+	[[ "$output" == *"equivalent (left out): src/idr.c:$line: < -> <="* ]]
 	listed=$(sed -n 's/^mutate: \([0-9]*\) places.*/\1/p' <<< "$output")
 	# With nothing listed, that place is drawn from too.
 	: > "$list"
@@ -183,9 +184,9 @@ EOF
 	# Texts on no line, on two, and holding no change or two of it.
 	list=$BATS_TEST_TMPDIR/equivalent
 	cat > "$list" <<'EOF'
-src/dot.c: larger(): > -> >=: return a > b ? a : b;
+src/idr.c: idr_init_base(): < -> <=: base < 0 ? 0 : base
 	Found: no complaint.
-src/dot.c: larger(): > -> >=: return a >= b ? a : b;
+src/idr.c: idr_init_base(): < -> <=: base <= 0 ? 0 : base
 	The line as it might have been once.
 src/ida.c: > -> >=: if (max > INT_MAX)
 	On two lines: a function must say which.
@@ -193,16 +194,16 @@ src/ida.c: alloc_range(): < -> <=: if (max > INT_MAX)
 	Not that line's change.
 src/ida.c: nosuch(): > -> >=: if (max > INT_MAX)
 	No such function.
-src/dot.c: dot_children(): != -> ==: p.plan[slot] != P_DRAW && p.plan[slot] != P_FORCE
+src/check.c: check_children(): != -> ==: if (!!(node->present & bit(off)) != (child != NULL))
 	Two of the change: the text must name one.
 EOF
 	MUTATE_EQUIVALENT=$list run make mutate MUTANTS=3
 	[ "$status" -ne 0 ]
-	[[ "$output" == *"mutate: $list:3: \"return a >= b ? a : b;\" is on no line of larger() in src/dot.c"* ]]
+	[[ "$output" == *"mutate: $list:3: \"base <= 0 ? 0 : base\" is on no line of idr_init_base() in src/idr.c"* ]]
 	[[ "$output" == *"mutate: $list:5: \"if (max > INT_MAX)\" is on 2 lines of src/ida.c ("*"): it must name one"* ]]
 	[[ "$output" == *"mutate: $list:7: \"if (max > INT_MAX)\" (src/ida.c:"*") holds no < -> <="* ]]
 	[[ "$output" == *"mutate: $list:9: nosuch() is defined on no line of src/ida.c"* ]]
-	[[ "$output" == *"mutate: $list:11: \"p.plan[slot] != P_DRAW && p.plan[slot] != P_FORCE\" (src/dot.c:"*") holds 2 != -> ==: it must hold one"* ]]
+	[[ "$output" == *"mutate: $list:11: \"if (!!(node->present & bit(off)) != (child != NULL))\" (src/check.c:"*") holds 2 != -> ==: it must hold one"* ]]
 	[[ "$output" != *"$list:1:"* ]]
 	[[ "$output" != *places* ]]
 	[ ! -e build/mutate/plain ]

@@ -1,5 +1,13 @@
-# Graphviz renders every DOT file the unit tests wrote (build/dot/), as
-# SVG and PNG, with nothing at all on stderr: no error, no warning.
+# Graphviz renders every picture of tests/lua/dot_cases.lua (written by
+# tests/lua/dot_files.lua), as SVG and PNG, with nothing at all on stderr:
+# no error, no warning.
+
+setup_file() {
+	cd "$BATS_TEST_DIRNAME/.." || return 1
+	export DOTS="$BATS_FILE_TMPDIR/dot"
+	mkdir -p "$DOTS"
+	LUA_CPATH_5_4='build/?.so;;' lua5.4 tests/lua/dot_files.lua "$DOTS"
+}
 
 setup() {
 	load test_helper
@@ -7,7 +15,7 @@ setup() {
 
 render() {
 	local fmt=$1 f
-	for f in build/dot/*.dot; do
+	for f in "$DOTS"/*.dot; do
 		dot -T"$fmt" "$f" -o "$BATS_TEST_TMPDIR/out.$fmt" \
 			2> "$BATS_TEST_TMPDIR/err" || { echo "$f: failed"; return 1; }
 		if [ -s "$BATS_TEST_TMPDIR/err" ]; then
@@ -17,9 +25,9 @@ render() {
 	done
 }
 
-@test "the unit tests left DOT files for every scenario" {
+@test "dot_files.lua wrote a DOT file for every scenario" {
 	for name in empty one full-leaf three-levels sparse tagged ida large; do
-		[ -s "build/dot/$name.dot" ] || { echo "missing $name.dot"; return 1; }
+		[ -s "$DOTS/$name.dot" ] || { echo "missing $name.dot"; return 1; }
 	done
 }
 
@@ -34,8 +42,8 @@ render() {
 }
 
 @test "a million IDs in a row render to at most 4000 pixels a side" {
-	[ -s build/dot/million.dot ] || { echo "missing million.dot"; return 1; }
-	dot -Tpng build/dot/million.dot -o "$BATS_TEST_TMPDIR/m.png"
+	[ -s "$DOTS/million.dot" ] || { echo "missing million.dot"; return 1; }
+	dot -Tpng "$DOTS/million.dot" -o "$BATS_TEST_TMPDIR/m.png"
 	run file "$BATS_TEST_TMPDIR/m.png"
 	[[ "$output" =~ ([0-9]+)\ x\ ([0-9]+) ]] || { echo "$output"; return 1; }
 	echo "$output"
@@ -47,9 +55,9 @@ render() {
 @test "every picture renders to at most 4000 pixels a side" {
 	local f
 	for name in million-at sparse-31 large small; do
-		[ -s "build/dot/$name.dot" ] || { echo "missing $name.dot"; return 1; }
+		[ -s "$DOTS/$name.dot" ] || { echo "missing $name.dot"; return 1; }
 	done
-	for f in build/dot/*.dot; do
+	for f in "$DOTS"/*.dot; do
 		dot -Tpng "$f" -o "$BATS_TEST_TMPDIR/p.png"
 		run file "$BATS_TEST_TMPDIR/p.png"
 		[[ "$output" =~ ([0-9]+)\ x\ ([0-9]+) ]] || { echo "$output"; return 1; }

@@ -6,10 +6,12 @@
 -- bitmap and why the search took the slot it took, the nodes made and
 -- freed, the full bits that changed on the way back up, the result, and
 -- where today's kernel does the same step differently.
-local idr, idr_methods, ida_methods = ...
+local idr, idr_methods, ida_methods, view = ...
 
-local SLOTS = 64                     -- slots per node: 6 bits of the ID
-local BITMAP = idr.IDA_BITMAP_BITS   -- IDs in one IDA bitmap
+local G = view "geometry"
+local SLOTS = G.SLOTS                -- slots per node: BITS bits of the ID
+local BITS = G.BITS
+local BITMAP = G.CHUNK               -- IDs in one IDA bitmap
 
 -- {====================== Words for numbers =======================
 
@@ -38,26 +40,19 @@ end
 -- A node's full bitmap, as a student reads it.
 local function bitmap(full)
 	local n = count(full)
-	if n == SLOTS then return "all 64 slots full" end
+	if n == SLOTS then return ("all %d slots full"):format(SLOTS) end
 	if n == 0 then return "no slot full" end
-	return ("full slots %s (%d of 64)"):format(runs(full), n)
+	return ("full slots %s (%d of %d)"):format(runs(full), n, SLOTS)
 end
 
--- The base-64 digits of @index for a tree of @levels levels, top first.
+-- The base-SLOTS digits of @index for a tree of @levels levels, top
+-- first.
 local function digits(index, levels)
-	local d = {}
-	for l = levels - 1, 0, -1 do
-		d[#d + 1] = tostring(index >> (6 * l) & 63)
-	end
-	return table.concat(d, ".")
+	return table.concat(G.digits(index, levels), ".")
 end
 
 -- Levels a tree needs to hold @index.
-local function levels_for(index)
-	local l = 1
-	while index >> (6 * l) > 0 do l = l + 1 end
-	return l
-end
+local levels_for = G.levels_for
 
 local function plural(n, one, many)
 	return n == 1 and ("1 " .. one) or (n .. " " .. (many or one .. "s"))
@@ -202,20 +197,21 @@ local function where(ev, s)
 	local lv = math.max(ev.height, levels_for(index))
 	if s.ida then
 		out[#out + 1] = ("ID %d is bit %d of bitmap %d (IDs %d..%d); " ..
-			"bitmap %d in base 64 is %s, one digit per level, top " ..
+			"bitmap %d in base %d is %s, one digit per level, top " ..
 			"first."):format(id & ((1 << 62) - 1), id % BITMAP, index,
-			index * BITMAP, index * BITMAP + BITMAP - 1, index,
+			index * BITMAP, index * BITMAP + BITMAP - 1, index, SLOTS,
 			digits(index, lv))
 	else
 		local base = s.base ~= 0 and (" (%d minus the base %d)"):format(
 			id & ((1 << (s.id_bits or 62)) - 1), s.base) or ""
-		out[#out + 1] = ("Index %d%s in base 64 is %s: one digit per " ..
-			"level, top first."):format(index, base, digits(index, lv))
+		out[#out + 1] = ("Index %d%s in base %d is %s: one digit per " ..
+			"level, top first."):format(index, base, SLOTS,
+			digits(index, lv))
 	end
-	if ev.height > 0 and index >> (6 * ev.height) > 0 then
+	if ev.height > 0 and index >> (BITS * ev.height) > 0 then
 		out[#out + 1] = ("The tree's %s cover indices 0..%d: %d lies " ..
 			"beyond them."):format(plural(ev.height, "level"),
-			(1 << (6 * ev.height)) - 1, index)
+			(1 << (BITS * ev.height)) - 1, index)
 	end
 	return table.concat(out, " ")
 end
@@ -234,7 +230,7 @@ local NEXT = { get_next = true, get_next_ul = true, for_each = true,
 local function visit(st, ev)
 	local s = st.shape
 	local node, lvl = node_index(s, ev), ev.level
-	local width = 1 << (6 * lvl)
+	local width = 1 << (BITS * lvl)
 	local want = st.want
 	local d
 	if want and want >= node and want < node + width * SLOTS then
@@ -296,7 +292,7 @@ end
 local function no_room(st, ev)
 	local s = st.shape
 	local node = node_index(s, ev)
-	local width = 1 << (6 * ev.level)
+	local width = 1 << (BITS * ev.level)
 	local text = ("%s: %s. No zero bit at or above slot %d: nothing " ..
 		"free here from %s on."):format(cap(node_name(ev)), bitmap(ev.full),
 		ev.slot, slot_ids(ev, ev.slot):gsub("^IDs? (%d+).*", "%1"))
@@ -315,8 +311,9 @@ local KERNEL_BITS = "(Today's kernel marks the opposite: its IDR_FREE " ..
 
 local function made(st, ev)
 	if ev.aux == "gens" then
-		return ("The leaf gets a second node for its 64 generation " ..
-			"counters (one per slot; a tagged ID carries its slot's).")
+		return ("The leaf gets a second node for its %d generation " ..
+			"counters (one per slot; a tagged ID carries its " ..
+			"slot's)."):format(SLOTS)
 	elseif ev.aux == "bitmap" then
 		return ("A new bitmap node for IDs %d..%d (%d bits, all free) " ..
 			"goes into slot %d of the leaf."):format(ev.first, ev.last,
@@ -326,8 +323,9 @@ local function made(st, ev)
 		st.seen_top = true
 		return ("A new %s (%s) is the top of the tree."):format(
 			node_name(ev), ev.level == 0 and (st.shape.ida and
-			"64 slots for bitmaps of 4096 IDs" or "64 IDs") or
-			"64 slots of " .. ((ev.last - ev.first + 1) // SLOTS) .. " IDs")
+			("%d slots for bitmaps of %d IDs"):format(SLOTS, BITMAP) or
+			SLOTS .. " IDs") or ("%d slots of %d IDs"):format(SLOTS,
+			(ev.last - ev.first + 1) // SLOTS))
 	end
 	return ("A new %s: the path had no node here."):format(node_name(ev))
 end
@@ -514,7 +512,7 @@ local function kernel(op)
 	local out = "Kernel: " .. k .. "."
 	if op:find("^ida") and op ~= "ida_exists" then
 		out = out .. " Its IDA leaves are 1024-bit bitmaps in an " ..
-			"XArray; here each bitmap is a node of 4096 bits."
+			"XArray; here each bitmap is a node of " .. BITMAP .. " bits."
 	end
 	return out
 end

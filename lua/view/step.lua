@@ -14,20 +14,12 @@
 -- moment of the operation: in a leaf '#' is a slot in use, in an
 -- interior node a slot whose subtree is full; '.' is any other slot (an
 -- event says nothing of which interior slots hold a child: 'dump' does).
-local idr, idr_methods, ida_methods = ...
+local idr, idr_methods, ida_methods, view = ...
 
 local fmt = string.format
 
--- The slots of a node of @level covering @first..@last: 64 unless the
--- range says the tree was built with a smaller fan-out.
-local function fanout(ev)
-	local n = ev.last - ev.first + 1
-	for bits = 6, 1, -1 do
-		local width = bits * (ev.level + 1)
-		if width < 63 and 1 << width == n then return 1 << bits end
-	end
-	return 64
-end
+-- The slots of a node: the library's (geometry.lua).
+local SLOTS = view("geometry").SLOTS
 
 local function node_name(ev)
 	return fmt("L%d %d..%d", ev.level, ev.first, ev.last)
@@ -39,7 +31,7 @@ end
 
 -- The IDs of leaf slot @e.slot: one in an idr, a bitmap's in an IDA.
 local function slot_ids(e)
-	local per = (e.last - e.first + 1) // fanout(e)
+	local per = (e.last - e.first + 1) // SLOTS
 	local first = e.first + e.slot * per
 	if per == 1 then return "ID " .. first end
 	return fmt("IDs %d..%d", first, first + per - 1)
@@ -240,7 +232,7 @@ function idr.event_text(ev)
 	local say = SAY[name]
 	local lines = { name .. ": " .. (say and say(ev) or fields(ev)) }
 	if say and is_node_event(ev) then
-		local slots = fanout(ev)
+		local slots = SLOTS
 		lines[#lines + 1] = "  " .. node_name(ev) ..
 			(ev.level == 0 and "  (# in use, . free)" or
 			"  (# subtree full, . room)")

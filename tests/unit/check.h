@@ -40,7 +40,6 @@ void suite_legacy(void);
 void suite_ida(void);
 void suite_tag(void);
 void suite_view(void);
-void suite_dot(void);
 void suite_pack(void);
 void suite_trace(void);
 void suite_edges(void);

@@ -165,7 +165,6 @@ int main(int argc, char **argv)
 	suite_ida();
 	suite_tag();
 	suite_view();
-	suite_dot();
 	suite_trace();
 	suite_pack();
 	suite_edges();

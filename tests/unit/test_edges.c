@@ -893,7 +893,7 @@ static void edges_for_each_entry_int_max(void)
 }
 
 static char *dump_with(const struct idr *idr, unsigned int max_entries,
-		       unsigned int max_nodes, bool dot)
+		       unsigned int max_nodes)
 {
 	struct idr_dump_opts opts = { .max_entries = max_entries,
 				      .max_nodes = max_nodes };
@@ -901,18 +901,16 @@ static char *dump_with(const struct idr *idr, unsigned int max_entries,
 	size_t size = 0;
 	FILE *out = open_memstream(&text, &size);
 
-	CHECK_EQ(dot ? idr_dump_dot(idr, out, &opts)
-		     : idr_dump(idr, out, &opts),
-		 0);
+	CHECK_EQ(idr_dump(idr, out, &opts), 0);
 	fclose(out);
 	return text;
 }
 
 /* Whether @idr's dump with these limits holds @what. */
 static bool dump_has(const struct idr *idr, unsigned int max_entries,
-		     unsigned int max_nodes, bool dot, const char *what)
+		     unsigned int max_nodes, const char *what)
 {
-	char *text = dump_with(idr, max_entries, max_nodes, dot);
+	char *text = dump_with(idr, max_entries, max_nodes);
 	bool has = strstr(text, what) != NULL;
 
 	free(text);
@@ -928,20 +926,18 @@ static void edges_dump_limits(void)
 	CHECK_EQ(idr_alloc(&idr, val(0), 0, 0, GFP_KERNEL), 0);
 	CHECK_EQ(idr_alloc(&idr, val(1), 0, 0, GFP_KERNEL), 1);
 	CHECK_EQ(idr_alloc(&idr, val(2), 0, 0, GFP_KERNEL), 2);
-	CHECK(dump_has(&idr, 3, 0, false, "  0:* 1:* 2:*\n"));
-	CHECK(!dump_has(&idr, 3, 0, false, "more"));
-	CHECK(dump_has(&idr, UINT_MAX, 0, false, "  0:* 1:* 2:*\n"));
-	CHECK(dump_has(&idr, 2, 0, false, "  0:* 1:* (+1 more)\n"));
-	CHECK(dump_has(&idr, 1, 0, false, "  0:* (+2 more)\n"));
-	CHECK(dump_has(&idr, 0, 0, false, "  0:* 1:* 2:*\n")); /* 0: 8 */
-	CHECK(!dump_has(&idr, 3, 0, true, "more"));
-	CHECK(dump_has(&idr, 2, 0, true, ">0:* 1:* (+1 more)</TD>"));
+	CHECK(dump_has(&idr, 3, 0, "  0:* 1:* 2:*\n"));
+	CHECK(!dump_has(&idr, 3, 0, "more"));
+	CHECK(dump_has(&idr, UINT_MAX, 0, "  0:* 1:* 2:*\n"));
+	CHECK(dump_has(&idr, 2, 0, "  0:* 1:* (+1 more)\n"));
+	CHECK(dump_has(&idr, 1, 0, "  0:* (+2 more)\n"));
+	CHECK(dump_has(&idr, 0, 0, "  0:* 1:* 2:*\n")); /* 0: 8 */
 	/* Three nodes: a top and two leaves. */
 	CHECK_EQ(idr_alloc(&idr, val(9), IDR_SLOTS, 0, GFP_KERNEL), IDR_SLOTS);
-	CHECK(!dump_has(&idr, 0, 3, true, "not drawn"));
-	CHECK(!dump_has(&idr, 0, UINT_MAX, true, "not drawn"));
-	CHECK(dump_has(&idr, 0, 2, true, "1 subtree not drawn\\n(1 node)"));
-	CHECK(dump_has(&idr, 0, 1, true, "2 subtrees not drawn\\n(2 nodes)"));
+	CHECK(!dump_has(&idr, 0, 3, "max_nodes"));
+	CHECK(!dump_has(&idr, 0, UINT_MAX, "max_nodes"));
+	CHECK(dump_has(&idr, 0, 2, "(stopped after 2 nodes: max_nodes)\n"));
+	CHECK(dump_has(&idr, 0, 1, "(stopped after 1 nodes: max_nodes)\n"));
 	idr_destroy(&idr);
 }
 
@@ -1024,14 +1020,11 @@ static void edges_print_eio(void)
 		return;
 	CHECK_EQ(idr_dump(&idr, bad, NULL), -EIO);
 	clearerr(bad);
-	CHECK_EQ(idr_dump_dot(&idr, bad, NULL), -EIO);
-	clearerr(bad);
 	CHECK_EQ(idr_path_print(&idr, 0, bad), -EIO);
 	clearerr(bad);
 	CHECK_EQ(idr_stats_print(&idr, bad), -EIO);
 	CHECK_EQ(idr_alloc(&idr, val(0), 0, 0, GFP_KERNEL), 0);
 	CHECK_EQ(idr_dump(&idr, good, NULL), 0);
-	CHECK_EQ(idr_dump_dot(&idr, good, NULL), 0);
 	CHECK_EQ(idr_path_print(&idr, 0, good), 0);
 	CHECK_EQ(idr_path_print(&idr, ULONG_MAX, good), 0);
 	CHECK_EQ(idr_stats_print(&idr, good), 0);
@@ -1769,40 +1762,6 @@ static void edges_stats_cache(void)
 	idr_destroy(&idr);
 }
 
-static size_t dump_length(const struct idr *idr,
-			  const struct idr_dump_opts *opts, int want)
-{
-	char *text = NULL;
-	size_t len = 0;
-	FILE *out = open_memstream(&text, &len);
-
-	CHECK_EQ(idr_dump_dot(idr, out, opts), want);
-	fclose(out);
-	free(text);
-	return len;
-}
-
-/* idr_dump_dot()'s -ENOMEM writes nothing: at the first failing malloc
- * and when @nchanged cannot be counted in bytes. */
-static void edges_dot_enomem(void)
-{
-	struct idr_trace ev = { .event = IDR_TRACE_SLOT_SET };
-	struct idr_dump_opts opts = { .changed = &ev, .nchanged = 1 };
-	struct idr idr;
-
-	idr_init(&idr);
-	CHECK_EQ(idr_alloc(&idr, val(0), 0, 0, GFP_KERNEL), 0);
-	seam_fault_inject(0, 1);
-	CHECK_EQ(dump_length(&idr, &opts, -ENOMEM), 0);
-	seam_fault_inject(0, 0);
-	CHECK(dump_length(&idr, &opts, 0) > 0);
-	opts.nchanged = SIZE_MAX;
-	CHECK_EQ(dump_length(&idr, &opts, -ENOMEM), 0);
-	opts.nchanged = 0;
-	CHECK(dump_length(&idr, &opts, 0) > 0);
-	idr_destroy(&idr);
-}
-
 static char *dump_lines(const struct idr *idr, unsigned int max_lines)
 {
 	struct idr_dump_opts opts = { .max_lines = max_lines };
@@ -1854,51 +1813,6 @@ static void edges_dump_max_lines(void)
 	CHECK(lines_in(one) <= n - 1);
 	free(one);
 	free(all);
-	idr_destroy(&idr);
-}
-
-static char *dump_with_opts(const struct idr *idr,
-			    const struct idr_dump_opts *opts)
-{
-	char *text = NULL;
-	size_t len = 0;
-	FILE *out = open_memstream(&text, &len);
-
-	CHECK_EQ(idr_dump(idr, out, opts), 0);
-	fclose(out);
-	return text;
-}
-
-/*
- * A depth past the tree's height, held to max_lines, is the height: the
- * same text, and no more renders (one allocation each, here) than at the
- * height, where UINT_MAX took one a level from UINT_MAX down.
- */
-static void edges_dump_depth_past_height(void)
-{
-	struct idr_dump_opts opts = { .max_lines = 3 };
-	char *want, *got;
-	unsigned long id;
-	struct idr_stats st;
-	struct idr idr;
-
-	idr_init(&idr);
-	for (id = 0; id < 3 * IDR_SLOTS; id += 2)
-		CHECK_EQ(idr_alloc(&idr, val(id), id, 0, GFP_KERNEL), id);
-	id = IDR_SLOTS * IDR_SLOTS;
-	CHECK_EQ(idr_alloc(&idr, val(id), id, 0, GFP_KERNEL), id);
-	idr_stats(&idr, &st);
-	CHECK_EQ(st.height, 3);
-	opts.depth = st.height;
-	want = dump_with_opts(&idr, &opts);
-	CHECK(strstr(want, "\n(1 of 3 levels shown") != NULL);
-	opts.depth = UINT_MAX;
-	seam_fault_inject(st.height, ~0ul);
-	got = dump_with_opts(&idr, &opts);
-	seam_fault_inject(0, 0);
-	CHECK(got && want && strcmp(got, want) == 0);
-	free(got);
-	free(want);
 	idr_destroy(&idr);
 }
 
@@ -1988,8 +1902,6 @@ void suite_edges(void)
 	RUN(edges_view_packed);
 	RUN(edges_view_bits_idr);
 	RUN(edges_stats_cache);
-	RUN(edges_dot_enomem);
 	RUN(edges_dump_max_lines);
-	RUN(edges_dump_depth_past_height);
 	RUN(edges_trace_set);
 }

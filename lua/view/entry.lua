@@ -1,0 +1,101 @@
+-- entry.lua - a leaf slot as the dumps print it: "ID:value", a tagged
+-- slot's generation after it ("@g3"), an IDA bitmap as "first..last:N"
+-- (N IDs taken).  A value prints as the shell's 'list' shows it: a
+-- number plain (a float keeps its ".0"), a string bare when it needs no
+-- quotes, else in double quotes with \\ \" \n \t and \ddd escapes, any
+-- other value by its type, a reserved ID as (reserved).  A string is
+-- cut to 40 characters ("..." after it, never inside a UTF-8
+-- character), so that its line fits 80 columns at any depth.
+local _, _, _, view = ...
+
+local G = view "geometry"
+
+local E = {}
+
+local PRINT_MAX = 40
+
+local byte, sub = string.byte, string.sub
+
+local function needs_quotes(s)
+	-- Quoted, "(reserved)" cannot pass for a reserved ID's mark.
+	return s == "" or s:find("[\0-\32\127\"'\\]") ~= nil or
+		byte(s, 1) == 40	-- "("
+end
+
+-- Byte @c inside double quotes.
+local function quoted_char(c)
+	if c == 92 or c == 34 then return "\\" .. string.char(c) end
+	if c == 10 then return "\\n" end
+	if c == 9 then return "\\t" end
+	if c < 32 or c == 127 then return ("\\%03d"):format(c) end
+	return string.char(c)
+end
+
+-- The bytes of the character at @i: a UTF-8 sequence is never cut.
+local function char_len(s, i)
+	local n = 1
+	if byte(s, i) >= 0xc0 then
+		while i + n <= #s and byte(s, i + n) & 0xc0 == 0x80 do
+			n = n + 1
+		end
+	end
+	return n
+end
+
+local function quoted(s)
+	local total = 2
+	for i = 1, #s do total = total + #quoted_char(byte(s, i)) end
+	local out, n, i = { '"' }, 1, 1
+	while i <= #s do
+		local step = char_len(s, i)
+		local piece = step > 1 and sub(s, i, i + step - 1) or
+			quoted_char(byte(s, i))
+		-- Too long: stop where the quote and "..." still fit.
+		if total > PRINT_MAX and n + #piece + 4 > PRINT_MAX then
+			out[#out + 1] = '"...'
+			return table.concat(out)
+		end
+		out[#out + 1] = piece
+		n = n + #piece
+		i = i + step
+	end
+	out[#out + 1] = '"'
+	return table.concat(out)
+end
+
+local function string_text(s)
+	if needs_quotes(s) then return quoted(s) end
+	if #s <= PRINT_MAX then return s end
+	local n = PRINT_MAX - 3
+	while n > 0 and byte(s, n + 1) & 0xc0 == 0x80 do n = n - 1 end
+	return sub(s, 1, n) .. "..."
+end
+
+--- E.value_text(v): a value as the dumps show it.
+function E.value_text(v)
+	local ty = math.type(v)
+	if ty == "integer" then return tostring(v) end
+	if ty == "float" then
+		local s = ("%.14g"):format(v)
+		if s:find("^[-0-9]+$") then s = s .. ".0" end
+		return s
+	end
+	if type(v) == "string" then return string_text(v) end
+	if type(v) == "boolean" then return tostring(v) end
+	return type(v)
+end
+
+--- E.text(s, tagged): leaf slot @s (a table from t:slot()) as
+-- "ID:value", in an IDA "first..last:N"; @tagged adds the slot's
+-- generation, "@gN".
+function E.text(s, tagged)
+	if s.bits then
+		return ("%d..%d:%d"):format(s.first, s.first + G.CHUNK - 1, s.bits)
+	end
+	local v = s.value == nil and "(reserved)" or E.value_text(s.value)
+	local text = s.first .. ":" .. v
+	if tagged then text = text .. "@g" .. s.gen end
+	return text
+end
+
+return E

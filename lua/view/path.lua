@@ -1,0 +1,72 @@
+-- path.lua - t:path_text(id): how one ID is found, in words, level by
+-- level, from the data t:path(id) gives: its base-64 digits, the slot
+-- taken at each level and why the walk stopped; on a tagged idr, the tag
+-- and the slot's generation.
+local _, idr_methods, ida_methods, view = ...
+
+local G = view "geometry"
+local O = view "options"
+
+local ENDS = {
+	found = "found: the ID is allocated",
+	empty = "stop: the tree is empty",
+	["below-base"] = "stop: the ID is below the idr's base",
+	["above-top"] = "stop: the ID is beyond what the top node covers, " ..
+		"so it is free",
+	["no-child"] = "stop: no child in that slot, so every ID below it " ..
+		"is free",
+	["free-slot"] = "stop: the slot is free",
+	retired = "stop: the slot is retired: its generations are used up",
+}
+
+local function tag_lines(p)
+	local g = 31 - p.id_bits
+	local gen = p.gen & ((1 << g) - 1)
+	return ("tagged idr: bits %d..30 of %d carry the tag %d, which " ..
+		"idr_find() ignores; the ID is %d\nthe slot's generation is " ..
+		"%d, %d mod 2^%d: tag %d is %s\n"):format(p.id_bits, p.id, p.tag,
+		p.id & ((1 << p.id_bits) - 1), p.gen, gen, g, p.tag,
+		gen == p.tag and "current" or
+		"not current (stale, or never handed out)")
+end
+
+local function step_line(s)
+	local what
+	if not s.present then
+		what = "empty"
+	elseif s.full then
+		what = s.level > 0 and "present, full below" or "in use"
+	else
+		what = s.level > 0 and "present, with room below" or
+			"in use, with room"
+	end
+	return ("L%d %d..%d: slot %d is %s\n"):format(s.level, s.first,
+		s.last, s.slot, what)
+end
+
+--- t:path_text(id) -> text.  See idr(3lua).
+local function path_text(t, ...)
+	O.tree("path_text", t)
+	local id = O.id_arg("path_text", ...)
+	local p = t:path(id)
+	local out = { ("path of %s %d, in a tree of height %d\n"):format(
+		p.ida and "IDA ID" or "ID", p.id, p.height) }
+	if p.id_bits then out[#out + 1] = tag_lines(p) end
+	if p["end"] ~= "below-base" then
+		if p.ida then
+			out[#out + 1] = ("bitmap %d, bit %d (%d IDs a bitmap)\n"):format(
+				p.index, p.bit, G.CHUNK)
+		end
+		out[#out + 1] = ("index %d in base %d: %s (one digit a level, " ..
+			"top first)\n"):format(p.index, G.SLOTS,
+			table.concat(p.digits, " "))
+	end
+	for _, s in ipairs(p.steps) do out[#out + 1] = step_line(s) end
+	out[#out + 1] = ENDS[p["end"]] .. "\n"
+	return table.concat(out)
+end
+
+idr_methods.path_text = path_text
+ida_methods.path_text = path_text
+
+return true
