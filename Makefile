@@ -125,6 +125,8 @@ $(B)/libidr-rcu.so: $(B)/obj/rcu.o $(B)/libidr.so
 
 # The Lua module: no -llua (the host provides Lua), and the library's own
 # symbols hidden (--exclude-libs) so that only luaopen_idr is exported.
+# libidr-rcu is built in too (idr.new{ rcu = true }), so the module and
+# idrsh link liburcu, shared.
 # The views written in Lua are compiled into the binding (lua/embed).
 LUA_VIEWS = $(sort $(wildcard lua/view/*.lua))
 LIDR = lua/lidr.c $(B)/lidr_lua.h
@@ -133,10 +135,10 @@ $(B)/lidr_lua.h: lua/embed $(LUA_VIEWS)
 	@mkdir -p $(@D)
 	$(QUIET_GEN)sh lua/embed views $(LUA_VIEWS) > $@
 
-$(B)/idr.so: $(LIDR) $(B)/libidr.a $(LIB_HDR)
+$(B)/idr.so: $(LIDR) $(B)/libidr-rcu.a $(B)/libidr.a $(LIB_HDR)
 	$(QUIET_CC)$(CC) $(CPPFLAGS) $(CFLAGS) $(LUA_CFLAGS) -Isrc -I$(B) -fPIC \
-		-fvisibility=hidden -shared -o $@ lua/lidr.c $(B)/libidr.a \
-		-Wl,--exclude-libs,ALL $(LDFLAGS)
+		-fvisibility=hidden -shared -o $@ lua/lidr.c $(B)/libidr-rcu.a \
+		$(B)/libidr.a -Wl,--exclude-libs,ALL $(URCU_LIBS) $(LDFLAGS)
 
 lua-module: $(B)/idr.so
 
@@ -154,10 +156,10 @@ $(B)/idrsh_lua.h: lua/embed $(IDRSH_LUA) $(LESSONS)
 	  sh lua/embed lessons $(LESSONS); } > $@
 
 $(B)/idrsh: $(IDRSH_SRC) $(IDRSH_HDR) $(LIDR) $(B)/idrsh_lua.h $(B)/libidr.a \
-		$(LIB_HDR)
+		$(B)/libidr-rcu.a $(LIB_HDR)
 	$(QUIET_CC)$(CC) $(CPPFLAGS) $(CFLAGS) $(LUA_CFLAGS) -Isrc -I$(B) \
-		-o $@ $(IDRSH_SRC) lua/lidr.c $(B)/libidr.a $(LUA_LIBS) \
-		$(READLINE_LIBS) $(LDFLAGS)
+		-o $@ $(IDRSH_SRC) lua/lidr.c $(B)/libidr-rcu.a $(B)/libidr.a \
+		$(LUA_LIBS) $(READLINE_LIBS) $(URCU_LIBS) $(LDFLAGS)
 
 # The unit tests, in four builds: as shipped, with 3 bits per level so
 # that deep trees appear with small IDs, with 4, and under ASan+UBSan.

@@ -39,17 +39,18 @@ $(B)/fuzz/ops-b3: fuzz/ops.c fuzz/input.h tests/unit/model.c \
 # idrsh.c is compiled inside fuzz/shell.c, its main() renamed; the
 # shell's other files (src/idrsh_history.c) are linked as they are.
 $(B)/fuzz/shell: fuzz/shell.c $(IDRSH_SRC) $(IDRSH_HDR) $(LIDR) \
-		$(B)/idrsh_lua.h $(LIB_SRC) $(LIB_HDR)
+		$(B)/idrsh_lua.h $(LIB_SRC) $(RCU_SRC) $(LIB_HDR)
 	@mkdir -p $(@D)
 	$(QUIET_CC)clang $(CPPFLAGS) $(FUZZ_CFLAGS) $(LUA_CFLAGS) -Isrc -I$(B) \
 		-Dmain=idrsh_main -o $@ fuzz/shell.c \
 		$(filter-out src/idrsh.c,$(IDRSH_SRC)) lua/lidr.c $(LIB_SRC) \
-		$(LUA_LIBS) $(READLINE_LIBS)
+		$(RCU_SRC) $(LUA_LIBS) $(READLINE_LIBS) $(URCU_LIBS)
 
-$(B)/fuzz/lua: fuzz/lua.c fuzz/input.h $(LIDR) $(LIB_SRC) $(LIB_HDR)
+$(B)/fuzz/lua: fuzz/lua.c fuzz/input.h $(LIDR) $(LIB_SRC) $(RCU_SRC) $(LIB_HDR)
 	@mkdir -p $(@D)
 	$(QUIET_CC)clang $(CPPFLAGS) $(FUZZ_CFLAGS) $(LUA_CFLAGS) -Isrc -I$(B) -o $@ \
-		fuzz/lua.c lua/lidr.c $(LIB_SRC) $(LUA_LIBS) -lm
+		fuzz/lua.c lua/lidr.c $(LIB_SRC) $(RCU_SRC) $(LUA_LIBS) \
+		$(URCU_LIBS) -lm
 
 .PHONY: fuzz fuzz-merge fuzz-build
 fuzz-build: $(FUZZ_BIN)

@@ -44,10 +44,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <urcu.h>
+
 #include "lua.h"
 #include "lauxlib.h"
 
 #include "idr.h"
+#include "idr_rcu.h"
 #include "idr_view.h"
 
 #define LIDR_API __attribute__((visibility("default")))
@@ -84,6 +87,7 @@ struct lidr {
 	struct obj o;
 	struct idr idr;
 	unsigned int id_bits; /* tagged: as given to idr_tag_init */
+	bool rcu;	      /* idr.new{ rcu = true }: see "RCU idrs" */
 };
 
 struct lida {
@@ -298,6 +302,43 @@ static struct lidr *checkidr(lua_State *L)
 	return t;
 }
 
+/* {==================== RCU idrs ==================== */
+
+/*
+ * idr.new{ rcu = true }: an idr made as idr_init_rcu() makes one (liburcu's
+ * default flavour, memb).  Its writer, the thread running Lua, calls
+ * call_rcu(), so it is registered with liburcu while it has an RCU idr
+ * alive: from the first one made to the last one destroyed (a thread must
+ * not end registered).  Destroying one waits for readers and for the
+ * deferred frees (synchronize_rcu(), rcu_barrier(): doc/rcu.md's end of
+ * life), before the collector may reuse the userdata.
+ */
+static _Thread_local unsigned long rcu_thread_idrs;
+
+static void rcu_thread_get(void)
+{
+	if (rcu_thread_idrs++ == 0)
+		rcu_register_thread();
+}
+
+/* On another thread than the one that made the idr, nothing to undo. */
+static void rcu_thread_put(void)
+{
+	if (rcu_thread_idrs > 0 && --rcu_thread_idrs == 0)
+		rcu_unregister_thread();
+}
+
+/* idr.rcu_barrier(): every free an RCU idr deferred has run. */
+static int lidr_rcu_barrier(lua_State *L)
+{
+	(void)L;
+	synchronize_rcu();
+	rcu_barrier();
+	return 0;
+}
+
+/* }==================== RCU idrs ==================== */
+
 /* Option @k, on top: an integer in [@lo, @hi]. */
 static int opt_int(lua_State *L, const char *k, int lo, int hi)
 {
@@ -361,6 +402,7 @@ static void tag_opts(lua_State *L, unsigned int *bits, unsigned int *flags)
 struct new_opts {
 	int base;
 	unsigned int id_bits, flags;
+	bool rcu;
 };
 
 /* idr.new's options; an unknown one is more likely a typo than not. */
@@ -380,6 +422,10 @@ static void new_opts(lua_State *L, struct new_opts *o)
 			o->base = opt_int(L, "base", 0, INT_MAX);
 		else if (!strcmp(k, "tagged") && lua_toboolean(L, -1))
 			tag_opts(L, &o->id_bits, &o->flags);
+		else if (!strcmp(k, "rcu") && !lua_isboolean(L, -1))
+			luaL_argerror(L, 1, "rcu must be true or false");
+		else if (!strcmp(k, "rcu"))
+			o->rcu = lua_toboolean(L, -1);
 		else if (strcmp(k, "tagged") && strcmp(k, "kind") &&
 			 strcmp(k, "destroyed"))
 			luaL_argerror(
@@ -395,6 +441,10 @@ static int lidr_new(lua_State *L)
 	struct lidr *t;
 
 	new_opts(L, &o);
+	/* The C library has no idr_init_rcu() with a base. */
+	if (o.rcu && o.base)
+		luaL_argerror(L, 1,
+			      "an rcu idr takes no base (its IDs start at 0)");
 	/* Else every alloc fails, saying only that no ID is free. */
 	if (o.id_bits && (unsigned int)o.base >> o.id_bits)
 		luaL_argerror(L, 1,
@@ -404,7 +454,13 @@ static int lidr_new(lua_State *L)
 					      1 << o.id_bits));
 	t = lua_newuserdatauv(L, sizeof(*t), 2);
 	memset(t, 0, sizeof(*t));
-	idr_init_base(&t->idr, o.base);
+	if (o.rcu) {
+		rcu_thread_get();
+		idr_init_rcu(&t->idr);
+		t->rcu = true;
+	} else {
+		idr_init_base(&t->idr, o.base);
+	}
 	if (o.id_bits)
 		idr_tag_init(&t->idr, o.id_bits, o.flags);
 	t->id_bits = o.id_bits;
@@ -422,6 +478,14 @@ static void lidr_release(lua_State *L, struct obj *o)
 
 	idr_set_trace(&t->idr, NULL, NULL);
 	idr_destroy(&t->idr);
+	if (t->rcu) {
+		/* doc/rcu.md's end: the userdata's memory goes back to Lua
+		 * after this, and each deferred free still updates the idr. */
+		synchronize_rcu();
+		rcu_barrier();
+		t->rcu = false;
+		rcu_thread_put();
+	}
 	free(t->o.tr.ev);
 	free(t->o.last.ev);
 	t->o.tr = t->o.last = (struct events){ NULL, 0, 0 };
@@ -1440,7 +1504,7 @@ static int lidr_stats(lua_State *L)
 	base = (lua_Integer)info.base;
 	memset(&o, 0, sizeof(o));
 	idr_walk(tree, count_slots, &o);
-	lua_createtable(L, 0, 14);
+	lua_createtable(L, 0, 16);
 	set_int(L, "ids", (lua_Integer)st.ids);
 	set_int(L, "retired", (lua_Integer)st.retired);
 	set_int(L, "height", st.height);
@@ -1452,6 +1516,8 @@ static int lidr_stats(lua_State *L)
 	set_int(L, "preloaded", st.preloaded);
 	set_int(L, "node_bytes", (lua_Integer)st.node_bytes);
 	set_int(L, "bytes", (lua_Integer)st.bytes);
+	set_int(L, "rcu_pending", (lua_Integer)st.rcu_pending);
+	set_int(L, "rcu_pending_bytes", (lua_Integer)st.rcu_pending_bytes);
 	lua_pushnumber(L, st.bytes_per_id);
 	lua_setfield(L, -2, "bytes_per_id");
 	set_int(L, "lowest", st.lowest);
@@ -1923,6 +1989,7 @@ struct info {
 	lua_Integer base;
 	unsigned int id_bits;
 	bool retire;
+	bool rcu;
 };
 
 static void lidr_info(const struct obj *o, struct info *in)
@@ -1934,6 +2001,7 @@ static void lidr_info(const struct obj *o, struct info *in)
 	in->base = info.base;
 	in->id_bits = t->id_bits;
 	in->retire = t->id_bits && info.retire;
+	in->rcu = info.rcu;
 }
 
 /* What differs between the kinds in the methods they share. */
@@ -2066,14 +2134,15 @@ static int obj_is_empty(lua_State *L)
 }
 
 /*
- * { kind, base, tagged = nil | { id_bits, gen_bits, retire }, destroyed },
+ * { kind, base, tagged = nil | { id_bits, gen_bits, retire }, rcu = nil |
+ * true, destroyed },
  * also of a destroyed object; idr.new takes it as its options.
  */
 static int obj_info(lua_State *L)
 {
 	const struct kind *k = kind_of(L);
 	const struct obj *o = toobj(L, k);
-	struct info in = { 0, 0, false };
+	struct info in = { 0, 0, false, false };
 	bool dead = o->dead;
 
 	if (k->info)
@@ -2089,6 +2158,8 @@ static int obj_info(lua_State *L)
 		set_bool(L, "retire", in.retire);
 		lua_setfield(L, -2, "tagged");
 	}
+	if (in.rcu)
+		set_bool(L, "rcu", true);
 	set_bool(L, "destroyed", dead);
 	return 1;
 }
@@ -2208,11 +2279,14 @@ static const luaL_Reg ida_meta[] = {
 	{ NULL, NULL }
 };
 
-static const luaL_Reg funcs[] = { { "new", lidr_new },
-				  { "ida", lida_new },
-				  { "fault", lidr_fault },
-				  { "mem", lidr_mem },
-				  { NULL, NULL } };
+static const luaL_Reg funcs[] = {
+	{ "new", lidr_new },
+	{ "ida", lida_new },
+	{ "fault", lidr_fault },
+	{ "mem", lidr_mem },
+	{ "rcu_barrier", lidr_rcu_barrier },
+	{ NULL, NULL }
+};
 
 /* luaL_setfuncs, each function wrapped in method() for @k, whose
  * metatable is at @mt. */

@@ -73,7 +73,7 @@ setup() {
 	run sh -c "sed -n 's/^#include \"\\([^\"]*\\)\".*/\\1/p' lua/lidr.c |
 		while read -r h; do [ ! -e src/\$h ] || echo \$h; done"
 	[ "$status" -eq 0 ]
-	[ "$(printf '%s\n' "$output" | sort | tr '\n' ' ')" = "idr.h idr_view.h " ] ||
+	[ "$(printf '%s\n' "$output" | sort | tr '\n' ' ')" = "idr.h idr_rcu.h idr_view.h " ] ||
 		{ echo "src/ headers: $output"; return 1; }
 	run grep -nE -e '(->|\.)idr_[a-z_]+\b[^(]' -e 'idr__[a-z]' lua/lidr.c
 	[ "$output" = "" ] ||

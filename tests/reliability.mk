@@ -22,10 +22,10 @@ soak: $(B)/soak/soak
 
 # idrsh under ASan+UBSan, for tests/hostile.bats (which skips without it).
 $(B)/idrsh-asan: $(IDRSH_SRC) $(IDRSH_HDR) $(LIDR) $(B)/idrsh_lua.h $(LIB_SRC) \
-		$(LIB_HDR)
+		$(RCU_SRC) $(LIB_HDR)
 	$(QUIET_CC)$(CC) $(CPPFLAGS) $(CFLAGS) $(SANITIZE) $(LUA_CFLAGS) -Isrc -I$(B) \
-		-o $@ $(IDRSH_SRC) lua/lidr.c $(LIB_SRC) $(LUA_LIBS) \
-		$(READLINE_LIBS) $(LDFLAGS)
+		-o $@ $(IDRSH_SRC) lua/lidr.c $(LIB_SRC) $(RCU_SRC) $(LUA_LIBS) \
+		$(READLINE_LIBS) $(URCU_LIBS) $(LDFLAGS)
 
 EXTRA_SUITES += soak valgrind-unit
 SUITE_soak = $(SOAK_TSAN) ./$(B)/soak/soak 4 3
