@@ -340,7 +340,7 @@ idrsh: <stdin>:2: new: bad NAME '9x': a letter or _, then letters, digits, _ . -
 idrsh: <stdin>:3: new: --base needs a number
 idrsh: <stdin>:4: new: bad BASE '-1': out of range 0 .. 2147483647
 idrsh: <stdin>:5: new: unknown option '--frob'
-idrsh: <stdin>:6: new: an IDA takes no --base or --tagged
+idrsh: <stdin>:6: new: an IDA takes no --base, --tagged or --rcu
 idrsh: <stdin>:7: new: --retire needs --tagged BITS
 idrsh: <stdin>:8: new: bad BITS '31': out of range 1 .. 30
 idrsh: <stdin>:9: new: --base 16 is past the 16 IDs that --tagged 4 gives"

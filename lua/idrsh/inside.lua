@@ -275,7 +275,9 @@ command {
 		"the tree's cache and this thread's preload, and the bytes: all\n" ..
 		"of them, per ID, and against a flat array of the same IDs (8\n" ..
 		"bytes an ID; an IDA also 1 bit an ID): 'tree / flat pointer\n" ..
-		"array: 1.06' means the tree takes 1.06 times the array's bytes.",
+		"array: 1.06' means the tree takes 1.06 times the array's bytes.\n" ..
+		"An RCU tree (new NAME --rcu): 'rcu: N blocks (B bytes) wait for\n" ..
+		"readers', freed after a grace period (rcu_barrier).",
 	example = "stats",
 	run = function()
 		local t, err = tree("any")
@@ -396,14 +398,43 @@ command {
 	end,
 }
 
+-- The current tree's blocks waiting for a grace period, if it is an
+-- RCU idr: the line stats prints.
+local function rcu_waiting()
+	local t = tree("any")
+	local ok, info = pcall(function() return t and t:info() end)
+	if not (ok and info and info.rcu) then return nil end
+	local st = t:stats()
+	return ("rcu: %d %s (%d bytes) wait for readers"):format(st.rcu_pending,
+		st.rcu_pending == 1 and "block" or "blocks", st.rcu_pending_bytes)
+end
+
 command {
 	name = "mem",
 	help = "print the allocator's counters, and the allocations set to fail",
+	text = "Process-wide counters of the library's allocator.  An RCU tree\n" ..
+		"(new NAME --rcu) adds a line for the current tree: the blocks\n" ..
+		"freed once readers are done, counted in bytes until then.",
 	example = "mem",
 	run = function()
 		local m = idr.mem()
 		m.fail_pending = fails_left()
 		outln(format_table(m))
+		local rcu = rcu_waiting()
+		if rcu then outln(rcu) end
+		return true
+	end,
+}
+
+command {
+	name = "rcu_barrier",
+	help = "wait for readers, then run every free an RCU tree deferred",
+	text = "synchronize_rcu(), then rcu_barrier(): the blocks 'stats' shows\n" ..
+		"waiting for readers are freed (liburcu frees them by itself\n" ..
+		"within milliseconds; this waits for it).",
+	example = "rcu_barrier",
+	run = function()
+		idr.rcu_barrier()
 		return true
 	end,
 }

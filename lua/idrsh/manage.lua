@@ -22,13 +22,13 @@ local info_of, kind_of, keep, named, tree_names, valid_name = trees.info_of,
 
 -- {======================== Managing trees ========================
 
-local NEW_OPTIONS = { "--base", "--tagged", "--retire", "--ida" }
+local NEW_OPTIONS = { "--base", "--tagged", "--retire", "--ida", "--rcu" }
 
 local function parse_new(args)
 	local o, i = { name = args[1] }, 2
 	while args[i] do
 		local a = args[i]
-		if a == "--ida" or a == "--retire" then
+		if a == "--ida" or a == "--retire" or a == "--rcu" then
 			o[a:sub(3)] = true
 			i = i + 1
 		elseif a == "--base" or a == "--tagged" then
@@ -44,8 +44,11 @@ local function parse_new(args)
 			return nil, "unknown option " .. quoted(a)
 		end
 	end
-	if o.ida and (o.base or o.tagged) then
-		return nil, "an IDA takes no --base or --tagged"
+	if o.ida and (o.base or o.tagged or o.rcu) then
+		return nil, "an IDA takes no --base, --tagged or --rcu"
+	end
+	if o.rcu and (o.base or 0) ~= 0 then
+		return nil, "an --rcu tree takes no --base (idr_init_rcu starts at 0)"
 	end
 	if o.retire and not o.tagged then
 		return nil, "--retire needs --tagged BITS"
@@ -62,7 +65,7 @@ local function make(o)
 	if o.ida then
 		return idr.ida()
 	end
-	local opts = { base = o.base }
+	local opts = { base = o.base, rcu = o.rcu }
 	if o.tagged then
 		opts.tagged = { id_bits = o.tagged, retire = o.retire or false }
 	end
@@ -70,14 +73,17 @@ local function make(o)
 end
 
 command {
-	name = "new", args = "NAME [--base N] [--tagged BITS [--retire]] [--ida]",
-	min = 1, max = 6,
+	name = "new",
+	args = "NAME [--base N] [--tagged BITS [--retire]] [--rcu] [--ida]",
+	min = 1, max = 7,
 	help = "make a tree (or an IDA) and switch to it",
 	text = "--base N: IDs start at N.  --tagged BITS: IDs have BITS bits (so\n" ..
 		"N must be below 2^BITS) and the bits above hold a generation\n" ..
 		"(see alloc_tagged); --retire never reuses a slot whose\n" ..
-		"generations ran out.  --ida: an IDA, IDs without values\n" ..
-		"(ida_alloc, ida_free, ida_exists).",
+		"generations ran out.  --rcu: an RCU idr (idr_init_rcu): the\n" ..
+		"nodes it lets go of are freed after a grace period; stats and\n" ..
+		"mem show them waiting, rcu_barrier waits for them.  --ida: an\n" ..
+		"IDA, IDs without values (ida_alloc, ida_free, ida_exists).",
 	example = "new handles --base 1",
 	complete = NEW_OPTIONS,
 	run = function(args)
@@ -127,6 +133,7 @@ command {
 			local size = info and info.destroyed and "destroyed"
 				or not ok and "?"
 				or string.format("%d %s", n, n == 1 and "id" or "ids")
+			if info and info.rcu then size = size .. ", rcu" end
 			outln(string.format("%s %-12s %-6s %s",
 				name == sh.current and "*" or " ", name,
 				kind_of(obj), size))

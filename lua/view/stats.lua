@@ -36,6 +36,13 @@ local function flat(out, st, what, first, bytes, unit, ratio)
 	out[#out + 1] = ("tree / flat %s: %.3g\n"):format(what, ratio)
 end
 
+-- An RCU idr's blocks freed after a grace period, not in bytes yet.
+local function rcu_line(st)
+	return ("rcu: %d %s (%d bytes) wait for readers\n"):format(
+		st.rcu_pending, st.rcu_pending == 1 and "block" or "blocks",
+		st.rcu_pending_bytes)
+end
+
 --- t:stats_text() -> text.  See idr(3lua).
 local function stats_text(t)
 	local info = O.tree("stats_text", t)
@@ -57,6 +64,9 @@ local function stats_text(t)
 		st.cached, st.preloaded)
 	out[#out + 1] = ("node size: %d bytes\nbytes: %d\n"):format(
 		st.node_bytes, st.bytes)
+	if info.rcu then
+		out[#out + 1] = rcu_line(st)
+	end
 	if st.ids == 0 then
 		-- No ID: no cost per ID, no lowest or highest.
 		out[#out + 1] = "bytes per ID: none\nlowest ID: none\n" ..

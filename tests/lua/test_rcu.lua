@@ -1,0 +1,60 @@
+-- idr.new{ rcu = true }: an RCU idr (idr_init_rcu), its pending frees in
+-- t:stats(), and idr.rcu_barrier(), which runs them.
+local idr = require "idr"
+
+local t <close> = idr.new { rcu = true }
+assert(t:info().rcu == true)
+assert(idr.new():info().rcu == nil)
+-- idr.new(t:info()) makes another RCU idr.
+assert(idr.new(t:info()):info().rcu == true)
+
+local st = t:stats()
+assert(st.rcu_pending == 0 and st.rcu_pending_bytes == 0)
+assert(math.type(st.rcu_pending) == "integer")
+
+-- Two leaves under a top node; removing the far ID frees its leaf and
+-- the top, after a grace period.  liburcu's thread may free them before
+-- stats looks (it waits some milliseconds first): so pending may be 0
+-- here, but never more than after the removal, and 0 after the barrier.
+assert(t:alloc("a", 0) == 0)
+assert(t:alloc("b", 5000) == 5000)
+idr.rcu_barrier()
+assert(t:remove(5000) == "b")
+st = t:stats()
+assert(st.rcu_pending >= 0)
+assert((st.rcu_pending == 0) == (st.rcu_pending_bytes == 0))
+idr.rcu_barrier()
+st = t:stats()
+assert(st.rcu_pending == 0 and st.rcu_pending_bytes == 0)
+assert(t:find(0) == "a" and t:find(5000) == nil and t:validate())
+
+-- A tagged RCU idr: idr_tag_init() after idr_init_rcu().
+local g = idr.new { rcu = true, tagged = true }
+assert(g:info().rcu and g:info().tagged)
+local tid = g:alloc_tagged("x")
+assert(g:find_tagged(tid) == "x")
+g:destroy()
+g:destroy() -- idempotent
+assert(g:info().destroyed)
+
+-- Many RCU idrs collected at once: each destroy waits for its frees.
+for _ = 1, 20 do
+	local u = idr.new { rcu = true }
+	for i = 0, 200, 7 do u:alloc(i, i) end
+	for i = 0, 200, 7 do u:remove(i) end
+end
+collectgarbage("collect")
+
+-- Bad values say what is wrong.
+local ok, err = pcall(idr.new, { rcu = 1 })
+assert(not ok and err:find("rcu must be true or false", 1, true), err)
+ok, err = pcall(idr.new, { rcu = "yes" })
+assert(not ok and err:find("rcu must be true or false", 1, true), err)
+ok, err = pcall(idr.new, { rcu = true, base = 1 })
+assert(not ok and err:find("an rcu idr takes no base", 1, true), err)
+-- rcu = false is a plain idr, and may take a base.
+local p = idr.new { rcu = false, base = 3 }
+assert(p:info().rcu == nil and p:info().base == 3)
+assert(p:stats().rcu_pending == 0)
+-- The barrier with no RCU idr at all.
+idr.rcu_barrier()
