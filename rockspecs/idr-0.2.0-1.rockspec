@@ -3,7 +3,8 @@
 --   luarocks --lua-version=5.4 make rockspecs/idr-0.2.0-1.rockspec
 --
 -- builds the binding and the library together into one idr.so against
--- the system's Lua 5.4 headers: no readline, no idrsh, no pkg-config.  The project has no public
+-- the system's Lua 5.4 headers: no readline, no idrsh, no pkg-config;
+-- libidr-rcu too, which needs liburcu.  The project has no public
 -- address yet, so "source" names a placeholder: luarocks make and a
 -- binary rock (luarocks make --pack-binary-rock) do not use it.
 rockspec_format = "3.0"
@@ -27,6 +28,10 @@ and views of the tree at work (dumps, paths, traces).]],
 dependencies = {
 	"lua >= 5.4, < 5.5",
 }
+-- idr.new{ rcu = true } is liburcu's (Debian: liburcu-dev), linked shared.
+external_dependencies = {
+	URCU = { library = "urcu" },
+}
 -- The "make" type, with the project's own rule for build/idr.so: the same
 -- module as make builds (only luaopen_idr exported), with LuaRocks's
 -- compiler flags instead of the project's -Werror set.  (The "builtin"
@@ -38,6 +43,7 @@ build = {
 		CC = "$(CC)",
 		CFLAGS = "$(CFLAGS)",
 		LUA_CFLAGS = "-I$(LUA_INCDIR)",
+		URCU_LIBS = "-L$(URCU_LIBDIR) -lurcu",
 	},
 	install_target = "install-lua",
 	install_variables = {
