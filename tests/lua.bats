@@ -164,9 +164,11 @@ setup() {
 
 @test "the Lua suite is clean under valgrind" {
 	command -v valgrind > /dev/null || skip "valgrind is not installed"
+	# liburcu's call_rcu thread (test_rcu.lua) is alive at exit: its
+	# thread-local blocks are "possibly lost", reported after the summary.
 	run env LUA_CPATH_5_4='build/?.so;;' valgrind -q --error-exitcode=99 \
 		--leak-check=full --errors-for-leak-kinds=definite \
-		lua5.4 tests/lua/run.lua
+		--show-possibly-lost=no lua5.4 tests/lua/run.lua
 	[ "$status" -eq 0 ]
 	[[ "${lines[-1]}" == *" passed, 0 failed" ]]
 }
