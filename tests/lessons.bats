@@ -9,7 +9,13 @@ setup() {
 	load test_helper
 	idrsh_setup
 	export INPUTRC="$BATS_TEST_DIRNAME/inputrc" TERM=xterm
+	# The lessons done are kept in the test's own state directory.
+	export XDG_STATE_HOME="$BATS_TEST_TMPDIR/state"
 }
+
+# The course's order, as 'lesson' numbers it.
+COURSE=(lowest-free lookup grow-shrink removal iteration cyclic pre-get
+	preload generations ida memory packed why-64 rcu-readers)
 
 # The right answers of each lesson, one a line (the library grades them:
 # these are what a student who understood would say).
@@ -41,14 +47,85 @@ before_question() {
 		awk -v k="$2" '/^Question [0-9]+ of / { q = $2 + 0; if (q == k) exit } q == k - 1'
 }
 
-@test "lesson lists every lesson, with its title" {
+@test "lesson lists the course: every lesson, numbered in the suggested order, with its title" {
 	run "$IDRSH" -c lesson
 	assert_success
-	for l in "${!RIGHT[@]}"; do
-		assert_line --regexp "^$l +[A-Z]"
+	for i in "${!COURSE[@]}"; do
+		assert_line --regexp "^ *$((i + 1)) \[ \] ${COURSE[$i]} +[A-Z]"
 	done
-	[ "${#RIGHT[@]}" -eq 14 ]
+	assert_line --partial "0 of 14 done.  Type 'lesson next' for the next one (lowest-free)"
+	[ "${#RIGHT[@]}" -eq 14 ] && [ "${#COURSE[@]}" -eq 14 ]
 	[ "$(ls examples/lessons/*.lesson | wc -l)" -eq 14 ]
+}
+
+@test "lesson N takes the Nth of the course; past the end, an error" {
+	run "$IDRSH" -c 'lesson 10' <<<"${RIGHT[ida]}"
+	assert_success
+	assert_line --index 0 "The IDA: IDs without pointers, in bitmaps"
+	assert_line "Score: 3 of 3."
+	run "$IDRSH" -c 'lesson 15'
+	assert_failure 1
+	assert_output "idrsh: -c:1: lesson: no lesson 15: the course has lessons 1 to 14"
+}
+
+@test "lesson next: the first lesson not done, remembered in \$XDG_STATE_HOME/idrsh; done means full score" {
+	run "$IDRSH" -c 'lesson next' <<<"${RIGHT[lowest-free]}"
+	assert_success
+	assert_line "Score: 3 of 3."
+	[ "$(cat "$XDG_STATE_HOME/idrsh/lessons-done")" = lowest-free ]
+	run "$IDRSH" -c lesson
+	assert_line --regexp '^ 1 \[x\] lowest-free '
+	assert_line --regexp '^ 2 \[ \] lookup '
+	assert_line --partial "1 of 14 done.  Type 'lesson next' for the next one (lookup)"
+	# A lesson finished with a wrong answer is not done.
+	run "$IDRSH" -c 'lesson next' <<<$'1\n1\n1\n1'
+	assert_failure 1
+	assert_line --partial "Lookup: idr_find()"
+	run "$IDRSH" -c 'lesson next' <<<"${RIGHT[lookup]}"
+	assert_success
+	assert_line "Score: 4 of 4."
+	# Taken by name it counts too; a FILE or a quiz never does.
+	run "$IDRSH" -c 'lesson removal' <<<"${RIGHT[removal]}"
+	assert_success
+	printf 'title: t\n' >"$BATS_TEST_TMPDIR/grow-shrink"
+	idrsh=$(realpath "$IDRSH")
+	(cd "$BATS_TEST_TMPDIR" && "$idrsh" -c 'lesson ./grow-shrink')
+	"$IDRSH" -c 'quiz 1 --seed 1' <<<x || true
+	[ "$(cat "$XDG_STATE_HOME/idrsh/lessons-done")" = $'lowest-free\nlookup\nremoval' ]
+	run "$IDRSH" -c lesson
+	assert_line --regexp '^ 4 \[x\] removal '
+	assert_line --partial "Type 'lesson next' for the next one (grow-shrink)"
+	# With no XDG_STATE_HOME: ~/.local/state/idrsh.
+	unset XDG_STATE_HOME
+	run "$IDRSH" -c 'lesson 1' <<<"${RIGHT[lowest-free]}"
+	assert_success
+	[ "$(cat "$HOME/.local/state/idrsh/lessons-done")" = lowest-free ]
+}
+
+@test "lesson next, every lesson done: says so; the whole course from 'lesson next'" {
+	for l in "${COURSE[@]}"; do
+		run "$IDRSH" -c 'lesson next' <<<"${RIGHT[$l]}"
+		assert_success
+		assert_line --index 0 "$(sed -n 's/^title: //p' "examples/lessons/$l.lesson")"
+	done
+	run "$IDRSH" -c 'lesson next'
+	assert_failure 1
+	assert_output --partial "every lesson of the course is done (14 of 14)"
+	run "$IDRSH" -c lesson
+	assert_line --partial "14 of 14 done."
+	refute_line --partial "[ ]"
+}
+
+@test "an unwritable state directory: a warning, and the lesson still passes" {
+	mkdir -p "$XDG_STATE_HOME"
+	: >"$XDG_STATE_HOME/idrsh" # a file where the directory should be
+	run "$IDRSH" -c 'lesson 1' <<<"${RIGHT[lowest-free]}"
+	assert_success
+	assert_line "Score: 3 of 3."
+	assert_line --partial "idrsh: warning: lesson lowest-free not recorded as done: "
+	run "$IDRSH" -c lesson
+	assert_success
+	assert_line --partial "0 of 14 done."
 }
 
 @test "every lesson, right answers through a pipe: full score, exit 0" {

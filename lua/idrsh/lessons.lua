@@ -12,14 +12,16 @@ local trees = require "idrsh.trees"
 local events = require "idrsh.events"
 local run = require "idrsh.run"
 local Lesson = require "idrsh.lesson"
+local Course = require "idrsh.course"
 
 -- Chunks run by 'lua' share _G: the shell keeps its own references.
 local error, getmetatable, io, ipairs, os, pairs, pcall, setmetatable,
 	string, table, tostring = error, getmetatable, io, ipairs, os, pairs,
 	pcall, setmetatable, string, table, tostring
 
-local out, outln, bold, visible, write_file = output.out, output.outln,
-	output.bold, output.visible, output.write_file
+local out, outln, bold, visible, write_file, report = output.out,
+	output.outln, output.bold, output.visible, output.write_file,
+	output.report
 local quoted, number, numbers, failure, range_text = words.quoted,
 	words.number, words.numbers, words.failure, words.range_text
 local INT_MAX = words.INT_MAX
@@ -326,9 +328,20 @@ local function session(lesson)
 	return s
 end
 
+-- A lesson of the course finished with every answer right is done:
+-- recorded, or a warning, never a failure of the lesson.
 local function over(s)
 	local r = s.runner
-	return r.score == r.total
+	local full = r.score == r.total
+	if full and s.course and not s.recorded then
+		s.recorded = true
+		local ok, err = Course.mark(s.course)
+		if not ok then
+			report(nil, "warning: lesson " .. s.course ..
+				" not recorded as done: " .. tostring(err))
+		end
+	end
+	return full
 end
 
 local function lesson_answer(s, line)
@@ -366,14 +379,16 @@ end
 local Session = { __index = { answer = lesson_answer, stop = lesson_stop } }
 
 -- Plays @lesson up to its first question; the rest of its answers come
--- from @answers (a file), or from the lines after this one.
-local function start(lesson, answers)
+-- from @answers (a file), or from the lines after this one.  @course:
+-- the lesson's name when it is one of the course's, to record as done.
+local function start(lesson, answers, course)
 	local text, err
 	if answers then
 		text, err = lesson_text(answers)
 		if not text then return nil, err end
 	end
 	local s = session(lesson)
+	s.course = course
 	outln(bold(lesson.title))
 	outln("")
 	inside(s.box, s.runner.advance, s.runner)
@@ -507,15 +522,6 @@ local function lesson_options(args, seed)
 	return o, rest
 end
 
-local function list_lessons()
-	for _, name in ipairs(Lesson.names()) do
-		local l = Lesson.get(name)
-		outln(string.format("%-14s %s", name, l and l.title or "?"))
-	end
-	outln("Type 'lesson NAME' to take one, or 'lesson FILE' for your own.")
-	return true
-end
-
 -- A lesson compiled in, else a file of the format.
 local function load_lesson(name)
 	if Lesson.texts[name] then
@@ -552,7 +558,8 @@ command {
 	example = "lesson lowest-free --html lowest-free.html",
 	complete = function(text)
 		if text:sub(1, 1) == "-" then return { "--answers", "--html" } end
-		local l = Lesson.names()
+		local l = Course.names()
+		l[#l + 1] = "next"
 		for _, name in ipairs(l) do
 			if name:sub(1, #text) == text then return l end
 		end
@@ -564,12 +571,15 @@ command {
 		if #rest > 1 then return nil, usage("lesson") end
 		if not rest[1] then
 			if o.answers or o.html then return nil, usage("lesson") end
-			return list_lessons()
+			return Course.list()
 		end
-		local l, err = load_lesson(rest[1])
+		local name, perr = Course.pick(rest[1])
+		if name == false then return nil, perr end
+		name = name or rest[1]
+		local l, err = load_lesson(name)
 		if not l then return nil, err end
 		if o.html then return lesson_html(l, o.html) end
-		return start(l, o.answers)
+		return start(l, o.answers, Lesson.texts[name] and name)
 	end,
 }
 
