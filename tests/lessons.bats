@@ -231,51 +231,66 @@ ${RIGHT[ida]}"
 	done
 }
 
-@test "every lesson asks before it tells, and explains every answer (tests/lesson-lint)" {
-	run tests/lesson-lint "$IDRSH" examples/lessons/*.lesson
+@test "lesson --check: every lesson of the course asks before it tells, and explains every answer" {
+	run "$IDRSH" -c 'lesson --check'
 	assert_success
-	assert_output ""
+	[ "${#lines[@]}" -eq 14 ]
+	for l in "${!RIGHT[@]}"; do
+		assert_line "$l: $(questions "$l") questions: ok"
+	done
+	# By name, and as a file.
+	run "$IDRSH" -c 'lesson --check cyclic' -c 'lesson --check examples/lessons/ida.lesson'
+	assert_success
+	assert_output $'cyclic: 3 questions: ok\nexamples/lessons/ida.lesson: 3 questions: ok'
 }
 
 # Each way a lesson can tell before it asks, and a question with no why:
-# lesson-lint names the question.
-@test "lesson-lint fails a lesson that prints an answer before asking it, or gives no why" {
+# lesson --check names the question, and fails (exit status 1).
+@test "lesson --check fails a lesson that prints an answer before asking it, or gives no why" {
 	f=$BATS_TEST_TMPDIR/bad.lesson
 	# The cursor is the next ID (cyclic's old second question).
 	printf 'title: t\n> alloc_cyclic a\n> alloc_cyclic b\n> remove 0\n> cursor\n? q\n= alloc_cyclic c\n! w\n' >"$f"
-	run tests/lesson-lint "$IDRSH" "$f"
-	assert_failure
+	run "$IDRSH" -c "lesson --check $f"
+	assert_failure 1
 	assert_output "$f: question 1: its answer, 2, was printed first, by \"cursor\""
 	# The answer's own command, shown first (grow-shrink's old second).
 	printf 'title: t\n> alloc a\n? q\n= alloc b\n! w\n> alloc c 8300\n> path 8300\n? q\n= path 8300 | slot top\n! w\n' >"$f"
-	run tests/lesson-lint "$IDRSH" "$f"
-	assert_failure
+	run "$IDRSH" -c "lesson --check $f"
+	assert_failure 1
 	assert_output "$f: question 2: its evidence was shown first: \"path 8300\", the same output as its answer command"
 	# A field line, printed by another command.
 	printf 'title: t\n> preload\n? q\n= stats | field preloaded nodes\n! w\n' >"$f"
-	run tests/lesson-lint "$IDRSH" "$f"
-	assert_failure
+	run "$IDRSH" -c "lesson --check $f"
+	assert_failure 1
 	assert_output --partial "question 1: its answer was printed first, as \"preloaded nodes: 10\" by \"preload\""
 	# The text a 'has' looks for (packed's old first question).
 	printf 'title: t\n> alloc_many 20\n> remove 3\n> dump\n? q\n= dump | has packed in\n! w\n' >"$f"
-	run tests/lesson-lint "$IDRSH" "$f"
-	assert_failure
+	run "$IDRSH" -c "lesson --check $f"
+	assert_failure 1
 	assert_line "$f: question 1: its answer was printed first: \"dump\" printed \"packed in\""
 	# The answer in the question (pre-get's old third question).
 	printf "title: t\n? What does 'alloc a 70' print?\n= alloc a 70\n! w\n" >"$f"
-	run tests/lesson-lint "$IDRSH" "$f"
-	assert_failure
+	run "$IDRSH" -c "lesson --check $f"
+	assert_failure 1
 	assert_output "$f: question 1: its answer, 70, is in its own text"
-	# No why.
+	# No why; in a script, the failure stops nothing but the exit status.
 	printf 'title: t\n> alloc_many 3\n? q\n= alloc a\n' >"$f"
-	run tests/lesson-lint "$IDRSH" "$f"
-	assert_failure
-	assert_output "$f: question 1: no why text (\"!\" lines)"
+	run "$IDRSH" -c "lesson --check $f" -c 'count'
+	assert_failure 1
+	assert_output "$f: question 1: no why text (\"!\" lines)"$'\n'"0"
 	# The same lesson with its why passes.
 	printf '! w\n' >>"$f"
-	run tests/lesson-lint "$IDRSH" "$f"
+	run "$IDRSH" -c "lesson --check $f"
 	assert_success
-	assert_output ""
+	assert_output "$f: 1 question: ok"
+	# No answer at all.
+	printf 'title: t\n? q\n= path 5 | slot 7\n! w\n' >"$f"
+	run "$IDRSH" -c "lesson --check $f"
+	assert_failure 1
+	assert_output --partial "$f: question 1: no answer: the output of 'path 5' has no slot 7"
+	run "$IDRSH" -c "lesson --check $f --html x.html"
+	assert_failure 1
+	assert_output --partial "--check asks no one"
 }
 
 @test "every lesson --html: a replay page with each of its questions" {
@@ -549,7 +564,7 @@ refused_everywhere() {
 @test "help lesson and help quiz; the man page has the format" {
 	run "$IDRSH" -c 'help lesson' -c 'help quiz'
 	assert_success
-	assert_line "usage: lesson [NAME | FILE] [--answers FILE | --html OUT.html]"
+	assert_line "usage: lesson [NAME | N | next | FILE] [--answers FILE | --html OUT.html | --check]"
 	assert_line "usage: quiz [N] [--seed S] [--answers FILE | --html OUT.html]"
 	assert_line --partial "--html OUT.html asks nothing"
 	run grep -c 'LESSON FILES' man/idrsh.1

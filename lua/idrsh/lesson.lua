@@ -242,6 +242,9 @@ local function normal(s)
 	return SAME[s] or s
 end
 
+--- M.normal(s) -> @s as answers are compared.
+M.normal = normal
+
 --- M.check(expected, given) -> true if @given says @expected.
 function M.check(expected, given)
 	return expected ~= nil and normal(given) == normal(expected)
