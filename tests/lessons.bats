@@ -221,14 +221,71 @@ ${RIGHT[ida]}"
 	grep -qF '[min, max]' examples/lessons/ida.lesson
 }
 
-@test "every lesson whose answers are numbers says, before its first question, to answer in digits" {
+# An answer as a person types it: a number in words, an error without
+# its E, y or n, in any case.
+spoken() {
+	awk 'function words(n,   u, t, s) {
+		split("one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen", u, " ")
+		split("x twenty thirty forty fifty sixty seventy eighty ninety", t, " ")
+		if (n >= 1000) { s = words(int(n / 1000)) " thousand"; n %= 1000; return n ? s " " words(n) : s }
+		if (n >= 100) { s = u[int(n / 100)] " hundred"; n %= 100; return n ? s " and " words(n) : s }
+		if (n >= 20) { s = t[int(n / 10)]; n %= 10; return n ? s "-" u[n] : s }
+		return n ? u[n] : "zero"
+	}
+	/^[0-9]+$/ { print toupper(substr(words($0 + 0), 1, 1)) substr(words($0 + 0), 2); next }
+	/^-?E[A-Z]+$/ { sub(/^-?E/, ""); print tolower($0); next }
+	$0 == "yes" { print "Y"; next }
+	$0 == "no" { print "n"; next }
+	{ print }'
+}
+
+@test "every lesson, answered as a person types: numbers in words, errors without their E, y/n" {
 	for l in "${!RIGHT[@]}"; do
-		grep -qE '^-?(0x[0-9a-f]+|[0-9]+)$' <<<"${RIGHT[$l]}" || continue
-		run before_question "$l" 1
+		n=$(questions "$l")
+		said=$(spoken <<<"${RIGHT[$l]}")
+		[ "$l" != lowest-free ] || [ "$said" = $'Two\nSixty-five\nTen' ]
+		[ "$l" != cyclic ] || [ "$said" = $'nospc\nFour\nThree' ]
+		[ "$l" != generations ] || [ "$(head -n 1 <<<"$said")" = "Sixty-five thousand five hundred and forty-one" ]
+		run "$IDRSH" -c "lesson $l" <<<"$said"
 		assert_success
-		# (A paragraph may wrap between the two words.)
-		tr '\n' ' ' <<<"$output" | grep -q 'in digits'
+		assert_line "Score: $n of $n."
 	done
+}
+
+@test "answers compared as a person means them; what is no number stays wrong" {
+	# One line: -c runs a line.
+	run "$IDRSH" -c "$(tr '\n' ' ' <<<"lua local L = require 'idrsh.lesson'
+		local right = { {'64', 'sixty-four'}, {'64', 'Sixty Four'}, {'64', '0x40'},
+			{'1024', 'one thousand and twenty-four'}, {'65536', '65,536'},
+			{'65541', 'sixty-five thousand five hundred forty-one'},
+			{'2000', 'two thousand'}, {'100', 'a hundred'}, {'0', 'zero'},
+			{'-28', 'minus twenty-eight'}, {'ENOSPC', 'nospc'}, {'-ENOSPC', 'ENOSPC'},
+			{'EAGAIN', '-eagain'}, {'ENOENT', 'NoEnt'}, {'yes', 'Y'}, {'no', 'n.'},
+			{'stale', ' Stale '} }
+		local wrong = { {'5', 'two three'}, {'50', 'twenty thirty'}, {'12345', '1,2345'},
+			{'none', 'one'}, {'empty', 'mpty'}, {'11', 'eleven one'}, {'2', 'to'} }
+		for _, c in ipairs(right) do assert(L.check(c[1], c[2]), c[2]) end
+		for _, c in ipairs(wrong) do assert(not L.check(c[1], c[2]), c[2]) end
+		return 'ok'")"
+	assert_success
+	assert_output "ok"
+}
+
+@test "a wrong answer shows the evidence the grader read: the height, the nodes, the slot's line" {
+	run "$IDRSH" -c 'lesson removal' <<<$'1\n1\n9\n9\n1'
+	assert_failure 1
+	# Question 3 asks the height after 'remove 5000', which prints the value.
+	assert_line "Wrong: you said 9; the answer is 1."
+	assert_line "The grader read the tree's stats after it: height 1, 1 node."
+	assert_line "The grader read the tree's stats: 9 nodes before, 5 after."
+	assert_line "The grader read the error it printed, ENOENT."
+	run "$IDRSH" -c 'lesson lookup' <<<$'1\n1\nno\nno'
+	assert_line --regexp '^The grader read the line "L2 0\.\.262143: slot 17.*"\.$'
+	# A whole-output answer: the output it compared with is shown above.
+	run "$IDRSH" -c 'lesson lowest-free' <<<$'1\n65\n10'
+	assert_line "idr> alloc a"
+	[ "$(grep -B2 '^Wrong: you said 1;' <<<"$output" | head -n 2)" = $'idr> alloc a\n2' ]
+	refute_line --partial "The grader read"
 }
 
 @test "lesson --check: every lesson of the course asks before it tells, and explains every answer" {
@@ -273,6 +330,10 @@ ${RIGHT[ida]}"
 	run "$IDRSH" -c "lesson --check $f"
 	assert_failure 1
 	assert_output "$f: question 1: its answer, 70, is in its own text"
+	printf "title: t\n> alloc_many 12\n? Twelve IDs are taken: which comes next?\n= alloc a\n! w\n" >"$f"
+	run "$IDRSH" -c "lesson --check $f"
+	assert_failure 1
+	assert_output "$f: question 1: its answer, 12, is in its own text"
 	# No why; in a script, the failure stops nothing but the exit status.
 	printf 'title: t\n> alloc_many 3\n? q\n= alloc a\n' >"$f"
 	run "$IDRSH" -c "lesson --check $f" -c 'count'

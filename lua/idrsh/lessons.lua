@@ -215,6 +215,9 @@ local function show_grade(q)
 	else
 		outln(bold("Wrong: ") .. "you said " .. visible(q.given) ..
 			"; the answer is " .. q.answer .. ".")
+		if q.evidence then
+			outln("The grader read " .. q.evidence .. ".")
+		end
 		if q.why then outln("Why: " .. q.why:gsub("\n", "\n  ")) end
 	end
 	outln("")
