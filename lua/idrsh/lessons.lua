@@ -504,21 +504,30 @@ command {
 	args = "[NAME | N | next | FILE] [--answers FILE | --html OUT.html | --check]",
 	max = 4,
 	help = "take a lesson: text, commands run for you, and questions",
-	text = "With no NAME, lists the lessons.  A question's answer is what an\n" ..
-		"idrsh command prints when it runs after you answer: the library\n" ..
-		"grades you.  At the terminal 'answer> ' asks for each answer\n" ..
-		"(Ctrl-C or Ctrl-D leaves the lesson); in a script or a pipe the lines\n" ..
-		"after the command are its answers, and --answers FILE reads\n" ..
-		"them from FILE.  A lesson ends with the score, and fails (exit\n" ..
-		"status 1) unless every answer was right.  'lesson FILE' runs a\n" ..
-		"file of your own (the format is in idrsh(1), LESSON FILES); it\n" ..
-		"runs only idrsh commands that run no Lua and touch no file, on\n" ..
-		"trees of its own.  A lesson or answers file holds at most\n" ..
-		LESSON_BYTES_MAX .. " bytes.  --html OUT.html asks nothing: it plays the\n" ..
-		"lesson and writes it as a replay page (see 'record'), a frame\n" ..
-		"a command, its paragraphs with them, and each question with\n" ..
-		"its answer hidden until 'Show the answer' is clicked.",
-	example = "lesson lowest-free --html lowest-free.html",
+	text = "With no NAME, lists the lessons as a course, numbered in a\n" ..
+		"suggested order, [x] for those done (finished with every answer\n" ..
+		"right; kept in $XDG_STATE_HOME/idrsh/lessons-done, by default\n" ..
+		"~/.local/state/idrsh). 'lesson N' takes the Nth, 'lesson next'\n" ..
+		"the first not done. A question's answer is what an idrsh command\n" ..
+		"prints when it runs after you answer: the library grades\n" ..
+		"you. Answer as you would say it: 64, 0x40 or sixty-four; ENOSPC\n" ..
+		"or nospc; yes or y. At the terminal 'answer> ' asks for each\n" ..
+		"answer (Ctrl-C or Ctrl-D leaves the lesson); in a script or a\n" ..
+		"pipe the lines after the command are its answers, and --answers\n" ..
+		"FILE reads them from FILE. A lesson ends with the score, and\n" ..
+		"fails (exit status 1) unless every answer was right. 'lesson\n" ..
+		"FILE' runs a file of your own (the format is in idrsh(1), LESSON\n" ..
+		"FILES); it runs only idrsh commands that run no Lua and touch no\n" ..
+		"file, on trees of its own. A lesson or answers file holds at\n" ..
+		"most " .. LESSON_BYTES_MAX .. " bytes. --html OUT.html asks nothing: it\n" ..
+		"plays the lesson and writes it as a replay page (see 'record'), a\n" ..
+		"frame a command, its paragraphs with them, and each question with\n" ..
+		"its answer hidden until 'Show the answer' is clicked. --check asks\n" ..
+
+		"nothing either: it fails, naming the question, when a question\n" ..
+		"has no why or its answer was shown before it was asked (with no\n" ..
+		"NAME, it checks every lesson of the course).",
+	example = "lesson next",
 	complete = function(text)
 		if text:sub(1, 1) == "-" then
 			return { "--answers", "--html", "--check" }
