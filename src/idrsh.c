@@ -33,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <readline/readline.h>
@@ -342,6 +343,24 @@ static int shell_preload_end(lua_State *L)
 	return 0;
 }
 
+/* mkdir(PATH): makes the directory PATH, mode 0700 (the user's state,
+ * such as the lessons done); true if it is one already.  Otherwise nil
+ * and why.  Lua has no mkdir of its own. */
+static int shell_mkdir(lua_State *L)
+{
+	const char *path = luaL_checkstring(L, 1);
+	struct stat st;
+
+	if (mkdir(path, 0700) == 0 ||
+	    (errno == EEXIST && stat(path, &st) == 0 && S_ISDIR(st.st_mode))) {
+		lua_pushboolean(L, 1);
+		return 1;
+	}
+	lua_pushnil(L);
+	lua_pushfstring(L, "%s: %s", path, strerror(errno));
+	return 2;
+}
+
 /* A pager that quits early ('q' in less) closes its pipe, and the next
  * write to it would kill idrsh with SIGPIPE.  pipe_quiet(true) ignores
  * SIGPIPE, so that the write fails with EPIPE instead (the pager has
@@ -405,7 +424,7 @@ static int open_shell(lua_State *L)
 	lua_pushliteral(L, "idrsh");
 	lua_call(L, 1, 1);
 	lua_getfield(L, -1, "setup");
-	lua_createtable(L, 0, 7);
+	lua_createtable(L, 0, 8);
 	lua_pushboolean(L, s->color_out);
 	lua_setfield(L, -2, "color_out");
 	lua_pushboolean(L, s->color_err);
@@ -420,6 +439,8 @@ static int open_shell(lua_State *L)
 	lua_setfield(L, -2, "preload_end");
 	lua_pushcfunction(L, shell_pipe_quiet);
 	lua_setfield(L, -2, "pipe_quiet");
+	lua_pushcfunction(L, shell_mkdir);
+	lua_setfield(L, -2, "mkdir");
 	lua_call(L, 1, 0);
 	s->module = luaL_ref(L, LUA_REGISTRYINDEX);
 	return 0;

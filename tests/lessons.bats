@@ -9,7 +9,13 @@ setup() {
 	load test_helper
 	idrsh_setup
 	export INPUTRC="$BATS_TEST_DIRNAME/inputrc" TERM=xterm
+	# The lessons done are kept in the test's own state directory.
+	export XDG_STATE_HOME="$BATS_TEST_TMPDIR/state"
 }
+
+# The course's order, as 'lesson' numbers it.
+COURSE=(lowest-free lookup grow-shrink removal iteration cyclic pre-get
+	preload generations ida memory packed why-64 rcu-readers)
 
 # The right answers of each lesson, one a line (the library grades them:
 # these are what a student who understood would say).
@@ -41,14 +47,85 @@ before_question() {
 		awk -v k="$2" '/^Question [0-9]+ of / { q = $2 + 0; if (q == k) exit } q == k - 1'
 }
 
-@test "lesson lists every lesson, with its title" {
+@test "lesson lists the course: every lesson, numbered in the suggested order, with its title" {
 	run "$IDRSH" -c lesson
 	assert_success
-	for l in "${!RIGHT[@]}"; do
-		assert_line --regexp "^$l +[A-Z]"
+	for i in "${!COURSE[@]}"; do
+		assert_line --regexp "^ *$((i + 1)) \[ \] ${COURSE[$i]} +[A-Z]"
 	done
-	[ "${#RIGHT[@]}" -eq 14 ]
+	assert_line --partial "0 of 14 done.  Type 'lesson next' for the next one (lowest-free)"
+	[ "${#RIGHT[@]}" -eq 14 ] && [ "${#COURSE[@]}" -eq 14 ]
 	[ "$(ls examples/lessons/*.lesson | wc -l)" -eq 14 ]
+}
+
+@test "lesson N takes the Nth of the course; past the end, an error" {
+	run "$IDRSH" -c 'lesson 10' <<<"${RIGHT[ida]}"
+	assert_success
+	assert_line --index 0 "The IDA: IDs without pointers, in bitmaps"
+	assert_line "Score: 3 of 3."
+	run "$IDRSH" -c 'lesson 15'
+	assert_failure 1
+	assert_output "idrsh: -c:1: lesson: no lesson 15: the course has lessons 1 to 14"
+}
+
+@test "lesson next: the first lesson not done, remembered in \$XDG_STATE_HOME/idrsh; done means full score" {
+	run "$IDRSH" -c 'lesson next' <<<"${RIGHT[lowest-free]}"
+	assert_success
+	assert_line "Score: 3 of 3."
+	[ "$(cat "$XDG_STATE_HOME/idrsh/lessons-done")" = lowest-free ]
+	run "$IDRSH" -c lesson
+	assert_line --regexp '^ 1 \[x\] lowest-free '
+	assert_line --regexp '^ 2 \[ \] lookup '
+	assert_line --partial "1 of 14 done.  Type 'lesson next' for the next one (lookup)"
+	# A lesson finished with a wrong answer is not done.
+	run "$IDRSH" -c 'lesson next' <<<$'1\n1\n1\n1'
+	assert_failure 1
+	assert_line --partial "Lookup: idr_find()"
+	run "$IDRSH" -c 'lesson next' <<<"${RIGHT[lookup]}"
+	assert_success
+	assert_line "Score: 4 of 4."
+	# Taken by name it counts too; a FILE or a quiz never does.
+	run "$IDRSH" -c 'lesson removal' <<<"${RIGHT[removal]}"
+	assert_success
+	printf 'title: t\n' >"$BATS_TEST_TMPDIR/grow-shrink"
+	idrsh=$(realpath "$IDRSH")
+	(cd "$BATS_TEST_TMPDIR" && "$idrsh" -c 'lesson ./grow-shrink')
+	"$IDRSH" -c 'quiz 1 --seed 1' <<<x || true
+	[ "$(cat "$XDG_STATE_HOME/idrsh/lessons-done")" = $'lowest-free\nlookup\nremoval' ]
+	run "$IDRSH" -c lesson
+	assert_line --regexp '^ 4 \[x\] removal '
+	assert_line --partial "Type 'lesson next' for the next one (grow-shrink)"
+	# With no XDG_STATE_HOME: ~/.local/state/idrsh.
+	unset XDG_STATE_HOME
+	run "$IDRSH" -c 'lesson 1' <<<"${RIGHT[lowest-free]}"
+	assert_success
+	[ "$(cat "$HOME/.local/state/idrsh/lessons-done")" = lowest-free ]
+}
+
+@test "lesson next, every lesson done: says so; the whole course from 'lesson next'" {
+	for l in "${COURSE[@]}"; do
+		run "$IDRSH" -c 'lesson next' <<<"${RIGHT[$l]}"
+		assert_success
+		assert_line --index 0 "$(sed -n 's/^title: //p' "examples/lessons/$l.lesson")"
+	done
+	run "$IDRSH" -c 'lesson next'
+	assert_failure 1
+	assert_output --partial "every lesson of the course is done (14 of 14)"
+	run "$IDRSH" -c lesson
+	assert_line --partial "14 of 14 done."
+	refute_line --partial "[ ]"
+}
+
+@test "an unwritable state directory: a warning, and the lesson still passes" {
+	mkdir -p "$XDG_STATE_HOME"
+	: >"$XDG_STATE_HOME/idrsh" # a file where the directory should be
+	run "$IDRSH" -c 'lesson 1' <<<"${RIGHT[lowest-free]}"
+	assert_success
+	assert_line "Score: 3 of 3."
+	assert_line --partial "idrsh: warning: lesson lowest-free not recorded as done: "
+	run "$IDRSH" -c lesson
+	assert_success
+	assert_line --partial "0 of 14 done."
 }
 
 @test "every lesson, right answers through a pipe: full score, exit 0" {
@@ -144,61 +221,137 @@ ${RIGHT[ida]}"
 	grep -qF '[min, max]' examples/lessons/ida.lesson
 }
 
-@test "every lesson whose answers are numbers says, before its first question, to answer in digits" {
+# An answer as a person types it: a number in words, an error without
+# its E, y or n, in any case.
+spoken() {
+	awk 'function words(n,   u, t, s) {
+		split("one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen", u, " ")
+		split("x twenty thirty forty fifty sixty seventy eighty ninety", t, " ")
+		if (n >= 1000) { s = words(int(n / 1000)) " thousand"; n %= 1000; return n ? s " " words(n) : s }
+		if (n >= 100) { s = u[int(n / 100)] " hundred"; n %= 100; return n ? s " and " words(n) : s }
+		if (n >= 20) { s = t[int(n / 10)]; n %= 10; return n ? s "-" u[n] : s }
+		return n ? u[n] : "zero"
+	}
+	/^[0-9]+$/ { print toupper(substr(words($0 + 0), 1, 1)) substr(words($0 + 0), 2); next }
+	/^-?E[A-Z]+$/ { sub(/^-?E/, ""); print tolower($0); next }
+	$0 == "yes" { print "Y"; next }
+	$0 == "no" { print "n"; next }
+	{ print }'
+}
+
+@test "every lesson, answered as a person types: numbers in words, errors without their E, y/n" {
 	for l in "${!RIGHT[@]}"; do
-		grep -qE '^-?(0x[0-9a-f]+|[0-9]+)$' <<<"${RIGHT[$l]}" || continue
-		run before_question "$l" 1
+		n=$(questions "$l")
+		said=$(spoken <<<"${RIGHT[$l]}")
+		[ "$l" != lowest-free ] || [ "$said" = $'Two\nSixty-five\nTen' ]
+		[ "$l" != cyclic ] || [ "$said" = $'nospc\nFour\nThree' ]
+		[ "$l" != generations ] || [ "$(head -n 1 <<<"$said")" = "Sixty-five thousand five hundred and forty-one" ]
+		run "$IDRSH" -c "lesson $l" <<<"$said"
 		assert_success
-		# (A paragraph may wrap between the two words.)
-		tr '\n' ' ' <<<"$output" | grep -q 'in digits'
+		assert_line "Score: $n of $n."
 	done
 }
 
-@test "every lesson asks before it tells, and explains every answer (tests/lesson-lint)" {
-	run tests/lesson-lint "$IDRSH" examples/lessons/*.lesson
+@test "answers compared as a person means them; what is no number stays wrong" {
+	# One line: -c runs a line.
+	run "$IDRSH" -c "$(tr '\n' ' ' <<<"lua local L = require 'idrsh.lesson'
+		local right = { {'64', 'sixty-four'}, {'64', 'Sixty Four'}, {'64', '0x40'},
+			{'1024', 'one thousand and twenty-four'}, {'65536', '65,536'},
+			{'65541', 'sixty-five thousand five hundred forty-one'},
+			{'2000', 'two thousand'}, {'100', 'a hundred'}, {'0', 'zero'},
+			{'-28', 'minus twenty-eight'}, {'ENOSPC', 'nospc'}, {'-ENOSPC', 'ENOSPC'},
+			{'EAGAIN', '-eagain'}, {'ENOENT', 'NoEnt'}, {'yes', 'Y'}, {'no', 'n.'},
+			{'stale', ' Stale '} }
+		local wrong = { {'5', 'two three'}, {'50', 'twenty thirty'}, {'12345', '1,2345'},
+			{'none', 'one'}, {'empty', 'mpty'}, {'11', 'eleven one'}, {'2', 'to'} }
+		for _, c in ipairs(right) do assert(L.check(c[1], c[2]), c[2]) end
+		for _, c in ipairs(wrong) do assert(not L.check(c[1], c[2]), c[2]) end
+		return 'ok'")"
 	assert_success
-	assert_output ""
+	assert_output "ok"
+}
+
+@test "a wrong answer shows the evidence the grader read: the height, the nodes, the slot's line" {
+	run "$IDRSH" -c 'lesson removal' <<<$'1\n1\n9\n9\n1'
+	assert_failure 1
+	# Question 3 asks the height after 'remove 5000', which prints the value.
+	assert_line "Wrong: you said 9; the answer is 1."
+	assert_line "The grader read the tree's stats after it: height 1, 1 node."
+	assert_line "The grader read the tree's stats: 9 nodes before, 5 after."
+	assert_line "The grader read the error it printed, ENOENT."
+	run "$IDRSH" -c 'lesson lookup' <<<$'1\n1\nno\nno'
+	assert_line --regexp '^The grader read the line "L2 0\.\.262143: slot 17.*"\.$'
+	# A whole-output answer: the output it compared with is shown above.
+	run "$IDRSH" -c 'lesson lowest-free' <<<$'1\n65\n10'
+	assert_line "idr> alloc a"
+	[ "$(grep -B2 '^Wrong: you said 1;' <<<"$output" | head -n 2)" = $'idr> alloc a\n2' ]
+	refute_line --partial "The grader read"
+}
+
+@test "lesson --check: every lesson of the course asks before it tells, and explains every answer" {
+	run "$IDRSH" -c 'lesson --check'
+	assert_success
+	[ "${#lines[@]}" -eq 14 ]
+	for l in "${!RIGHT[@]}"; do
+		assert_line "$l: $(questions "$l") questions: ok"
+	done
+	# By name, and as a file.
+	run "$IDRSH" -c 'lesson --check cyclic' -c 'lesson --check examples/lessons/ida.lesson'
+	assert_success
+	assert_output $'cyclic: 3 questions: ok\nexamples/lessons/ida.lesson: 3 questions: ok'
 }
 
 # Each way a lesson can tell before it asks, and a question with no why:
-# lesson-lint names the question.
-@test "lesson-lint fails a lesson that prints an answer before asking it, or gives no why" {
+# lesson --check names the question, and fails (exit status 1).
+@test "lesson --check fails a lesson that prints an answer before asking it, or gives no why" {
 	f=$BATS_TEST_TMPDIR/bad.lesson
 	# The cursor is the next ID (cyclic's old second question).
 	printf 'title: t\n> alloc_cyclic a\n> alloc_cyclic b\n> remove 0\n> cursor\n? q\n= alloc_cyclic c\n! w\n' >"$f"
-	run tests/lesson-lint "$IDRSH" "$f"
-	assert_failure
+	run "$IDRSH" -c "lesson --check $f"
+	assert_failure 1
 	assert_output "$f: question 1: its answer, 2, was printed first, by \"cursor\""
 	# The answer's own command, shown first (grow-shrink's old second).
 	printf 'title: t\n> alloc a\n? q\n= alloc b\n! w\n> alloc c 8300\n> path 8300\n? q\n= path 8300 | slot top\n! w\n' >"$f"
-	run tests/lesson-lint "$IDRSH" "$f"
-	assert_failure
+	run "$IDRSH" -c "lesson --check $f"
+	assert_failure 1
 	assert_output "$f: question 2: its evidence was shown first: \"path 8300\", the same output as its answer command"
 	# A field line, printed by another command.
 	printf 'title: t\n> preload\n? q\n= stats | field preloaded nodes\n! w\n' >"$f"
-	run tests/lesson-lint "$IDRSH" "$f"
-	assert_failure
+	run "$IDRSH" -c "lesson --check $f"
+	assert_failure 1
 	assert_output --partial "question 1: its answer was printed first, as \"preloaded nodes: 10\" by \"preload\""
 	# The text a 'has' looks for (packed's old first question).
 	printf 'title: t\n> alloc_many 20\n> remove 3\n> dump\n? q\n= dump | has packed in\n! w\n' >"$f"
-	run tests/lesson-lint "$IDRSH" "$f"
-	assert_failure
+	run "$IDRSH" -c "lesson --check $f"
+	assert_failure 1
 	assert_line "$f: question 1: its answer was printed first: \"dump\" printed \"packed in\""
 	# The answer in the question (pre-get's old third question).
 	printf "title: t\n? What does 'alloc a 70' print?\n= alloc a 70\n! w\n" >"$f"
-	run tests/lesson-lint "$IDRSH" "$f"
-	assert_failure
+	run "$IDRSH" -c "lesson --check $f"
+	assert_failure 1
 	assert_output "$f: question 1: its answer, 70, is in its own text"
-	# No why.
+	printf "title: t\n> alloc_many 12\n? Twelve IDs are taken: which comes next?\n= alloc a\n! w\n" >"$f"
+	run "$IDRSH" -c "lesson --check $f"
+	assert_failure 1
+	assert_output "$f: question 1: its answer, 12, is in its own text"
+	# No why; in a script, the failure stops nothing but the exit status.
 	printf 'title: t\n> alloc_many 3\n? q\n= alloc a\n' >"$f"
-	run tests/lesson-lint "$IDRSH" "$f"
-	assert_failure
-	assert_output "$f: question 1: no why text (\"!\" lines)"
+	run "$IDRSH" -c "lesson --check $f" -c 'count'
+	assert_failure 1
+	assert_output "$f: question 1: no why text (\"!\" lines)"$'\n'"0"
 	# The same lesson with its why passes.
 	printf '! w\n' >>"$f"
-	run tests/lesson-lint "$IDRSH" "$f"
+	run "$IDRSH" -c "lesson --check $f"
 	assert_success
-	assert_output ""
+	assert_output "$f: 1 question: ok"
+	# No answer at all.
+	printf 'title: t\n? q\n= path 5 | slot 7\n! w\n' >"$f"
+	run "$IDRSH" -c "lesson --check $f"
+	assert_failure 1
+	assert_output --partial "$f: question 1: no answer: the output of 'path 5' has no slot 7"
+	run "$IDRSH" -c "lesson --check $f --html x.html"
+	assert_failure 1
+	assert_output --partial "--check asks no one"
 }
 
 @test "every lesson --html: a replay page with each of its questions" {
@@ -472,7 +625,7 @@ refused_everywhere() {
 @test "help lesson and help quiz; the man page has the format" {
 	run "$IDRSH" -c 'help lesson' -c 'help quiz'
 	assert_success
-	assert_line "usage: lesson [NAME | FILE] [--answers FILE | --html OUT.html]"
+	assert_line "usage: lesson [NAME | N | next | FILE] [--answers FILE | --html OUT.html | --check]"
 	assert_line "usage: quiz [N] [--seed S] [--answers FILE | --html OUT.html]"
 	assert_line --partial "--html OUT.html asks nothing"
 	run grep -c 'LESSON FILES' man/idrsh.1

@@ -5,6 +5,9 @@ TOP=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
 export TOP
 cd "$TOP" || exit 1
 export NO_COLOR=1
+# The user's state (the lessons done: a lesson run to a full score is
+# recorded) is the test's own, never the real ~/.local/state.
+export XDG_STATE_HOME="${BATS_TEST_TMPDIR:-${BATS_RUN_TMPDIR:-${TMPDIR:-/tmp}}}/state"
 
 # The first fenced block of language $1 in README.md (or in the page $2).
 readme_block() {

@@ -13,6 +13,8 @@
 
 -- The lessons compiled into idrsh (examples/lessons/*.lesson), by name.
 local TEXTS = require "idrsh.lesson_texts"
+-- Numbers in words, error names without their E.
+local spoken = require "idrsh.spoken"
 
 -- Chunks run by 'lua' share _G: the shell keeps its own references.
 local error, ipairs, math, os, pairs, setmetatable, string, table,
@@ -37,63 +39,87 @@ That filled-in list is what a replay shows.
 
 -- The parts of an answer command's output that can be the answer:
 -- "CMD | MEASURE".  Each gets (output, before, after, arg), where before
--- and after are the current tree's t:stats() around the command.
+-- and after are the current tree's t:stats() around the command, and
+-- returns the answer and the evidence it read it from (a wrong answer
+-- is shown it).
 local MEASURES = {}
 
 local function stat(s, key)
 	return type(s) == "table" and math.tointeger(s[key]) or nil
 end
 
-function MEASURES.made(_, before, after)
+local function nodes(before, after)
 	local a, b = stat(after, "nodes"), stat(before, "nodes")
 	if not (a and b) then return nil end
-	return tostring(math.max(0, a - b))
+	return a, b, string.format("the tree's stats: %d node%s before, %d after",
+		b, b == 1 and "" or "s", a)
+end
+
+function MEASURES.made(_, before, after)
+	local a, b, ev = nodes(before, after)
+	if not a then return nil end
+	return tostring(math.max(0, a - b)), ev
 end
 
 function MEASURES.freed(_, before, after)
-	local a, b = stat(after, "nodes"), stat(before, "nodes")
-	if not (a and b) then return nil end
-	return tostring(math.max(0, b - a))
+	local a, b, ev = nodes(before, after)
+	if not a then return nil end
+	return tostring(math.max(0, b - a)), ev
 end
 
 function MEASURES.height(_, _, after)
 	local h = stat(after, "height")
-	return h and tostring(h)
+	local n = stat(after, "nodes")
+	return h and tostring(h), h and ("the tree's stats after it: height " ..
+		h .. (n and string.format(", %d node%s", n, n == 1 and "" or "s")
+		or ""))
 end
 
 function MEASURES.field(out, _, _, name)
 	for line in out:gmatch("[^\n]+") do
 		local k, v = line:match("^%s*(.-):%s*(.-)%s*$")
-		if k == name then return v end
+		if k == name then return v, "the line \"" .. k .. ": " .. v .. "\"" end
 	end
 end
 
 -- "slot LEVEL" or "slot top": the slot taken at that level, from the
 -- lines of 'path' ("L2 0..262143: slot 2 ...").
 function MEASURES.slot(out, _, _, level)
-	local top
-	for l, s in out:gmatch("L(%d+) [^\n:]*: slot (%d+)") do
-		top = top or s
-		if l == level then return s end
+	local top, topline
+	for line in out:gmatch("[^\n]+") do
+		local l, s = line:match("L(%d+) [^:]*: slot (%d+)")
+		if l then
+			local ev = "the line \"" .. line:match("^%s*(.-)%s*$") .. "\""
+			if not top then top, topline = s, ev end
+			if l == level then return s, ev end
+		end
 	end
-	if level == "top" then return top end
+	if level == "top" then return top, topline end
 end
 
 function MEASURES.word(out, _, _, n)
 	local i = 0
 	for w in out:gmatch("%S+") do
 		i = i + 1
-		if i == tonumber(n) then return (w:gsub("[:;,.]+$", "")) end
+		if i == tonumber(n) then
+			w = w:gsub("[:;,.]+$", "")
+			return w, "word " .. n .. " of its output, \"" .. w .. "\""
+		end
 	end
 end
 
 -- "has TEXT": yes if the output holds TEXT, else no.
 function MEASURES.has(out, _, _, text)
-	return out:find(text, 1, true) and "yes" or "no"
+	if out:find(text, 1, true) then
+		return "yes", "its output holds \"" .. text .. "\""
+	end
+	return "no", "its output has no \"" .. text .. "\""
 end
 
 function MEASURES.errno(out)
-	return out:match("%((E%u+)%)%s*$") or "none"
+	local e = out:match("%((E%u+)%)%s*$")
+	if e then return e, "the error it printed, " .. e end
+	return "none", "it printed no error"
 end
 
 -- The measures that take an argument, and what it must look like.
@@ -224,8 +250,9 @@ end
 -- {========================= Answers ==============================
 
 -- An answer as compared: trimmed, lower case, spaces collapsed, a
--- final '.' dropped; a number as its value (0x10 is 16); "-EAGAIN" as
--- "eagain"; y/n as yes/no.
+-- final '.' dropped; a number as its value (0x10, 16 and sixteen are
+-- 16; 65,536 is 65536); an error name as "eagain" ("-EAGAIN", EAGAIN,
+-- again); y/n as yes/no.
 local SAME = { y = "yes", n = "no", ["true"] = "yes", ["false"] = "no" }
 
 local function normal(s)
@@ -238,9 +265,14 @@ local function normal(s)
 	if s:find("^[-+]?%d+$") and #s <= 16 then
 		return tostring(math.tointeger(tonumber(s)))
 	end
-	s = s:gsub("^%-(e%l+)$", "%1")
+	local n = spoken.number(s)
+	if n then return tostring(n) end
+	s = spoken.errno(s) or s:gsub("^%-(e%l+)$", "%1")
 	return SAME[s] or s
 end
+
+--- M.normal(s) -> @s as answers are compared.
+M.normal = normal
 
 --- M.check(expected, given) -> true if @given says @expected.
 function M.check(expected, given)
@@ -250,18 +282,20 @@ end
 --- M.answer(step, output, before, after) -> the answer a
 -- question's command gave: its whole output (trimmed) or the measure
 -- the question names; nil and why when the output has no such part.
+-- A measure's answer comes with a third value: the evidence it read
+-- ("the tree's stats after it: height 2").
 function M.answer(step, output, before, after)
 	local m = step.measure
 	if not m then
 		local s = output:gsub("^%s+", ""):gsub("%s+$", "")
 		return s
 	end
-	local a = MEASURES[m.name](output, before, after, m.arg)
+	local a, evidence = MEASURES[m.name](output, before, after, m.arg)
 	if a == nil then
 		return nil, "the output of '" .. step.command .. "' has no " ..
 			m.name .. (m.arg and " " .. m.arg or "")
 	end
-	return a
+	return a, nil, evidence
 end
 
 -- }===============================================================
@@ -338,7 +372,7 @@ function Runner:reveal(q)
 	local stats = self.io.stats or function() end
 	local before = stats()
 	q.output, q.ok = self.io.run(q.command, true)
-	q.answer, q.error = M.answer(q, q.output, before, stats())
+	q.answer, q.error, q.evidence = M.answer(q, q.output, before, stats())
 end
 
 --- Grades @given as the answer to the question asked; true if right.

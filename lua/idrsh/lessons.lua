@@ -1,7 +1,8 @@
 -- SPDX-License-Identifier: MIT
 -- lessons.lua - the commands that teach: lesson and quiz, which play
--- lesson.lua's lessons in a sandbox of their own trees; and alloc_many,
--- which lessons build their trees with.
+-- lesson.lua's lessons in a sandbox of their own trees (course.lua
+-- orders them; lint.lua checks them; alloc_many, which lessons build
+-- their trees with, is many.lua's).
 
 local idr = require "idr"
 local sh = require "idrsh.state"
@@ -12,19 +13,23 @@ local trees = require "idrsh.trees"
 local events = require "idrsh.events"
 local run = require "idrsh.run"
 local Lesson = require "idrsh.lesson"
+local Course = require "idrsh.course"
+local Lint = require "idrsh.lint"
+-- alloc_many: registered here, before lesson and quiz.
+require "idrsh.many"
 
 -- Chunks run by 'lua' share _G: the shell keeps its own references.
 local error, getmetatable, io, ipairs, os, pairs, pcall, setmetatable,
 	string, table, tostring = error, getmetatable, io, ipairs, os, pairs,
 	pcall, setmetatable, string, table, tostring
 
-local out, outln, bold, visible, write_file = output.out, output.outln,
-	output.bold, output.visible, output.write_file
-local quoted, number, numbers, failure, range_text = words.quoted,
-	words.number, words.numbers, words.failure, words.range_text
+local out, outln, bold, visible, write_file, report = output.out,
+	output.outln, output.bold, output.visible, output.write_file,
+	output.report
+local quoted, number = words.quoted, words.number
 local INT_MAX = words.INT_MAX
 local command, usage = registry.command, registry.usage
-local current, call = trees.current, trees.call
+local current = trees.current
 local reader = events.reader
 local run_line = run.run_line
 
@@ -101,79 +106,6 @@ local function lesson_text(file)
 	end
 	return text or ""
 end
-
--- {------------------------ alloc_many ------------------------------
-
--- "0..63 65 67..70": @ids (sorted) as runs.
-local function runs(ids)
-	local parts, i = {}, 1
-	while ids[i] do
-		local j = i
-		while ids[j + 1] == ids[j] + 1 do j = j + 1 end
-		parts[#parts + 1] = j > i and (ids[i] .. ".." .. ids[j])
-			or tostring(ids[i])
-		i = j + 1
-	end
-	return table.concat(parts, " ")
-end
-
-local FILL_MAX = 1000000
-
--- Gives back @ids, the newest first, as if they had never been handed
--- out: an idr's unalloc, not remove, so that no tagged slot's generation
--- advances.  (alloc, unlike alloc_cyclic, leaves the cursor alone.)
-local function give_back(t, kind, ids)
-	local m = kind == "ida" and "free" or "unalloc"
-	for i = #ids, 1, -1 do
-		call(t, m, ids[i])
-	end
-end
-
--- Why the @n-th ID of @want failed, once the @n - 1 before are given back.
-local function many_failed(msg, errno, start, done, want)
-	local why = failure(msg, errno, range_text(start))
-	if done == 0 then return why end
-	local back = done == 1 and "it is" or ("the " .. done .. " are")
-	return (why:gsub(" %((%u+)%)$", string.format(" after %d of %d; " ..
-		"%s given back (%%1)", done, want, back)))
-end
-
-command {
-	name = "alloc_many", args = "N [START]", min = 1, max = 2,
-	help = "allocate N IDs, all or none, from START up; print them",
-	text = "On an idr each ID holds the value 'v' (alloc v START); on an\n" ..
-		"IDA, ida_alloc START.  Prints the IDs as runs: 0..63 70.  At\n" ..
-		"most " .. FILL_MAX .. " at a time.  All or none: if one fails\n" ..
-		"(ENOSPC, or ENOMEM after 'fail N'), those before are given back\n" ..
-		"and the tree is as it was, a tagged one's generations too.",
-	example = "alloc_many 64",
-	run = function(args)
-		local t, kind = current()
-		if not t then return nil, kind end
-		local n, e = numbers(args, { 1, "N", FILL_MAX }, { 2, "START" })
-		if not n then return nil, e end
-		local ids = {}
-		for _ = 1, n[1] do
-			local id, msg, errno
-			if kind == "ida" then
-				id, msg, errno = call(t, "alloc", n[2])
-			else
-				id, msg, errno = call(t, "alloc", "v", n[2])
-			end
-			if id == nil then
-				give_back(t, kind, ids)
-				return nil, many_failed(msg, errno, n[2], #ids, n[1])
-			end
-			ids[#ids + 1] = id
-		end
-		table.sort(ids)
-		outln(#ids == 0 and "0 IDs" or
-			#ids .. (#ids == 1 and " ID: " or " IDs: ") .. runs(ids))
-		return true
-	end,
-}
-
--- }----------------------------------------------------------------
 
 -- {------------------------- The sandbox ----------------------------
 
@@ -283,6 +215,9 @@ local function show_grade(q)
 	else
 		outln(bold("Wrong: ") .. "you said " .. visible(q.given) ..
 			"; the answer is " .. q.answer .. ".")
+		if q.evidence then
+			outln("The grader read " .. q.evidence .. ".")
+		end
 		if q.why then outln("Why: " .. q.why:gsub("\n", "\n  ")) end
 	end
 	outln("")
@@ -326,9 +261,20 @@ local function session(lesson)
 	return s
 end
 
+-- A lesson of the course finished with every answer right is done:
+-- recorded, or a warning, never a failure of the lesson.
 local function over(s)
 	local r = s.runner
-	return r.score == r.total
+	local full = r.score == r.total
+	if full and s.course and not s.recorded then
+		s.recorded = true
+		local ok, err = Course.mark(s.course)
+		if not ok then
+			report(nil, "warning: lesson " .. s.course ..
+				" not recorded as done: " .. tostring(err))
+		end
+	end
+	return full
 end
 
 local function lesson_answer(s, line)
@@ -366,14 +312,16 @@ end
 local Session = { __index = { answer = lesson_answer, stop = lesson_stop } }
 
 -- Plays @lesson up to its first question; the rest of its answers come
--- from @answers (a file), or from the lines after this one.
-local function start(lesson, answers)
+-- from @answers (a file), or from the lines after this one.  @course:
+-- the lesson's name when it is one of the course's, to record as done.
+local function start(lesson, answers, course)
 	local text, err
 	if answers then
 		text, err = lesson_text(answers)
 		if not text then return nil, err end
 	end
 	local s = session(lesson)
+	s.course = course
 	outln(bold(lesson.title))
 	outln("")
 	inside(s.box, s.runner.advance, s.runner)
@@ -483,13 +431,16 @@ end
 
 -- {------------------------ The commands ----------------------------
 
--- Splits "--answers FILE", "--html FILE" (and "--seed S" when @seed)
--- off @args.
+-- Splits "--answers FILE", "--html FILE" (and "--seed S" when @seed,
+-- else "--check") off @args.
 local function lesson_options(args, seed)
 	local o, rest, i = {}, {}, 1
 	while args[i] do
 		local a = args[i]
-		if a == "--answers" or a == "--html" or
+		if a == "--check" and not seed then
+			o.check = true
+			i = i + 1
+		elseif a == "--answers" or a == "--html" or
 				(seed and a == "--seed") then
 			if not args[i + 1] then return nil, a .. " needs a value" end
 			o[a:sub(3)] = args[i + 1]
@@ -503,17 +454,10 @@ local function lesson_options(args, seed)
 	end
 	if o.answers and o.html then
 		return nil, "--html asks no one: not with --answers"
+	elseif o.check and (o.answers or o.html) then
+		return nil, "--check asks no one: not with --answers or --html"
 	end
 	return o, rest
-end
-
-local function list_lessons()
-	for _, name in ipairs(Lesson.names()) do
-		local l = Lesson.get(name)
-		outln(string.format("%-14s %s", name, l and l.title or "?"))
-	end
-	outln("Type 'lesson NAME' to take one, or 'lesson FILE' for your own.")
-	return true
 end
 
 -- A lesson compiled in, else a file of the format.
@@ -531,28 +475,65 @@ local function load_lesson(name)
 	return idr.lesson_parse(text, name, lesson_allowed)
 end
 
+-- 'lesson --check': @lessons played with no one to answer, each
+-- question's answer revealed; prints each problem, "NAME: question K:
+-- what", or "NAME: N questions: ok"; false if any has a problem.
+local function lesson_check(lessons)
+	local ok = true
+	for _, l in ipairs(lessons) do
+		local played = inside(sandbox(), Lesson.play, l,
+			{ run = captured, stats = tree_stats })
+		local problems = Lint.problems(played)
+		if #problems > 0 then
+			ok = false
+			outln(Lint.lines(l.name, problems))
+		else
+			local n = 0
+			for _, q in ipairs(played) do
+				if q.kind == "question" then n = n + 1 end
+			end
+			outln(string.format("%s: %d question%s: ok", l.name, n,
+				n == 1 and "" or "s"))
+		end
+	end
+	return ok
+end
+
 command {
-	name = "lesson", args = "[NAME | FILE] [--answers FILE | --html OUT.html]",
-	max = 3,
+	name = "lesson",
+	args = "[NAME | N | next | FILE] [--answers FILE | --html OUT.html | --check]",
+	max = 4,
 	help = "take a lesson: text, commands run for you, and questions",
-	text = "With no NAME, lists the lessons.  A question's answer is what an\n" ..
-		"idrsh command prints when it runs after you answer: the library\n" ..
-		"grades you.  At the terminal 'answer> ' asks for each answer\n" ..
-		"(Ctrl-C or Ctrl-D leaves the lesson); in a script or a pipe the lines\n" ..
-		"after the command are its answers, and --answers FILE reads\n" ..
-		"them from FILE.  A lesson ends with the score, and fails (exit\n" ..
-		"status 1) unless every answer was right.  'lesson FILE' runs a\n" ..
-		"file of your own (the format is in idrsh(1), LESSON FILES); it\n" ..
-		"runs only idrsh commands that run no Lua and touch no file, on\n" ..
-		"trees of its own.  A lesson or answers file holds at most\n" ..
-		LESSON_BYTES_MAX .. " bytes.  --html OUT.html asks nothing: it plays the\n" ..
-		"lesson and writes it as a replay page (see 'record'), a frame\n" ..
-		"a command, its paragraphs with them, and each question with\n" ..
-		"its answer hidden until 'Show the answer' is clicked.",
-	example = "lesson lowest-free --html lowest-free.html",
+	text = "With no NAME, lists the lessons as a course, numbered in a\n" ..
+		"suggested order, [x] for those done (finished with every answer\n" ..
+		"right; kept in $XDG_STATE_HOME/idrsh/lessons-done, by default\n" ..
+		"~/.local/state/idrsh). 'lesson N' takes the Nth, 'lesson next'\n" ..
+		"the first not done. A question's answer is what an idrsh command\n" ..
+		"prints when it runs after you answer: the library grades\n" ..
+		"you. Answer as you would say it: 64, 0x40 or sixty-four; ENOSPC\n" ..
+		"or nospc; yes or y. At the terminal 'answer> ' asks for each\n" ..
+		"answer (Ctrl-C or Ctrl-D leaves the lesson); in a script or a\n" ..
+		"pipe the lines after the command are its answers, and --answers\n" ..
+		"FILE reads them from FILE. A lesson ends with the score, and\n" ..
+		"fails (exit status 1) unless every answer was right. 'lesson\n" ..
+		"FILE' runs a file of your own (the format is in idrsh(1), LESSON\n" ..
+		"FILES); it runs only idrsh commands that run no Lua and touch no\n" ..
+		"file, on trees of its own. A lesson or answers file holds at\n" ..
+		"most " .. LESSON_BYTES_MAX .. " bytes. --html OUT.html asks nothing: it\n" ..
+		"plays the lesson and writes it as a replay page (see 'record'), a\n" ..
+		"frame a command, its paragraphs with them, and each question with\n" ..
+		"its answer hidden until 'Show the answer' is clicked. --check asks\n" ..
+
+		"nothing either: it fails, naming the question, when a question\n" ..
+		"has no why or its answer was shown before it was asked (with no\n" ..
+		"NAME, it checks every lesson of the course).",
+	example = "lesson next",
 	complete = function(text)
-		if text:sub(1, 1) == "-" then return { "--answers", "--html" } end
-		local l = Lesson.names()
+		if text:sub(1, 1) == "-" then
+			return { "--answers", "--html", "--check" }
+		end
+		local l = Course.names()
+		l[#l + 1] = "next"
 		for _, name in ipairs(l) do
 			if name:sub(1, #text) == text then return l end
 		end
@@ -562,14 +543,26 @@ command {
 		local o, rest = lesson_options(args)
 		if not o then return nil, rest end
 		if #rest > 1 then return nil, usage("lesson") end
-		if not rest[1] then
+		if not rest[1] and o.check then
+			local all = {}
+			for _, name in ipairs(Course.names()) do
+				local l, err = load_lesson(name)
+				if not l then return nil, err end
+				all[#all + 1] = l
+			end
+			return lesson_check(all)
+		elseif not rest[1] then
 			if o.answers or o.html then return nil, usage("lesson") end
-			return list_lessons()
+			return Course.list()
 		end
-		local l, err = load_lesson(rest[1])
+		local name, perr = Course.pick(rest[1])
+		if name == false then return nil, perr end
+		name = name or rest[1]
+		local l, err = load_lesson(name)
 		if not l then return nil, err end
 		if o.html then return lesson_html(l, o.html) end
-		return start(l, o.answers)
+		if o.check then return lesson_check({ l }) end
+		return start(l, o.answers, Lesson.texts[name] and name)
 	end,
 }
 

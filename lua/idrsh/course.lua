@@ -1,0 +1,172 @@
+-- SPDX-License-Identifier: MIT
+-- course.lua - the lessons compiled in, as a course: their suggested
+-- order, which of them the user has done (a file in the user's state
+-- directory), and 'lesson' with no name, a number or 'next'.
+
+local sh = require "idrsh.state"
+local output = require "idrsh.output"
+local Lesson = require "idrsh.lesson"
+
+-- Chunks run by 'lua' share _G: the shell keeps its own references.
+local io, ipairs, math, os, pcall, string, table, tonumber, tostring =
+	io, ipairs, math, os, pcall, string, table, tonumber, tostring
+
+local outln = output.outln
+
+local M = {}
+
+--[[
+The suggested order, in this one place: each lesson leans on those
+before it (the lowest free ID before lookup's digits, growth before
+removal's shrinking, the 2004 protocol before today's preload, the
+tree's shape before memory, packing and why 64, and all of it before
+what an RCU reader may see).  A lesson compiled in but not named here
+comes after these, by name.
+]]
+M.ORDER = {
+	"lowest-free", "lookup", "grow-shrink", "removal", "iteration",
+	"cyclic", "pre-get", "preload", "generations", "ida", "memory",
+	"packed", "why-64", "rcu-readers",
+}
+
+--- M.names() -> the lessons compiled in, in the course's order.
+function M.names()
+	local names, seen = {}, {}
+	for _, name in ipairs(M.ORDER) do
+		if Lesson.texts[name] then
+			names[#names + 1], seen[name] = name, true
+		end
+	end
+	local rest = {}
+	for _, name in ipairs(Lesson.names()) do
+		if not seen[name] then rest[#rest + 1] = name end
+	end
+	for _, name in ipairs(rest) do names[#names + 1] = name end
+	return names
+end
+
+-- {======================== Lessons done ===========================
+
+--[[
+A lesson is done once the user has finished it with every answer
+right (a lesson compiled in, taken by name, number or 'next'; not a
+FILE, a quiz or --html).  The names of those done are the lines of
+$XDG_STATE_HOME/idrsh/lessons-done, or ~/.local/state/idrsh/lessons-done
+(the XDG default), beside where the history is kept.  Failing to write
+it never fails the lesson: the caller prints a warning.
+]]
+local FILE = "lessons-done"
+
+--- M.dir() -> the user's state directory for idrsh, or nil (no HOME).
+function M.dir()
+	local x = os.getenv("XDG_STATE_HOME")
+	if x and x ~= "" then return x .. "/idrsh" end
+	local home = os.getenv("HOME")
+	if home and home ~= "" then return home .. "/.local/state/idrsh" end
+end
+
+--- M.done() -> set of the lessons done (name -> true); empty if none
+-- is recorded or the file cannot be read.
+function M.done()
+	local set, dir = {}, M.dir()
+	local f = dir and io.open(dir .. "/" .. FILE, "r")
+	if not f then return set end
+	local ok, text = pcall(f.read, f, 65536)
+	f:close()
+	for name in ((ok and text) or ""):gmatch("[^\n]+") do
+		if Lesson.texts[name] then set[name] = true end
+	end
+	return set
+end
+
+-- mkdir -p @dir, a component at a time.
+local function make_dir(dir)
+	local mkdir = sh.config.mkdir
+	if not mkdir then return nil, "no mkdir in this Lua" end
+	local path = dir:sub(1, 1) == "/" and "" or "."
+	for part in dir:gmatch("[^/]+") do
+		path = path .. "/" .. part
+		local ok, err = mkdir(path)
+		if not ok then return nil, err end
+	end
+	return true
+end
+
+--- M.mark(name) -> true once @name is recorded as done; nil and why
+-- when it could not be (an unwritable directory, no HOME).
+function M.mark(name)
+	local dir = M.dir()
+	if not dir then return nil, "neither XDG_STATE_HOME nor HOME is set" end
+	local set = M.done()
+	if set[name] then return true end
+	set[name] = true
+	local ok, err = make_dir(dir)
+	if not ok then return nil, err end
+	local lines = {}
+	for _, n in ipairs(M.names()) do
+		if set[n] then lines[#lines + 1] = n .. "\n" end
+	end
+	-- Written whole, then renamed: a full disk leaves the old file.
+	local path = dir .. "/" .. FILE
+	local f, ferr = io.open(path .. ".new", "w")
+	if not f then return nil, ferr end
+	local wok, werr = f:write(table.concat(lines))
+	local cok, cerr = f:close()
+	if not (wok and cok) then
+		os.remove(path .. ".new")
+		return nil, path .. ".new: " .. tostring(werr or cerr)
+	end
+	local rok, rerr = os.rename(path .. ".new", path)
+	if not rok then
+		os.remove(path .. ".new")
+		return nil, rerr
+	end
+	return true
+end
+
+-- }===============================================================
+
+-- {====================== Choosing a lesson =========================
+
+--- M.pick(word) -> the name of the lesson 'lesson WORD' means when
+-- WORD is a number of the course or 'next'; nil when it is neither
+-- (a name or a FILE); false and why when it names none.
+function M.pick(word)
+	local names = M.names()
+	if word == "next" then
+		local done = M.done()
+		for _, name in ipairs(names) do
+			if not done[name] then return name end
+		end
+		return false, "every lesson of the course is done (" .. #names ..
+			" of " .. #names .. "); take one again by its name or number"
+	end
+	local n = word:find("^%d+$") and math.tointeger(tonumber(word))
+	if not n then return nil end
+	if names[n] then return names[n] end
+	return false, "no lesson " .. word .. ": the course has lessons 1 to " ..
+		#names
+end
+
+--- M.list(): 'lesson' with no argument: the course, numbered, the
+-- lessons done marked.
+function M.list()
+	local done, names = M.done(), M.names()
+	local ndone, first = 0, nil
+	outln("The course, in the suggested order ([x]: done):")
+	for i, name in ipairs(names) do
+		local l = Lesson.get(name)
+		if done[name] then ndone = ndone + 1 else first = first or name end
+		outln(string.format("%2d [%s] %-14s %s", i, done[name] and "x" or " ",
+			name, l and l.title or "?"))
+	end
+	outln(string.format("%d of %d done.  Type 'lesson next' for %s,",
+		ndone, #names, first and ("the next one (" .. first .. ")")
+			or "the first not done (none is left)"))
+	outln("'lesson N' or 'lesson NAME' for any, 'lesson FILE' for your own.")
+	return true
+end
+
+-- }===============================================================
+
+return M
