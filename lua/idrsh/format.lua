@@ -46,7 +46,7 @@ command {
 		"real: wall-clock seconds; user, sys: CPU seconds of idrsh in\n" ..
 		"user space and in the kernel.  In JSON: {\"run_time\": {\"real\":\n" ..
 		"R, \"user\": U, \"sys\": S}}.  time fails when COMMAND fails.",
-	example = "time alloc_many x 100000",
+	example = "time alloc_many 100000",
 	runs = function(rest)
 		if rest ~= "" then return rest end
 	end,
