@@ -47,6 +47,7 @@ command {
 		"user space and in the kernel.  In JSON: {\"run_time\": {\"real\":\n" ..
 		"R, \"user\": U, \"sys\": S}}.  time fails when COMMAND fails.",
 	example = "time alloc_many 100000",
+	complete = registry.names,
 	runs = function(rest)
 		if rest ~= "" then return rest end
 	end,
