@@ -204,26 +204,28 @@ item's line as it comes; JSON prints one array, on one line, at close.
 local Items = {}
 Items.__index = Items
 
--- JSON keeps the items encoded, joined every so many.
+-- JSON encodes the items so many at a time, and keeps the text.
 local ITEMS_JOIN = 1024
+
+-- The items so far, encoded: "[a,b]" without its brackets.
+function Items:join()
+	if #self.part == 0 then return end
+	self.parts[#self.parts + 1] = json.encode(self.part):sub(2, -2)
+	self.part = {}
+end
 
 function Items:add(data, text, ...)
 	if format ~= "json" then return result(nil, text, ...) end
 	local d, err = made(data, ...)
 	if d == nil and err ~= nil then return nil, err end
-	local part = self.part
-	part[#part + 1] = json.encode(d)
-	if #part >= ITEMS_JOIN then
-		self.parts[#self.parts + 1] = table.concat(part, ",")
-		self.part = {}
-	end
+	self.part[#self.part + 1] = d == nil and json.null or d
+	if #self.part >= ITEMS_JOIN then self:join() end
 	return true
 end
 
 function Items:close()
 	if format ~= "json" then return true end
-	if #self.part > 0 then self.parts[#self.parts + 1] =
-		table.concat(self.part, ",") end
+	self:join()
 	flush_text()
 	write("[", table.concat(self.parts, ","), "]\n")
 	return true
