@@ -8,7 +8,7 @@
 # options there, as getopt's "+" does), then file names: the SCRIPT and
 # its arguments.
 
-_idrsh_options='-c -e -i -q --bail --batch --interactive --color= --html=
+_idrsh_options='-c -e -i -q --bail --batch --interactive --color= --html= --json
 -h --help -V --version'
 _idrsh_colors='auto always never'
 

@@ -33,7 +33,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <readline/readline.h>
@@ -60,6 +62,7 @@ struct shell {
 	struct action *actions;
 	int nactions;
 	bool bail, quiet, stdin_after, color_out, color_err;
+	bool json;	  /* --json: results as JSON Lines */
 	int mode;	  /* 0: by isatty, 'b': batch, 'i': interactive */
 	bool interactive; /* reading stdin through readline */
 	bool failed;	  /* a command failed */
@@ -381,6 +384,28 @@ static int shell_pipe_quiet(lua_State *L)
 	return 0;
 }
 
+static lua_Number seconds(struct timeval tv)
+{
+	return (lua_Number)tv.tv_sec + (lua_Number)tv.tv_usec / 1e6;
+}
+
+/* clock(): now, in seconds: the monotonic wall clock, and the CPU time
+ * of the process, user and system, for 'time' and 'timer'.  Lua's
+ * os.clock() adds the two, and os.time() counts whole seconds. */
+static int shell_clock(lua_State *L)
+{
+	struct timespec now;
+	struct rusage ru;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	getrusage(RUSAGE_SELF, &ru);
+	lua_pushnumber(L,
+		       (lua_Number)now.tv_sec + (lua_Number)now.tv_nsec / 1e9);
+	lua_pushnumber(L, seconds(ru.ru_utime));
+	lua_pushnumber(L, seconds(ru.ru_stime));
+	return 3;
+}
+
 /* The module "idrsh.lesson_texts": each lesson's text by name. */
 static int open_lesson_texts(lua_State *L)
 {
@@ -424,7 +449,7 @@ static int open_shell(lua_State *L)
 	lua_pushliteral(L, "idrsh");
 	lua_call(L, 1, 1);
 	lua_getfield(L, -1, "setup");
-	lua_createtable(L, 0, 8);
+	lua_createtable(L, 0, 10);
 	lua_pushboolean(L, s->color_out);
 	lua_setfield(L, -2, "color_out");
 	lua_pushboolean(L, s->color_err);
@@ -433,6 +458,10 @@ static int open_shell(lua_State *L)
 	lua_setfield(L, -2, "bail");
 	lua_pushboolean(L, s->interactive);
 	lua_setfield(L, -2, "interactive");
+	lua_pushboolean(L, s->json);
+	lua_setfield(L, -2, "json");
+	lua_pushcfunction(L, shell_clock);
+	lua_setfield(L, -2, "clock");
 	lua_pushcfunction(L, shell_preload);
 	lua_setfield(L, -2, "preload");
 	lua_pushcfunction(L, shell_preload_end);
@@ -700,6 +729,9 @@ static void usage(void)
 	      "      --interactive  prompt and edit lines, even without a "
 	      "terminal\n"
 	      "      --color=WHEN auto (default), always or never\n"
+	      "      --json       print results as JSON, one value a line, "
+	      "and errors\n"
+	      "                   as JSON objects (see 'help format')\n"
 	      "      --html=FILE  record every command and write a replay "
 	      "page\n"
 	      "                   (one HTML file, for a browser)\n"
@@ -750,7 +782,14 @@ static bool set_color(struct shell *s, const char *when)
 	return true;
 }
 
-enum { OPT_BAIL = 256, OPT_BATCH, OPT_INTERACTIVE, OPT_COLOR, OPT_HTML };
+enum {
+	OPT_BAIL = 256,
+	OPT_BATCH,
+	OPT_INTERACTIVE,
+	OPT_COLOR,
+	OPT_HTML,
+	OPT_JSON
+};
 
 static const struct option long_options[] = {
 	{ "bail", no_argument, NULL, OPT_BAIL },
@@ -759,6 +798,7 @@ static const struct option long_options[] = {
 	{ "color", required_argument, NULL, OPT_COLOR },
 	{ "colour", required_argument, NULL, OPT_COLOR },
 	{ "html", required_argument, NULL, OPT_HTML },
+	{ "json", no_argument, NULL, OPT_JSON },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -787,6 +827,9 @@ static int option(struct shell *s, int c)
 		return -1;
 	case OPT_INTERACTIVE:
 		s->mode = 'i';
+		return -1;
+	case OPT_JSON:
+		s->json = true;
 		return -1;
 	case OPT_HTML:
 		/* Found now, not after every command has run. */

@@ -45,10 +45,13 @@ $(B)/deb/stamp: $(PKG_FILES)
 	$(Q)touch $@
 
 # LuaRocks keeps its temporary trees in $TMPDIR and its cache in $HOME:
-# both under build/rock too.  The binary rock is packed from the installed
-# tree: Debian 12's LuaRocks 3.8 runs a "make" rockspec's install step,
-# under make --pack-binary-rock, with the default tree's paths (it wrote
-# to /usr/local/lib/luarocks) and packs a rock without idr.so.
+# both under build/rock too.  The build is offline: --deps-mode=none
+# leaves out the rockspec's dkjson (only idr.json needs it, on first
+# use), which luarocks install fetches from luarocks.org.  The binary
+# rock is packed from the installed tree: Debian 12's LuaRocks 3.8 runs
+# a "make" rockspec's install step, under make --pack-binary-rock, with
+# the default tree's paths (it wrote to /usr/local/lib/luarocks) and
+# packs a rock without idr.so.
 LUAROCKS = env HOME=$(abspath $(B)/rock/home) \
 	TMPDIR=$(abspath $(B)/rock/tmp) luarocks --lua-version=5.4
 
@@ -58,7 +61,7 @@ $(B)/rock/stamp: $(PKG_FILES)
 	$(Q)rm -rf $(B)/rock
 	$(Q)$(call copy_tree,$(B)/rock/src)
 	$(Q)mkdir -p $(B)/rock/home $(B)/rock/tmp
-	$(Q)cd $(B)/rock/src && $(LUAROCKS) make --tree=../tree $(ROCKSPEC) \
+	$(Q)cd $(B)/rock/src && $(LUAROCKS) make --deps-mode=none --tree=../tree $(ROCKSPEC) \
 		> ../build.log 2>&1 || { cat ../build.log; exit 1; }
 	$(Q)cd $(B)/rock && $(LUAROCKS) pack --tree=tree idr $(VERSION)-1 \
 		>> build.log 2>&1 || { cat build.log; exit 1; }

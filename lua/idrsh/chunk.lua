@@ -14,7 +14,7 @@ local debug, error, getmetatable, ipairs, load, math, next, pcall, rawget,
 	ipairs, load, math, next, pcall, rawget, string, table, tostring,
 	type, xpcall
 
-local outln = output.outln
+local result, lua_value = output.result, output.lua_value
 local INTERRUPTED = words.INTERRUPTED
 local update_globals = trees.update_globals
 
@@ -121,8 +121,14 @@ local function print_values(r)
 		end
 		parts[i] = text
 	end
-	if r.n > 0 then outln(table.concat(parts, "\t")) end
-	return true
+	if r.n == 0 then return true end
+	-- In JSON: one value, or several as an array.
+	return result(function()
+		if r.n == 1 then return lua_value(r[1]) end
+		local list = {}
+		for i = 1, r.n do list[i] = lua_value(r[i]) end
+		return list
+	end, table.concat(parts, "\t"))
 end
 
 -- }----------------------------------------------------------------

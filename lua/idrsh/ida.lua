@@ -9,7 +9,7 @@ local trees = require "idrsh.trees"
 -- Chunks run by 'lua' share _G: the shell keeps its own references.
 local string = string
 
-local outln = output.outln
+local result = output.result
 local numbers, INT_MAX = words.numbers, words.INT_MAX
 local command = registry.command
 local tree, call, allocated, on_id, absent = trees.tree, trees.call,
@@ -50,8 +50,8 @@ command {
 	help = "print yes if ID is allocated in the IDA, else no",
 	example = "ida_exists 3",
 	run = on_id("ida", "ID", function(a, id)
-		outln(call(a, "exists", id) and "yes" or "no")
-		return true
+		local yes = call(a, "exists", id) and true or false
+		return result(yes, yes and "yes" or "no")
 	end),
 }
 

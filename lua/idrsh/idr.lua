@@ -13,15 +13,17 @@ local trees = require "idrsh.trees"
 -- Chunks run by 'lua' share _G: the shell keeps its own references.
 local pcall, string, tostring, type = pcall, string, tostring, type
 
-local outln, show = output.outln, output.show
+local show, result, items, value = output.show, output.result,
+	output.items, output.value
 local number, numbers, failure = words.number, words.numbers, words.failure
 local U32_MAX = words.U32_MAX
-local command = registry.command
+local command, usage = registry.command, registry.usage
 local tree, call, allocated, print_entry, on_id, absent, print_value,
-	print_result, kind_of, keep, alloc_with = trees.tree, trees.call,
-	trees.allocated, trees.print_entry, trees.on_id, trees.absent,
-	trees.print_value, trees.print_result, trees.kind_of, trees.keep,
-	trees.alloc_with
+	print_result, kind_of, keep, alloc_with, id_max, entry, entry_text =
+	trees.tree, trees.call, trees.allocated, trees.print_entry,
+	trees.on_id, trees.absent, trees.print_value, trees.print_result,
+	trees.kind_of, trees.keep, trees.alloc_with, trees.id_max,
+	trees.entry, trees.entry_text
 
 -- {=========================== The idr ============================
 
@@ -89,8 +91,7 @@ command {
 	run = on_id("idr", "ID", function(t, id, args)
 		local old, msg, errno = call(t, "replace", id, args[2])
 		if old == nil and msg then return absent(id, msg, errno) end
-		outln(show(old))
-		return true
+		return result(value(old), show(old))
 	end),
 }
 
@@ -105,29 +106,66 @@ command {
 		if type(nid) ~= "number" then
 			return nil, failure("no entry at or above " .. id, "ENOENT")
 		end
-		print_entry(nid, v)
-		return true
+		return print_entry(nid, v)
 	end),
 }
 
+-- list's arguments: { first, last, count }, each optional, or nil, why.
+local function list_args(args, t)
+	local o, ids, i, idmax = {}, {}, 1, id_max("any", t)
+	while args[i] do
+		local a, n, err = args[i]
+		if a == "--count" and args[i + 1] and not o.count then
+			n, err = number(args[i + 1], "--count N")
+			o.count, i = n, i + 2
+		elseif a:sub(1, 1) ~= "-" and #ids < 2 then
+			n, err = number(a, #ids == 0 and "A" or "B", idmax)
+			ids[#ids + 1], i = n, i + 1
+		else
+			return nil, usage("list")
+		end
+		if not n then return nil, err end
+	end
+	if #ids == 1 then return nil, usage("list") end
+	if ids[2] and ids[2] < ids[1] then
+		return nil, string.format("bad range %d %d: A must not be " ..
+			"above B", ids[1], ids[2])
+	end
+	o.first, o.last = ids[1], ids[2]
+	return o
+end
+
 command {
-	name = "list",
-	help = "print every entry as 'ID VALUE' (an IDA's IDs), in ID order",
+	name = "list", args = "[A B] [--count N]", max = 4,
+	help = "print the entries as 'ID VALUE' (an IDA's IDs), in ID order",
 	text = "idr_for_each(), and the reserved IDs it skips, as\n" ..
 		"'ID (reserved)'; on an IDA, one ID a line.  A string value that\n" ..
-		"starts with ( is quoted, so that it cannot pass for one.",
-	example = "list",
-	run = function()
+		"starts with ( is quoted, so that it cannot pass for one.\n" ..
+		"  A B          only the IDs from A to B, both included\n" ..
+		"  --count N    only the first N entries (of those)",
+	example = "list 100 200 --count 10",
+	complete = { "--count" },
+	run = function(args)
 		local t, err = tree("any")
 		if not t then return nil, err end
+		local o, e = list_args(args, t)
+		if not o then return nil, e end
 		local ida = kind_of(t) == "ida"
-		local step, state, key = call(t, "pairs",
+		local step, state = call(t, "pairs",
 			not ida and { reserved = true } or nil)
 		if not step then return nil, state end
-		for id, v in step, state, key do
-			if ida then outln(id) else print_entry(id, v) end
+		-- The walk starts after its control value: the ID before A.
+		local from = o.first and o.first > 0 and o.first - 1 or nil
+		local list, n = items(), 0
+		for id, v in step, state, from do
+			if id > (o.last or id) or n >= (o.count or n + 1) then
+				break
+			end
+			n = n + 1
+			if ida then list:add(id, id) else
+				list:add(entry, entry_text, id, v) end
 		end
-		return true
+		return list:close()
 	end,
 }
 
@@ -140,10 +178,7 @@ command {
 	run = function(args)
 		local t, err = tree("idr")
 		if not t then return nil, err end
-		if not args[1] then
-			outln(t:get_cursor())
-			return true
-		end
+		if not args[1] then return result(t:get_cursor(), t:get_cursor()) end
 		local n, e = number(args[1], "N", U32_MAX)
 		if not n then return nil, e end
 		local ok, msg = call(t, "set_cursor", n)
@@ -169,8 +204,7 @@ command {
 		if not t then return nil, err end
 		local e, msg = call(t, "is_empty")
 		if e == nil then return nil, msg end
-		outln(e and "yes" or "no")
-		return true
+		return result(e, e and "yes" or "no")
 	end,
 }
 

@@ -27,6 +27,7 @@
 --   lessons    alloc_many, lesson, quiz (lesson.lua: the runner, grader)
 --   step       step, mark, diff, explain
 --   record     record (and --html)
+--   format     format (text or JSON), time, timer
 --   help       help, quit
 -- A module uses another only through what that one returns.
 
@@ -49,6 +50,7 @@ local lua = require "idrsh.lua"
 require "idrsh.lessons"
 require "idrsh.step"
 local record = require "idrsh.record"
+require "idrsh.format"
 require "idrsh.help"
 
 -- Chunks run by 'lua' share _G: the shell keeps its own references.
@@ -235,6 +237,7 @@ end
 
 function M.setup(config)
 	sh.config = config
+	if config.json then output.set_format("json") end
 	keep("default", idr.new {})
 	update_globals()
 end

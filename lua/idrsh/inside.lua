@@ -14,8 +14,8 @@ local events = require "idrsh.events"
 local io, ipairs, math, os, string, table, tonumber, tostring, type = io,
 	ipairs, math, os, string, table, tonumber, tostring, type
 
-local outln, format_table, write_file = output.outln, output.format_table,
-	output.write_file
+local outln, format_table, write_file, result = output.outln,
+	output.format_table, output.write_file, output.result
 local quoted, number = words.quoted, words.number
 local command, usage = registry.command, registry.usage
 local tree, call, id_max, on_id = trees.tree, trees.call, trees.id_max,
@@ -259,10 +259,13 @@ command {
 	help = "show the way down the tree to ID, level by level",
 	example = "path 8300",
 	run = on_id("any", "ID", function(t, id)
-		local s, msg = call(t, t.path_text and "path_text" or "path", id)
-		if not s then return nil, msg end
-		outln(type(s) == "table" and format_table(s) or s)
-		return true
+		return result(function()
+			local p, msg = call(t, "path", id)
+			return p and output.path(p), msg
+		end, function()
+			local s, msg = call(t, t.path_text and "path_text" or "path", id)
+			return type(s) == "table" and format_table(s) or s, msg
+		end)
 	end),
 }
 
@@ -282,11 +285,10 @@ command {
 	run = function()
 		local t, err = tree("any")
 		if not t then return nil, err end
-		local s, msg = call(t, t.stats_text and "stats_text" or "stats")
-		if not s then return nil, msg end
-		if type(s) == "table" then s = format_table(s) end
-		outln(s)
-		return true
+		return result(function() return call(t, "stats") end, function()
+			local s, msg = call(t, t.stats_text and "stats_text" or "stats")
+			return type(s) == "table" and format_table(s) or s, msg
+		end)
 	end,
 }
 
@@ -332,7 +334,8 @@ local function trace_line(ev)
 	outln(table.concat(parts, " "))
 end
 
-reader { name = "trace", event = function(ev) trace_line(ev) end }
+reader { name = "trace",
+	event = function(ev) result(output.event, trace_line, ev) end }
 
 command {
 	name = "trace", args = "on|off", min = 1,
@@ -399,12 +402,16 @@ command {
 }
 
 -- The current tree's blocks waiting for a grace period, if it is an
--- RCU idr: the line stats prints.
-local function rcu_waiting()
+-- RCU idr: its stats.
+local function rcu_stats()
 	local t = tree("any")
 	local ok, info = pcall(function() return t and t:info() end)
 	if not (ok and info and info.rcu) then return nil end
-	local st = t:stats()
+	return t:stats()
+end
+
+-- The line stats prints of them.
+local function rcu_waiting(st)
 	return ("rcu: %d %s (%d bytes) wait for readers"):format(st.rcu_pending,
 		st.rcu_pending == 1 and "block" or "blocks", st.rcu_pending_bytes)
 end
@@ -419,10 +426,14 @@ command {
 	run = function()
 		local m = idr.mem()
 		m.fail_pending = fails_left()
-		outln(format_table(m))
-		local rcu = rcu_waiting()
-		if rcu then outln(rcu) end
-		return true
+		local rcu = rcu_stats()
+		return result(function()
+			m.rcu = rcu and { pending = rcu.rcu_pending,
+				bytes = rcu.rcu_pending_bytes }
+			return m
+		end, function()
+			return format_table(m) .. (rcu and "\n" .. rcu_waiting(rcu) or "")
+		end)
 	end,
 }
 

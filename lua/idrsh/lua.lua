@@ -1,19 +1,22 @@
 -- SPDX-License-Identifier: MIT
 -- lua.lua - the commands that run Lua and files: lua CHUNK (and =EXPR,
--- which the reader of lines runs itself), source FILE.
+-- which the reader of lines runs itself), source FILE; and the shell
+-- for Lua: idrsh.run(LINE).
 
 local sh = require "idrsh.state"
+local output = require "idrsh.output"
 local registry = require "idrsh.registry"
 local chunk = require "idrsh.chunk"
 local run = require "idrsh.run"
 
 -- Chunks run by 'lua' share _G: the shell keeps its own references.
-local _G, error, io, loadfile, pcall, table = _G, error, io, loadfile,
-	pcall, table
+local _G, error, io, loadfile, pcall, table, type = _G, error, io,
+	loadfile, pcall, table, type
 
 local command, usage = registry.command, registry.usage
 local run_fn, run_chunk = chunk.run_fn, chunk.run_chunk
-local feed, finish = run.feed, run.finish
+local feed, finish, run_line = run.feed, run.finish, run.run_line
+local capture = output.capture
 
 local SOURCE_DEPTH_MAX = 16
 
@@ -94,6 +97,36 @@ command {
 		return r, err
 	end,
 }
+
+-- }===============================================================
+
+-- {======================= The shell from Lua =====================
+
+--[[
+idrsh.run(LINE) -> text, true | text, false, message: runs LINE as the
+prompt runs a line, and returns what it printed (in the format of the
+moment: text, or JSON Lines) instead of printing it; when it fails,
+false and the message it would have printed ("find: no id 9 (ENOENT)";
+one a line when several lines of a 'source' failed).  A chunk run by
+'lua', '=' or a script reaches it as the global 'idrsh': the shell is
+idrsh's, not the module's, so stock lua5.4 has no idrsh.run.
+]]
+local function shell_run(line)
+	if type(line) ~= "string" then
+		error("bad argument #1 to 'run' (string expected, got " ..
+			type(line) .. ")", 2)
+	end
+	-- Kept, so never paged: a pager would bypass the buffer.
+	local tty = sh.tty
+	sh.tty = false
+	local ok, text, errs, r = pcall(capture, run_line, line)
+	sh.tty = tty
+	if not ok then error(text, 0) end
+	if r == false then return text, false, table.concat(errs, "\n") end
+	return text, true
+end
+
+_G.idrsh = { run = shell_run }
 
 -- }===============================================================
 

@@ -13,7 +13,7 @@ local trees = require "idrsh.trees"
 local ipairs, pcall, rawget, string, tostring = ipairs, pcall, rawget,
 	string, tostring
 
-local outln = output.outln
+local items = output.items
 local quoted, number, INT_MAX = words.quoted, words.number, words.INT_MAX
 local command = registry.command
 local info_of, kind_of, keep, named, tree_names, valid_name = trees.info_of,
@@ -126,6 +126,7 @@ command {
 	help = "list the trees; * marks the current one",
 	example = "trees",
 	run = function()
+		local list = items()
 		for _, name in ipairs(tree_names()) do
 			local obj = sh.trees[name]
 			local info = info_of(obj)
@@ -134,11 +135,15 @@ command {
 				or not ok and "?"
 				or string.format("%d %s", n, n == 1 and "id" or "ids")
 			if info and info.rcu then size = size .. ", rcu" end
-			outln(string.format("%s %-12s %-6s %s",
+			list:add({ name = name, current = name == sh.current,
+				kind = kind_of(obj), ids = ok and n or nil,
+				destroyed = info and info.destroyed or false,
+				rcu = info and info.rcu or false },
+				string.format("%s %-12s %-6s %s",
 				name == sh.current and "*" or " ", name,
 				kind_of(obj), size))
 		end
-		return true
+		return list:close()
 	end,
 }
 

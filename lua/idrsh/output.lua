@@ -1,15 +1,29 @@
 -- SPDX-License-Identifier: MIT
 -- output.lua - what the shell prints: results on stdout, messages on
 -- stderr as "idrsh: WHERE: message", values as the shell shows them,
--- and files written whole.
+-- and files written whole.  Results come as data and text (result):
+-- the format, text or JSON (idrsh --json, 'format json'), picks one.
+-- idrsh.run's output goes to a buffer instead (capture).
 
+local idr = require "idr"
 local sh = require "idrsh.state"
 
 -- Chunks run by 'lua' share _G: the shell keeps its own references.
-local io, ipairs, pairs, select, string, table, tostring, type = io,
-	ipairs, pairs, select, string, table, tostring, type
+local error, getmetatable, io, ipairs, math, next, pairs, pcall, select,
+	setmetatable, string, table, tostring, type = error, getmetatable, io,
+	ipairs, math, next, pairs, pcall, select, setmetatable, string, table,
+	tostring, type
+
+local json = idr.json
 
 -- {============================ Output ============================
+
+-- "text" or "json".
+local format = "text"
+
+-- While idrsh.run runs a line: { out = {...}, err = {...} }, what it
+-- prints; nil: the standard streams.
+local sink
 
 -- While a replay is recorded, sh.capture (a list) also gets a copy of
 -- what a command prints, for the frame.
@@ -18,14 +32,41 @@ local function captured(...)
 	for i = 1, select("#", ...) do c[#c + 1] = tostring((select(i, ...))) end
 end
 
-local function out(...)
-	io.stdout:write(...)
+local function append(list, ...)
+	for i = 1, select("#", ...) do
+		list[#list + 1] = tostring((select(i, ...)))
+	end
+end
+
+local function write(...)
+	if sink then append(sink.out, ...) else io.stdout:write(...) end
 	if sh.capture then captured(...) end
+end
+
+-- In JSON, the text a command prints that has no JSON form of its own
+-- (help, dump ...), kept for one {"text": ...} line.
+local pending = {}
+
+local function flush_text()
+	if #pending == 0 then return end
+	local text = table.concat(pending)
+	pending = {}
+	write(json.encode({ text = text }), "\n")
+end
+
+local function out(...)
+	if format == "json" then append(pending, ...) else write(...) end
 end
 
 local function outln(s)
 	s = tostring(s)
 	out(s, s:sub(-1) == "\n" and "" or "\n")
+end
+
+-- One JSON value on a line of its own.
+local function json_line(v)
+	flush_text()
+	write(json.encode(v), "\n")
 end
 
 -- @s with its control characters other than newline and tab shown as
@@ -37,14 +78,34 @@ local function visible(s)
 	end))
 end
 
+-- The errno a message ends with, as the shell's failures say it
+-- ("no id 5 (ENOENT)"), or nil.
+local function errno_of(msg)
+	return msg:match("%((E%u+)%)$") or msg:match("%((E%u+)%)\n")
+end
+
+-- As JSON, an error is an object: { message, errno (or null), where
+-- (FILE:LINE, when a file's line failed) }.
+local function error_json(where, msg)
+	return json.encode({ message = msg, errno = errno_of(msg) or json.null,
+		where = where })
+end
+
 -- "idrsh: WHERE: message" on stderr, after whatever stdout holds; a bad
 -- line's bytes, which the message may quote, are made visible().
 local function report(where, msg)
+	flush_text()
 	io.stdout:flush()
 	local text = visible(where and ("idrsh: " .. where .. ": " .. msg)
 		or ("idrsh: " .. msg))
 	if sh.capture then captured(text, "\n") end
-	if sh.config.color_err then
+	if sink then
+		sink.err[#sink.err + 1] = text:gsub("^idrsh: ", "")
+		return
+	end
+	if format == "json" then
+		text = error_json(where, msg)
+	elseif sh.config.color_err then
 		text = "\27[31m" .. text .. "\27[0m"
 	end
 	io.stderr:write(text, "\n")
@@ -106,6 +167,238 @@ end
 
 -- }===============================================================
 
+-- {============================ Results ===========================
+
+-- Gets what @v is: @v itself, or what the function @v returns for ...
+-- (nil, why: the result fails).
+local function made(v, ...)
+	if type(v) ~= "function" then return v end
+	return v(...)
+end
+
+--[[
+A command's result, as data and as text: in JSON one line of @data, in
+text @text printed as outln does.  Either may be a function, run only
+in its format with the arguments after them, that returns the data or
+text (a text function may print it itself and return nothing), or nil
+and why.  Return: true, or nil and why.
+]]
+local function result(data, text, ...)
+	if format == "json" then
+		local d, err = made(data, ...)
+		if d == nil and err ~= nil then return nil, err end
+		json_line(d == nil and json.null or d)
+		return true
+	end
+	local s, err = made(text, ...)
+	if s == nil and err ~= nil then return nil, err end
+	if s ~= nil then outln(s) end
+	return true
+end
+
+--[[
+A result that is a list, item by item: items() -> list, list:add(data,
+text, ...) as result() takes them, list:close().  Text prints each
+item's line as it comes; JSON prints one array, on one line, at close.
+]]
+local Items = {}
+Items.__index = Items
+
+-- JSON encodes the items so many at a time, and keeps the text.
+local ITEMS_JOIN = 1024
+
+-- The items so far, encoded: "[a,b]" without its brackets.
+function Items:join()
+	if #self.part == 0 then return end
+	self.parts[#self.parts + 1] = json.encode(self.part):sub(2, -2)
+	self.part = {}
+end
+
+function Items:add(data, text, ...)
+	if format ~= "json" then return result(nil, text, ...) end
+	local d, err = made(data, ...)
+	if d == nil and err ~= nil then return nil, err end
+	self.part[#self.part + 1] = d == nil and json.null or d
+	if #self.part >= ITEMS_JOIN then self:join() end
+	return true
+end
+
+function Items:close()
+	if format ~= "json" then return true end
+	self:join()
+	flush_text()
+	write("[", table.concat(self.parts, ","), "]\n")
+	return true
+end
+
+local function items()
+	return setmetatable({ parts = {}, part = {} }, Items)
+end
+
+-- The end of a command: its text, in JSON, goes out as one line.
+local function done()
+	flush_text()
+end
+
+-- }===============================================================
+
+-- {=========================== JSON shapes ========================
+
+-- A stored value, as JSON has it: a string (another Lua value as the
+-- shell shows it, tostring), or null for a reserved ID.
+local function value(v)
+	if v == nil then return json.null end
+	return type(v) == "string" and v or tostring(v)
+end
+
+-- A 64-bit bitmap (a Lua integer, negative when its top bit is set) as
+-- 16 hex digits, slot 0 the lowest bit.
+local function bitmap(n)
+	return string.format("%016x", n)
+end
+
+local BITMAPS = { full = true, present = true }
+
+-- A copy of the library's table @t with its bitmaps in hex and its
+-- values (fields in @values) as value() gives them.
+local function shaped(t, values)
+	local c = {}
+	for k, v in pairs(t) do
+		if BITMAPS[k] and math.type(v) == "integer" then
+			v = bitmap(v)
+		elseif values and values[k] then
+			v = value(v)
+		end
+		c[k] = v
+	end
+	for k in pairs(values or {}) do
+		if t[k] == nil then c[k] = json.null end
+	end
+	return c
+end
+
+-- A trace event, {"trace": {event, op, level, first, ...}}.
+local function event(ev)
+	return { trace = shaped(ev) }
+end
+
+-- An ID's path (t:path()): an idr's ID found has its value, or null.
+local function path(p)
+	local c = shaped(p)
+	if not p.ida and p["end"] == "found" then c.value = value(p.value) end
+	return c
+end
+
+-- Any Lua value as JSON can have it: tables copied (a cycle, a table
+-- with a __tostring, and what JSON has no place for as tostring gives
+-- them), nil as null.
+local function lua_value(v, seen)
+	local ty = type(v)
+	if v == nil then return json.null end
+	if ty == "string" or ty == "number" or ty == "boolean" then return v end
+	seen = seen or {}
+	local mt = getmetatable(v)
+	if ty ~= "table" or seen[v] or type(mt) == "table" and mt.__tostring then
+		return tostring(v)
+	end
+	seen[v] = true
+	local c = {}
+	for k, x in next, v do
+		if type(k) ~= "number" then k = tostring(k) end
+		c[k] = lua_value(x, seen)
+	end
+	seen[v] = nil
+	return c
+end
+
+local CHANGE_VALUES = {
+	added = { value = true }, removed = { value = true },
+	replaced = { from = true, to = true },
+}
+
+-- diff's changes (t:diff()), each shaped.
+local function changes(list)
+	local r = {}
+	for i, c in ipairs(list) do
+		r[i] = shaped(c, CHANGE_VALUES[c.change])
+	end
+	return r
+end
+
+-- }===============================================================
+
+-- {============================ Timing ============================
+
+-- 'timer on': each command's run time follows its output.
+local timer = false
+
+local function set_timer(on)
+	timer = on
+end
+
+local function timing()
+	return timer
+end
+
+-- Now: the wall clock's seconds and the CPU's, user and system
+-- (src/idrsh.c's clock: clock_gettime and getrusage).
+local function clock()
+	local real, user, sys = sh.config.clock()
+	return { real = real, user = user, sys = sys }
+end
+
+local function micro(x)
+	return math.floor(x * 1e6 + 0.5) / 1e6
+end
+
+-- Prints the time since @start (a clock()), as sqlite3's .timer does:
+-- "Run Time: real 0.001 user 0.000812 sys 0.000000".
+local function run_time(start)
+	local now = clock()
+	local real, user, sys = now.real - start.real, now.user - start.user,
+		now.sys - start.sys
+	return result({ run_time = { real = micro(real), user = micro(user),
+		sys = micro(sys) } }, string.format(
+		"Run Time: real %.3f user %f sys %f", real, user, sys))
+end
+
+-- }===============================================================
+
+-- {============================ Formats ===========================
+
+local FORMATS = { text = true, json = true }
+
+-- Sets the format: "text" or "json".  Return: true, or nil and why.
+local function set_format(f)
+	if not FORMATS[f] then
+		return nil, "no format " .. string.format("%q", f) ..
+			"; say 'format text' or 'format json'"
+	end
+	flush_text()
+	format = f
+	return true
+end
+
+local function get_format()
+	return format
+end
+
+-- Runs @fn(...) with what it prints kept, not printed.  Return: the
+-- text printed, the messages reported (a list), and what @fn returned;
+-- an error it raised is raised again, once the streams are back.
+local function capture(fn, ...)
+	local saved_sink, saved_pending = sink, pending
+	sink, pending = { out = {}, err = {} }, {}
+	local r = table.pack(pcall(fn, ...))
+	flush_text()
+	local got = sink
+	sink, pending = saved_sink, saved_pending
+	if not r[1] then error(r[2], 0) end
+	return table.concat(got.out), got.err, table.unpack(r, 2, r.n)
+end
+
+-- }===============================================================
+
 return {
 	out = out,
 	outln = outln,
@@ -115,4 +408,19 @@ return {
 	show = show,
 	format_table = format_table,
 	write_file = write_file,
+	result = result,
+	items = items,
+	done = done,
+	value = value,
+	event = event,
+	path = path,
+	changes = changes,
+	lua_value = lua_value,
+	set_format = set_format,
+	set_timer = set_timer,
+	timing = timing,
+	clock = clock,
+	run_time = run_time,
+	format = get_format,
+	capture = capture,
 }

@@ -15,7 +15,8 @@ local chunk = require "idrsh.chunk"
 local error, pcall, table, tonumber, tostring = error, pcall, table,
 	tonumber, tostring
 
-local report = output.report
+local report, done, timing, clock, run_time = output.report, output.done,
+	output.timing, output.clock, output.run_time
 local split, quoted, failure_text = words.split, words.quoted,
 	words.failure_text
 local INTERRUPTED = words.INTERRUPTED
@@ -64,7 +65,7 @@ function run_line(line, where, src)
 		return true
 	end
 	observe_trees()
-	local tty = sh.tty
+	local tty, start = sh.tty, timing() and clock()
 	sh.tty = tty and where == nil
 	local ok, name, r, err = pcall(dispatch, line, src)
 	sh.tty = tty
@@ -75,6 +76,7 @@ function run_line(line, where, src)
 	elseif not ok then
 		if name == INTERRUPTED then
 			command_done(line)
+			done()
 			error(name, 0)
 		end
 		r, err = nil, tostring(name):gsub("^lua/idrsh/[%w_]+%.lua:%d+: ", "")
@@ -83,6 +85,8 @@ function run_line(line, where, src)
 	if r == nil and err then report(where, failure_text(name, err)) end
 	-- After the report: a reader may keep the error with the command.
 	command_done(line)
+	done()
+	if start then run_time(start) end
 	return r == "quit" and "quit" or (r and true or false)
 end
 

@@ -186,11 +186,15 @@ command {
 		end
 		local t, terr = marked_tree(name, m)
 		if not t then return nil, terr end
-		local text, msg = call(t, "diff_text", m.snap,
-			{ max_lines = all and 0 or nil })
-		if not text then return nil, msg end
-		out(text)
-		return true
+		return output.result(function()
+			local list, msg = call(t, "diff", m.snap)
+			return list and output.changes(list), msg
+		end, function()
+			local text, msg = call(t, "diff_text", m.snap,
+				{ max_lines = all and 0 or nil })
+			if text then out(text) end
+			return nil, msg
+		end)
 	end,
 }
 

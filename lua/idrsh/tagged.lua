@@ -10,7 +10,7 @@ local trees = require "idrsh.trees"
 -- Chunks run by 'lua' share _G: the shell keeps its own references.
 local string, type = string, type
 
-local outln = output.outln
+local result = output.result
 local failure = words.failure
 local command = registry.command
 local call, on_id, print_value, alloc_with = trees.call, trees.on_id,
@@ -44,18 +44,30 @@ command {
 	run = on_id("tagged", "TAGGED", print_value("remove_tagged")),
 }
 
--- Why a tagged ID is live or stale, from its slot's generation.
-local function tag_reason(t, tid)
+-- What check says of a tagged ID: { state, id, gen, and the
+-- generation its slot is at and whether it is free, when known }.
+local function tag_facts(t, tid, state)
 	local id, gen = call(t, "untag", tid)
+	local f = { state = state, id = id, gen = gen }
 	local p = call(t, "path", tid)
 	local tagged = t:info().tagged
-	if type(p) ~= "table" or not p.gen or not tagged then
-		return string.format("id %d gen %d", id, gen)
+	if type(p) == "table" and p.gen and tagged then
+		f.slot_gen = p.gen % (1 << tagged.gen_bits)
+		f.slot_free = p["end"] ~= "found"
 	end
-	local slot_gen = p.gen % (1 << tagged.gen_bits)
-	local where = p["end"] == "found" and "the slot is at" or
-		"the slot is free, at"
-	return string.format("id %d gen %d; %s gen %d", id, gen, where, slot_gen)
+	return f
+end
+
+local CHECK_ERRNO = { live = "", stale = " (ESTALE)", free = " (ENOENT)" }
+
+-- Why a tagged ID is live or stale, from its slot's generation.
+local function tag_reason(f)
+	local text = string.format("%s: id %d gen %d", f.state, f.id, f.gen)
+	if f.slot_gen then
+		text = text .. string.format("; %s gen %d", f.slot_free and
+			"the slot is free, at" or "the slot is at", f.slot_gen)
+	end
+	return text .. CHECK_ERRNO[f.state]
 end
 
 -- A question, not an action: "stale" is an answer, and succeeds.
@@ -67,16 +79,11 @@ command {
 	example = "check 65536",
 	run = on_id("tagged", "TAGGED", function(t, id)
 		local ok, msg, errno = call(t, "check", id)
-		if ok then
-			outln("live: " .. tag_reason(t, id))
-		elseif errno == "ESTALE" then
-			outln("stale: " .. tag_reason(t, id) .. " (ESTALE)")
-		elseif errno == "ENOENT" then
-			outln("free: " .. tag_reason(t, id) .. " (ENOENT)")
-		else
-			return nil, failure(msg, errno)
-		end
-		return true
+		local state = ok and "live" or errno == "ESTALE" and "stale" or
+			errno == "ENOENT" and "free"
+		if not state then return nil, failure(msg, errno) end
+		local f = tag_facts(t, id, state)
+		return result(f, tag_reason(f))
 	end),
 }
 
@@ -87,8 +94,8 @@ command {
 	run = on_id("tagged", "TAGGED", function(t, id)
 		local plain, gen = call(t, "untag", id)
 		if plain == nil then return nil, failure(gen) end
-		outln(string.format("id %d gen %d", plain, gen))
-		return true
+		return result({ id = plain, gen = gen },
+			string.format("id %d gen %d", plain, gen))
 	end),
 }
 

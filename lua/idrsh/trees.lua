@@ -13,8 +13,8 @@ local _G, error, pairs, pcall, rawget, setmetatable, table, tostring,
 	type = _G, error, pairs, pcall, rawget, setmetatable, table, tostring,
 	type
 
-local outln, show, format_table = output.outln, output.show,
-	output.format_table
+local show, format_table, result, value = output.show,
+	output.format_table, output.result, output.value
 local quoted, number, numbers = words.quoted, words.number, words.numbers
 local failure, range_text = words.failure, words.range_text
 local INT_MAX, INT_MIN, U32_MAX = words.INT_MAX, words.INT_MIN, words.U32_MAX
@@ -156,12 +156,20 @@ local function allocated(id, msg, errno, what)
 	if id == nil then
 		return nil, failure(msg, errno, what)
 	end
-	outln(id)
-	return true
+	return result(id, id)
+end
+
+-- An entry: 'ID VALUE', or in JSON {"id": ID, "value": VALUE}.
+local function entry(id, v)
+	return { id = id, value = value(v) }
+end
+
+local function entry_text(id, v)
+	return tostring(id) .. " " .. show(v)
 end
 
 local function print_entry(id, v)
-	outln(tostring(id) .. " " .. show(v))
+	return result(entry, entry_text, id, v)
 end
 
 -- The largest ID a command that wants @want can take on @t: an idr's
@@ -196,8 +204,7 @@ local function print_value(m)
 	return function(t, id)
 		local v, msg, errno = call(t, m, id)
 		if v == nil and msg ~= nil then return absent(id, msg, errno) end
-		outln(show(v))
-		return true
+		return result(value(v), show(v))
 	end
 end
 
@@ -210,8 +217,7 @@ local function print_result(m, text_m)
 		if not t then return nil, err end
 		local s, msg = call(t, text_m and t[text_m] and text_m or m)
 		if not s then return nil, msg end
-		outln(type(s) == "table" and format_table(s) or s)
-		return true
+		return result(s, type(s) == "table" and format_table(s) or s)
 	end
 end
 
@@ -240,6 +246,8 @@ return {
 	valid_name = valid_name,
 	call = call,
 	allocated = allocated,
+	entry = entry,
+	entry_text = entry_text,
 	print_entry = print_entry,
 	id_max = id_max,
 	on_id = on_id,

@@ -1,0 +1,285 @@
+#!/usr/bin/env bats
+# JSON output: idr.json (lua/view/json.lua, on dkjson) checked by a
+# parser that is not itself (tests/json-lines: Python's json module),
+# and idrsh --json / format json: every line of stdout one JSON value,
+# every error on stderr one JSON object.
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	load test_helper
+	idrsh_setup
+}
+
+# Runs Lua code $1 in stock lua5.4 with build/idr.so.
+lua_idr() {
+	run env LUA_CPATH_5_4='build/?.so;;' lua5.4 -e "json = require('idr').json" -e "$1"
+}
+
+# The output's lines as Python reads them (repr), or the checker's error.
+parsed() {
+	printf '%s\n' "$output" | python3 tests/json-lines
+}
+
+@test "idr.json: integers exact, NaN null, empty tables, keys sorted" {
+	lua_idr 'print(json.encode { b = math.maxinteger, a = 0/0, c = {},
+		d = json.object {}, e = 0.5, f = json.null, g = { 1, -2, 3 },
+		h = true, i = math.mininteger })'
+	assert_success
+	run parsed
+	assert_success
+	assert_output "{'a': None, 'b': 9223372036854775807, 'c': [], 'd': {}, 'e': 0.5, 'f': None, 'g': [1, -2, 3], 'h': True, 'i': -9223372036854775808}"
+}
+
+@test "idr.json: any bytes: controls escaped, invalid UTF-8 as surrogate escapes" {
+	lua_idr 'print(json.encode { "a\0b\n\t\"\\/\127", "é ✓", "\255x\192\128",
+		"\237\160\128", "\244\144\128\128" })'
+	assert_success
+	run parsed
+	assert_success
+	assert_output "['a\\x00b\\n\\t\"\\\\/\\x7f', 'é ✓', '\\udcffx\\udcc0\\udc80', '\\udced\\udca0\\udc80', '\\udcf4\\udc90\\udc80\\udc80']"
+}
+
+@test "idr.json: Python's surrogateescape gives the bytes back" {
+	lua_idr 'print(json.encode { v = "\255 \0 \128\129\195\169" })'
+	assert_success
+	run python3 -c '
+import json, sys
+v = json.loads(sys.stdin.read())["v"]
+print(v.encode("utf-8", "surrogateescape").hex())' <<<"$output"
+	assert_success
+	assert_output "ff2000208081c3a9"
+}
+
+@test "idr.json.script: no <, > or & in the text, same value" {
+	lua_idr 'print(json.script { v = "</script><!-- & -->" })'
+	assert_success
+	[[ "$output" != *[\<\>\&]* ]]
+	run parsed
+	assert_output "{'v': '</script><!-- & -->'}"
+}
+
+@test "idr.json: a cycle or a function is an error, not bad text" {
+	lua_idr 'local t = {}; t[1] = t; print(pcall(json.encode, t))'
+	assert_output --partial "false"
+	lua_idr 'print(pcall(json.encode, { print }))'
+	assert_output --partial "false"
+}
+
+# {------------------------ idrsh --json ---------------------------
+
+# Each stderr line of the last run (bats' $stderr) as Python reads it:
+# every one must be a JSON object with a message and an errno.
+errors_parsed() {
+	printf '%s\n' "$stderr" | sed '/^$/d' | python3 -c '
+import json, sys
+for line in sys.stdin:
+    e = json.loads(line)
+    assert isinstance(e, dict) and isinstance(e["message"], str), line
+    assert e["errno"] is None or e["errno"].startswith("E"), line
+    print(e["errno"], e["message"].splitlines()[0])'
+}
+
+# Trees to run a command on: an idr with 100 IDs, a tagged tree, an IDA.
+SETUP=(-c 'alloc_many 100' -c 'lua t:alloc(nil, 500)' -c 'mark before'
+	-c 'new tg --tagged 16' -c 'alloc_tagged a' -c 'mark before'
+	-c 'new i --ida' -c 'ida_alloc' -c 'mark before' -c 'use default')
+
+@test "--json: every command's example, on each kind of tree, prints only JSON lines" {
+	local names n example kind
+	names=$("$IDRSH" -c help | sed '$d' | awk '{ print $1 }')
+	cd "$BATS_TEST_TMPDIR"
+	for n in $names; do
+		example=$("$TOP/$IDRSH" -c "help $n" | sed -n '/^example:/{n;s/^  //p;}')
+		[ -n "$example" ] || { echo "$n: no example"; return 1; }
+		for kind in default tg i; do
+			run --separate-stderr "$TOP/$IDRSH" --json "${SETUP[@]}" \
+				-c "use $kind" -c 'trace on' -c "$example" -c 'alloc z' \
+				-c count </dev/null
+			printf '%s\n' "$output" | python3 "$TOP/tests/json-lines" >/dev/null ||
+				{ echo "$n on $kind: $example"; echo "$output"; return 1; }
+			errors_parsed >/dev/null ||
+				{ echo "$n on $kind, stderr: $example"; echo "$stderr"; return 1; }
+		done
+	done
+}
+
+@test "--json: IDs are numbers, values strings, a reserved ID's null" {
+	run --separate-stderr "$IDRSH" --json -c 'alloc eth0' -c 'alloc "a b" 70' \
+		-c 'lua t:alloc(nil, 5)' -c 'find 0' -c 'find 5' -c 'replace 70 c' \
+		-c 'next 1' -c 'remove 0' -c count -c empty -c cursor
+	# next skips the reserved ID 5, as idr_get_next() does.
+	assert_success
+	run parsed
+	assert_output "0
+70
+5
+'eth0'
+None
+'a b'
+{'id': 70, 'value': 'c'}
+'eth0'
+2
+False
+0"
+}
+
+@test "--json: list, with a range and a count; an IDA's list is its IDs" {
+	run --separate-stderr "$IDRSH" --json -c 'alloc_many 10' -c list \
+		-c 'list 3 5' -c 'list 2 9 --count 2' -c 'list 20 30' \
+		-c 'new i --ida' -c 'ida_alloc' -c 'ida_alloc' -c list
+	assert_success
+	run parsed
+	assert_line --index 1 "[{'id': 0, 'value': 'v'}, {'id': 1, 'value': 'v'}, {'id': 2, 'value': 'v'}, {'id': 3, 'value': 'v'}, {'id': 4, 'value': 'v'}, {'id': 5, 'value': 'v'}, {'id': 6, 'value': 'v'}, {'id': 7, 'value': 'v'}, {'id': 8, 'value': 'v'}, {'id': 9, 'value': 'v'}]"
+	assert_line --index 2 "[{'id': 3, 'value': 'v'}, {'id': 4, 'value': 'v'}, {'id': 5, 'value': 'v'}]"
+	assert_line --index 3 "[{'id': 2, 'value': 'v'}, {'id': 3, 'value': 'v'}]"
+	assert_line --index 4 "[]"
+	assert_line --index 7 "[0, 1]"
+}
+
+@test "--json: stats, path, mem and trees are objects of their fields" {
+	run --separate-stderr "$IDRSH" --json -c 'alloc a' -c 'alloc b 70' \
+		-c stats -c 'path 70' -c mem -c trees
+	assert_success
+	run python3 -c '
+import json, sys
+lines = [json.loads(l) for l in sys.stdin]
+stats, path, mem, trees = lines[2:]
+print(stats["ids"], stats["height"], stats["level_nodes"])
+print(path["id"], path["end"], path["digits"], path["value"], [s["slot"] for s in path["steps"]])
+print(sorted(mem), mem["fail_pending"])
+print(trees)' <<<"$output"
+	assert_success
+	assert_output "2 2 [2, 1]
+70 found [1, 6] b [1, 6]
+['allocs', 'bytes', 'fail_pending', 'failed', 'frees', 'thread_allocs'] 0
+[{'current': True, 'destroyed': False, 'ids': 2, 'kind': 'idr', 'name': 'default', 'rcu': False}]"
+}
+
+@test "--json: an RCU tree's mem has its blocks waiting for readers" {
+	run --separate-stderr "$IDRSH" --json -c 'new r --rcu' -c 'alloc a' \
+		-c 'lua idrsh_keep = true' -c mem
+	assert_success
+	run python3 -c '
+import json, sys
+mem = json.loads(sys.stdin.read().splitlines()[-1])
+print(sorted(mem["rcu"]))' <<<"$output"
+	assert_output "['bytes', 'pending']"
+}
+
+@test "--json: check and untag of tagged IDs, live, stale and free" {
+	run --separate-stderr "$IDRSH" --json -c 'new g --tagged 8' \
+		-c 'alloc_tagged x' -c 'check 0' -c 'remove_tagged 0' -c 'check 0' \
+		-c 'check 1' -c 'untag 256'
+	assert_success
+	run parsed
+	assert_line --index 1 "{'gen': 0, 'id': 0, 'slot_free': False, 'slot_gen': 0, 'state': 'live'}"
+	assert_line --index 3 "{'gen': 0, 'id': 0, 'slot_free': True, 'slot_gen': 1, 'state': 'stale'}"
+	assert_line --index 4 "{'gen': 0, 'id': 1, 'slot_free': True, 'slot_gen': 0, 'state': 'free'}"
+	assert_line --index 5 "{'gen': 1, 'id': 0}"
+}
+
+@test "--json: diff is the list of changes, bitmaps in hex; trace events one a line" {
+	run --separate-stderr "$IDRSH" --json -c 'alloc a' -c mark -c diff \
+		-c 'alloc b' -c 'replace 0 z' -c diff -c 'trace on' -c 'alloc c'
+	assert_success
+	run parsed
+	assert_line --index 2 "[]"
+	assert_line --index 5 "[{'change': 'bits', 'first': 0, 'full_cleared': [], 'full_set': [1], 'last': 63, 'level': 0, 'present_cleared': [], 'present_set': [1]}, {'change': 'replaced', 'from': 'a', 'id': 0, 'to': 'z'}, {'change': 'added', 'id': 1, 'value': 'b'}]"
+	assert_line --index 6 "{'trace': {'end': 0, 'event': 'op', 'height': 1, 'id': 0, 'op': 'alloc', 'start': 0}}"
+	assert_line --index 8 "{'trace': {'event': 'slot-set', 'first': 0, 'full': '0000000000000003', 'height': 1, 'last': 63, 'level': 0, 'slot': 2}}"
+	assert_line --index 11 "2"
+}
+
+@test "--json: a command with no shape of its own gives its text; format says which" {
+	run --separate-stderr "$IDRSH" --json -c 'help count' -c format \
+		-c 'format text' -c count -c format
+	assert_success
+	assert_line --index 0 '{"text":"usage: count\n\nprint how many IDs are allocated\n\nexample:\n  count\n"}'
+	assert_line --index 1 '"json"'
+	assert_line --index 2 '0'
+	assert_line --index 3 'text'
+}
+
+@test "--json: errors on stderr are objects with the errno and the message" {
+	run --separate-stderr "$IDRSH" --json -c 'find 9' -c 'alloc x 5 6' \
+		-c 'alloc y 5 6' -c 'list 9 1' -c 'bogus' -c 'lua error("boom")'
+	assert_failure 1
+	assert_output 5
+	run errors_parsed
+	assert_success
+	assert_output "ENOENT find: no id 9 (ENOENT)
+ENOSPC alloc: no free id in [5, 6) (ENOSPC)
+None list: bad range 9 1: A must not be above B
+None unknown command 'bogus'; try 'help'
+None lua: lua:1: boom"
+}
+
+@test "--json: a value of any bytes: stdout stays UTF-8 JSON, the bytes come back" {
+	run --separate-stderr "$IDRSH" --json -c 'lua t:alloc("\255\0\n\"<é")' -c list
+	assert_success
+	run python3 -c '
+import json, sys
+for line in sys.stdin.buffer:
+    v = json.loads(line.decode("utf-8"))
+print(v[0]["value"].encode("utf-8", "surrogateescape").hex())' <<<"$output"
+	assert_success
+	assert_output "ff000a223cc3a9"
+}
+
+@test "--json: text output is unchanged without it" {
+	run "$IDRSH" -c 'alloc a' -c 'lua t:alloc(nil)' -c list -c 'find 1' -c count
+	assert_output "0
+1
+0 a
+1 (reserved)
+(reserved)
+2"
+}
+
+# }----------------------------------------------------------------
+
+# {---------------------- The shell from Lua ------------------------
+
+@test "idrsh.run: a command's output as a string, and true" {
+	run "$IDRSH" -c 'alloc a' -c 'alloc b 70' \
+		-c 'lua local s, ok = idrsh.run("list 0 70"); io.write(#s, " ", tostring(ok), "\n", s)'
+	assert_success
+	assert_output "0
+70
+9 true
+0 a
+70 b"
+}
+
+@test "idrsh.run: a failure is false and the message, printed nowhere" {
+	run --separate-stderr "$IDRSH" -c 'lua print(select("#", idrsh.run("find 9")), idrsh.run("find 9"))'
+	assert_success
+	assert_output $'3\t\tfalse\tfind: no id 9 (ENOENT)'
+	[ -z "$stderr" ]
+}
+
+@test "idrsh.run: in JSON format, JSON; a chunk's own output is not captured" {
+	run "$IDRSH" -c 'lua idrsh.run("format json"); local s = idrsh.run("lua print(1) return 2"); idrsh.run("format text"); io.write("[", s, "]\n")'
+	assert_success
+	assert_output "1
+[2
+]"
+}
+
+@test "idrsh.run: changes what it runs, nests, and refuses a non-string" {
+	run "$IDRSH" -c 'lua local _ = idrsh.run("alloc_many 5")' -c count \
+		-c 'lua print((idrsh.run([[lua return (idrsh.run("count"))]])))' \
+		-c 'lua idrsh.run(5)'
+	assert_failure 1
+	assert_line --index 0 5
+	assert_line --index 1 5
+	assert_line --index 2 "idrsh: -c:1: lua: bad argument #1 to 'run' (string expected, got number)"
+}
+
+@test "idrsh.run: stock lua5.4's module has no shell" {
+	lua_idr 'print(idrsh)'
+	assert_output nil
+}
+
+# }----------------------------------------------------------------
