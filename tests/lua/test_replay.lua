@@ -2,14 +2,12 @@
 -- change, and every text reaches the page escaped.
 local idr = require "idr"
 
--- 300 operations on a tree of 20,000 IDs: each stores the few node rows
--- it changed, not the tree (about 320 nodes) again.
+-- 300 operations on a tree of 20,000 IDs: each frame keeps the boxes it
+-- draws, bounded, and names rows of node content stored once.
 local t = idr.new {}
 for i = 1, 20000 do t:alloc(i) end
 local rec = idr.recorder { title = "share" }
 rec:frame { tree = t, command = "setup" }
-local first = #rec.rows
-assert(first == #t:nodes(), "one row a node at first")
 math.randomseed(7)
 for i = 1, 300 do
 	local evs
@@ -19,14 +17,38 @@ for i = 1, 300 do
 		evs = t:events(t.alloc, t, i)
 	end
 	assert(rec:frame { tree = t, command = "op", events = evs } == i + 1)
+	local f = rec.frames[i + 1]
+	assert(#f.b <= 40, #f.b)
+	-- The operation's leaf is drawn, hot, and the events name its box.
+	local leaf
+	for _, e in ipairs(f.e) do
+		if e.a and not leaf then leaf = f.b[e.b] end
+	end
+	assert(leaf and leaf.h == 1 and rec.rows[leaf.r][1] == 0, i)
 end
 assert(rec:count() == 301)
--- A remove or alloc changes a leaf and, at most, the nodes above it.
-assert(#rec.rows - first <= 300 * 3, "rows: " .. #rec.rows)
+-- A remove or alloc changes a leaf and the nodes above it; a frame's
+-- other leaves are the rows of the frames before.
+assert(#rec.rows < 301 * 4, "rows: " .. #rec.rows)
 local page = rec:html()
--- About 1.6 KB an operation, most of it its events and their narration
--- (t:explain); every node again each frame would take 1.6 MB more.
-assert(#page < 600000, "page: " .. #page .. " bytes")
+assert(#page < 1500000, "page: " .. #page .. " bytes")
+
+-- An event's cell: the character after it, and before.
+do
+	local u = idr.new()
+	local r = idr.recorder()
+	r:frame { tree = u, name = "u", events = u:events(u.alloc, u, "a") }
+	local f = r.frames[1]
+	assert(f.nm == "u" and #f.b == 1 and f.b[1].h == 1)
+	assert(r.rows[f.b[1].r][4]:sub(1, 2) == "#.")
+	assert(r.rows[f.b[1].r][5][1] == "a", "the leaf's values, for the hover")
+	local set
+	for _, e in ipairs(f.e) do
+		if e.a then set = e end
+		if e.n == "new" then assert(e.b == 1) end
+	end
+	assert(set.b == 1 and set.s == 0 and set.a == "#" and set.z == ".")
+end
 
 -- Escaped: a value, a command, an output and a narration with markup.
 local bad = "<script>alert(1)</script>&\"'"
