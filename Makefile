@@ -75,13 +75,14 @@ endif
 endif
 
 # Debian packages: what building needs, and what the tests add (the C++
-# header test needs g++, the replay page's checks python3).  A suite of
+# header test needs g++, the replay page's checks python3; JSON output,
+# lua/view/json.lua, needs lua-dkjson at run time, not to build).  A suite of
 # make test (tests/deps.mk) fails on a command the tests call that these
 # lists leave out.
 DEPS_BUILD := gcc make libc6-dev pkgconf liblua5.4-dev libreadline-dev \
 	liburcu-dev
 DEPS_TEST := $(DEPS_BUILD) lua5.4 valgrind bats bats-support bats-assert \
-	clang-format-14 lua-check \
+	clang-format-14 lua-check lua-dkjson \
 	clang libclang-rt-14-dev g++ python3 \
 	binutils graphviz mandoc groff-base man-db chromium
 

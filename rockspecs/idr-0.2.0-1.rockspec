@@ -25,8 +25,10 @@ and views of the tree at work (dumps, paths, traces).]],
 	license = "MIT",
 	labels = { "data-structures", "allocator", "kernel", "teaching" },
 }
+-- dkjson: idr.json (idrsh --json, the replay page), loaded on first use.
 dependencies = {
 	"lua >= 5.4, < 5.5",
+	"dkjson >= 2.5",
 }
 -- idr.new{ rcu = true } is liburcu's (Debian: liburcu-dev), linked shared.
 external_dependencies = {

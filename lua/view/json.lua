@@ -1,0 +1,113 @@
+-- SPDX-License-Identifier: MIT
+-- json.lua - JSON text from Lua values: the project's one encoder, for
+-- idrsh --json and the replay page.  It wraps dkjson (Debian's
+-- lua-dkjson, one pure-Lua file found by require), loaded on first use
+-- so that require "idr" works without it until JSON is asked for.
+--
+--   json.encode(v) -> text, one line
+--   json.script(v) -> the same, also safe inside an HTML <script>
+--                     element: <, > and & as \u escapes
+--   json.object(t) -> t, marked to be an object ({}) even when empty
+--   json.null      -> a value that encodes as null
+--
+-- What JSON gets, and why:
+--   integers       exactly, as Lua prints them (64 bits: a reader that
+--                  keeps numbers as doubles, as JavaScript does, loses
+--                  precision above 2^53)
+--   floats         as Lua prints them (%.14g); NaN and infinities null
+--   tables         keys 1..n (or none): an array; else an object, its
+--                  keys sorted, so that the same value gives the same
+--                  text
+--   strings        valid UTF-8 as it is, control characters escaped; a
+--                  byte that is not part of valid UTF-8 (values are any
+--                  bytes) as \udcXX, XX the byte: the lone surrogates
+--                  of Python's "surrogateescape" (PEP 383), which no
+--                  valid UTF-8 text contains, so a reader gets the
+--                  bytes back exactly (Python:
+--                  s.encode("utf-8", "surrogateescape")); a reader that
+--                  rejects lone surrogates sees U+FFFD (jq does).
+-- The text itself is always ASCII or valid UTF-8.
+local idr = ...
+
+local require, error, pairs, pcall, setmetatable, type = require, error,
+	pairs, pcall, setmetatable, type
+local concat, sort, format, utf8_len = table.concat, table.sort,
+	string.format, utf8.len
+
+local M = {}
+
+-- dkjson writes a value with a __tojson metamethod as that text, and
+-- an empty table whose __jsontype is "object" as {}.
+M.null = setmetatable({}, { __tojson = function() return "null" end })
+local OBJECT = { __jsontype = "object" }
+
+function M.object(t)
+	return setmetatable(t, OBJECT)
+end
+
+local dkjson
+local function encoder()
+	if not dkjson then
+		local ok, mod = pcall(require, "dkjson")
+		if not ok then
+			error("JSON needs the Lua module dkjson (Debian: " ..
+				"apt install lua-dkjson)", 0)
+		end
+		dkjson = mod
+	end
+	return dkjson
+end
+
+-- Every string key in @v, sorted: dkjson writes an object's keys in
+-- this order ("keyorder"), those not in it after.
+local function key_order(v)
+	local set, seen = {}, {}
+	local function walk(x)
+		if type(x) ~= "table" or seen[x] then return end
+		seen[x] = true
+		for k, y in pairs(x) do
+			if type(k) == "string" then set[k] = true end
+			walk(y)
+		end
+	end
+	walk(v)
+	local keys = {}
+	for k in pairs(set) do keys[#keys + 1] = k end
+	sort(keys)
+	return keys
+end
+
+-- @text with each byte that is not part of valid UTF-8 as \udcXX.
+-- Such bytes are at least 0x80, so they only occur inside strings.
+local function escape_bytes(text)
+	if utf8_len(text) then return text end
+	local out, i = {}, 1
+	while true do
+		local ok, bad = utf8_len(text, i)
+		if ok then break end
+		out[#out + 1] = text:sub(i, bad - 1)
+		out[#out + 1] = format("\\udc%02x", text:byte(bad))
+		i = bad + 1
+	end
+	out[#out + 1] = text:sub(i)
+	return concat(out)
+end
+
+function M.encode(v)
+	local text = encoder().encode(v, { keyorder = key_order(v) })
+	return escape_bytes(text)
+end
+
+local SCRIPT_ESC = { ["<"] = "\\u003c", [">"] = "\\u003e",
+	["&"] = "\\u0026" }
+
+-- <, > and & are only ever inside JSON strings, where \u escapes mean
+-- the same.
+function M.script(v)
+	return (M.encode(v):gsub("[<>&]", SCRIPT_ESC))
+end
+
+-- The module's users (idrsh, scripts) reach it as idr.json.
+idr.json = M
+
+return M
