@@ -347,6 +347,20 @@ function selftest() {
   pre.textContent = "selftest\n" + out.join("\n") + "\nselftest done";
   document.body.appendChild(pre);
 }
+/* #layout: what the page measures of itself, for the browser tests: its
+ * width against the window's, the tree beside the text, and whether an
+ * output box keeps its lines whole. */
+function layoutNote() {
+  var st = $("view").querySelector(".stage").getBoundingClientRect();
+  var sd = $("view").querySelector(".side").getBoundingClientRect();
+  var pre = document.createElement("pre");
+  pre.id = "layout";
+  pre.textContent = "page " + document.documentElement.scrollWidth + " of " +
+    window.innerWidth + "; tree " + (st.right <= sd.left ? "left of side" :
+    "not beside the side") + "; out " +
+    getComputedStyle($("view").querySelector(".out")).whiteSpace;
+  document.body.appendChild(pre);
+}
 $("first").onclick = function () { stop(); show(0); };
 $("back").onclick = function () { go(-1); };
 $("play").onclick = play;
@@ -378,4 +392,5 @@ $("controls").hidden = false;
 if (!N) return;
 if (!fromHash()) show(0, true);
 if (/selftest/.test(location.hash)) selftest();
+if (/layout/.test(location.hash)) layoutNote();
 })();

@@ -14,6 +14,7 @@
 local _, _, _, view = ...
 
 local L = view "frame"
+local J = view "json"
 local ASSETS = view "page"
 
 local concat, format = table.concat, string.format
@@ -21,50 +22,6 @@ local concat, format = table.concat, string.format
 local P = {}
 
 -- {========================= Escaping =============================
-
-local JSON_ESC = { ['"'] = '\\"', ["\\"] = "\\\\", ["\n"] = "\\n",
-	["\t"] = "\\t" }
-
--- A JSON string that is safe inside a script element: no <, > or &.
-local function json_string(s)
-	return '"' .. s:gsub('[%c"\\<>&\127]', function(c)
-		return JSON_ESC[c] or format("\\u%04x", c:byte())
-	end) .. '"'
-end
-
-local function json(v, out)
-	local ty = type(v)
-	if ty == "table" then
-		local first = v[1] == nil and next(v) ~= nil
-		if first then
-			local keys = {}
-			for k in pairs(v) do keys[#keys + 1] = k end
-			table.sort(keys)
-			out[#out + 1] = "{"
-			for i, k in ipairs(keys) do
-				out[#out + 1] = (i > 1 and "," or "") ..
-					json_string(k) .. ":"
-				json(v[k], out)
-			end
-			out[#out + 1] = "}"
-		else
-			out[#out + 1] = "["
-			for i, x in ipairs(v) do
-				if i > 1 then out[#out + 1] = "," end
-				json(x, out)
-			end
-			out[#out + 1] = "]"
-		end
-	elseif ty == "string" then
-		out[#out + 1] = json_string(v)
-	elseif ty == "number" then
-		out[#out + 1] = math.type(v) == "integer" and tostring(v)
-			or format("%.17g", v)
-	else
-		out[#out + 1] = tostring(v == true)
-	end
-	return out
-end
 
 local HTML_ESC = { ["&"] = "&amp;", ["<"] = "&lt;", [">"] = "&gt;",
 	['"'] = "&quot;", ["'"] = "&#39;" }
@@ -333,8 +290,8 @@ function P.html(rec)
 	local n = #rec.frames
 	local first = rec.frames[1] or { c = "", o = "", n = "", e = {}, m = 0,
 		b = {}, nm = "", t = false }
-	local data = json({ rows = rec.rows, frames = rec.frames,
-		title = rec.title, geo = L.geometry() }, {})
+	local data = J.script({ rows = rec.rows, frames = rec.frames,
+		title = rec.title, geo = L.geometry() })
 	return concat({
 		"<!DOCTYPE html>",
 		'<html lang="en"><head><meta charset="utf-8">',
@@ -358,7 +315,7 @@ function P.html(rec)
 		"</main>",
 		'<div id="print"></div>',
 		'<script type="application/json" id="data">',
-		concat(data),
+		data,
 		"</script>",
 		"<script>" .. ASSETS["page.js"].text .. "</script>",
 		"</body></html>",
