@@ -128,6 +128,8 @@ png_count() {
 	grep -q '^fine-forward: frame 1 / 171 · event 2 / 6 ' "$OUT/self.txt"
 	grep -q '^fine-back: frame 1 / 171 · event 1 / 6 ' "$OUT/self.txt"
 	grep -q '^first-again: frame 1 / 171 |' "$OUT/self.txt"
+	# Hover on a slot: its ID, value and bits.
+	grep -qF 'hover: L0 slot 0: in use | ID 0 | value v0 | slot bits 000000' "$OUT/self.txt"
 	grep -q 'selftest done' "$OUT/self.txt"
 }
 

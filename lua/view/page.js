@@ -191,6 +191,7 @@ function fillNow(root, f, k) {
     li.textContent = s;
     ul.appendChild(li);
   });
+  root.querySelector(".kernel-h").hidden = !steps.length;
 }
 function fill(root, i, k) {
   var f = D.frames[i];
@@ -327,6 +328,11 @@ function selftest() {
   setFine(true); show(0); go(1); note("fine-forward");
   go(-1); note("fine-back");
   setFine(false); show(0); note("first-again");
+  var cell = $("view").querySelector(".treebox .box.n rect.c.cu");
+  if (cell) {
+    cell.dispatchEvent(new MouseEvent("mouseover", { bubbles: true }));
+    out.push("hover: " + $("tip").textContent.replace(/\n/g, " | "));
+  }
   var qi = -1;
   D.frames.forEach(function (f, i) { if (qi < 0 && f.q) qi = i; });
   if (qi >= 0) {

@@ -240,11 +240,12 @@ local function now_panel(f)
 		end
 	end
 	return concat({
-		'<div class="now"><p class="evline">',
+		'<div class="evpanel"><p class="evline">',
 		#f.e > 0 and format("%d events: tick \u{201c}step each " ..
 			"event\u{201d} to play them one by one.", #f.e + f.m) or
 			"No events.",
-		'</p><h2>In the kernel</h2><ul class="kernel">', concat(steps),
+		'</p><h2 class="kernel-h"' .. (#steps == 0 and " hidden" or "") ..
+			'>In the kernel</h2><ul class="kernel">', concat(steps),
 		"</ul></div>",
 	})
 end
