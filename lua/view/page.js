@@ -4,6 +4,10 @@
 (function () {
 var D = JSON.parse(document.getElementById("data").textContent);
 var G = D.geo, N = D.frames.length, NS = "http://www.w3.org/2000/svg";
+/* A frame names its boxes by number: boxes are stored once. */
+D.frames.forEach(function (f) {
+  f.b = f.b.map(function (id) { return D.boxes[id - 1]; });
+});
 var $ = function (id) { return document.getElementById(id); };
 var pos = { f: 0, e: -1 }, fine = false, timer = null;
 var CLASS = { ".": "cf", "#": "cu", "+": "cc", x: "cx" };

@@ -38,6 +38,8 @@ function idr.recorder(opts)
 		name_of = opts.name_of or function() return "" end,
 		rows = {},	-- row n: { level, first, last, cells, values }
 		row_of = {},	-- a row's content as text -> n
+		boxes = {},	-- box n: a box of frame.lua's, placed
+		box_of = {},	-- a box's content as text -> n
 		frames = {},
 		-- Per tree, a leaf's row by its bitmaps, while no event
 		-- touches it: its values are read once.
@@ -56,6 +58,32 @@ function Recorder:row(r)
 		self.row_of[text] = id
 	end
 	return id
+end
+
+-- Box numbers of @boxes, each stored once: most of a frame's boxes are
+-- the frame's before, where they were.
+function Recorder:box_ids(boxes)
+	local ids = {}
+	for i, b in ipairs(boxes) do
+		local text = concat({ b.k, b.r or b.t, b.p or 0, b.s or -1, b.h or 0,
+			b.x, b.y }, "\1")
+		local id = self.box_of[text]
+		if not id then
+			self.boxes[#self.boxes + 1] = b
+			id = #self.boxes
+			self.box_of[text] = id
+		end
+		ids[i] = id
+	end
+	return ids
+end
+
+--- rec:frame_boxes(n) -> list: frame @n's boxes, as frame.lua laid them
+-- out ({ k, r or t, p, s, h, x, y }).
+function Recorder:frame_boxes(n)
+	local list = {}
+	for i, id in ipairs(self.frames[n].b) do list[i] = self.boxes[id] end
+	return list
 end
 
 -- The rows function of tree @t for L.layout(): node @n's row number; a
@@ -108,16 +136,17 @@ local function event_kernel(ev)
 	return W and W.kernel and W.kernel(ev) or ""
 end
 
--- An event as a frame keeps it: { w = words, k = the kernel's step,
--- b = the box it happened in (0: none drawn), s = the slot, a and z =
+-- An event as a frame keeps it: { w = words, k = the kernel's step (if
+-- any), b = the box it happened in (0: none drawn), s = the slot, a and z =
 -- the cell's character after and before it, n = "new" or "free" when it
 -- made or freed the node of box b }.
 local function event_item(ev, where, ida)
 	local level, first = L.event_node(ev)
 	local b = level and where[level .. ":" .. first] or 0
 	local after, before = L.change(ev, ida)
-	local item = { w = event_line(ev), k = event_kernel(ev), b = b,
-		s = ev.slot or -1 }
+	local kernel = event_kernel(ev)
+	local item = { w = event_line(ev), b = b, s = ev.slot,
+		k = kernel ~= "" and kernel or nil }
 	if b > 0 and after then item.a, item.z = after, before end
 	if b > 0 and ev.event == "node-new" then item.n = "new" end
 	if b > 0 and ev.event == "node-free" then item.n = "free" end
@@ -182,7 +211,7 @@ function Recorder:frame(f)
 	self.frames[#self.frames + 1] = {
 		c = tostring(f.command or ""), o = tostring(f.output or ""),
 		n = narration and tostring(narration) or "", e = evs,
-		b = boxes, w = w, h = h, t = f.tree ~= nil,
+		b = self:box_ids(boxes), w = w, h = h, t = f.tree ~= nil,
 		nm = tostring(f.name or f.tree and self.name_of(f.tree) or ""),
 		m = #all - #evs + (f.more or 0),
 		p = f.text and tostring(f.text) or nil,

@@ -86,9 +86,10 @@ local function small_box(g, box, out)
 		esc(b))
 end
 
---- P.svg(rec, f): frame @f's tree as SVG markup.
-function P.svg(rec, f)
-	if #f.b == 0 then
+--- P.svg(rec, n): frame @n's tree as SVG markup.
+function P.svg(rec, n)
+	local f, boxes = rec.frames[n], rec:frame_boxes(n)
+	if #boxes == 0 then
 		return format('<p class="none">%s</p>',
 			f.t and "(empty tree)" or "(no tree)")
 	end
@@ -96,10 +97,10 @@ function P.svg(rec, f)
 	out[1] = format('<svg class="tree" width="%d" height="%d" ' ..
 		'viewBox="0 0 %d %d" role="img" aria-label="the tree">',
 		f.w, f.h, f.w, f.h)
-	for _, box in ipairs(f.b) do
-		if box.p and box.k ~= "g" then edge(g, f.b, box, out) end
+	for _, box in ipairs(boxes) do
+		if box.p and box.k ~= "g" then edge(g, boxes, box, out) end
 	end
-	for i, box in ipairs(f.b) do
+	for i, box in ipairs(boxes) do
 		if box.k == "n" then node_box(g, rec.rows, box, i, out)
 		elseif box.k ~= "g" then small_box(g, box, out) end
 	end
@@ -234,7 +235,7 @@ end
 local function now_panel(f)
 	local steps, seen = {}, {}
 	for _, e in ipairs(f.e) do
-		if e.k ~= "" and not seen[e.k] then
+		if e.k and not seen[e.k] then
 			seen[e.k] = true
 			steps[#steps + 1] = "<li>" .. esc(e.k) .. "</li>"
 		end
@@ -255,7 +256,8 @@ local function stage(rec, f)
 		'<section class="stage"><div class="treehead">',
 		'<span class="tname">' .. esc(tree_name(f)) .. "</span>",
 		LEGEND, "</div>",
-		'<div class="treebox">' .. P.svg(rec, f) .. "</div>",
+		'<div class="treebox">' .. (rec.frames[1] and P.svg(rec, 1) or
+			'<p class="none">(no tree)</p>') .. "</div>",
 		now_panel(f),
 		'<div id="tip" role="tooltip" hidden></div>',
 		"</section>",
@@ -291,8 +293,8 @@ function P.html(rec)
 	local n = #rec.frames
 	local first = rec.frames[1] or { c = "", o = "", n = "", e = {}, m = 0,
 		b = {}, nm = "", t = false }
-	local data = J.script({ rows = rec.rows, frames = rec.frames,
-		title = rec.title, geo = L.geometry() })
+	local data = J.script({ rows = rec.rows, boxes = rec.boxes,
+		frames = rec.frames, title = rec.title, geo = L.geometry() })
 	return concat({
 		"<!DOCTYPE html>",
 		'<html lang="en"><head><meta charset="utf-8">',

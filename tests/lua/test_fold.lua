@@ -77,9 +77,9 @@ end
 -- box below them).
 local function page_runs(t, evs)
 	local rec = idr.recorder()
-	local f = rec.frames[rec:frame { tree = t, events = evs }]
+	local boxes = rec:frame_boxes(rec:frame { tree = t, events = evs })
 	local runs, drawn, whole = {}, {}, {}
-	for _, b in ipairs(f.b) do
+	for _, b in ipairs(boxes) do
 		if b.k == "r" then runs[(b.t:gsub("\n", ": "))] = true end
 		if b.k == "n" then
 			local r = rec.rows[b.r]
@@ -88,8 +88,8 @@ local function page_runs(t, evs)
 	end
 	for name, b in pairs(drawn) do
 		whole[name] = true
-		for _, k in ipairs(f.b) do
-			if k.k == "m" and f.b[k.p] == b then whole[name] = nil end
+		for _, k in ipairs(boxes) do
+			if k.k == "m" and boxes[k.p] == b then whole[name] = nil end
 		end
 	end
 	return runs, drawn, whole

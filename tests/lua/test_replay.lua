@@ -17,12 +17,12 @@ for i = 1, 300 do
 		evs = t:events(t.alloc, t, i)
 	end
 	assert(rec:frame { tree = t, command = "op", events = evs } == i + 1)
-	local f = rec.frames[i + 1]
-	assert(#f.b <= 40, #f.b)
+	local f, boxes = rec.frames[i + 1], rec:frame_boxes(i + 1)
+	assert(#boxes <= 40, #boxes)
 	-- The operation's leaf is drawn, hot, and the events name its box.
 	local leaf
 	for _, e in ipairs(f.e) do
-		if e.a and not leaf then leaf = f.b[e.b] end
+		if e.a and not leaf then leaf = boxes[e.b] end
 	end
 	assert(leaf and leaf.h == 1 and rec.rows[leaf.r][1] == 0, i)
 end
@@ -38,10 +38,10 @@ do
 	local u = idr.new()
 	local r = idr.recorder()
 	r:frame { tree = u, name = "u", events = u:events(u.alloc, u, "a") }
-	local f = r.frames[1]
-	assert(f.nm == "u" and #f.b == 1 and f.b[1].h == 1)
-	assert(r.rows[f.b[1].r][4]:sub(1, 2) == "#.")
-	assert(r.rows[f.b[1].r][5][1] == "a", "the leaf's values, for the hover")
+	local f, b = r.frames[1], r:frame_boxes(1)
+	assert(f.nm == "u" and #b == 1 and b[1].h == 1)
+	assert(r.rows[b[1].r][4]:sub(1, 2) == "#.")
+	assert(r.rows[b[1].r][5][1] == "a", "the leaf's values, for the hover")
 	local set
 	for _, e in ipairs(f.e) do
 		if e.a then set = e end
