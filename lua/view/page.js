@@ -179,6 +179,7 @@ function fillNow(root, f, k) {
   var line = root.querySelector(".evline"), ul = root.querySelector(".kernel");
   ul.textContent = "";
   var steps = [];
+  put(root, ".evtext", k >= 0 ? f.e[k].x : "");
   if (k >= 0) {
     line.textContent = "event " + (k + 1) + " / " + f.e.length + ": " +
       f.e[k].w;

@@ -20,8 +20,7 @@
 local idr, idr_methods, ida_methods, view = ...
 
 local L = view "frame"
-local words_ok, W = pcall(view, "words")
-if not words_ok then W = nil end
+local W = view "words"
 
 local concat, format = table.concat, string.format
 -- {============================ Frames ============================
@@ -101,51 +100,18 @@ function Recorder:rows_of(t)
 	end
 end
 
--- One event as a short line ("slot-set L0 0..63 slot 2"): the words of
--- words.lua where it is built in, else these.
-local function event_line(ev)
-	if W then return W.line(ev) end
-	local parts = { tostring(ev.event), ev.op }
-	local op = tostring(ev.op)
-	if ev.event == "op" and (op:find("alloc") or op:find("get_new")) then
-		-- An allocation's range; its 'id' means nothing.
-		parts[#parts + 1] = "from " .. tostring(ev.start)
-		if (ev["end"] or 0) > 0 then
-			parts[#parts + 1] = "below " .. ev["end"]
-		end
-	elseif ev.event == "op" and ev.id then
-		parts[#parts + 1] = "id " .. ev.id
-	elseif ev.event == "done" then
-		parts[#parts + 1] = "result " .. tostring(ev.result) ..
-			(ev.errno and " (" .. ev.errno .. ")" or "")
-	end
-	if ev.level then
-		parts[2] = format("L%s %s..%s", ev.level, ev.first, ev.last)
-	end
-	if ev.slot then parts[#parts + 1] = "slot " .. ev.slot end
-	if ev.nodes then parts[#parts + 1] = "nodes " .. ev.nodes end
-	if ev.height and (ev.event == "grow" or ev.event == "shrink") then
-		parts[#parts + 1] = "height " .. ev.height
-	end
-	return concat(parts, " ")
-end
-
--- The kernel function and step an event corresponds to, as explain says
--- it (words.lua), or "".
-local function event_kernel(ev)
-	return W and W.kernel and W.kernel(ev) or ""
-end
-
--- An event as a frame keeps it: { w = words, k = the kernel's step (if
--- any), b = the box it happened in (0: none drawn), s = the slot, a and z =
+-- An event as a frame keeps it, in words.lua's words: { w = its line, as
+-- trace prints it, x = its sentence, as explain tells it, k = the
+-- kernel's step (if any), b = the box it happened in (0: none drawn),
+-- s = the slot, a and z =
 -- the cell's character after and before it, n = "new" or "free" when it
 -- made or freed the node of box b }.
 local function event_item(ev, where, ida)
 	local level, first = L.event_node(ev)
 	local b = level and where[level .. ":" .. first] or 0
 	local after, before = L.change(ev, ida)
-	local kernel = event_kernel(ev)
-	local item = { w = event_line(ev), b = b, s = ev.slot,
+	local kernel = W.kernel(ev)
+	local item = { w = W.line(ev), x = W.text(ev), b = b, s = ev.slot,
 		k = kernel ~= "" and kernel or nil }
 	if b > 0 and after then item.a, item.z = after, before end
 	if b > 0 and ev.event == "node-new" then item.n = "new" end

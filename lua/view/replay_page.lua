@@ -230,8 +230,9 @@ local function tree_name(f)
 	return f.nm ~= "" and "tree " .. f.nm or "tree (unnamed)"
 end
 
--- What the events did: the event now played and the kernel's step, or,
--- a frame at a time, the kernel's steps of the whole operation.
+-- What the events did, in explain's words (words.lua): the event now
+-- played and the kernel's step, or, a frame at a time, the kernel's
+-- steps of the whole operation.
 local function now_panel(f)
 	local steps, seen = {}, {}
 	for _, e in ipairs(f.e) do
@@ -245,7 +246,7 @@ local function now_panel(f)
 		#f.e > 0 and format("%d events: tick \u{201c}step each " ..
 			"event\u{201d} to play them one by one.", #f.e + f.m) or
 			"No events.",
-		'</p><h2 class="kernel-h"' .. (#steps == 0 and " hidden" or "") ..
+		'</p><p class="evtext" hidden></p><h2 class="kernel-h"' .. (#steps == 0 and " hidden" or "") ..
 			'>In the kernel</h2><ul class="kernel">', concat(steps),
 		"</ul></div>",
 	})
