@@ -101,7 +101,7 @@ png_count() {
 
 @test "a later frame: the grown tree, full and child cells, changes marked" {
 	# At the size of the picture in the README and doc/teaching.md (doc/replay.png is a copy).
-	WINDOW=1200,470 browser --screenshot="$OUT/later.png" \
+	WINDOW=1200,760 browser --screenshot="$OUT/later.png" \
 		"$(url "$OUT/demo.html" frame=67)"
 	cp "$OUT/later.png" build/replay-later.png
 	[ "$(png_count "$OUT/later.png" used)" -gt 70 ]
@@ -109,7 +109,7 @@ png_count() {
 	[ "$(png_count "$OUT/later.png" child)" -gt 0 ]
 	[ "$(png_count "$OUT/later.png" changed)" -gt 100 ]
 	[ "$(png_count "$OUT/later.png" path)" -gt 1000 ]
-	[ "$(png_count "$OUT/later.png" height)" -eq 470 ]
+	[ "$(png_count "$OUT/later.png" height)" -eq 760 ]
 }
 
 @test "stepping forward and back, and finely by event (#selftest)" {
