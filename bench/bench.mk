@@ -53,7 +53,7 @@ REPLAY_IDS ?= 100000
 REPLAY_OPS ?= 1000
 
 DEPS_TEST += libjudy-dev
-DEPS_BENCH := $(DEPS_BUILD) libjudy-dev lua5.4 valgrind chromium
+DEPS_BENCH := $(DEPS_BUILD) libjudy-dev lua5.4 valgrind chromium time
 
 BENCH_SRC := bench/main.c bench/impl_idr.c bench/impl_judy.c \
 	bench/impl_flat.c tests/seam.c
@@ -98,7 +98,7 @@ BENCH_BIN := $(B)/bench/bench $(B)/bench/core $(B)/bench/core-notrace \
 deps-bench:
 	@sh .ci/deps $(DEPS_BENCH)
 
-bench: deps-bench $(BENCH_BIN) $(B)/idr.so
+bench: deps-bench $(BENCH_BIN) $(B)/idr.so $(B)/idrsh
 	@./$(B)/bench/bench $(N) $(RUNS) $(B)/bench/bench.tsv \
 		$(B)/bench/churn.tsv
 	@LUA_CPATH_5_4='$(B)/?.so;;' $(LUA) bench/lua.lua $(N) $(RUNS) \
