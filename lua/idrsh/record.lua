@@ -166,6 +166,7 @@ end
 -- }===============================================================
 
 return {
+	name_of = name_of,
 	start = record_start,
 	line = record_line,
 	save = record_save,
