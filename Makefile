@@ -129,13 +129,20 @@ $(B)/libidr-rcu.so: $(B)/obj/rcu.o $(B)/libidr.so
 # libidr-rcu is built in too (idr.new{ rcu = true }), so the module and
 # idrsh link liburcu, shared.
 # The views written in Lua are compiled into the binding (lua/embed).
+# The replay page's style and script become one more view, "page", with
+# their SHA-256 for its Content-Security-Policy (lua/embed -p).
 LUA_VIEWS = $(sort $(wildcard lua/view/*.lua))
+PAGE_FILES = lua/view/page.css lua/view/page.js
 LIDR_SRC = $(sort $(wildcard lua/*.c))
 LIDR = $(LIDR_SRC) lua/lidr.h $(B)/lidr_lua.h
 
-$(B)/lidr_lua.h: lua/embed $(LUA_VIEWS)
+$(B)/view/page.lua: lua/embed $(PAGE_FILES)
 	@mkdir -p $(@D)
-	$(QUIET_GEN)sh lua/embed views $(LUA_VIEWS) > $@
+	$(QUIET_GEN)sh lua/embed -p $(PAGE_FILES) > $@
+
+$(B)/lidr_lua.h: lua/embed $(LUA_VIEWS) $(B)/view/page.lua
+	@mkdir -p $(@D)
+	$(QUIET_GEN)sh lua/embed views $(LUA_VIEWS) $(B)/view/page.lua > $@
 
 $(B)/idr.so: $(LIDR) $(B)/libidr-rcu.a $(B)/libidr.a $(LIB_HDR)
 	$(QUIET_CC)$(CC) $(CPPFLAGS) $(CFLAGS) $(LUA_CFLAGS) -Isrc -I$(B) -fPIC \

@@ -35,7 +35,9 @@
 #     MISSED with its figure (bench/targets.lua);
 #   - the replay page of REPLAY_OPS operations on a tree of REPLAY_IDS IDs:
 #     its size, and how long headless Chromium takes to open it
-#     (build/bench/replay.html).
+#     (build/bench/replay.html); and what recording two allocs on a
+#     sparse tree of DUMP_N random IDs costs beside building it
+#     (bench/replay-sparse).
 # A slow figure never fails it; a wrong result from any implementation does.
 #
 # make bench-plot: the bench at PLOT_N, drawn by gnuplot as
@@ -51,7 +53,7 @@ REPLAY_IDS ?= 100000
 REPLAY_OPS ?= 1000
 
 DEPS_TEST += libjudy-dev
-DEPS_BENCH := $(DEPS_BUILD) libjudy-dev lua5.4 valgrind chromium
+DEPS_BENCH := $(DEPS_BUILD) libjudy-dev lua5.4 valgrind chromium time
 
 BENCH_SRC := bench/main.c bench/impl_idr.c bench/impl_judy.c \
 	bench/impl_flat.c tests/seam.c
@@ -96,7 +98,7 @@ BENCH_BIN := $(B)/bench/bench $(B)/bench/core $(B)/bench/core-notrace \
 deps-bench:
 	@sh .ci/deps $(DEPS_BENCH)
 
-bench: deps-bench $(BENCH_BIN) $(B)/idr.so
+bench: deps-bench $(BENCH_BIN) $(B)/idr.so $(B)/idrsh
 	@./$(B)/bench/bench $(N) $(RUNS) $(B)/bench/bench.tsv \
 		$(B)/bench/churn.tsv
 	@LUA_CPATH_5_4='$(B)/?.so;;' $(LUA) bench/lua.lua $(N) $(RUNS) \
@@ -125,6 +127,7 @@ bench: deps-bench $(BENCH_BIN) $(B)/idr.so
 	@LUA_CPATH_5_4='$(B)/?.so;;' $(LUA) bench/replay.lua \
 		$(B)/bench/replay.html $(REPLAY_IDS) $(REPLAY_OPS)
 	@sh bench/replay-load $(B)/bench/replay.html
+	@sh bench/replay-sparse $(B)/idrsh $(B)/bench $$(($(DUMP_N) / 10))
 
 bench-plot: deps-bench $(B)/bench/bench
 	@sh .ci/deps gnuplot-nox

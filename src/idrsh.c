@@ -899,13 +899,15 @@ static void run_actions(struct shell *s)
 	}
 }
 
-/* --html: the recording starts before the first command, and is
- * written after the last, whether the commands failed or not. */
-static void html_start(struct shell *s, int argc, char **argv)
+/* --html: the recording starts before the first command, once the
+ * page's file is known to be writable, and is written after the last,
+ * whether the commands failed or not. */
+static bool html_start(struct shell *s, int argc, char **argv)
 {
 	push_fn(s, "html_start");
 	lua_pushstring(s->L, optind < argc ? argv[optind] : "idrsh replay");
-	call(s, 1, NULL);
+	lua_pushstring(s->L, s->html);
+	return call(s, 2, NULL);
 }
 
 static void html_save(struct shell *s)
@@ -952,11 +954,11 @@ int main(int argc, char **argv)
 		take_terminal();
 	signals_init();
 	if (shell_lua_open(&s)) {
-		if (s.html)
-			html_start(&s, argc, argv);
-		run(&s, argc, argv);
-		if (s.html)
-			html_save(&s);
+		if (!s.html || html_start(&s, argc, argv)) {
+			run(&s, argc, argv);
+			if (s.html)
+				html_save(&s);
+		}
 	} else
 		s.failed = true;
 	shell_lua_close(&s);

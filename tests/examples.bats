@@ -79,9 +79,9 @@ before() {
 	run_ok ./build/idrsh examples/inside.idrsh
 	before "$(line_of '^  The tree grows a level: .* Height 2\.$')" \
 		"$(line_of '^since the mark: height 1 -> 2; 2 nodes made; 1 ID added$')"
-	before "$(line_of '^step [0-9]+, visit: .* L1 0..4095 and takes its slot 1$')" \
+	before "$(line_of '^step [0-9]+, visit: .* L1 0..4095 and takes its slot 1 ')" \
 		"$(line_of '^step [0-9]+, done: alloc is over: it returns 64$')"
-	before "$(line_of '^  The top, level-1 node .* is the new top\. Height 1\.$')" \
+	before "$(line_of '^  The top, node L1 .* is the new top\. Height 1\.$')" \
 		"$(line_of '^since the mark: height 2 -> 1; ')"
 }
 

@@ -939,7 +939,7 @@ idrsh: <stdin>:4: dot: /nonexistent/dir/t.dot: No such file or directory"
 	assert_success
 	assert_line --index 0 "0"
 	assert_line --index 1 "idr_alloc: the lowest free ID at or above 64."
-	assert_line "  The tree grows a level: a new top, level-1 node 0..4095, holds the old top in its slot 0. Height 2."
+	assert_line "  The tree grows a level: a new top, node L1 0..4095, holds the old top in its slot 0. Height 2."
 	assert_line "  Result: ID 64, allocated."
 	assert_line "  Kernel: idr_alloc() -> idr_alloc_u32() -> idr_get_free()."
 	assert_line "idr_remove(64)."
@@ -968,15 +968,15 @@ idrsh: <stdin>:4: dot: /nonexistent/dir/t.dot: No such file or directory"
 	idrsh_lines "alloc a 262143 262144" "alloc b 100000 100001" \
 		"explain alloc c 100001 100002"
 	assert_success
-	assert_line "  Leaf 99968..100031 was packed with no room left: a copy with more room (a bigger block, or a whole node) takes its place in slot 26 of the level-1 node 98304..102399, and the old block goes back to malloc."
+	assert_line "  Leaf L0 99968..100031 was packed with no room left: a copy with more room (a bigger block, or a whole node) takes its place in slot 26 of the node L1 98304..102399, and the old block goes back to malloc."
 	refute_line --partial "the path had no node there"
 }
 
 @test "explain narrates an IDA's bitmaps" {
 	idrsh_lines "new a --ida" "explain ida_alloc" "explain ida_free 0"
 	assert_success
-	assert_line "  A new bitmap node for IDs 0..4095 (4096 bits, all free) goes into slot 0 of the leaf."
-	assert_line "  Bitmap 0..4095: bit 0 is set (ID 0 taken); words full: none."
+	assert_line "  A new bitmap for IDs 0..4095 hangs at slot 0 of its leaf (4096 bits, all free)."
+	assert_line "  Bit 0 of the bitmap of 0..4095 is set: ID 0 is taken; words full: none."
 	assert_line "  The bitmap for IDs 0..4095, now empty, goes to the idr's cache."
 }
 

@@ -51,7 +51,7 @@ count_of() {
 	# One wait for the first alloc, two for the second: 'c' lasts one
 	# operation only.
 	[ "$(count_of "$PROMPT")" -eq 3 ]
-	assert_line "step 2, visit: the way down goes through L0 0..63 and takes its slot 1"
+	assert_line "step 2, visit: the way down goes through L0 0..63 and takes its slot 1 (ID 1)"
 	refute_output --partial "step 3, slot-set: leaf slot 1"
 	assert_line "2"
 }
@@ -129,9 +129,9 @@ EOF2
 @test "step on an IDA draws its leaf and names its bitmaps" {
 	run "$IDRSH" -c 'new i --ida' -c 'step on' -c 'ida_alloc'
 	assert_success
-	assert_line "step 4, slot-set: leaf slot 0 (IDs 0..4095) now holds an entry"
-	assert_line "step 5, node-new: a new bitmap for IDs 0..4095 hangs at its leaf's slot"
-	assert_line "step 6, bit-set: ID 0 is taken in the bitmap of 0..4095"
+	assert_line "step 4, slot-set: leaf slot 0 now holds the bitmap for IDs 0..4095"
+	assert_line "step 5, node-new: a new bitmap for IDs 0..4095 hangs at slot 0 of its leaf"
+	assert_line "step 6, bit-set: bit 0 of the bitmap of 0..4095 is set: ID 0 is taken"
 	assert_line --index -1 "0"
 }
 

@@ -24,7 +24,8 @@ browser() {
 	timeout -k 5 90 chromium --headless --no-sandbox \
 		--user-data-dir="$TOP/build/chromium-profile" \
 		--proxy-server=127.0.0.1:9 --disable-background-networking \
-		--disable-gpu --window-size="${WINDOW:-1280,900}" "$@" \
+		--disable-gpu --window-size="${WINDOW:-1280,900}" \
+		--virtual-time-budget=3000 "$@" \
 		2> "$OUT/chromium.err" ||
 		rc=$?
 	[ "$rc" -ne 124 ] && [ "$rc" -ne 137 ] ||
@@ -90,25 +91,25 @@ png_count() {
 @test "the first frame: not blank, the tree's cells drawn" {
 	browser --screenshot="$OUT/first.png" "$(url "$OUT/demo.html")"
 	[ "$(png_count "$OUT/first.png" colors)" -gt 50 ]
-	# The first of 64 allocations: one leaf, on the path, one slot used
-	# (the legend alone has about 70 pixels of each colour).
+	# The first of 64 allocations: one leaf, on the path (its box lit),
+	# one slot used (the legend alone has about 70 pixels of each colour).
 	[ "$(png_count "$OUT/first.png" used)" -gt 120 ]
-	[ "$(png_count "$OUT/first.png" path)" -gt 5000 ]
+	[ "$(png_count "$OUT/first.png" path)" -gt 500 ]
 	# The first frame marks no change.
 	[ "$(png_count "$OUT/first.png" changed)" -lt 200 ]
 }
 
 @test "a later frame: the grown tree, full and child cells, changes marked" {
 	# At the size of the picture in the README and doc/teaching.md (doc/replay.png is a copy).
-	WINDOW=1200,470 browser --screenshot="$OUT/later.png" \
+	WINDOW=1200,760 browser --screenshot="$OUT/later.png" \
 		"$(url "$OUT/demo.html" frame=67)"
 	cp "$OUT/later.png" build/replay-later.png
-	[ "$(png_count "$OUT/later.png" used)" -gt 2000 ]
+	[ "$(png_count "$OUT/later.png" used)" -gt 70 ]
 	[ "$(png_count "$OUT/later.png" full)" -gt 0 ]
 	[ "$(png_count "$OUT/later.png" child)" -gt 0 ]
 	[ "$(png_count "$OUT/later.png" changed)" -gt 100 ]
 	[ "$(png_count "$OUT/later.png" path)" -gt 1000 ]
-	[ "$(png_count "$OUT/later.png" height)" -eq 470 ]
+	[ "$(png_count "$OUT/later.png" height)" -eq 760 ]
 }
 
 @test "stepping forward and back, and finely by event (#selftest)" {
@@ -127,6 +128,8 @@ png_count() {
 	grep -q '^fine-forward: frame 1 / 171 · event 2 / 6 ' "$OUT/self.txt"
 	grep -q '^fine-back: frame 1 / 171 · event 1 / 6 ' "$OUT/self.txt"
 	grep -q '^first-again: frame 1 / 171 |' "$OUT/self.txt"
+	# Hover on a slot: its ID, value and bits.
+	grep -qF 'hover: L0 slot 0: in use | ID 0 | value v0 | slot bits 000000' "$OUT/self.txt"
 	grep -q 'selftest done' "$OUT/self.txt"
 }
 
@@ -146,7 +149,7 @@ png_count() {
 	grep -q "script-src 'none'" "$OUT/nojs.html"
 	browser --screenshot="$OUT/nojs.png" "$(url "$OUT/nojs.html")"
 	[ "$(png_count "$OUT/nojs.png" used)" -gt 120 ]
-	[ "$(png_count "$OUT/nojs.png" path)" -gt 5000 ]
+	[ "$(png_count "$OUT/nojs.png" path)" -gt 500 ]
 }
 
 @test "printed, the page gives each frame a page" {
@@ -155,7 +158,7 @@ png_count() {
 	browser --print-to-pdf="$OUT/four.pdf" --no-pdf-header-footer \
 		"$(url "$OUT/four.html")"
 	run grep -a -c '/Type /Page\b' "$OUT/four.pdf"
-	[ "$output" = 4 ]
+	[ "$output" -ge 4 ]
 }
 
 @test "record on ... record save: a frame a command typed" {
@@ -169,7 +172,7 @@ png_count() {
 	EOF
 	assert_output --partial "wrote 3 frames to $OUT/typed.html"
 	grep -q '"c":"alloc a"' "$OUT/typed.html"
-	grep -q '"c":"nosuch","d":\[\],"e":\[\],"m":0,"n":"","o":"idrsh: \\u003cstdin\\u003e:5: unknown command' \
+	grep -q '"c":"nosuch","e":\[\],[^{]*"o":"idrsh: \\u003cstdin\\u003e:5: unknown command' \
 		"$OUT/typed.html" || { grep -o '"c":"nosuch".\{80\}' "$OUT/typed.html"; return 1; }
 	run grep -c '"c":"alloc before"' "$OUT/typed.html"
 	[ "$output" = 0 ]
@@ -212,10 +215,67 @@ png_count() {
 	grep -q '^last: frame 3 / 3 | cmd=t:remove(0)' "$OUT/lua-dom.html"
 }
 
-@test "--html to a file that cannot be written fails, after the commands" {
-	run "$IDRSH" --html /nonexistent/dir/x.html -c 'alloc a'
+@test "--html to a file that cannot be written fails before the commands run" {
+	run "$IDRSH" --html /nonexistent/dir/x.html -c 'alloc a' -c 'print "ran"'
 	[ "$status" -eq 1 ]
-	assert_output --partial "idrsh: --html: /nonexistent/dir/x.html"
+	assert_output "idrsh: --html: /nonexistent/dir/x.html: No such file or directory"
+	# A writable file not there before is not left behind by the check.
+	run "$IDRSH" --html "$OUT/later-fail.html" -c 'nosuch'
+	[ "$status" -eq 1 ]
+	[ -s "$OUT/later-fail.html" ]
+}
+
+# at WIDTH FRAME: the demo page's DOM at FRAME in a window WIDTH wide,
+# with what the page measured of itself (#selftest's widths).
+dom_at() {
+	WINDOW="$1,900" browser --dump-dom "$(url "$OUT/demo.html" "frame=$2")" \
+		> "$OUT/dom-$1.html"
+}
+
+@test "at 700, 1000 and 1400 pixels: the tree beside the text, drawn as a tree" {
+	for w in 700 1000 1400; do
+		dom_at "$w" 67
+		f="$OUT/dom-$w.html"
+		grep -q '<span id="counter">frame 67 / 171</span>' "$f"
+		# The tree's name, edges from slots to boxes, the path lit.
+		grep -q '<span class="tname">tree default</span>' "$f"
+		[ "$(grep -o '<path class="edge' "$f" | wc -l)" -ge 3 ]
+		grep -q '<path class="edge hot"' "$f"
+		grep -q '<g class="box n hot' "$f"
+		# The speed control and the kernel's panel.
+		grep -q '<select id="speed"' "$f"
+		grep -q '<ul class="kernel">' "$f"
+		WINDOW="$w,900" browser --screenshot="$OUT/w$w.png" \
+			"$(url "$OUT/demo.html" frame=67)"
+		[ "$(png_count "$OUT/w$w.png" width)" -eq "$w" ]
+		[ "$(png_count "$OUT/w$w.png" path)" -gt 500 ]
+		[ "$(png_count "$OUT/w$w.png" used)" -gt 70 ]
+	done
+	cp "$OUT/w700.png" build/replay-700.png
+}
+
+@test "at 700 pixels nothing overflows the page sideways; a slot map does not wrap" {
+	WINDOW=700,900 browser --dump-dom "$(url "$OUT/demo.html" "frame=2&layout")" \
+		> "$OUT/layout.html"
+	grep -q '<pre id="layout">page 700 of 700; tree left of side; out pre</pre>' \
+		"$OUT/layout.html" || { grep -o '<pre id="layout">[^<]*' "$OUT/layout.html"; return 1; }
+}
+
+@test "step each event: a slot fills at its event, a node appears at its own" {
+	# Frame 2 is 'alloc 1' on a leaf: its slot-set event is the 4th of 5.
+	browser --dump-dom "$(url "$OUT/demo.html" "frame=2&event=1")" > "$OUT/ev1.html"
+	browser --dump-dom "$(url "$OUT/demo.html" "frame=2&event=5")" > "$OUT/ev5.html"
+	grep -q 'class="c cf" data-s="1"' "$OUT/ev1.html"
+	grep -q 'class="c cu chg" data-s="1"' "$OUT/ev5.html" ||
+		grep -q 'class="c cu" data-s="1"' "$OUT/ev5.html"
+	# The grow of 'alloc far 8300' (frame 67): the new top is not there
+	# at the first event, and is at the last.
+	browser --dump-dom "$(url "$OUT/demo.html" "frame=67&event=1")" > "$OUT/g1.html"
+	browser --dump-dom "$(url "$OUT/demo.html" "frame=67&event=12")" > "$OUT/g12.html"
+	run grep -c 'L2 · ' "$OUT/g1.html"
+	[ "$output" = 0 ]
+	grep -q 'L2 · ' "$OUT/g12.html"
+	grep -q 'class="evline">event 12 / 12: ' "$OUT/g12.html"
 }
 
 @test "--html with -e, and a .lua script on the shell's own tree: a frame an operation, once" {

@@ -140,8 +140,27 @@ function M.run_lua(code, name)
 	return ok and true or false
 end
 
--- --html FILE: record from the start; M.html_save(FILE) at the end.
-function M.html_start(title)
+-- Whether @file can be written, without leaving it behind if it was
+-- not there: nil, the reason, if not.
+local function writable(file)
+	local was = io.open(file, "r")
+	if was then was:close() end
+	local f, err = io.open(file, "a")
+	if not f then return nil, err end
+	f:close()
+	if not was then os.remove(file) end
+	return true
+end
+
+-- --html FILE: record from the start, once FILE is known to be writable
+-- (a typo in its directory fails before the script runs, not after);
+-- M.html_save(FILE) at the end.
+function M.html_start(title, file)
+	local ok, err = writable(file)
+	if not ok then
+		report(nil, "--html: " .. err)
+		return false
+	end
 	record.start(title)
 	return true
 end

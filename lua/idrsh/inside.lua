@@ -11,8 +11,8 @@ local trees = require "idrsh.trees"
 local events = require "idrsh.events"
 
 -- Chunks run by 'lua' share _G: the shell keeps its own references.
-local io, ipairs, math, os, string, table, tonumber, tostring, type = io,
-	ipairs, math, os, string, table, tonumber, tostring, type
+local io, math, os, string, tonumber, type = io, math, os, string,
+	tonumber, type
 
 local outln, format_table, write_file, result = output.outln,
 	output.format_table, output.write_file, output.result
@@ -292,46 +292,9 @@ command {
 	end,
 }
 
-local TRACE_FIELDS = { "level", "first", "last", "slot", "nodes", "aux" }
-local TRACE_HEIGHT = { grow = true, shrink = true }
-
--- An operation's arguments: a range for the allocations and searches,
--- the ID for the rest (none for for_each, pre_get, get_new).
-local function op_args(ev)
-	local op = ev.op
-	if op:find("alloc") or op:find("find_first") or op == "get_new_above" then
-		return "start=" .. ev.start .. " end=" .. ev["end"]
-	elseif op == "for_each" or op == "pre_get" or op == "get_new" then
-		return nil
-	end
-	return "id=" .. ev.id
-end
-
--- op and done: "trace: op alloc start=0 end=0", "trace: done alloc result=5"
-local function op_line(ev)
-	local parts = { "trace:", ev.event, ev.op }
-	if ev.event == "op" then
-		parts[#parts + 1] = op_args(ev)
-	else
-		parts[#parts + 1] = "result=" .. ev.result
-		parts[#parts + 1] = ev.errno and "errno=" .. ev.errno
-	end
-	return table.concat(parts, " ")
-end
-
--- One trace event (the binding's table) as one line.
+-- One trace event as one line, in the presentation's words.
 local function trace_line(ev)
-	if ev.op then return outln(op_line(ev)) end
-	local parts = { "trace:", tostring(ev.event) }
-	for _, k in ipairs(TRACE_FIELDS) do
-		if ev[k] ~= nil then
-			parts[#parts + 1] = k .. "=" .. tostring(ev[k])
-		end
-	end
-	if TRACE_HEIGHT[ev.event] and ev.height then
-		parts[#parts + 1] = "height=" .. tostring(ev.height)
-	end
-	outln(table.concat(parts, " "))
+	outln("trace: " .. idr.event_words(ev).line)
 end
 
 reader { name = "trace",

@@ -11,7 +11,8 @@ local trees = require "idrsh.trees"
 local events = require "idrsh.events"
 
 -- Chunks run by 'lua' share _G: the shell keeps its own references.
-local ipairs, string, table = ipairs, string, table
+local ipairs, pairs, rawequal, string, table = ipairs, pairs, rawequal,
+	string, table
 
 local outln, write_file = output.outln, output.write_file
 local command, usage = registry.command, registry.usage
@@ -26,13 +27,20 @@ local reader = events.reader
 -- more: their events past the 400 that frame keeps.
 local record = { events = {}, ops = {}, rest = 0, more = 0 }
 
--- Each frame costs the whole tree (rec:frame compares every node), so a
--- line of 10^5 operations, a frame each, took hours; no one steps
--- through that many.
+-- A frame is a few kilobytes of page: a line of 10^5 operations, a
+-- frame each, would make a page no one steps through.
 local OPS_MAX = 100
 
+-- The shell's name of tree @t, for the page to show on its frames.
+local function name_of(t)
+	for name, obj in pairs(sh.trees) do
+		if rawequal(obj, t) then return name end
+	end
+	return ""
+end
+
 local function record_start(title)
-	record.rec = idr.recorder { title = title }
+	record.rec = idr.recorder { title = title, name_of = name_of }
 	record.events, record.tree, record.ops = {}, nil, {}
 	record.rest, record.more = 0, 0
 	sh.on.record = true
@@ -158,6 +166,7 @@ end
 -- }===============================================================
 
 return {
+	name_of = name_of,
 	start = record_start,
 	line = record_line,
 	save = record_save,

@@ -9,6 +9,7 @@
 local idr, idr_methods, ida_methods, view = ...
 
 local G = view "geometry"
+local W = view "words"              -- the one table of event words
 local SLOTS = G.SLOTS                -- slots per node: BITS bits of the ID
 local BITS = G.BITS
 local BITMAP = G.CHUNK               -- IDs in one IDA bitmap
@@ -83,49 +84,19 @@ local function node_index(s, ev)
 	return ev.first - s.base
 end
 
-local function node_name(ev)
-	local what = ev.level == 0 and "leaf" or ("level-" .. ev.level .. " node")
-	return ("%s %d..%d"):format(what, ev.first, ev.last)
-end
+-- "leaf L0 0..63", "node L1 0..4095": as every view names it.
+local node_name = W.node_kind
 
 local function cap(text)
 	return text:sub(1, 1):upper() .. text:sub(2)
 end
 
 -- The IDs slot @slot of the node of @ev covers.
-local function slot_ids(ev, slot)
-	local w = (ev.last - ev.first + 1) // SLOTS
-	local a = ev.first + slot * w
-	if w == 1 then return "ID " .. a end
-	return ("IDs %d..%d"):format(a, a + w - 1)
-end
+local slot_ids = W.slot_ids
 
 -- }================================================================
 
 -- {========================= What each op is =======================
-
-local KERNEL = {
-	alloc = "idr_alloc() -> idr_alloc_u32() -> idr_get_free()",
-	alloc_u32 = "idr_alloc_u32() -> idr_get_free()",
-	alloc_cyclic = "idr_alloc_cyclic() -> idr_alloc_u32() -> idr_get_free()",
-	find = "idr_find() -> radix_tree_lookup()",
-	remove = "idr_remove() -> radix_tree_delete_item()",
-	replace = "idr_replace() -> __radix_tree_lookup(), __radix_tree_replace()",
-	get_next = "idr_get_next() -> idr_get_next_ul() -> radix_tree_iter_find()",
-	get_next_ul = "idr_get_next_ul() -> radix_tree_iter_find()",
-	for_each = "idr_for_each() -> radix_tree_for_each_slot()",
-	pre_get = "idr_pre_get() (2.6.8-2.6.10) filled idp->id_free; " ..
-		"today idr_preload()",
-	get_new = "idr_get_new() -> idr_get_new_above_int() -> sub_alloc() " ..
-		"(2.6.8-2.6.10); today idr_alloc()",
-	get_new_above = "idr_get_new_above() -> sub_alloc() (2.6.8-2.6.10); " ..
-		"today idr_alloc()",
-	ida_alloc_range = "ida_alloc_range() -> xas_find_marked(XA_FREE_MARK)",
-	ida_free = "ida_free() -> xas_load(), then xas_store(NULL) " ..
-		"of an empty bitmap",
-	ida_exists = "ida_exists() -> xa_load()",
-	ida_find_first_range = "ida_find_first_range() -> xas_find()",
-}
 
 local function range(ev, inclusive)
 	local e = ev["end"]
@@ -309,25 +280,32 @@ local KERNEL_BITS = "(Today's kernel marks the opposite: its IDR_FREE " ..
 	"tag is on the slots that still have a free ID, and idr_get_free() " ..
 	"follows it down.)"
 
+-- An event told as the words table tells it, as a sentence.
+local function told(ev)
+	return cap(W.text(ev)) .. "."
+end
+
+-- The same, then the node's full bitmap after it.
+local function told_bits(ev)
+	return ("%s; %s."):format(cap(W.text(ev)), bitmap(ev.full))
+end
+
 local function made(st, ev)
 	if ev.aux == "gens" then
-		return ("The leaf gets a second node for its %d generation " ..
-			"counters (one per slot; a tagged ID carries its " ..
-			"slot's)."):format(SLOTS)
+		return told(ev) .. (" (%d counters, one per slot; a tagged ID " ..
+			"carries its slot's.)"):format(SLOTS)
 	elseif ev.aux == "bitmap" then
-		return ("A new bitmap node for IDs %d..%d (%d bits, all free) " ..
-			"goes into slot %d of the leaf."):format(ev.first, ev.last,
-			BITMAP, ev.slot)
+		return ("%s (%d bits, all free)."):format(cap(W.text(ev)), BITMAP)
 	end
 	if ev.height == ev.level + 1 and not st.seen_top then
 		st.seen_top = true
-		return ("A new %s (%s) is the top of the tree."):format(
-			node_name(ev), ev.level == 0 and (st.shape.ida and
+		return ("%s: the top of the tree (%s)."):format(cap(W.text(ev)),
+			ev.level == 0 and (st.shape.ida and
 			("%d slots for bitmaps of %d IDs"):format(SLOTS, BITMAP) or
 			SLOTS .. " IDs") or ("%d slots of %d IDs"):format(SLOTS,
 			(ev.last - ev.first + 1) // SLOTS))
 	end
-	return ("A new %s: the path had no node here."):format(node_name(ev))
+	return told(ev) .. " The path had no node here."
 end
 
 local combine
@@ -344,115 +322,26 @@ local SAY = {
 	end,
 	visit = visit,
 	["no-room"] = no_room,
-	malloc = function(st, ev)
-		if st.op == "pre_get" then
-			return ("%s from malloc into the idr's cache."):format(
-				plural(ev.nodes, "node"))
-		end
-		return ("%s needed, from malloc."):format(plural(ev.nodes, "node"))
-	end,
-	["cache-take"] = function(_, ev)
-		return ("%s taken from the idr's cache (filled by idr_pre_get " ..
-			"or left by removals)."):format(plural(ev.nodes, "node"))
-	end,
-	["preload-take"] = function(_, ev)
-		return ("%s taken from this thread's idr_preload()."):format(
-			plural(ev.nodes, "node"))
-	end,
 	["node-new"] = made,
-	attach = function(_, ev)
-		return ("It hangs from slot %d of the %s."):format(ev.slot,
-			node_name(ev))
-	end,
-	grow = function(_, ev)
-		return ("The tree grows a level: the new top (%s) holds the old " ..
-			"top in slot 0. Height %d."):format(node_name(ev), ev.height)
-	end,
-	["slot-set"] = function(st, ev)
-		if st.shape.ida then
-			return ("Leaf %d..%d, slot %d now holds the bitmap for %s.")
-				:format(ev.first, ev.last, ev.slot, slot_ids(ev, ev.slot))
-		end
-		return ("Leaf %d..%d, slot %d: %s now holds the entry."):format(
-			ev.first, ev.last, ev.slot, slot_ids(ev, ev.slot))
-	end,
 	full = function(st, ev)
 		local k = st.kernel_bits and "" or " " .. KERNEL_BITS
 		st.kernel_bits = true
-		return ("Its full bit is set: %s.%s"):format(bitmap(ev.full), k)
-	end,
-	["subtree-full"] = function(_, ev)
-		return ("Back up: that child is now full, so the %s sets slot " ..
-			"%d's full bit: %s."):format(node_name(ev), ev.slot,
-			bitmap(ev.full))
-	end,
-	["slot-clear"] = function(st, ev)
-		if st.shape.ida then
-			return ("Leaf %d..%d, slot %d lets go of the bitmap for %s.")
-				:format(ev.first, ev.last, ev.slot, slot_ids(ev, ev.slot))
-		end
-		return ("Leaf %d..%d, slot %d: %s is emptied."):format(ev.first,
-			ev.last, ev.slot, slot_ids(ev, ev.slot))
-	end,
-	open = function(_, ev)
-		return ("Its full bit is cleared: %s."):format(bitmap(ev.full))
+		return told_bits(ev) .. k
 	end,
 	["subtree-open"] = function(st, ev)
 		local k = st.kernel_bits and "" or
 			" (The kernel sets IDR_FREE here instead.)"
 		st.kernel_bits = true
-		return ("Back up: the %s clears slot %d's full bit, as there " ..
-			"is a free ID below it again: %s.%s"):format(node_name(ev),
-			ev.slot, bitmap(ev.full), k)
-	end,
-	detach = function(_, ev)
-		return ("The %s lets go of the child in slot %d."):format(
-			node_name(ev), ev.slot)
-	end,
-	["node-free"] = function(_, ev)
-		if ev.aux == "gens" then
-			return "The leaf's generation node goes with it"
-		elseif ev.aux == "bitmap" then
-			return ("The bitmap for IDs %d..%d is empty and goes"):format(
-				ev.first, ev.last)
-		end
-		return ("The %s is empty and leaves the tree"):format(node_name(ev))
-	end,
-	["cache-put"] = function()
-		return "  ...into the idr's cache, for a later insertion."
-	end,
-	free = function()
-		return "  ...back to malloc."
-	end,
-	shrink = function(_, ev)
-		return ("The top kept only slot 0: the tree shrinks a level to " ..
-			"height %d; the %s is the top."):format(ev.height,
-			node_name(ev))
-	end,
-	pack = function(_, ev)
-		return ("The leaf %d..%d has few entries left: it is packed " ..
-			"into a smaller block (same bits, fewer bytes)."):format(
-			ev.first, ev.last)
+		return told_bits(ev) .. k
 	end,
 	["bit-set"] = function(_, ev)
-		return ("Bitmap %d..%d: bit %d is set (ID %d taken); words full: " ..
-			"%s."):format(ev.first, ev.last, ev.slot, ev.first + ev.slot,
-			runs(ev.full))
-	end,
-	["bit-clear"] = function(_, ev)
-		return ("Bitmap %d..%d: bit %d is cleared (ID %d freed); words " ..
-			"full: %s."):format(ev.first, ev.last, ev.slot,
-			ev.first + ev.slot, runs(ev.full))
-	end,
-	["bitmap-full"] = function(_, ev)
-		return ("That bitmap is full: the leaf sets slot %d's full bit: " ..
-			"%s."):format(ev.slot, bitmap(ev.full))
-	end,
-	["bitmap-open"] = function(_, ev)
-		return ("That bitmap has a free bit again: the leaf clears slot " ..
-			"%d's full bit: %s."):format(ev.slot, bitmap(ev.full))
+		return ("%s; words full: %s."):format(cap(W.text(ev)), runs(ev.full))
 	end,
 }
+SAY["bit-clear"] = SAY["bit-set"]
+for _, e in ipairs { "open", "subtree-full", "bitmap-full", "bitmap-open" } do
+	SAY[e] = function(_, ev) return told_bits(ev) end
+end
 
 local ERRNO_SAYS = {
 	ENOSPC = "no free ID in the range",
@@ -507,7 +396,7 @@ local function kernel(op)
 			"library's own."
 	end
 	if op == "ida_count" then return nil end
-	local k = KERNEL[op]
+	local k = W.op_kernel(op)
 	if not k then return nil end
 	local out = "Kernel: " .. k .. "."
 	if op:find("^ida") and op ~= "ida_exists" then
@@ -650,18 +539,11 @@ local function narrate(t, kind, events)
 			say(result(st, ev))
 			say(kernel(ev.op))
 			st.op = nil
-		elseif e == "free" or e == "cache-put" then
-			local last = out[#out]
-			if last and not last:find("%.$") then
-				out[#out] = last .. SAY[e](st, ev):gsub("^  %.%.%.", " ")
-			else
-				say(SAY[e](st, ev))
-			end
 		elseif SAY[e] then
 			say(SAY[e](st, ev))
 			once.kernel_bits = st.kernel_bits
 		else
-			say(("(%s)"):format(e))
+			say(told(ev))
 		end
 	end
 	return table.concat(out, "\n") .. (#out > 0 and "\n" or "")

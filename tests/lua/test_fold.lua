@@ -1,7 +1,7 @@
 -- One collapse rule (lua/view/fold.lua): the same tree folds the same
--- way in the text dump, in DOT, and in t:fold()'s data, which the replay
--- page is to draw from: on 32 leaves of one ID each (runs broken by
--- empty slots), a dense tree and two sparse ones.
+-- way in the text dump, in DOT, in t:fold()'s data, and in the replay
+-- page's layout (lua/view/frame.lua): on 32 leaves of one ID each (runs
+-- broken by empty slots), a dense tree and two sparse ones.
 local idr = require "idr"
 
 local here = debug.getinfo(1, "S").source:match("^@(.*)/[^/]*$") or "."
@@ -72,9 +72,35 @@ local function keys(set)
 	return n
 end
 
--- The text dump, DOT and t:fold() fold @t alike; returns the runs.
+-- The same of a replay frame of @t after @evs: its run boxes, the nodes
+-- it drew, and those of them whose children it drew all (no "not drawn"
+-- box below them).
+local function page_runs(t, evs)
+	local rec = idr.recorder()
+	local boxes = rec:frame_boxes(rec:frame { tree = t, events = evs })
+	local runs, drawn, whole = {}, {}, {}
+	for _, b in ipairs(boxes) do
+		if b.k == "r" then runs[(b.t:gsub("\n", ": "))] = true end
+		if b.k == "n" then
+			local r = rec.rows[b.r]
+			drawn[("L%d %d..%d"):format(r[1], r[2], r[3])] = b
+		end
+	end
+	for name, b in pairs(drawn) do
+		whole[name] = true
+		for _, k in ipairs(boxes) do
+			if k.k == "m" and boxes[k.p] == b then whole[name] = nil end
+		end
+	end
+	return runs, drawn, whole
+end
+
+-- The text dump, DOT, t:fold() and the page fold @t alike; returns the
+-- runs.
 local function folds_alike(t)
 	local folds = all_folds(t)
+	local pruns, _, pwhole = page_runs(t)
+	same(pruns, fold_runs(folds, pwhole), "page and fold")
 	local truns, tdrawn = text_runs(t:dump { entries = 1 })
 	local druns, ddrawn = dot_runs(t:dot { max_nodes = 100000 })
 	same(truns, fold_runs(folds, tdrawn), "text and fold")
@@ -105,6 +131,10 @@ do
 	assert(#t == 32 and t:top().level == 1)
 	local runs = folds_alike(t)
 	assert(keys(runs) == 2)
+	-- The page folds the same two runs (and leaves the rest of the 12
+	-- leaves past its room "not drawn").
+	local pruns = page_runs(t)
+	assert(keys(pruns) == 2 and pruns["L0 0..639: 10 leaves of 1/64"])
 	assert(runs["L0 0..639: 10 leaves of 1/64"])
 	assert(runs["L0 768..1407: 10 leaves of 1/64"])
 	local folded = 0
@@ -127,6 +157,18 @@ do
 	local runs = folds_alike(t)
 	assert(runs["L1 0..98303: 24 full nodes"])
 	assert(runs["L0 98304..99967: 26 full leaves"])
+	-- The way to an operation's ID and the nodes it changed stay out of
+	-- the page's runs, as DOT keeps them: removing 500 breaks the run of
+	-- full nodes at L1 0..4095 and draws the leaf L0 448..511.
+	local evs = t:events(t.remove, t, 500)
+	local pruns, drawn = page_runs(t, evs)
+	assert(drawn["L0 448..511"] and drawn["L1 0..4095"])
+	assert(not pruns["L1 0..98303: 24 full nodes"])
+	assert(pruns["L1 4096..98303: 23 full nodes"])
+	for run in pairs(pruns) do
+		local lo, hi = run:match("^L%d+ (%d+)%.%.(%d+)")
+		assert(not (500 >= tonumber(lo) and 500 <= tonumber(hi)), run)
+	end
 end
 
 -- Sparse: 500 IDs 64 apart (one a leaf), and 3000 scattered over 31 bits.
@@ -136,6 +178,13 @@ do
 	local runs = folds_alike(t)
 	assert(runs["L0 0..4095: 64 leaves of 1/64"])
 	assert(runs["L0 28672..31999: 52 leaves of 1/64"] and keys(runs) == 8)
+	-- A replace changes no bitmap: the way to its ID alone breaks the
+	-- run of 64 alike leaves around it on the page.
+	local pruns, drawn = page_runs(t, t:events(t.replace, t, 10 * 64 + 5, "r"))
+	assert(drawn["L0 640..703"], "the way to the ID, drawn")
+	assert(not pruns["L0 0..4095: 64 leaves of 1/64"])
+	assert(pruns["L0 0..639: 10 leaves of 1/64"])
+	assert(pruns["L0 704..4095: 53 leaves of 1/64"])
 	folds_alike(C.scatter(idr.new(), 1, 2147483647))
 end
 

@@ -2,14 +2,12 @@
 -- change, and every text reaches the page escaped.
 local idr = require "idr"
 
--- 300 operations on a tree of 20,000 IDs: each stores the few node rows
--- it changed, not the tree (about 320 nodes) again.
+-- 300 operations on a tree of 20,000 IDs: each frame keeps the boxes it
+-- draws, bounded, and names rows of node content stored once.
 local t = idr.new {}
 for i = 1, 20000 do t:alloc(i) end
 local rec = idr.recorder { title = "share" }
 rec:frame { tree = t, command = "setup" }
-local first = #rec.rows
-assert(first == #t:nodes(), "one row a node at first")
 math.randomseed(7)
 for i = 1, 300 do
 	local evs
@@ -19,14 +17,38 @@ for i = 1, 300 do
 		evs = t:events(t.alloc, t, i)
 	end
 	assert(rec:frame { tree = t, command = "op", events = evs } == i + 1)
+	local f, boxes = rec.frames[i + 1], rec:frame_boxes(i + 1)
+	assert(#boxes <= 40, #boxes)
+	-- The operation's leaf is drawn, hot, and the events name its box.
+	local leaf
+	for _, e in ipairs(f.e) do
+		if e.a and not leaf then leaf = boxes[e.b] end
+	end
+	assert(leaf and leaf.h == 1 and rec.rows[leaf.r][1] == 0, i)
 end
 assert(rec:count() == 301)
--- A remove or alloc changes a leaf and, at most, the nodes above it.
-assert(#rec.rows - first <= 300 * 3, "rows: " .. #rec.rows)
+-- A remove or alloc changes a leaf and the nodes above it; a frame's
+-- other leaves are the rows of the frames before.
+assert(#rec.rows < 301 * 4, "rows: " .. #rec.rows)
 local page = rec:html()
--- About 1.6 KB an operation, most of it its events and their narration
--- (t:explain); every node again each frame would take 1.6 MB more.
-assert(#page < 600000, "page: " .. #page .. " bytes")
+assert(#page < 1500000, "page: " .. #page .. " bytes")
+
+-- An event's cell: the character after it, and before.
+do
+	local u = idr.new()
+	local r = idr.recorder()
+	r:frame { tree = u, name = "u", events = u:events(u.alloc, u, "a") }
+	local f, b = r.frames[1], r:frame_boxes(1)
+	assert(f.nm == "u" and #b == 1 and b[1].h == 1)
+	assert(r.rows[b[1].r][4]:sub(1, 2) == "#.")
+	assert(r.rows[b[1].r][5][1] == "a", "the leaf's values, for the hover")
+	local set
+	for _, e in ipairs(f.e) do
+		if e.a then set = e end
+		if e.n == "new" then assert(e.b == 1) end
+	end
+	assert(set.b == 1 and set.s == 0 and set.a == "#" and set.z == ".")
+end
 
 -- Escaped: a value, a command, an output and a narration with markup.
 local bad = "<script>alert(1)</script>&\"'"
@@ -70,3 +92,29 @@ assert(r4.frames[1000].c == "t:alloc(1000)")
 -- A second watch counts from 0 again; a short one has no shared frame.
 r4:watch(function() w:remove(0) end)
 assert(r4:count() == 1002 and r4.frames[1002].c == "t:remove(0)")
+
+-- Every kind of event, on the page in words.lua's words (trace's line,
+-- explain's sentence, the kernel's step): those words_workout causes, and
+-- preload-take, shaped as test_words makes it.
+do
+	local here = debug.getinfo(1, "S").source:match("^@(.*)/[^/]*$") or "."
+	local workout = dofile(here .. "/words_workout.lua")
+	local t, a, g = idr.new(), idr.ida(), idr.new { tagged = { id_bits = 16 } }
+	local by = { ["preload-take"] = { event = "preload-take", nodes = 2,
+		height = 1 } }
+	local function keep(ev) by[ev.event] = by[ev.event] or ev end
+	for _, x in ipairs { t, a, g } do x:trace(keep) end
+	workout(t, a, g)
+	for _, x in ipairs { t, a, g } do x:trace(nil) end
+	local evs = {}
+	for i, kind in ipairs(idr.EVENTS) do
+		evs[i] = assert(by[kind], "no event of kind " .. kind)
+	end
+	local r = idr.recorder()
+	r:frame { events = evs }
+	for i, ev in ipairs(evs) do
+		local w, e = idr.event_words(ev), r.frames[1].e[i]
+		assert(e.w == w.line and e.x == w.text and e.k == w.kernel, ev.event)
+	end
+	assert(r:html():find("radix_tree_extend()", 1, true), "a kernel step")
+end

@@ -60,22 +60,26 @@ assert(full.event == "full" and full.slot == 5)
 assert(five:event_text(full) == idr.event_text(full))
 local lines = {}
 for l in idr.event_text(full):gmatch("[^\n]+") do lines[#lines + 1] = l end
-assert(#lines == 4, #lines)
+assert(#lines == 5, #lines)
+assert(lines[5]:find("^  kernel: "), lines[5])
 assert(#lines[3] == 2 + 64 and lines[3]:sub(3 + 5, 3 + 5) == "#")
 assert(lines[4]:find("^  %s%s%s%s%s%^ slot 5 %(ID 5%)$"), lines[4])
--- Node-less events: one line; unknown ones: their fields.
+-- Node-less events: the sentence and the kernel's step; unknown ones
+-- have no words (tests/lua/test_words.lua).
 assert(idr.event_text { event = "malloc", nodes = 2, height = 1 } ==
-	"malloc: 2 nodes allocated for this operation\n")
-assert(idr.event_text { event = "later", name = "x", height = 1 } ==
-	"later: height=1 name=x\n")
+	"malloc: 2 nodes allocated for this operation\n  kernel: " ..
+	"radix_tree_node_alloc() -> kmem_cache_alloc(radix_tree_node_cachep)\n")
+assert(not pcall(idr.event_text, { event = "later", name = "x", height = 1 }))
 assert(idr.event_text { event = "op", op = "find", id = 7, start = 0 } ==
-	"op: find begins (id 7)\n")
+	"op: find begins (id 7)\n  kernel: idr_find() -> radix_tree_lookup(): " ..
+	"called\n")
 assert(idr.event_text { event = "done", op = "alloc", result = -28,
-	errno = "ENOSPC" } == "done: alloc is over: it fails with ENOSPC\n")
+	errno = "ENOSPC" }:find("^done: alloc is over: it fails with ENOSPC\n"))
 assert(not pcall(idr.event_text, "full"))
 -- step_text hands fn's results back.
 local text, id = five:step_text(five.alloc, five, "g")
-assert(id == 0 and text:find("^step 1, op: alloc begins %(start 0, end 0%)\nstep 2, visit: "), text)
+assert(id == 0 and text:find("^step 1, op: alloc begins %(start 0, end 0%)\n" ..
+	"  kernel: [^\n]*\nstep 2, visit: "), text)
 
 -- }======================================================
 
