@@ -80,9 +80,9 @@ endif
 # make test (tests/deps.mk) fails on a command the tests call that these
 # lists leave out.
 DEPS_BUILD := gcc make libc6-dev pkgconf liblua5.4-dev libreadline-dev \
-	liburcu-dev
+	liburcu-dev lua-dkjson
 DEPS_TEST := $(DEPS_BUILD) lua5.4 valgrind bats bats-support bats-assert \
-	clang-format-14 lua-check lua-dkjson \
+	clang-format-14 lua-check \
 	clang libclang-rt-14-dev g++ python3 \
 	binutils graphviz mandoc groff-base man-db chromium
 
