@@ -426,6 +426,7 @@ static void open_views(lua_State *L)
 	const struct embedded *v;
 
 	lua_newtable(L);
+	lidr_snapshot_open(L);
 	lua_pushvalue(L, -2);
 	luaL_getmetatable(L, IDR_MT);
 	lua_getfield(L, -1, "__index");

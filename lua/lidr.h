@@ -175,6 +175,10 @@ int lidr_slot(lua_State *L);
 int lidr_census(lua_State *L);
 int lidr_nodes_under(lua_State *L);
 
+/* snapshot.c: t:mark() and t:diff() (see snapshot.h): sets field
+ * "snapshot" of the table on top, the views run so far, to their C part */
+void lidr_snapshot_open(lua_State *L);
+
 /* lida.c: the IDA */
 extern const struct kind lidr_ida_kind;
 struct lida *lidr_checkida(lua_State *L);

@@ -1,20 +1,26 @@
 -- diff.lua - what changed since a mark: nodes, bits, entries, height.
 --
--- snap = t:mark() copies the tree's shape (t:nodes()) and its entries
--- (t:pairs(): an idr's IDs and values, an IDA's IDs) into plain Lua
--- tables; t:diff(snap) compares the tree as it is now with that copy.
--- Nodes are the same node when they have the same level and first ID:
--- the logical 64-way tree, whatever memory the nodes took.
+-- snap = t:mark() is a compact snapshot, made in C (lua/snapshot.c): the
+-- tree's nodes as a few bytes each, its entries' IDs, and references to
+-- its values (one a run of equal ones); t:diff(snap) walks the tree and
+-- the mark in step, in C, and makes a table only for each change.  Nodes
+-- are the same node when they have the same level and first ID: the
+-- logical 64-way tree, whatever memory the nodes took.
 --
--- A big tree's entries cost memory to copy: beyond max_entries (a
--- million by default) the mark keeps the shape only, and a diff then
--- compares nodes and bits, not entries, and says so.
-local idr, idr_methods, ida_methods = ...
+-- t:mark{max_entries = N} keeps the shape only when the tree holds more
+-- than N entries; a diff then compares nodes and bits, not entries, and
+-- says so.
+local idr, idr_methods, ida_methods, view = ...
+
+local S = view "snapshot"
 
 local fmt = string.format
 
-local MAX_ENTRIES = 1000000
 local MAX_LINES = 40
+
+-- Runs of consecutive IDs added (or removed) of this length or more
+-- take one line.
+local RUN = 4
 
 -- {======================== Marks ========================
 
@@ -32,32 +38,6 @@ local function serial(t)
 	return s
 end
 
-local function kind(t)
-	return t:info().kind
-end
-
--- The entries in ID order, or nil past @max of them.
-local function entries(t, max)
-	local ids, values, n = {}, {}, 0
-	for id, v in t:pairs() do
-		n = n + 1
-		if n > max then return nil end
-		ids[n], values[n] = id, v
-	end
-	return ids, values, n
-end
-
-local function snapshot(t, max)
-	local nodes = t:nodes()
-	local snap = {
-		kind = kind(t), tree = serial(t), nodes = nodes,
-		height = nodes[1] and nodes[1].level + 1 or 0,
-		count = t:count(), max_entries = max,
-	}
-	snap.ids, snap.values = entries(t, max)
-	return snap
-end
-
 local function opt(o, k, default, what)
 	local v = o and o[k]
 	if v == nil then return default end
@@ -68,12 +48,14 @@ local function opt(o, k, default, what)
 	return v
 end
 
---- t:mark([{max_entries = N}]) -> snap: the tree's shape and entries as
--- plain tables: { kind, tree, height, count, max_entries, nodes, ids,
--- values }.  ids (and values, an idr's) are nil when the tree held more
--- than max_entries IDs (default a million).
+--- t:mark([{max_entries = N}]) -> snap: a compact snapshot of the tree,
+-- a userdata whose fields are kind, tree, height, count, nodes (how
+-- many), entries (whether it kept them), max_entries, bytes and values
+-- (how many it holds).  It keeps the entries unless the tree held more
+-- than max_entries (default: no limit).
 function idr_methods:mark(o)
-	return snapshot(self, opt(o, "max_entries", MAX_ENTRIES, "mark"))
+	local max = opt(o, "max_entries", math.maxinteger, "mark")
+	return S.mark(self, serial(self), max)
 end
 ida_methods.mark = idr_methods.mark
 
@@ -81,117 +63,16 @@ ida_methods.mark = idr_methods.mark
 
 -- {======================== Changes ========================
 
-local function key(n)
-	return n.level .. ":" .. n.first
-end
-
--- The slots whose bit is set in @a and not in @b, as a list.
-local function bits_gone(a, b, slots)
-	local list = {}
-	for i = 0, slots - 1 do
-		if a >> i & 1 == 1 and b >> i & 1 == 0 then
-			list[#list + 1] = i
-		end
-	end
-	return list
-end
-
-local function node_change(a, b)
-	local n = b.slots
-	local c = {
-		change = "bits", level = b.level, first = b.first, last = b.last,
-		full_set = bits_gone(b.full, a.full, n),
-		full_cleared = bits_gone(a.full, b.full, n),
-		present_set = bits_gone(b.present, a.present, n),
-		present_cleared = bits_gone(a.present, b.present, n),
-	}
-	if #c.full_set + #c.full_cleared + #c.present_set +
-		#c.present_cleared == 0 then
-		return nil
-	end
-	return c
-end
-
-local function node_record(change, n)
-	return { change = change, level = n.level, first = n.first,
-		last = n.last, full = n.full, present = n.present,
-		slots = n.slots }
-end
-
--- Walk order: by first ID, the higher level first.
-local function walk_less(a, b)
-	if a.first ~= b.first then return a.first < b.first end
-	return a.level > b.level
-end
-
-local function node_changes(old, new, emit)
-	local before, list = {}, {}
-	for _, n in ipairs(old) do before[key(n)] = n end
-	for _, n in ipairs(new) do
-		local k = key(n)
-		local a = before[k]
-		if not a then
-			list[#list + 1] = node_record("node-new", n)
-		else
-			list[#list + 1] = node_change(a, n)
-			before[k] = nil
-		end
-	end
-	for _, n in pairs(before) do
-		list[#list + 1] = node_record("node-free", n)
-	end
-	table.sort(list, walk_less)
-	for _, c in ipairs(list) do emit(c) end
-end
-
--- The two ID-ordered lists merged: added, removed, replaced.
-local function entry_changes(old, new, emit)
-	local i, j = 1, 1
-	local a, b = old.ids, new.ids
-	while i <= #a or j <= #b do
-		local x, y = a[i], b[j]
-		if y == nil or (x ~= nil and x < y) then
-			emit { change = "removed", id = x, value = old.values[i] }
-			i = i + 1
-		elseif x == nil or y < x then
-			emit { change = "added", id = y, value = new.values[j] }
-			j = j + 1
-		else
-			if old.values[i] ~= new.values[j] then
-				emit { change = "replaced", id = x,
-					from = old.values[i], to = new.values[j] }
-			end
-			i, j = i + 1, j + 1
-		end
-	end
-end
-
 local function check_mark(t, snap, what)
-	if type(snap) ~= "table" or type(snap.nodes) ~= "table" then
+	local tree = S.tree(snap)
+	if not tree then
 		error("bad argument #1 to '" .. what .. "' (a mark expected, " ..
 			"as t:mark() returns)", 3)
 	end
-	if snap.tree ~= serials[t] then
+	if tree ~= serials[t] then
 		error("bad argument #1 to '" .. what .. "' (the mark is of " ..
 			"another tree)", 3)
 	end
-end
-
--- Calls @emit with each change from @snap to @t now, in order: the
--- height, the nodes, then the entries (or why they were not compared).
-local function changes(t, snap, emit)
-	local now = snapshot(t, snap.max_entries or MAX_ENTRIES)
-	if now.height ~= snap.height then
-		emit { change = "height", from = snap.height, to = now.height }
-	end
-	node_changes(snap.nodes, now.nodes, emit)
-	if snap.ids and now.ids then
-		entry_changes(snap, now, emit)
-	elseif snap.count ~= now.count or snap.ids or now.ids then
-		emit { change = "entries-skipped", from = snap.count,
-			to = now.count, max_entries = now.max_entries }
-	end
-	return now
 end
 
 --- t:diff(snap) -> list: every change since t:mark() made @snap, as
@@ -200,14 +81,12 @@ end
 -- full, present, slots } or { change = "bits", level, first, last,
 -- full_set, full_cleared, present_set, present_cleared } (lists of
 -- slots); per ID, in order, { change = "added" | "removed", id, value }
--- or { change = "replaced", id, from, to }; or, when the mark or the tree
--- held too many entries to copy, one { change = "entries-skipped",
--- from, to, max_entries } (the counts).  An empty list: no change.
+-- or { change = "replaced", id, from, to }; or, when the mark kept no
+-- entries, one { change = "entries-skipped", from, to, max_entries }
+-- (the counts).  An empty list: no change.
 function idr_methods:diff(snap)
 	check_mark(self, snap, "diff")
-	local list = {}
-	changes(self, snap, function(c) list[#list + 1] = c end)
-	return list
+	return (S.compare(self, snap, 0, 0))
 end
 ida_methods.diff = idr_methods.diff
 
@@ -345,70 +224,32 @@ local function summary(n, height)
 	return table.concat(parts, "; ")
 end
 
--- Runs of consecutive IDs added (or removed) of this length or more
--- take one line.
-local RUN = 4
-
--- Lines from changes, with runs of IDs folded: add(c) each change,
--- then finish().  @put(line, n) takes a line standing for n changes.
-local function folder(put, ida)
-	local run
-	local function flush()
-		if not run then return end
-		if run.n >= RUN then
-			put(fmt("%-7s %d..%d (%d IDs)", run.change, run.from,
-				run.to, run.n), run.n)
-		else
-			for _, c in ipairs(run.items) do
-				put(TEXT[c.change](c, ida), 1)
-			end
-		end
-		run = nil
+-- A change as a line: a run of IDs (c.n of them, from S.compare) as one.
+local function line(c, ida)
+	if c.n then
+		return fmt("%-7s %d..%d (%d IDs)", c.change, c.id, c.last, c.n)
 	end
-	local function add(c)
-		local change = c.change
-		if run and change == run.change and c.id == run.to + 1 then
-			run.to, run.n = c.id, run.n + 1
-			if run.n < RUN then run.items[run.n] = c end
-			return
-		end
-		flush()
-		if change == "added" or change == "removed" then
-			run = { change = change, from = c.id, to = c.id, n = 1,
-				items = { c } }
-		else
-			put(TEXT[change](c, ida), 1)
-		end
-	end
-	return add, flush
+	return TEXT[c.change](c, ida)
 end
 
 --- t:diff_text(snap [, {max_lines = N}]) -> text: t:diff(snap) as
 -- lines a person reads: a summary line, then a line a change (a run of
 -- 4 or more consecutive IDs added, or removed, takes one), at most
 -- max_lines of them (default 40; 0: all), then how many changes more
--- there are.  Ends with a newline.
+-- there are.  Ends with a newline.  Only the lines shown are made.
 function idr_methods:diff_text(snap, o)
 	check_mark(self, snap, "diff_text")
 	local max = opt(o, "max_lines", MAX_LINES, "diff_text")
-	local lines, counts, total, shown = {}, {}, 0, 0
-	local height
-	local add, finish = folder(function(line, n)
-		if max == 0 or #lines < max then
-			lines[#lines + 1] = "  " .. line
-			shown = shown + n
-		end
-	end, snap.kind == "ida")
-	changes(self, snap, function(c)
-		total = total + 1
-		counts[c.change] = (counts[c.change] or 0) + 1
-		if c.change == "height" then
-			height = fmt("height %d -> %d", c.from, c.to)
-		end
-		add(c)
-	end)
-	finish()
+	local list, counts = S.compare(self, snap, max, RUN)
+	local total, shown, lines = 0, 0, {}
+	for _, n in pairs(counts) do total = total + n end
 	if total == 0 then return "no change since the mark\n" end
+	for i, c in ipairs(list) do
+		lines[i] = "  " .. line(c, snap.kind == "ida")
+		shown = shown + (c.n or 1)
+	end
+	local height = counts.height and
+		fmt("height %d -> %d", list[1].from, list[1].to)
 	table.insert(lines, 1, "since the mark: " .. summary(counts, height))
 	if shown < total then
 		lines[#lines + 1] = fmt("  ... and %s not shown (%s)",
