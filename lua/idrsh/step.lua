@@ -129,7 +129,7 @@ command {
 			of = setmetatable({ t }, { __mode = "v" }) }
 		outln(string.format("mark '%s': tree '%s', %s, height %d, %s",
 			name, sh.current, plural(snap.count, "ID", "IDs"),
-			snap.height, plural(#snap.nodes, "node", "nodes")))
+			snap.height, plural(snap.nodes, "node", "nodes")))
 		return true
 	end,
 }
