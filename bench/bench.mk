@@ -28,6 +28,8 @@
 #   - how long idrsh's default dump (50 lines) of DUMP_N IDs takes, and
 #     a sparse tree's dump and picture (DUMP_N / 10 random IDs in
 #     [0, 2^31)) against the time building it took;
+#   - mark, one alloc and diff on that sparse tree (bench/diff.lua),
+#     against building it, and the mark's bytes against the tree's;
 #   - instructions and simulated cache misses per operation of the idr's
 #     alloc, find, iteration and remove, from valgrind --tool=cachegrind
 #     at INSTR_N IDs (bench/instr.sh; deterministic, unlike the times);
@@ -119,6 +121,8 @@ bench: deps-bench $(BENCH_BIN) $(B)/idr.so $(B)/idrsh
 	@printf '\nlock-free readers (RCU idr) against locking ones, %s IDs\n' 100000
 	@./$(B)/bench/rcu $(RUNS)
 	@LUA_CPATH_5_4='$(B)/?.so;;' $(LUA) bench/dump.lua $(DUMP_N) $(RUNS)
+	@LUA_CPATH_5_4='$(B)/?.so;;' $(LUA) bench/diff.lua \
+		$$(($(DUMP_N) / 10)) $(RUNS)
 	@sh bench/instr.sh $(B)/bench/instr $(INSTR_N)
 	@$(LUA) bench/targets.lua $(B)/bench/bench.tsv $(B)/bench/lua.tsv
 	@echo "figures for tools: $(B)/bench/bench.tsv $(B)/bench/lua.tsv" \
