@@ -62,10 +62,11 @@ static struct map get_map(struct in *in, unsigned int chunk)
 {
 	struct map map = { get(in), in->p };
 
-	if (map.how == MAP_BYTES)
-		in->p = (size_t)(in->end - in->p) < chunk / 8
-				? in->end
-				: in->p + chunk / 8;
+	if (map.how != MAP_BYTES)
+		return map;
+	if ((size_t)(in->end - in->p) < chunk / 8)
+		map.how = MAP_ALL; /* cut short: never read past the end */
+	in->p = map.how == MAP_ALL ? in->end : in->p + chunk / 8;
 	return map;
 }
 
