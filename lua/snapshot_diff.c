@@ -456,12 +456,6 @@ static void compare_walk(const struct idr *tree, struct comparing *c)
 
 /* {==================== The changes as tables ==================== */
 
-static void set_int(lua_State *L, const char *k, lua_Integer v)
-{
-	lua_pushinteger(L, v);
-	lua_setfield(L, -2, k);
-}
-
 /* The slots set in @map, as a list. */
 static void set_slots(lua_State *L, const char *k, uint64_t map)
 {
@@ -487,9 +481,9 @@ static void push_node_change(lua_State *L, const struct change *ch)
 	int now = ch->kind != CH_FREE;
 
 	push_kind(L, ch->kind, 8);
-	set_int(L, "level", ch->level);
-	set_int(L, "first", (lua_Integer)ch->first);
-	set_int(L, "last", (lua_Integer)ch->last);
+	lidr_set_int(L, "level", ch->level);
+	lidr_set_int(L, "first", (lua_Integer)ch->first);
+	lidr_set_int(L, "last", (lua_Integer)ch->last);
 	if (ch->kind == CH_BITS) {
 		set_slots(L, "full_set", ch->full[1] & ~ch->full[0]);
 		set_slots(L, "full_cleared", ch->full[0] & ~ch->full[1]);
@@ -498,9 +492,9 @@ static void push_node_change(lua_State *L, const struct change *ch)
 			  ch->present[0] & ~ch->present[1]);
 		return;
 	}
-	set_int(L, "full", (lua_Integer)ch->full[now]);
-	set_int(L, "present", (lua_Integer)ch->present[now]);
-	set_int(L, "slots", ch->slots);
+	lidr_set_int(L, "full", (lua_Integer)ch->full[now]);
+	lidr_set_int(L, "present", (lua_Integer)ch->present[now]);
+	lidr_set_int(L, "slots", ch->slots);
 }
 
 /* Field @k: the value of @id now (@now), or the mark's @value. */
@@ -520,10 +514,10 @@ static void push_id_change(lua_State *L, const struct comparing *c,
 			   const struct change *ch)
 {
 	push_kind(L, ch->kind, 4);
-	set_int(L, "id", (lua_Integer)ch->first);
+	lidr_set_int(L, "id", (lua_Integer)ch->first);
 	if (ch->n) {
-		set_int(L, "last", (lua_Integer)ch->last);
-		set_int(L, "n", (lua_Integer)ch->n);
+		lidr_set_int(L, "last", (lua_Integer)ch->last);
+		lidr_set_int(L, "n", (lua_Integer)ch->n);
 	} else if (ch->kind == CH_REPLACED) {
 		set_value(L, c, "from", false, ch->first, ch->value);
 		set_value(L, c, "to", true, ch->first, 0);
@@ -540,7 +534,8 @@ static void push_counts(lua_State *L, const struct comparing *c)
 	lua_createtable(L, 0, CH_KINDS);
 	for (k = 0; k < CH_KINDS; k++)
 		if (c->counts[k])
-			set_int(L, change_names[k], (lua_Integer)c->counts[k]);
+			lidr_set_int(L, change_names[k],
+				     (lua_Integer)c->counts[k]);
 }
 
 /* The list: the height, the nodes, the IDs, entries skipped; at most
@@ -559,8 +554,8 @@ static void push_changes(lua_State *L, const struct comparing *c,
 	lua_createtable(L, total < INT_MAX ? (int)total : 0, 0);
 	if (c->counts[CH_HEIGHT] && n < max) {
 		push_kind(L, CH_HEIGHT, 2);
-		set_int(L, "from", c->m->height);
-		set_int(L, "to", height);
+		lidr_set_int(L, "from", c->m->height);
+		lidr_set_int(L, "to", height);
 		lua_rawseti(L, -2, (lua_Integer)++n);
 	}
 	for (i = 0; i < f->node_changes.n && n < max; i++) {
@@ -573,9 +568,9 @@ static void push_changes(lua_State *L, const struct comparing *c,
 	}
 	if (c->counts[CH_SKIPPED] && n < max) {
 		push_kind(L, CH_SKIPPED, 3);
-		set_int(L, "from", c->m->count);
-		set_int(L, "to", count);
-		set_int(L, "max_entries", c->m->max_entries);
+		lidr_set_int(L, "from", c->m->count);
+		lidr_set_int(L, "to", count);
+		lidr_set_int(L, "max_entries", c->m->max_entries);
 		lua_rawseti(L, -2, (lua_Integer)++n);
 	}
 }
