@@ -240,9 +240,11 @@ static lua_Integer values_room(lua_State *L, const struct idr *tree,
 {
 	lua_Integer n = lua_isnil(L, 5) ? 0 : (lua_Integer)idr_count(tree);
 
+	if (n > max)
+		return 0;
 	if (n > INT_MAX)
 		luaL_error(L, "too many values to mark");
-	return n <= max ? n : 0;
+	return n;
 }
 
 /* The mark of @head, the scratch's bytes and the values at 7. */
