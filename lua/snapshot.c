@@ -247,8 +247,9 @@ static lua_Integer values_room(lua_State *L, const struct idr *tree,
 	return n;
 }
 
-/* The mark of @head, the scratch's bytes and the values at 7. */
-static void push_mark(lua_State *L, const struct mark *head)
+/* The mark of @head, the scratch's bytes and the values at 7, an array
+ * of @room (kept as it is if they fill it). */
+static void push_mark(lua_State *L, const struct mark *head, size_t room)
 {
 	const struct scratch *s = lua_touserdata(L, 4);
 	struct mark *m = lua_newuserdatauv(L, sizeof(*m) + head->size, 1);
@@ -259,10 +260,14 @@ static void push_mark(lua_State *L, const struct mark *head)
 		memcpy(m->data, s->nodes.p, s->nodes.n);
 	if (s->runs.n)
 		memcpy(m->data + m->runs_at, s->runs.p, s->runs.n);
-	lua_createtable(L, (int)m->runs, 0);
-	for (i = 1; i <= m->runs; i++) {
-		lua_rawgeti(L, 7, (lua_Integer)i);
-		lua_rawseti(L, -2, (lua_Integer)i);
+	if (m->runs == room) {
+		lua_pushvalue(L, 7);
+	} else {
+		lua_createtable(L, (int)m->runs, 0);
+		for (i = 1; i <= m->runs; i++) {
+			lua_rawgeti(L, 7, (lua_Integer)i);
+			lua_rawseti(L, -2, (lua_Integer)i);
+		}
 	}
 	lua_setiuservalue(L, -2, 1);
 	luaL_setmetatable(L, MARK_MT);
@@ -296,7 +301,7 @@ static int mark(lua_State *L)
 	if (head.ida && head.entries > max)
 		mark_walk(L, tree, false, max, &head);
 	head.tree = serial;
-	push_mark(L, &head);
+	push_mark(L, &head, (size_t)room);
 	lidr_snapshot_clear(lua_touserdata(L, 4));
 	return 1;
 }
