@@ -142,5 +142,46 @@ for n = 0, 30 do
 		assert(t:stats().ids == 300 and t:path(5).value)
 	end, function(t) assert(#t == 300) end)
 end
+-- mark and diff under memory pressure: the tree and the mark unchanged.
+local function filled(kind)
+	local t = kind == "idr" and idr.new() or idr.ida()
+	for i = 0, 299 do
+		if kind == "idr" then t:alloc("v" .. i % 7, i * 3) else t:alloc(i * 3) end
+	end
+	return t
+end
+local function thin(t, kind)
+	for i = 0, 299, 2 do
+		if kind == "idr" then t:remove(i * 3) else t:free(i * 3) end
+	end
+end
+local views = {
+	mark = function(t) return t:mark() end,
+	diff = function(t, m) return t:diff(m) end,
+	diff_text = function(t, m) return t:diff_text(m) end,
+	diff_count = function(t, m) return t:diff_text(m, { max_lines = 0 }) end,
+}
+for _, kind in ipairs { "idr", "ida" } do
+	for _, view in pairs(views) do
+		for n = 0, 120, 3 do
+			local t = filled(kind)
+			local m = t:mark()
+			thin(t, kind)
+			local want = #t:diff(m)
+			collectgarbage("collect")
+			budget(n)
+			local ok, err = pcall(view, t, m)
+			budget(-1)
+			rounds = rounds + 1
+			if not ok then
+				assert(tostring(err):find("not enough memory"), tostring(err))
+				failures = failures + 1
+			end
+			assert(t:validate())
+			assert(#t:diff(m) == want, kind .. ": the mark changed")
+			t:destroy()
+		end
+	end
+end
 assert(failures > 100 and rounds > failures, failures .. "/" .. rounds)
 print("ok " .. failures .. " failures in " .. rounds .. " rounds")
