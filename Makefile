@@ -129,7 +129,9 @@ $(B)/libidr-rcu.so: $(B)/obj/rcu.o $(B)/libidr.so
 # idrsh link liburcu, shared.
 # The views written in Lua are compiled into the binding (lua/embed).
 LUA_VIEWS = $(sort $(wildcard lua/view/*.lua))
-LIDR = lua/lidr.c $(B)/lidr_lua.h
+# lsave.c: save and load's accessors (lsave.h), registered by lidr.c.
+LIDR_SRC = lua/lidr.c lua/lsave.c
+LIDR = $(LIDR_SRC) lua/lsave.h $(B)/lidr_lua.h
 
 $(B)/lidr_lua.h: lua/embed $(LUA_VIEWS)
 	@mkdir -p $(@D)
@@ -137,7 +139,7 @@ $(B)/lidr_lua.h: lua/embed $(LUA_VIEWS)
 
 $(B)/idr.so: $(LIDR) $(B)/libidr-rcu.a $(B)/libidr.a $(LIB_HDR)
 	$(QUIET_CC)$(CC) $(CPPFLAGS) $(CFLAGS) $(LUA_CFLAGS) -Isrc -I$(B) -fPIC \
-		-fvisibility=hidden -shared -o $@ lua/lidr.c $(B)/libidr-rcu.a \
+		-fvisibility=hidden -shared -o $@ $(LIDR_SRC) $(B)/libidr-rcu.a \
 		$(B)/libidr.a -Wl,--exclude-libs,ALL $(URCU_LIBS) $(LDFLAGS)
 
 lua-module: $(B)/idr.so
@@ -158,7 +160,7 @@ $(B)/idrsh_lua.h: lua/embed $(IDRSH_LUA) $(LESSONS)
 $(B)/idrsh: $(IDRSH_SRC) $(IDRSH_HDR) $(LIDR) $(B)/idrsh_lua.h $(B)/libidr.a \
 		$(B)/libidr-rcu.a $(LIB_HDR)
 	$(QUIET_CC)$(CC) $(CPPFLAGS) $(CFLAGS) $(LUA_CFLAGS) -Isrc -I$(B) \
-		-o $@ $(IDRSH_SRC) lua/lidr.c $(B)/libidr-rcu.a $(B)/libidr.a \
+		-o $@ $(IDRSH_SRC) $(LIDR_SRC) $(B)/libidr-rcu.a $(B)/libidr.a \
 		$(LUA_LIBS) $(READLINE_LIBS) $(URCU_LIBS) $(LDFLAGS)
 
 # The unit tests, in four builds: as shipped, with 3 bits per level so

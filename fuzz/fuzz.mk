@@ -43,13 +43,13 @@ $(B)/fuzz/shell: fuzz/shell.c $(IDRSH_SRC) $(IDRSH_HDR) $(LIDR) \
 	@mkdir -p $(@D)
 	$(QUIET_CC)clang $(CPPFLAGS) $(FUZZ_CFLAGS) $(LUA_CFLAGS) -Isrc -I$(B) \
 		-Dmain=idrsh_main -o $@ fuzz/shell.c \
-		$(filter-out src/idrsh.c,$(IDRSH_SRC)) lua/lidr.c $(LIB_SRC) \
+		$(filter-out src/idrsh.c,$(IDRSH_SRC)) $(LIDR_SRC) $(LIB_SRC) \
 		$(RCU_SRC) $(LUA_LIBS) $(READLINE_LIBS) $(URCU_LIBS)
 
 $(B)/fuzz/lua: fuzz/lua.c fuzz/input.h $(LIDR) $(LIB_SRC) $(RCU_SRC) $(LIB_HDR)
 	@mkdir -p $(@D)
 	$(QUIET_CC)clang $(CPPFLAGS) $(FUZZ_CFLAGS) $(LUA_CFLAGS) -Isrc -I$(B) -o $@ \
-		fuzz/lua.c lua/lidr.c $(LIB_SRC) $(RCU_SRC) $(LUA_LIBS) \
+		fuzz/lua.c $(LIDR_SRC) $(LIB_SRC) $(RCU_SRC) $(LUA_LIBS) \
 		$(URCU_LIBS) -lm
 
 .PHONY: fuzz fuzz-merge fuzz-build

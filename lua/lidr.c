@@ -52,6 +52,7 @@
 #include "idr.h"
 #include "idr_rcu.h"
 #include "idr_view.h"
+#include "lsave.h"
 
 #define LIDR_API __attribute__((visibility("default")))
 
@@ -300,6 +301,12 @@ static struct lidr *checkidr(lua_State *L)
 		luaL_error(L, "attempt to use an idr in the middle of an "
 			      "operation (from a finalizer)");
 	return t;
+}
+
+/* lsave.c's methods (lsave.h) reach the idr through this. */
+struct idr *lidr_tree_arg(lua_State *L)
+{
+	return &checkidr(L)->idr;
 }
 
 /* {==================== RCU idrs ==================== */
@@ -2230,6 +2237,10 @@ static const luaL_Reg idr_methods[] = {
 	{ "slot", lidr_slot },
 	{ "census", lidr_census },
 	{ "nodes_under", lidr_nodes_under },
+	{ "get_seed", lsave_get_seed },
+	{ "set_seed", lsave_set_seed },
+	{ "get_gen", lsave_get_gen },
+	{ "set_gen", lsave_set_gen },
 	{ NULL, NULL }
 };
 

@@ -149,7 +149,7 @@ setup() {
 	run cc -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Wpedantic \
 		-Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 		-Wwrite-strings -Werror $(pkg-config --cflags lua5.4) -Isrc -Ibuild \
-		-o "$host" "$host.c" lua/lidr.c build/libidr-rcu.a build/libidr.a \
+		-o "$host" "$host.c" lua/lidr.c lua/lsave.c build/libidr-rcu.a build/libidr.a \
 		$(pkg-config --libs lua5.4) -lurcu
 	[ "$status" -eq 0 ]
 	run "$host" tests/lua/oom.lua

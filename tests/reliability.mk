@@ -24,7 +24,7 @@ soak: $(B)/soak/soak
 $(B)/idrsh-asan: $(IDRSH_SRC) $(IDRSH_HDR) $(LIDR) $(B)/idrsh_lua.h $(LIB_SRC) \
 		$(RCU_SRC) $(LIB_HDR)
 	$(QUIET_CC)$(CC) $(CPPFLAGS) $(CFLAGS) $(SANITIZE) $(LUA_CFLAGS) -Isrc -I$(B) \
-		-o $@ $(IDRSH_SRC) lua/lidr.c $(LIB_SRC) $(RCU_SRC) $(LUA_LIBS) \
+		-o $@ $(IDRSH_SRC) $(LIDR_SRC) $(LIB_SRC) $(RCU_SRC) $(LUA_LIBS) \
 		$(READLINE_LIBS) $(URCU_LIBS) $(LDFLAGS)
 
 EXTRA_SUITES += soak valgrind-unit
