@@ -65,6 +65,7 @@ struct shell {
 	bool failed;	  /* a command failed */
 	bool quit;	  /* a command asked to leave */
 	const char *html; /* --html: the replay page to write, or NULL */
+	const char *load; /* --load: the saved trees to start with, or NULL */
 	struct shell_history history; /* its file, at the terminal */
 };
 
@@ -703,6 +704,7 @@ static void usage(void)
 	      "      --html=FILE  record every command and write a replay "
 	      "page\n"
 	      "                   (one HTML file, for a browser)\n"
+	      "      --load=FILE  start with the trees 'save' wrote to FILE\n"
 	      "  -h, --help       display this help and exit\n"
 	      "  -V, --version    output version information and exit\n\n"
 	      "Exit status: 0 if every command succeeded, 1 if one failed, "
@@ -750,7 +752,14 @@ static bool set_color(struct shell *s, const char *when)
 	return true;
 }
 
-enum { OPT_BAIL = 256, OPT_BATCH, OPT_INTERACTIVE, OPT_COLOR, OPT_HTML };
+enum {
+	OPT_BAIL = 256,
+	OPT_BATCH,
+	OPT_INTERACTIVE,
+	OPT_COLOR,
+	OPT_HTML,
+	OPT_LOAD
+};
 
 static const struct option long_options[] = {
 	{ "bail", no_argument, NULL, OPT_BAIL },
@@ -759,6 +768,7 @@ static const struct option long_options[] = {
 	{ "color", required_argument, NULL, OPT_COLOR },
 	{ "colour", required_argument, NULL, OPT_COLOR },
 	{ "html", required_argument, NULL, OPT_HTML },
+	{ "load", required_argument, NULL, OPT_LOAD },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -793,6 +803,9 @@ static int option(struct shell *s, int c)
 		if (!*optarg)
 			return bad_usage("--html needs a file name", NULL);
 		s->html = optarg;
+		return -1;
+	case OPT_LOAD:
+		s->load = optarg;
 		return -1;
 	case OPT_COLOR:
 		return set_color(s, optarg)
@@ -872,11 +885,22 @@ static void html_save(struct shell *s)
 	call(s, 1, NULL);
 }
 
+/* --load: as 'load --replace FILE', before anything else; the commands
+ * that follow count on its trees, so none runs if it fails. */
+static bool load_first(struct shell *s)
+{
+	push_fn(s, "load_file");
+	lua_pushstring(s->L, s->load);
+	return call(s, 1, "--load");
+}
+
 static void run(struct shell *s, int argc, char **argv)
 {
 	bool script = optind < argc;
 	bool dash = script && strcmp(argv[optind], "-") == 0;
 
+	if (s->load && !load_first(s))
+		return;
 	run_actions(s);
 	if (s->quit || (s->failed && s->bail))
 		return;

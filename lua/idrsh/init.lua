@@ -24,6 +24,7 @@
 --   ida        ida_alloc, ida_free, ida_exists
 --   inside     dump, dot, path, stats, trace; fail, mem
 --   lua        lua, source (and =EXPR, which run.lua runs itself)
+--   save       save, load, import
 --   lessons    alloc_many, lesson, quiz (lesson.lua: the runner, grader)
 --   step       step, mark, diff, explain
 --   record     record (and --html)
@@ -46,6 +47,7 @@ require "idrsh.tagged"
 require "idrsh.ida"
 require "idrsh.inside"
 local lua = require "idrsh.lua"
+local save = require "idrsh.save"
 require "idrsh.lessons"
 require "idrsh.step"
 local record = require "idrsh.record"
@@ -137,6 +139,9 @@ function M.run_lua(code, name)
 	if sh.on.record then record.line("-e " .. code, false) end
 	return ok and true or false
 end
+
+-- --load FILE: before any command.
+M.load_file = save.load_at_start
 
 -- --html FILE: record from the start; M.html_save(FILE) at the end.
 function M.html_start(title)

@@ -44,7 +44,9 @@ local KIND_KEYS = {
 local function tree_keys(tr, words)
 	for i = 4, #words do
 		local k, w = tostring(words[i]):match("^([%a_]+)=(.*)$")
-		if not k or not KIND_KEYS[tr.kind][k] then
+		if not k then
+			return nil, "KEY=VALUE expected, not '" .. tostring(words[i]) .. "'"
+		elseif not KIND_KEYS[tr.kind][k] then
 			return nil, "a " .. tr.kind .. " tree takes no '" ..
 				tostring(words[i]) .. "'"
 		end
