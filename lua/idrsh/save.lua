@@ -223,14 +223,15 @@ local function read_entries(file)
 	return entries
 end
 
--- The processes of this system, from /proc: their PIDs, their names.
-local function proc_entries()
+-- The processes of this system, from /proc: their PIDs, and their
+-- names if @named.
+local function proc_entries(named)
 	local p = io.popen("ls -1 /proc 2>/dev/null")
 	local list = p and p:read("a") or ""
 	if p then p:close() end
 	local entries = {}
 	for pid in list:gmatch("%f[%w](%d+)%f[%W]") do
-		local f = io.open("/proc/" .. pid .. "/comm")
+		local f = named and io.open("/proc/" .. pid .. "/comm")
 		local comm = f and f:read("l")
 		if f then f:close() end
 		entries[#entries + 1] = { id = tonumber(pid), value = comm,
@@ -272,7 +273,7 @@ command {
 		if not t then return nil, err end
 		local pids = args[1] == "pids"
 		local entries, rerr
-		if pids then entries, rerr = proc_entries()
+		if pids then entries, rerr = proc_entries(kind_of(t) ~= "ida")
 		else entries, rerr = read_entries(args[1]) end
 		if not entries then return nil, rerr end
 		local ok, ierr = import_entries(t, entries)
