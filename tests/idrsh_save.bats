@@ -209,3 +209,13 @@ bad_file() {
 	run -0 "$IDRSH" -c 'lua local sh = require "idrsh"; print(sh.complete("--r", "load --r", 5)[1], sh.complete("p", "import p", 7)[1], sh.complete("x", "save x", 5))'
 	assert_output $'--replace\tpids\tfiles'
 }
+
+@test "bash completion: --load takes a file name" {
+	touch saved.idr
+	run -0 bash -c 'source "$TOP/completion/idrsh.bash"
+		COMP_WORDS=(idrsh --load=sav); COMP_CWORD=1
+		_idrsh; printf "%s\n" "${COMPREPLY[@]}"
+		COMP_WORDS=(idrsh --load sav); COMP_CWORD=2
+		_idrsh; printf "%s\n" "${COMPREPLY[@]}"'
+	assert_output $'--load=saved.idr\nsaved.idr'
+}
