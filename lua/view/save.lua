@@ -2,7 +2,7 @@
 -- t:save(path [, name]); load.lua reads it back (idr.load).  A readable text, one record a line, that
 -- builds the trees again exactly: IDs, values, reserved IDs, each tree's
 -- kind, base, tagging, cyclic cursor, and a tagged tree's generation
--- counters and seed (doc/save-format.md describes it).  A load reads and
+-- counters and seed (idrsh(1) FILES describes it).  A load reads and
 -- checks the whole file before it makes a tree, and makes every tree
 -- before it hands one out: a bad file loads nothing.
 local idr, idr_methods, ida_methods, view = ...
@@ -252,7 +252,7 @@ function idr.save(path, trees, current)
 		O.bad("save", "current names no tree of trees")
 	end
 	local out = { MAGIC .. " " .. FORMAT,
-		"# " .. idr._VERSION .. ": " .. #names .. " trees; see doc/save-format.md" }
+		"# " .. #names .. " trees; the format is in idrsh(1), FILES" }
 	for _, name in ipairs(names) do
 		local ok, err = tree_lines(name, trees[name], out)
 		if not ok then return nil, "tree " .. name .. ": " .. err, "EINVAL" end
