@@ -90,8 +90,8 @@ local function tree_line(st, words)
 	end
 	local tr = { name = name, kind = kind, base = 0, cursor = 0, seed = 0,
 		retire = false, line = st.n, first = {}, last = {}, value = {},
-		lines = {}, gens = {}, retired = {}, top = -1, gen_top = -1,
-		retired_top = -1, n = 0 }
+		lines = {}, gens = {}, retired = {}, top = -1, slot_top = -1,
+		n = 0 }
 	local ok, err = tree_keys(tr, words)
 	if ok then ok, err = tree_sound(tr) end
 	if not ok then return nil, err end
@@ -159,14 +159,20 @@ local function range_line(st, tr, words)
 	return add_ids(st, tr, a, b, nil)
 end
 
--- gen and retired lines come before a tree's IDs, each list going up.
+-- gen and retired lines come before a tree's IDs, their IDs going up.
 local function slot_line(tr, words, what, count)
 	if tr.kind ~= "tagged" then return nil, "only a tagged tree has " .. what end
 	if tr.top >= 0 then return nil, what .. " lines come before the ids" end
 	if #words ~= count then
 		return nil, count == 3 and "'gen ID COUNTER'" or "'retired ID'"
 	end
-	return id_of(tr, words[2])
+	local id, err = id_of(tr, words[2])
+	if id and id <= tr.slot_top then
+		return nil, ("id %d is not above %d: gen and retired lines go up"):format(
+			id, tr.slot_top)
+	end
+	tr.slot_top = id or tr.slot_top
+	return id, err
 end
 
 local function gen_line(_, tr, words)
@@ -178,8 +184,7 @@ local function gen_line(_, tr, words)
 		return nil, "a counter at the limit (" .. tr.limit ..
 			") is a retired slot: 'retired " .. id .. "'"
 	end
-	if id <= tr.gen_top then return nil, "gen ids go up" end
-	tr.gens[#tr.gens + 1], tr.gen_top = { id, g, tr.line_now }, id
+	tr.gens[#tr.gens + 1] = { id, g, tr.line_now }
 	return true
 end
 
@@ -187,11 +192,8 @@ local function retired_line(_, tr, words)
 	local id, err = slot_line(tr, words, "retired", 2)
 	if not id then return nil, err end
 	if not tr.retire then return nil, "only a tree with retire=yes retires" end
-	if id <= tr.retired_top or id <= tr.gen_top then
-		return nil, "retired ids go up, after the gen lines"
-	end
 	tr.retired_set = tr.retired_set or {}
-	tr.retired[#tr.retired + 1], tr.retired_top = { id, tr.line_now }, id
+	tr.retired[#tr.retired + 1] = { id, tr.line_now }
 	tr.retired_set[id] = true
 	return true
 end
