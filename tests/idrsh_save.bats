@@ -145,6 +145,8 @@ bad_file() {
 	truncate -s 300M huge.idr
 	bad_file huge.idr "huge.idr: 314572800 bytes: a save file holds at most 268435456"
 	bad_file missing.idr "missing.idr: No such file or directory"
+	mkdir dir.idr
+	bad_file dir.idr "load: dir.idr: Is a directory"
 }
 
 @test "--load of a bad file runs no command and fails" {

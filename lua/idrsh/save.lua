@@ -201,8 +201,10 @@ end
 local function read_entries(file)
 	local f, err = io.open(file, "rb")
 	if not f then return nil, err end
-	local text = f:read(IMPORT_BYTES_MAX + 1) or ""
+	local text, rerr = f:read(IMPORT_BYTES_MAX + 1)
 	f:close()
+	if rerr then return nil, file .. ": " .. rerr end
+	text = text or ""
 	if #text > IMPORT_BYTES_MAX then
 		return nil, file .. ": larger than " .. IMPORT_BYTES_MAX .. " bytes"
 	end

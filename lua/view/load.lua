@@ -357,6 +357,12 @@ end
 local function read_file(path)
 	local f, err, code = io.open(path, "rb")
 	if not f then return nil, err, S.ERRNO[code] or "EIO" end
+	-- A directory opens, and fails at the first read.
+	local readable, rerr0, rcode = f:read(0)
+	if not readable and rerr0 then
+		f:close()
+		return nil, path .. ": " .. rerr0, S.ERRNO[rcode] or "EIO"
+	end
 	local size = f:seek("end")
 	if size and size > S.BYTES_MAX then
 		f:close()
