@@ -1,10 +1,9 @@
 -- save.lua - the save file: idr.save(path, trees, current) and
--- t:save(path [, name]); load.lua reads it back (idr.load).  A readable text, one record a line, that
--- builds the trees again exactly: IDs, values, reserved IDs, each tree's
--- kind, base, tagging, cyclic cursor, and a tagged tree's generation
--- counters and seed (idrsh(1) FILES describes it).  A load reads and
--- checks the whole file before it makes a tree, and makes every tree
--- before it hands one out: a bad file loads nothing.
+-- t:save(path [, name]); load.lua reads it back (idr.load).  A readable
+-- text, one record a line, that builds the trees again exactly: IDs,
+-- values, reserved IDs, each tree's kind, base, tagging, cyclic cursor,
+-- and a tagged tree's generation counters and seed (idrsh(1), FILES,
+-- describes it).
 local idr, idr_methods, ida_methods, view = ...
 
 local O = view "options"
