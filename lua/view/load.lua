@@ -7,6 +7,10 @@ local idr, _, _, view = ...
 local O = view "options"
 local S = view "save"
 
+-- idrsh's 'lua' chunks share _G: keep the library's own references.
+local io, ipairs, math, pairs, pcall, tonumber, tostring, type =
+	io, ipairs, math, pairs, pcall, tonumber, tostring, type
+
 local INT_MAX, U32_MAX, GEN_MAX = S.INT_MAX, S.U32_MAX, S.GEN_MAX
 local tokens = S.tokens
 

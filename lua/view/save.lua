@@ -8,6 +8,10 @@ local idr, idr_methods, ida_methods, view = ...
 
 local O = view "options"
 
+-- idrsh's 'lua' chunks share _G: keep the library's own references.
+local io, ipairs, math, os, pairs, string, table, tostring, type, utf8 =
+	io, ipairs, math, os, pairs, string, table, tostring, type, utf8
+
 local FORMAT = 1
 local MAGIC = "idr-save"
 -- A larger file is refused unread; so is one holding more IDs.
