@@ -109,13 +109,15 @@ count'
 	assert_line "loaded 2 trees from a.idr; current: a"
 }
 
-@test "source of a saved file loads it" {
+@test "source of a saved file loads it, as load does" {
 	run -0 "$IDRSH" -c "new k" -c "alloc v" -c "save k.idr"
-	run -0 "$IDRSH" -c "drop default" -c "use default" 2>/dev/null || true
-	printf 'new z\n' >z.idrsh
-	run -0 "$IDRSH" --load k.idr -c "new other" -c "drop k" -c "drop default" \
-		-c "source k.idr" -c list
+	run -0 "$IDRSH" -c "new other" -c "drop default" -c "source k.idr" -c list
+	assert_line "loaded 2 trees from k.idr; current: k"
 	assert_line "0 v"
+	run "$IDRSH" -c "source k.idr" -c trees
+	assert_failure 1
+	assert_output --partial "source: a tree named 'default' exists"
+	refute_output --partial " k "
 }
 
 # Each bad file fails naming its line, and the trees stay as they were.
