@@ -36,6 +36,7 @@ local function utf8_char(s, i)
 end
 
 local function quote(s)
+	if not s:find('[^ !#-[%]^-~]') then return '"' .. s .. '"' end
 	local out, i = { '"' }, 1
 	while i <= #s do
 		local run = s:match(PLAIN, i) or utf8_char(s, i)
