@@ -1,5 +1,6 @@
 -- Save and load: random trees (plain, with a base, cyclic, reserved IDs,
--- values of any bytes, tagged with stale tags and a seed, retiring, IDA)
+-- values of any bytes, tagged with stale tags and a seed, retiring, RCU,
+-- IDA)
 -- saved and loaded again answer every question alike; a bad file, or a
 -- build that fails, loads nothing and leaves no memory behind.
 local idr = require "idr"
@@ -35,6 +36,7 @@ local function random_tree(span)
 		return t
 	end
 	local opts = { base = kind == 1 and math.random(0, 5) or 0 }
+	opts.rcu = kind ~= 1 and math.random(4) == 1
 	if kind == 3 then
 		opts.tagged = { id_bits = math.random(7, 12),
 			retire = math.random(2) == 1 }
