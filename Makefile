@@ -134,7 +134,7 @@ $(B)/libidr-rcu.so: $(B)/obj/rcu.o $(B)/libidr.so
 LUA_VIEWS = $(sort $(wildcard lua/view/*.lua))
 PAGE_FILES = lua/view/page.css lua/view/page.js
 LIDR_SRC = $(sort $(wildcard lua/*.c))
-LIDR = $(LIDR_SRC) lua/lidr.h lua/snapshot.h $(B)/lidr_lua.h
+LIDR = $(LIDR_SRC) $(wildcard lua/*.h) $(B)/lidr_lua.h
 
 $(B)/view/page.lua: lua/embed $(PAGE_FILES)
 	@mkdir -p $(@D)

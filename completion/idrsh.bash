@@ -9,7 +9,7 @@
 # its arguments.
 
 _idrsh_options='-c -e -i -q --bail --batch --interactive --color= --html= --json
--h --help -V --version'
+--load= -h --help -V --version'
 _idrsh_colors='auto always never'
 
 # _idrsh_options_over WORD... - whether idrsh reads no more options after
@@ -20,7 +20,7 @@ _idrsh_options_over()
 {
 	while (($# > 0)); do
 		case $1 in
-		-c | -e | --html) shift 2 || return 1 ;;
+		-c | -e | --html | --load) shift 2 || return 1 ;;
 		=) shift 2 || return 1 ;;	# "--color" "=" "WHEN"
 		-?*) [[ $1 == -- ]] && return 0; shift ;;
 		*) return 0 ;;
@@ -41,14 +41,15 @@ _idrsh()
 	esac
 	# --color=WHEN: bash splits the word at "=" unless COMP_WORDBREAKS
 	# was changed, so the value may be a word of its own.
-	# --html=FILE, --html = FILE, --html FILE: a file name.
-	if [[ $cur == --html=* ]]; then
+	# --html=FILE, --html = FILE, --html FILE: a file name; --load too.
+	if [[ $cur == --html=* || $cur == --load=* ]]; then
 		compopt -o filenames 2>/dev/null
 		local IFS=$'\n'
-		COMPREPLY=($(compgen -P --html= -f -- "${cur#--html=}"))
+		COMPREPLY=($(compgen -P "${cur%%=*}=" -f -- "${cur#*=}"))
 		return
-	elif [[ $prev == --html ||
-		($prev == = && ${COMP_WORDS[COMP_CWORD - 2]} == --html) ]]; then
+	elif [[ $prev == --html || $prev == --load ||
+		($prev == = && ${COMP_WORDS[COMP_CWORD - 2]} == --html) ||
+		($prev == = && ${COMP_WORDS[COMP_CWORD - 2]} == --load) ]]; then
 		[[ $cur == = ]] && cur=
 		compopt -o filenames 2>/dev/null
 		local IFS=$'\n'

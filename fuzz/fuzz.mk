@@ -7,14 +7,14 @@
 # Targets: ops (the C API against the model), ops-b3 (the same with 3
 # bits per level, so that deep trees come from small IDs; it shares ops's
 # corpus), shell (idrsh's command language), lua (the binding's argument
-# handling, and re-entry: finalizers, collector modes, coroutines); see
-# each file's head.
+# handling, and re-entry: finalizers, collector modes, coroutines), load
+# (the save file's reader); see each file's head.
 # The committed seeds in fuzz/corpus/TARGET are copied into
 # build/fuzz/corpus/TARGET, which the runs grow; crashes land in
 # build/fuzz/artifacts/TARGET.
 
 FUZZ_TIME ?= 60
-FUZZ_TARGETS := ops ops-b3 shell lua
+FUZZ_TARGETS := ops ops-b3 shell lua load
 FUZZ_BIN := $(FUZZ_TARGETS:%=$(B)/fuzz/%)
 FUZZ_CFLAGS := -std=c11 -g -O1 $(WARN) -fno-omit-frame-pointer \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
@@ -23,6 +23,7 @@ FUZZ_OPTS_ops := -max_len=2048
 FUZZ_OPTS_ops-b3 := -max_len=2048
 FUZZ_OPTS_shell := -max_len=4096 -dict=fuzz/shell.dict
 FUZZ_OPTS_lua := -max_len=2048
+FUZZ_OPTS_load := -max_len=4096 -dict=fuzz/load.dict
 
 $(B)/fuzz/ops: fuzz/ops.c fuzz/input.h tests/unit/model.c \
 		tests/unit/model.h tests/seam.c tests/seam.h $(LIB_SRC) $(LIB_HDR)
@@ -50,6 +51,13 @@ $(B)/fuzz/lua: fuzz/lua.c fuzz/input.h $(LIDR) $(LIB_SRC) $(RCU_SRC) $(LIB_HDR)
 	@mkdir -p $(@D)
 	$(QUIET_CC)clang $(CPPFLAGS) $(FUZZ_CFLAGS) $(LUA_CFLAGS) -Isrc -I$(B) -o $@ \
 		fuzz/lua.c $(LIDR_SRC) $(LIB_SRC) $(RCU_SRC) $(LUA_LIBS) \
+		$(URCU_LIBS) -lm
+
+# The save file's reader: idr.load_text() of each input.
+$(B)/fuzz/load: fuzz/load.c $(LIDR) $(LIB_SRC) $(RCU_SRC) $(LIB_HDR)
+	@mkdir -p $(@D)
+	$(QUIET_CC)clang $(CPPFLAGS) $(FUZZ_CFLAGS) $(LUA_CFLAGS) -Isrc -I$(B) -o $@ \
+		fuzz/load.c $(LIDR_SRC) $(LIB_SRC) $(RCU_SRC) $(LUA_LIBS) \
 		$(URCU_LIBS) -lm
 
 .PHONY: fuzz fuzz-merge fuzz-build

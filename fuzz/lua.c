@@ -214,7 +214,9 @@ static const struct {
 	{ "x_inc", EXTRA },	     { "x_step", EXTRA },
 	{ "x_co", EXTRA },	     { "x_co_pairs", EXTRA },
 	{ "x_co_resume", EXTRA },    { "x_in", EXTRA },
-	{ "x_heap", EXTRA },
+	{ "x_heap", EXTRA },	     { "get_seed", METHOD },
+	{ "set_seed", METHOD },	     { "get_gen", METHOD },
+	{ "set_gen", METHOD },	     { "load_text", MODULE },
 };
 #define NAMES (sizeof(names) / sizeof(names[0]))
 

@@ -287,6 +287,10 @@ static const luaL_Reg idr_methods[] = {
 	{ "slot", lidr_slot },
 	{ "census", lidr_census },
 	{ "nodes_under", lidr_nodes_under },
+	{ "get_seed", lsave_get_seed },
+	{ "set_seed", lsave_set_seed },
+	{ "get_gen", lsave_get_gen },
+	{ "set_gen", lsave_set_gen },
 	{ NULL, NULL }
 };
 

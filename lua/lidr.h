@@ -179,6 +179,12 @@ int lidr_nodes_under(lua_State *L);
  * "snapshot" of the table on top, the views run so far, to their C part */
 void lidr_snapshot_open(lua_State *L);
 
+/* lsave.c: what saving and loading a tagged idr need beyond the reader */
+int lsave_get_seed(lua_State *L);
+int lsave_set_seed(lua_State *L);
+int lsave_get_gen(lua_State *L);
+int lsave_set_gen(lua_State *L);
+
 /* lida.c: the IDA */
 extern const struct kind lidr_ida_kind;
 struct lida *lidr_checkida(lua_State *L);

@@ -695,6 +695,71 @@ IDR_API int idr_tag_gen(const struct idr *idr, int tagged);
  */
 IDR_API void *idr_unalloc(struct idr *idr, unsigned long id);
 
+/*
+ * Saving a tagged idr and building it again (idrsh's save and load): a
+ * slot's counter is the generation its next occupant gets (its current
+ * one's, if allocated), before it wraps modulo 2^(31 - id_bits); a slot
+ * with no leaf shows the seed.  Build in this order: the seed (unless it
+ * is at the limit of an IDR_TAG_RETIRE idr: then last), the counters,
+ * then the IDs.  Setting a counter back can make old tags live again:
+ * these calls are for restoring what was read, not for allocating.
+ */
+
+/**
+ * idr_tag_get_seed() - The generation a tagged idr's new leaves start at.
+ * @idr: idr handle.
+ *
+ * Return: the seed (see "Generation-tagged IDs" above); 0 on an idr that
+ * is not tagged or was never emptied by idr_destroy().
+ */
+IDR_API uint64_t idr_tag_get_seed(const struct idr *idr);
+
+/**
+ * idr_tag_set_seed() - Set the generation new leaves start at.
+ * @idr: a tagged idr.
+ * @seed: the seed; with IDR_TAG_RETIRE at most 2^(31 - id_bits), where
+ *        no new leaf can be made (every ID outside the leaves kept is
+ *        retired).
+ *
+ * Leaves kept keep their counters.
+ * Return: 0; -EINVAL if @idr is not tagged or @seed is above the limit.
+ */
+IDR_API int idr_tag_set_seed(struct idr *idr, uint64_t seed);
+
+/**
+ * idr_tag_get_gen() - The generation counter of an ID's slot.
+ * @idr: a tagged idr.
+ * @id: a plain ID (no generation bits).
+ * @gen: set to the counter; the seed if the slot has no leaf.
+ *
+ * Return: 0; -ENOENT if the slot has no leaf (*@gen is the seed then);
+ * -EINVAL if @idr is not tagged or @id is below the base or above
+ * 2^id_bits - 1 (*@gen is untouched).
+ */
+IDR_API int idr_tag_get_gen(const struct idr *idr, unsigned long id,
+			    uint64_t *gen);
+
+/**
+ * idr_tag_set_gen() - Set the generation counter of an ID's slot.
+ * @idr: a tagged idr.
+ * @id: a plain ID, allocated or free.
+ * @gen: the counter.  With IDR_TAG_RETIRE at most 2^(31 - id_bits), and
+ *       exactly that retires a free slot for good (as its last removal
+ *       would have).
+ *
+ * Makes the slot's leaf if it has none, its other slots at the seed (the
+ * leaf stays, as a tagged idr's leaves do).  An allocated ID's tagged ID
+ * then shows @gen.
+ *
+ * Context: may call malloc (a new leaf).
+ * Return: 0; -EINVAL if @idr is not tagged, @id is out of range or @gen
+ * above the limit; -EBUSY if @gen would retire an allocated ID, or the
+ * slot is retired and @gen is not the limit; -ENOSPC if a leaf is needed
+ * and the idr is worn out (IDR_TAG_RETIRE, the seed at the limit: set it
+ * last); -ENOMEM.  On error the idr is unchanged.
+ */
+IDR_API int idr_tag_set_gen(struct idr *idr, unsigned long id, uint64_t gen);
+
 /* ==================== The IDA ==================== */
 
 /*

@@ -68,6 +68,7 @@ struct shell {
 	bool failed;	  /* a command failed */
 	bool quit;	  /* a command asked to leave */
 	const char *html; /* --html: the replay page to write, or NULL */
+	const char *load; /* --load: the saved trees to start with, or NULL */
 	struct shell_history history; /* its file, at the terminal */
 };
 
@@ -735,6 +736,7 @@ static void usage(void)
 	      "      --html=FILE  record every command and write a replay "
 	      "page\n"
 	      "                   (one HTML file, for a browser)\n"
+	      "      --load=FILE  start with the trees 'save' wrote to FILE\n"
 	      "  -h, --help       display this help and exit\n"
 	      "  -V, --version    output version information and exit\n\n"
 	      "Exit status: 0 if every command succeeded, 1 if one failed, "
@@ -788,7 +790,8 @@ enum {
 	OPT_INTERACTIVE,
 	OPT_COLOR,
 	OPT_HTML,
-	OPT_JSON
+	OPT_JSON,
+	OPT_LOAD
 };
 
 static const struct option long_options[] = {
@@ -799,6 +802,7 @@ static const struct option long_options[] = {
 	{ "colour", required_argument, NULL, OPT_COLOR },
 	{ "html", required_argument, NULL, OPT_HTML },
 	{ "json", no_argument, NULL, OPT_JSON },
+	{ "load", required_argument, NULL, OPT_LOAD },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -836,6 +840,9 @@ static int option(struct shell *s, int c)
 		if (!*optarg)
 			return bad_usage("--html needs a file name", NULL);
 		s->html = optarg;
+		return -1;
+	case OPT_LOAD:
+		s->load = optarg;
 		return -1;
 	case OPT_COLOR:
 		return set_color(s, optarg)
@@ -917,11 +924,22 @@ static void html_save(struct shell *s)
 	call(s, 1, NULL);
 }
 
+/* --load: as 'load --replace FILE', before anything else; the commands
+ * that follow count on its trees, so none runs if it fails. */
+static bool load_first(struct shell *s)
+{
+	push_fn(s, "load_file");
+	lua_pushstring(s->L, s->load);
+	return call(s, 1, "--load");
+}
+
 static void run(struct shell *s, int argc, char **argv)
 {
 	bool script = optind < argc;
 	bool dash = script && strcmp(argv[optind], "-") == 0;
 
+	if (s->load && !load_first(s))
+		return;
 	run_actions(s);
 	if (s->quit || (s->failed && s->bail))
 		return;

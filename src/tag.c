@@ -6,12 +6,15 @@
  * slot's counter or retires the slot (present and full with a NULL entry,
  * so that no search hands it out again), and a tagged ID is checked
  * against the counter its slot shows now.  idr_alloc_tagged() is in idr.c,
- * beside idr_alloc(), so that this file needs nothing of idr.c's.
+ * beside idr_alloc(), so that this file needs nothing of idr.c's.  Last,
+ * the calls that read and set the counters and the seed, to save a
+ * tagged idr and build it again.
  */
 #include <limits.h>
 
 #include "defer.h"
 #include "gen.h"
+#include "nodes.h"
 #include "tag.h"
 #include "tree.h"
 
@@ -209,3 +212,104 @@ int idr_tag_gen(const struct idr *idr, int tagged_id)
 		return -EINVAL;
 	return (int)((unsigned int)tagged_id >> idr->idr_id_bits);
 }
+
+/* {==================== Saving and restoring ==================== */
+
+uint64_t idr_tag_get_seed(const struct idr *idr)
+{
+	return __atomic_load_n(&idr->idr_gen_seed, __ATOMIC_RELAXED);
+}
+
+int idr_tag_set_seed(struct idr *idr, uint64_t seed)
+{
+	if (!idr__tagged(idr) ||
+	    (idr__retiring(idr) && seed > idr__gen_limit(idr)))
+		return -EINVAL;
+	__atomic_store_n(&idr->idr_gen_seed, seed, __ATOMIC_RELAXED);
+	return 0;
+}
+
+/* Store NULL at the free @index, as the tree's own (full) entry; the
+ * nodes it needs come first, so -ENOMEM changes nothing. */
+static int put_null(struct idr *idr, uint64_t index)
+{
+	struct idr__nodes spare = { NULL, 0 };
+	int err = idr__reserve(idr, &spare, idr__nodes_needed(idr, index),
+			       IDR__ANY_NODES);
+
+	if (!err)
+		idr__insert(idr, index, NULL, IDR__SLOT_FULL, &spare);
+	return err;
+}
+
+/* @index's leaf, its counters at the seed, and no ID in it: a tagged
+ * idr keeps the leaf its last ID leaves.  A worn-out idr makes no leaf
+ * (its slots would be free with used-up generations). */
+static int make_leaf(struct idr *idr, uint64_t index)
+{
+	void *entry;
+	int err;
+
+	if (idr__worn_out(idr))
+		return -ENOSPC;
+	err = put_null(idr, index);
+	if (!err)
+		idr__delete(idr, index, &entry);
+	return err;
+}
+
+/* The free slot @index, its counter at the limit: retired, as
+ * remove_at() leaves a slot. */
+static int retire_free(struct idr *idr, uint64_t index)
+{
+	int err = put_null(idr, index);
+
+	if (!err) {
+		idr->idr_count--;
+		idr->idr_retired++;
+	}
+	return err;
+}
+
+static int set_gen(struct idr *idr, unsigned long id, uint64_t gen)
+{
+	bool retire = idr__retiring(idr) && gen == idr__gen_limit(idr);
+	uint64_t index = id - idr->idr_base;
+	bool live;
+	int err;
+
+	if (!idr__tagged(idr) || id < idr->idr_base || id > idr__id_max(idr) ||
+	    (idr__retiring(idr) && gen > idr__gen_limit(idr)))
+		return -EINVAL;
+	if (!idr__gen(idr, index) && (err = make_leaf(idr, index)))
+		return err;
+	live = idr__lookup_quiet(idr, index) != NULL;
+	if (live && idr__tag_retired(idr, index))
+		return retire ? 0 : -EBUSY;
+	if (live && retire)
+		return -EBUSY;
+	if (retire && (err = retire_free(idr, index)))
+		return err;
+	idr__publish(idr__gen(idr, index), gen);
+	return 0;
+}
+
+int idr_tag_set_gen(struct idr *idr, unsigned long id, uint64_t gen)
+{
+	bool op = idr__op(idr, "tag_set_gen", 0, 0, id);
+
+	return (int)idr__done(idr, op, set_gen(idr, id, gen));
+}
+
+int idr_tag_get_gen(const struct idr *idr, unsigned long id, uint64_t *gen)
+{
+	const uint64_t *counter;
+
+	if (!idr__tagged(idr) || id < idr->idr_base || id > idr__id_max(idr))
+		return -EINVAL;
+	counter = idr__gen(idr, id - idr->idr_base);
+	*gen = counter ? idr__acquire(counter) : idr_tag_get_seed(idr);
+	return counter ? 0 : -ENOENT;
+}
+
+/* }==================== Saving and restoring ==================== */

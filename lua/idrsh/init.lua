@@ -24,6 +24,7 @@
 --   ida        ida_alloc, ida_free, ida_exists
 --   inside     dump, dot, path, stats, trace; fail, mem
 --   lua        lua, source (and =EXPR, which run.lua runs itself)
+--   save       save, load, import
 --   lessons    alloc_many, lesson, quiz (lesson.lua: the runner, grader)
 --   step       step, mark, diff, explain
 --   record     record (and --html)
@@ -47,6 +48,7 @@ require "idrsh.tagged"
 require "idrsh.ida"
 require "idrsh.inside"
 local lua = require "idrsh.lua"
+local save = require "idrsh.save"
 require "idrsh.lessons"
 require "idrsh.step"
 local record = require "idrsh.record"
@@ -139,6 +141,9 @@ function M.run_lua(code, name)
 	if sh.on.record then record.line("-e " .. code, false) end
 	return ok and true or false
 end
+
+-- --load FILE: before any command.
+M.load_file = save.load_at_start
 
 -- Whether @file can be written, without leaving it behind if it was
 -- not there: nil, the reason, if not.

@@ -41,9 +41,20 @@ command {
 	end,
 }
 
+-- A file 'save' wrote: sourcing it loads it, as 'load FILE'.
+local function saved(f)
+	local first = f:read("l")
+	f:seek("set")
+	return first ~= nil and first:find("^idr%-save %d+$") ~= nil
+end
+
 local function source_lines(file)
 	local f, err = io.open(file, "r")
 	if not f then return nil, err end
+	if saved(f) then
+		f:close()
+		return registry.get("load").run({ file })
+	end
 	local ok, n, rd = true, 0, {}
 	while true do
 		local line, rerr = f:read("l")

@@ -39,6 +39,7 @@ void suite_preload(void);
 void suite_legacy(void);
 void suite_ida(void);
 void suite_tag(void);
+void suite_save(void);
 void suite_view(void);
 void suite_pack(void);
 void suite_trace(void);

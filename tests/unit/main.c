@@ -164,6 +164,7 @@ int main(int argc, char **argv)
 	suite_legacy();
 	suite_ida();
 	suite_tag();
+	suite_save();
 	suite_view();
 	suite_trace();
 	suite_pack();

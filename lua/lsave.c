@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * lsave.c - a tagged idr's generation counters and seed, read and set:
+ * t:get_seed(), t:set_seed(n), t:get_gen(id), t:set_gen(id, gen).  The
+ * save file itself is lua/view/save.lua's.  Conventions as lidr.c's:
+ * misuse raises; an expected failure returns nil, a message and the
+ * errno's name.
+ */
+#include <errno.h>
+#include <stdint.h>
+
+#include "lauxlib.h"
+#include "lua.h"
+
+#include "idr.h"
+#include "idr_view.h"
+#include "lidr.h"
+
+/* The tagged idr at index 1, and one past its last generation. */
+static struct idr *tagged_arg(lua_State *L, lua_Integer *limit)
+{
+	struct idr *idr = &lidr_checkidr(L)->idr;
+	struct idr_info info;
+
+	idr_info(idr, &info);
+	if (!info.id_bits)
+		luaL_error(L, "not a tagged idr (see idr.new{ tagged = ... })");
+	*limit = (lua_Integer)1 << (31 - info.id_bits);
+	return idr;
+}
+
+/* A counter or seed at @arg: a non-negative integer. */
+static uint64_t gen_arg(lua_State *L, int arg)
+{
+	lua_Integer g = luaL_checkinteger(L, arg);
+
+	luaL_argcheck(L, g >= 0, arg, "a generation is not negative");
+	return (uint64_t)g;
+}
+
+static unsigned long id_arg(lua_State *L, int arg)
+{
+	lua_Integer id = luaL_checkinteger(L, arg);
+
+	luaL_argcheck(L, id >= 0 && id <= INT32_MAX, arg, "id out of range");
+	return (unsigned long)id;
+}
+
+int lsave_get_seed(lua_State *L)
+{
+	lua_Integer limit;
+
+	lua_pushinteger(L,
+			(lua_Integer)idr_tag_get_seed(tagged_arg(L, &limit)));
+	return 1;
+}
+
+int lsave_set_seed(lua_State *L)
+{
+	lua_Integer limit;
+	struct idr *idr = tagged_arg(L, &limit);
+
+	if (idr_tag_set_seed(idr, gen_arg(L, 2)))
+		luaL_argerror(L, 2,
+			      lua_pushfstring(L,
+					      "past the limit (%I) of a "
+					      "retiring idr",
+					      (LUAI_UACINT)limit));
+	return 0;
+}
+
+/* t:get_gen(id): the counter, and whether the slot has a leaf (if not,
+ * the counter is the seed). */
+int lsave_get_gen(lua_State *L)
+{
+	lua_Integer limit;
+	struct idr *idr = tagged_arg(L, &limit);
+	uint64_t gen = 0;
+	int err = idr_tag_get_gen(idr, id_arg(L, 2), &gen);
+
+	if (err == -EINVAL)
+		luaL_argerror(L, 2, "not an id of this idr");
+	lua_pushinteger(L, (lua_Integer)gen);
+	lua_pushboolean(L, err == 0);
+	return 2;
+}
+
+static int set_gen_fail(lua_State *L, int err, unsigned long id)
+{
+	const char *name = "ENOMEM", *why = "not enough memory";
+
+	if (err == -EBUSY) {
+		name = "EBUSY";
+		why = "the slot is in use, or retired";
+	} else if (err == -ENOSPC) {
+		name = "ENOSPC";
+		why = "no leaf can be made: the idr is worn out";
+	}
+	lua_pushnil(L);
+	lua_pushfstring(L, "id %I: %s", (LUAI_UACINT)id, why);
+	lua_pushstring(L, name);
+	return 3;
+}
+
+/* t:set_gen(id, gen): true, or nil, msg, "ENOMEM" | "EBUSY" | "ENOSPC". */
+int lsave_set_gen(lua_State *L)
+{
+	lua_Integer limit;
+	struct idr *idr = tagged_arg(L, &limit);
+	unsigned long id = id_arg(L, 2);
+	uint64_t gen = gen_arg(L, 3);
+	int err = idr_tag_set_gen(idr, id, gen);
+
+	if (err == -EINVAL)
+		luaL_error(L, "id %I or generation %I out of range",
+			   (LUAI_UACINT)id, (LUAI_UACINT)gen);
+	if (err)
+		return set_gen_fail(L, err, id);
+	lua_pushboolean(L, 1);
+	return 1;
+}
