@@ -375,6 +375,10 @@ local function result(st, ev)
 	local verb = SEARCH[op] and "allocated" or op:find("remove") and "removed"
 		or op:find("free") and "freed" or op == "replace" and "replaced"
 		or "found"
+	-- idr_tag_check() returns 0 for a live tagged ID: tell the one asked.
+	if op == "tag_check" then
+		r, verb = st.id, "live (its generation is its slot's)"
+	end
 	local text = ("Result: ID %d, %s."):format(r, verb)
 	if st.shape.id_bits and op:find("remove") then
 		verb = verb .. "; its slot's generation goes up by one, so this " ..
@@ -521,7 +525,7 @@ local function narrate(t, kind, events)
 			i = i + combined.skip
 		elseif e == "op" then
 			if #out > 0 then out[#out + 1] = "" end
-			st = { shape = st.shape, op = ev.op, want = nil,
+			st = { shape = st.shape, op = ev.op, id = ev.id, want = nil,
 				kernel_bits = once.kernel_bits }
 			local idx
 			if ev.op == "alloc_cyclic" then

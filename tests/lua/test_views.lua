@@ -223,3 +223,20 @@ do
 	local text = bits:step_text(bits.alloc, bits)
 	assert(text:find("\nstep 4, slot%-set: [^\n]*\n[^\n]*\n  %+%-+\n"), text)
 end
+
+-- path on an IDA: a bitmap whose bit is clear is not "a free slot"
+-- (issue 30): the leaf's slot holds the bitmap, the ID's bit is clear.
+do
+	local bits = idr.ida()
+	assert(bits:alloc() == 0)
+	local text = bits:path_text(5)
+	assert(text:find("\nL0 0..262143: slot 0 holds a bitmap, with room\n", 1,
+		true), text)
+	assert(text:find("\nstop: bit 5 of the bitmap is clear, so the ID is " ..
+		"free\n$"), text)
+	assert(not text:find("the slot is free", 1, true), text)
+	text = bits:path_text(9000)
+	assert(text:find("\nstop: no bitmap in that slot, so every ID of it " ..
+		"is free\n$"), text)
+	assert(bits:path_text(0):find("\nfound: the ID is allocated\n$"))
+end
