@@ -99,11 +99,11 @@ end))
 -- remove_tagged's check tells the tagged ID asked, not the 0 that
 -- idr_tag_check() returns for a live one (issue 30).
 do
-	local g = idr.new { tagged = { id_bits = 16 } }
-	assert(g:remove_tagged(g:alloc_tagged("a")) == "a")
-	local id = g:alloc_tagged("b")
+	local tg = idr.new { tagged = { id_bits = 16 } }
+	assert(tg:remove_tagged(tg:alloc_tagged("a")) == "a")
+	local id = tg:alloc_tagged("b")
 	assert(id == 65536, id)
-	local text = g:explain(g.remove_tagged, g, id)
+	local text = tg:explain(tg.remove_tagged, tg, id)
 	local _, n = text:gsub("Result: tagged ID 65536 = generation 1 << 16 | ID 0", "")
 	assert(n == 2, text)
 	assert(not text:find("tagged ID 0 =", 1, true), text)
