@@ -305,8 +305,10 @@ command {
 	name = "trace", args = "on|off", min = 1,
 	help = "print each step of later operations",
 	text = "One line a step, as the commands run, on every tree:\n" ..
-		"  op, done       an operation begins (name, arguments); it ends\n" ..
-		"                 (result=ID, or errno=...)\n" ..
+		"  op, done       an operation begins: its name, its arguments\n" ..
+		"                 under the kernel's names (start= end=;\n" ..
+		"                 min= max= on an IDA; id=); it ends: result=ID,\n" ..
+		"                 or errno=...\n" ..
 		"  visit          a node on the way down; slot= is the one taken\n" ..
 		"  no-room        no free slot in the node from slot= on: go back\n" ..
 		"                 up and right, or grow the tree\n" ..
@@ -327,7 +329,8 @@ command {
 		"  bitmap-full, bitmap-open   IDA: a bitmap became full, or not\n" ..
 		"level=0 is a leaf; first..last are the IDs the node covers.  The\n" ..
 		"kernel marks free slots (IDR_FREE) where this tree sets full bits.\n" ..
-		"See also: explain, idr(3).",
+		"In Lua: idr.event_words(ev).line; the same table words\n" ..
+		"explain and step.  See also: explain, idr(3).",
 	example = "trace on",
 	complete = { "on", "off" },
 	run = switch("trace"),

@@ -99,7 +99,7 @@ reader {
 
 command {
 	name = "step", args = "on|off", min = 1,
-	help = "draw each step of later operations, and wait after each",
+	help = "draw each step of later operations, waiting between steps",
 	text = "Each event of an operation: what happened, in words, the node\n" ..
 		"concerned as a row of its 64 slots just after it, in the dump's\n" ..
 		"symbols ('#' in use in a leaf, full below in a node; '+' a\n" ..
