@@ -107,32 +107,32 @@ end
 
 -- The first sentence of an operation: what it is asked to do.
 local function asked(ev)
-	local op = ev.op
+	local op, call = ev.op, W.call(ev)
 	if op == "alloc" or op == "alloc_tagged" or op == "get_new_above" then
-		return ("idr_%s: the lowest free ID %s."):format(op, range(ev))
+		return ("%s: the lowest free ID %s."):format(call, range(ev))
 	elseif op == "alloc_u32" or op == "ida_alloc_range" then
-		return ("%s%s: the lowest free ID in %s."):format(
-			op:find("^ida") and "" or "idr_", op, range(ev, true))
+		return ("%s: the lowest free ID in %s."):format(call,
+			range(ev, true))
 	elseif op == "alloc_cyclic" then
-		return ("idr_alloc_cyclic: the lowest free ID %s, searching from " ..
-			"the cursor %d (one past the last ID it gave) and " ..
-			"wrapping to %d if nothing is free above."):format(
-			range(ev), ev.id, ev.start)
+		return ("%s: the lowest free ID %s, searching from the cursor " ..
+			"%d (one past the last ID it gave) and wrapping to %d if " ..
+			"nothing is free above."):format(call, range(ev), ev.id,
+			ev.start)
 	elseif op == "get_new" then
-		return "idr_get_new (the 2004 API): the lowest free ID, " ..
-			"with nodes from the idr's cache only."
+		return call .. ", the 2004 API: the lowest free ID, with nodes " ..
+			"from the idr's cache only."
 	elseif op == "pre_get" then
-		return "idr_pre_get (the 2004 API): fill the idr's cache " ..
-			"with nodes, outside the caller's lock."
+		return call .. ", the 2004 API: fill the idr's cache with " ..
+			"nodes, outside the caller's lock."
 	elseif op == "for_each" then
-		return "idr_for_each: every entry, in ID order."
+		return call .. ": every entry, in ID order."
 	elseif op:find("^ida_find_first") then
-		return ("%s: the lowest ID in use in %s."):format(op, range(ev, true))
+		return ("%s: the lowest ID in use in %s."):format(call,
+			range(ev, true))
 	elseif op == "ida_count" then
-		return "ida_count: count the IDs in use, bitmap by bitmap."
+		return call .. ": count the IDs in use, bitmap by bitmap."
 	end
-	local name = op:find("^ida_") and op or "idr_" .. op
-	return ("%s(%d)."):format(name, ev.id)
+	return call .. "."
 end
 
 -- Where idr_alloc_cyclic searches from: the cursor, if in the range.
