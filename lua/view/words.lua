@@ -484,16 +484,6 @@ function W.describe(ev)
 		line = W.line(ev), text = W.text(ev), kernel = W.kernel(ev) }
 end
 
---- W.missing() -> list: the kinds in idr.EVENTS this table has no words
--- for (none, when it is complete).
-function W.missing()
-	local out = {}
-	for _, name in ipairs(idr.EVENTS) do
-		if not EVENTS[name] then out[#out + 1] = name end
-	end
-	return out
-end
-
 --- idr.event_words(ev) -> W.describe(ev): for the shell and Lua users.
 function idr.event_words(ev)
 	if type(ev) ~= "table" then
