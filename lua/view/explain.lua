@@ -276,9 +276,13 @@ local function no_room(st, ev)
 	return text .. " Back up to the parent, and on to its next slot."
 end
 
-local KERNEL_BITS = "(Today's kernel marks the opposite: its IDR_FREE " ..
-	"tag is on the slots that still have a free ID, and idr_get_free() " ..
-	"follows it down.)"
+-- The kernel's step of a full bit changed, told once a narration: it
+-- marks free slots (IDR_FREE) where this tree marks full ones.
+local function kernel_once(st, ev)
+	if st.kernel_bits then return "" end
+	st.kernel_bits = true
+	return " (Kernel: " .. W.kernel(ev) .. ".)"
+end
 
 -- An event told as the words table tells it, as a sentence.
 local function told(ev)
@@ -323,22 +327,16 @@ local SAY = {
 	visit = visit,
 	["no-room"] = no_room,
 	["node-new"] = made,
+	-- A full bit set or cleared: the kernel's way, the first time.
 	full = function(st, ev)
-		local k = st.kernel_bits and "" or " " .. KERNEL_BITS
-		st.kernel_bits = true
-		return told_bits(ev) .. k
-	end,
-	["subtree-open"] = function(st, ev)
-		local k = st.kernel_bits and "" or
-			" (The kernel sets IDR_FREE here instead.)"
-		st.kernel_bits = true
-		return told_bits(ev) .. k
+		return told_bits(ev) .. kernel_once(st, ev)
 	end,
 	["bit-set"] = function(_, ev)
 		return ("%s; words full: %s."):format(cap(W.text(ev)), runs(ev.full))
 	end,
 }
 SAY["bit-clear"] = SAY["bit-set"]
+SAY["subtree-open"] = SAY.full
 for _, e in ipairs { "open", "subtree-full", "bitmap-full", "bitmap-open" } do
 	SAY[e] = function(_, ev) return told_bits(ev) end
 end

@@ -97,6 +97,10 @@ for _, name in ipairs(idr.EVENTS) do
 			"explain of " .. name)
 	else
 		has(told, cap(w.text), "explain of " .. name)
+		-- A full bit: the kernel's step, in the table's words, once.
+		if name == "full" or name == "subtree-open" then
+			has(told, "(Kernel: " .. w.kernel .. ".)", "explain of " .. name)
+		end
 	end
 end
 
