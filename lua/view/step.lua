@@ -143,11 +143,13 @@ end
 
 --- t:step_texts(events) -> list: each of @events (the last ones @t
 -- reported) drawn as idr.event_text() draws it, the rows as the node
--- was just after each event.
+-- was just after each event (of a destroyed tree: the full bits only).
 local function step_texts(t, events)
-	local ida = t:info().kind == "ida"
+	local info = t:info()
+	local ida = info.kind == "ida"
 	local now, at = {}, {}
-	for i = #events, 1, -1 do
+	-- A destroyed tree has no nodes to read: its rows show full bits.
+	for i = info.destroyed and 0 or #events, 1, -1 do
 		local ev = events[i]
 		if is_node_event(ev) then
 			local k = key(ev)

@@ -240,3 +240,13 @@ do
 		"is free\n$"), text)
 	assert(bits:path_text(0):find("\nfound: the ID is allocated\n$"))
 end
+
+-- A destroyed tree's steps: no node to read, so the rows show full bits.
+do
+	local gone = idr.new()
+	local evs = gone:events(gone.alloc, gone, 1)
+	gone:destroy()
+	local texts = gone:step_texts(evs)
+	assert(#texts == #evs and texts[3]:find("(# full, . not full)", 1, true),
+		texts[3])
+end
