@@ -360,14 +360,35 @@ static void path_tag(FILE *out, const struct idr *idr, const struct idr_path *p)
 			: "not current (stale, or never handed out)");
 }
 
-static void path_step(FILE *out, const struct idr_path_step *st)
+static void path_step(FILE *out, const struct idr_path_step *st, bool ida)
 {
+	if (ida && !st->level && st->present) {
+		fprintf(out, "L0 %lu..%lu: slot %u holds a bitmap, %s\n",
+			st->first, st->last, st->slot,
+			st->full ? "full" : "with room");
+		return;
+	}
 	fprintf(out, "L%u %lu..%lu: slot %u is %s\n", st->level, st->first,
 		st->last, st->slot,
 		!st->present ? "empty"
 		: st->full   ? (st->level ? "present, full below" : "in use")
 		: st->level  ? "present, with room below"
 			     : "in use, with room");
+}
+
+/* An IDA's walk that ends in its leaf: at a bitmap whose bit for the ID
+ * is clear, or at a slot with no bitmap. */
+static void path_ida_end(FILE *out, const struct idr_path *p)
+{
+	if (p->steps && p->step[p->steps - 1].present)
+		fprintf(out,
+			"stop: bit %u of the bitmap is clear, so the ID "
+			"is free\n",
+			p->bit);
+	else
+		fputs("stop: no bitmap in that slot, so every ID of it is "
+		      "free\n",
+		      out);
 }
 
 int idr_path_print(const struct idr *idr, unsigned long id, FILE *out)
@@ -390,8 +411,11 @@ int idr_path_print(const struct idr *idr, unsigned long id, FILE *out)
 		fputs(" (one digit a level, top first)\n", out);
 	}
 	for (i = 0; i < p.steps; i++)
-		path_step(out, &p.step[i]);
-	fprintf(out, "%s\n", path_ends[p.end]);
+		path_step(out, &p.step[i], p.ida);
+	if (p.ida && p.end == IDR_PATH_FREE_SLOT)
+		path_ida_end(out, &p);
+	else
+		fprintf(out, "%s\n", path_ends[p.end]);
 	return dump_finish(out);
 }
 

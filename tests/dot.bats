@@ -33,45 +33,62 @@ svg_size() {
 }
 
 @test "dot marks the cells the last command changed" {
-	idrsh_lines "alloc a" "alloc b 64" dot
+	idrsh_lines dot "alloc a" "alloc b 64" dot
 	assert_success
 	# Growing: the new top's slots 0 and 1, and the new leaf's slot 0.
 	[ "$(occurrences "$CHANGED")" -eq 3 ]
 	assert_output --partial "a cell the last operation changed"
 	# Shrinking frees the nodes that changed: the picture says so.
-	idrsh_lines "alloc a" "alloc b 64" "remove 64" dot
+	idrsh_lines dot "alloc a" "alloc b 64" "remove 64" dot
 	[ "$(occurrences "$CHANGED")" -eq 0 ]
 	assert_output --partial "The cells the last operation changed are gone"
 }
 
 @test "dot: a command that changes nothing keeps the last marks; a lookup clears them" {
-	idrsh_lines "alloc a" dump count dot
+	idrsh_lines dot "alloc a" dump count dot
 	[ "$(occurrences "$CHANGED")" -eq 1 ]
-	idrsh_lines "alloc a" "find 0" dot
+	idrsh_lines dot "alloc a" "find 0" dot
 	[ "$(occurrences "$CHANGED")" -eq 0 ]
-	idrsh_lines "alloc a" "remove 0" "alloc b 5" dot
+	idrsh_lines dot "alloc a" "remove 0" "alloc b 5" dot
 	[ "$(occurrences "$CHANGED")" -eq 1 ]
 }
 
 @test "dot: marks are the current tree's last operation's, a lua chunk's too" {
-	idrsh_lines "alloc a" "new u" "alloc b 70" "use default" dot
+	idrsh_lines dot "alloc a" "new u" "alloc b 70" "use default" dot
 	[ "$(occurrences "$CHANGED")" -eq 1 ]
 	assert_output --partial "0:a"
 	# the last of the chunk's three allocations: slot 2 alone
-	idrsh_lines "lua for i = 1, 3 do t:alloc(i) end" dot
+	idrsh_lines dot "lua for i = 1, 3 do t:alloc(i) end" dot
 	[ "$(occurrences "$CHANGED")" -eq 1 ]
 	assert_output --partial 'PORT="s2"'
 	# a find changes no cell
-	idrsh_lines "alloc a" "find 0" dot
+	idrsh_lines dot "alloc a" "find 0" dot
 	[ "$(occurrences "$CHANGED")" -eq 0 ]
 }
 
 @test "dot's kept events leave trace on, and a trace set by the command, alone" {
-	idrsh_lines "trace on" "alloc a" dot "alloc b" "trace off" "alloc c" dot
+	idrsh_lines dot "trace on" "alloc a" dot "alloc b" "trace off" "alloc c" dot
 	assert_success
 	assert_line "trace: slot-set level=0 first=0 last=63 slot=1"
 	[ "$(grep -c '^trace: ' <<< "$output")" -eq 11 ]	# op, done and 4 or 3 between
 	[ "$(occurrences "$CHANGED")" -eq 2 ]
+}
+
+@test "no tree keeps events until the session's first dot; then each does" {
+	# What the library's traced path costs is paid only once dot reads
+	# the events: before, the last operation's are none, and no trace
+	# function is set on the tree.
+	idrsh_lines "alloc a" "lua print('kept', #t:last_events(), t:trace(nil))" \
+		"new u" "alloc b" "lua print('kept', #t:last_events())"
+	assert_success
+	assert_line "kept	0	nil"
+	assert_line "kept	0"
+	idrsh_lines "alloc a" dot "alloc b" "lua print('kept', #t:last_events())" \
+		"new u" "alloc c" "lua print('kept', #t:last_events())"
+	assert_success
+	assert_line "kept	5"	# op visit slot-set full done
+	assert_line "kept	6"	# op malloc node-new slot-set full done
+	[ "$(occurrences "$CHANGED")" -eq 0 ]	# the first dot: nothing kept yet
 }
 
 @test "dot --at ID draws the way down in blue" {
@@ -100,7 +117,7 @@ idrsh: <stdin>:7: usage: dot [--at ID] [FILE | --svg FILE | --png FILE]"
 	command -v dot || skip "Graphviz is not installed"
 	local png="$BATS_TEST_TMPDIR/m.png" svg="$BATS_TEST_TMPDIR/m.svg"
 	idrsh_lines "lua for i = 1, 1000000 do t:alloc(true) end" count \
-		"remove 500000" "dot --at 999999 --png $png" "dot --svg $svg"
+		dot "remove 500000" "dot --at 999999 --png $png" "dot --svg $svg"
 	assert_success
 	assert_line 1000000
 	read -r w h < <(png_size "$png")

@@ -938,14 +938,14 @@ idrsh: <stdin>:4: dot: /nonexistent/dir/t.dot: No such file or directory"
 		"remove 64" "explain off" "alloc c"
 	assert_success
 	assert_line --index 0 "0"
-	assert_line --index 1 "idr_alloc: the lowest free ID at or above 64."
+	assert_line --index 1 "idr_alloc(start 64, end 0): the lowest free ID at or above 64."
 	assert_line "  The tree grows a level: a new top, node L1 0..4095, holds the old top in its slot 0. Height 2."
 	assert_line "  Result: ID 64, allocated."
 	assert_line "  Kernel: idr_alloc() -> idr_alloc_u32() -> idr_get_free()."
-	assert_line "idr_remove(64)."
+	assert_line "idr_remove(id 64)."
 	assert_line "  Result: ID 64, removed."
 	# find ran before 'explain on', alloc c after 'explain off'
-	refute_line "idr_find(64)."
+	refute_line "idr_find(id 64)."
 	refute_line --partial "at or above 0."
 	run grep -c '^idr_' <<<"$output"
 	assert_output 2

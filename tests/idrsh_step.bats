@@ -80,12 +80,64 @@ count_of() {
 	assert_line "       ^ slot 5 (ID 5)"
 }
 
-@test "pty: Ctrl-C at the step prompt interrupts; the operation stands" {
+@test "pty: Ctrl-C at the step prompt stops stepping; the command ends and prints its ID" {
 	pty 'step on\n' 'alloc a\n' '\003' 'count\n' '\004'
 	assert_success
-	assert_line --partial "idrsh: interrupted!"
+	assert_line "(stepping stops here: the command goes on to its end)"
+	refute_output --partial "interrupted!"
 	refute_output --partial "step 2,"
+	assert_line "0"
 	assert_line "1"
+	# All of a command's operations run, stepped no more.
+	pty 'step on\n' 'alloc_many 3\n' '\003' 'count\n' '\004'
+	assert_success
+	[ "$(count_of "$PROMPT")" -eq 1 ]
+	assert_line "3 IDs: 0..2"
+	assert_line "3"
+}
+
+@test "pty: 'q' ends stepping for the whole command" {
+	pty 'step on\n' 'alloc_many 5\n' 'q\n' 'count\n' 'alloc b\n' 'c\n' \
+		'\004'
+	assert_success
+	# One question for the five allocations, then one for the next command.
+	[ "$(count_of "$PROMPT")" -eq 2 ]
+	assert_line "5 IDs: 0..4"
+	assert_line "5"
+	assert_line "step 4, full: leaf slot 5's full bit is set: the slot is used"
+}
+
+@test "pty: no wait after an operation's last step" {
+	# alloc into an empty tree: 6 events, so 5 waits, and the next line
+	# is a command again.
+	pty 'step on\n' 'alloc a\n' '\n' '\n' '\n' '\n' '\n' 'count\n' '\004'
+	assert_success
+	[ "$(count_of "$PROMPT")" -eq 5 ]
+	assert_line "step 6, done: alloc is over: it returns 0"
+	refute_output --partial "not a step key"
+	assert_line "1"
+}
+
+@test "step's rows use the dump's symbols, and agree with the text" {
+	run "$IDRSH" -c 'alloc a' -c 'step on' -c 'alloc b 5' -c 'alloc c 64' \
+		-c 'new i --ida' -c 'ida_alloc'
+	assert_success
+	# slot-set: the row already shows the entry it tells.
+	assert_line "step 3, slot-set: leaf slot 5 (ID 5) now holds an entry"
+	run grep -A2 '^step 3, slot-set: leaf slot 5' <<<"$output"
+	assert_line "  #....#.........................................................."
+	# Growing: the new top is empty, then holds the old top ('+': room).
+	run "$IDRSH" -c 'alloc a' -c 'step on' -c 'alloc c 64'
+	run grep -A2 -E '^step [0-9]+, (node-new: a new node L1|attach|grow)' \
+		<<<"$output"
+	assert_line "  L1 0..4095  (# full, + room below, - empty)"
+	assert_line "  ----------------------------------------------------------------"
+	assert_line "  +---------------------------------------------------------------"
+	assert_line "  ++--------------------------------------------------------------"
+	# An IDA's leaf holds bitmaps: '+' one with room, '-' none.
+	run "$IDRSH" -c 'new i --ida' -c 'step on' -c 'ida_alloc'
+	run grep -A2 '^step 4, slot-set' <<<"$output"
+	assert_line "  +---------------------------------------------------------------"
 }
 
 @test "pty: step off: no drawing, no wait" {

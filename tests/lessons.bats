@@ -475,6 +475,45 @@ spoken() {
 	assert_output --partial "bad N '0'"
 }
 
+@test "quiz: the cyclic question asks before the cursor tells its answer" {
+	run "$IDRSH" -c "quiz 12 --seed 3" < <(yes x | head -12)
+	assert_line "Question 1 of 12: Which ID will 'alloc_cyclic x' return now?"
+	refute_line "idr> cursor"
+	for seed in 1 2 3 4 5 6 7 8; do
+		run "$IDRSH" -c "quiz 10 --seed $seed" < <(yes x | head -10)
+		refute_line "idr> cursor"
+	done
+}
+
+@test "a lesson's preload, part used, is not refilled between its steps" {
+	f=$BATS_TEST_TMPDIR/p.lesson
+	printf '%s\n' 'title: preload kept' '> preload' \
+		'> alloc_u32 c 2147483648 2147483648' \
+		'? How many nodes are still preloaded?' \
+		'= stats | field preloaded nodes' '! 10 less the 6 of the branch.' \
+		'> stats' >"$f"
+	run "$IDRSH" -c "lesson $f" <<<4
+	assert_success
+	assert_line "Score: 1 of 1."
+	assert_line "preloaded nodes: 4"
+	# 10 once: what 'preload' printed, never again.
+	[ "$(grep -c '^preloaded nodes: 10$' <<<"$output")" -eq 1 ]
+	# The user's preload, none, is the user's again after the lesson.
+	run "$IDRSH" -c "lesson $f" -c stats <<<4
+	assert_line --index -1 --partial "highest ID"
+	[ "$(grep -c '^preloaded nodes: 0$' <<<"$output")" -eq 1 ]
+}
+
+@test "LESSON_BYTES_MAX is ten times the longest lesson shipped, at least" {
+	max=$(sed -n 's/^local LESSON_BYTES_MAX = \([0-9]*\)$/\1/p' \
+		lua/idrsh/lessons.lua)
+	[ "$max" -gt 0 ]
+	for f in examples/lessons/*.lesson; do
+		[ $(($(wc -c <"$f") * 10)) -le "$max" ] ||
+			{ echo "$f: $(wc -c <"$f") bytes"; return 1; }
+	done
+}
+
 @test "a malformed lesson file: an error naming its line, nothing run" {
 	f=$BATS_TEST_TMPDIR/bad.lesson
 	printf 'title: bad\n> alloc a\n? A question\n> dump\n' >"$f"

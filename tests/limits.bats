@@ -160,7 +160,10 @@ EOF
 		'=#trees.junk > 100, trees.junk:validate()' 'drop junk' \
 		'lua collectgarbage()' count '=t:validate()' dump)
 	assert_failure 1
-	assert_equal "$stderr" "idrsh: <stdin>:5: lua: not enough memory"
+	# Lua's allocator or the library's malloc may fail first (the
+	# library's ENOMEM then fails the chunk's assert): line 5 either way.
+	[[ "$stderr" =~ ^"idrsh: <stdin>:5: lua: "(lua:1: )?"not enough memory" ]]
+	[ "$(grep -c '^idrsh: ' <<<"$stderr")" -eq 1 ]
 	# collectgarbage() returns 0, and 'lua' prints it, as lua5.4 does.
 	assert_equal "$(printf '%s\n' "${lines[@]:0:6}")" "0
 70000

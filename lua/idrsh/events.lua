@@ -65,19 +65,37 @@ end
 -- Trees whose last operation's events are kept, for 'dot' to mark.
 local keeping = setmetatable({}, { __mode = "k" })
 
+--[[
+Keeping events costs every operation the library's traced path, so a
+tree keeps them only while something reads them: a reader that is on
+(its trace function), or, once 'dot' was asked for in this session, the
+marks of what each tree's last operation changed (t:keep_events, in C).
+]]
+local marking = false
+
+local function keep_last(obj)
+	if keeping[obj] or type(obj) ~= "userdata" or not obj.keep_events then
+		return
+	end
+	if pcall(obj.keep_events, obj, true) then keeping[obj] = true end
+end
+
 -- Before a command: observe every tree, or none.
 local function observe_trees()
 	local on = reading()
 	for _, obj in pairs(sh.trees) do
-		if not keeping[obj] and type(obj) == "userdata" and
-				obj.keep_events and pcall(obj.keep_events, obj, true) then
-			keeping[obj] = true
-		end
+		if marking then keep_last(obj) end
 		if on or observers[obj] then
 			set_trace(obj, on and observer(obj) or nil)
 		end
 		if not on then observers[obj] = nil end
 	end
+end
+
+-- 'dot' from now on: each tree keeps its last operation's events.
+local function mark_changes()
+	marking = true
+	observe_trees()
 end
 
 -- After a command: each reader that is on hears that it is over.
@@ -107,6 +125,7 @@ end
 return {
 	reader = reader,
 	observe_trees = observe_trees,
+	mark_changes = mark_changes,
 	command_done = command_done,
 	switch = switch,
 }

@@ -20,7 +20,8 @@ local quoted, number = words.quoted, words.number
 local command, usage = registry.command, registry.usage
 local tree, call, id_max, on_id = trees.tree, trees.call, trees.id_max,
 	trees.on_id
-local reader, switch = events.reader, events.switch
+local reader, switch, mark_changes = events.reader, events.switch,
+	events.mark_changes
 
 -- {========================= Seeing inside ========================
 
@@ -225,9 +226,11 @@ command {
 		"free, '\u{25cf}' in use, '\u{25a0}' full below, '\u{25b8}' a " ..
 		"child with room;\nover them the full bitmap in hex, a digit " ..
 		"for four slots, the\nleftmost slot its high bit.  '\u{25c6}' " ..
-		"marks the cells the last operation\nchanged; --at ID draws " ..
-		"the way down to ID in blue.  Large trees\nare collapsed to " ..
-		"fit 4000 pixels a side, and the picture says so.\n" ..
+		"marks the cells the last operation\nchanged, from the " ..
+		"session's first 'dot' on (until then no tree\nkeeps the " ..
+		"events this reads, so that commands cost less); --at ID\n" ..
+		"draws the way down to ID in blue.  Large trees are collapsed " ..
+		"to fit\n4000 pixels a side, and the picture says so.\n" ..
 		"With no FILE the DOT text goes to standard output.  FILE's\n" ..
 		"extension names the format: .dot or .gv (or none) DOT text,\n" ..
 		".svg or .png a picture; --svg and --png name it whatever FILE\n" ..
@@ -242,6 +245,7 @@ command {
 		if not t then return nil, err end
 		local o, oerr = dot_args(t, args)
 		if not o then return nil, oerr end
+		mark_changes()
 		local text, msg = call(t, "dot",
 			{ at = o.at, changed = t:last_events() })
 		if not text then return nil, msg end
@@ -304,8 +308,10 @@ command {
 	name = "trace", args = "on|off", min = 1,
 	help = "print each step of later operations",
 	text = "One line a step, as the commands run, on every tree:\n" ..
-		"  op, done       an operation begins (name, arguments); it ends\n" ..
-		"                 (result=ID, or errno=...)\n" ..
+		"  op, done       an operation begins: its name, its arguments\n" ..
+		"                 under the kernel's names (start= end=;\n" ..
+		"                 min= max= on an IDA; id=); it ends: result=ID,\n" ..
+		"                 or errno=...\n" ..
 		"  visit          a node on the way down; slot= is the one taken\n" ..
 		"  no-room        no free slot in the node from slot= on: go back\n" ..
 		"                 up and right, or grow the tree\n" ..
@@ -326,7 +332,8 @@ command {
 		"  bitmap-full, bitmap-open   IDA: a bitmap became full, or not\n" ..
 		"level=0 is a leaf; first..last are the IDs the node covers.  The\n" ..
 		"kernel marks free slots (IDR_FREE) where this tree sets full bits.\n" ..
-		"See also: explain, idr(3).",
+		"In Lua: idr.event_words(ev).line; the same table words\n" ..
+		"explain and step.  See also: explain, idr(3).",
 	example = "trace on",
 	complete = { "on", "off" },
 	run = switch("trace"),

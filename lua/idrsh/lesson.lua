@@ -518,7 +518,7 @@ function KINDS.cyclic(r, add, tree)
 	local n = r(3, 40)
 	add(">", "alloc_cyclic x", n)
 	for _, id in ipairs(removals(r, n, r(1, 4))) do add(">", "remove " .. id) end
-	add(">", "cursor")
+	-- Not 'cursor' here: it would print the answer before the question.
 	add("?", "Which ID will 'alloc_cyclic x' return now?")
 	add("=", "alloc_cyclic x")
 	add("!", "alloc_cyclic searches from the cursor (the ID after the last " ..

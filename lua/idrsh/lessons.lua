@@ -70,8 +70,8 @@ for w in ([[new use trees drop alloc alloc_cyclic alloc_u32 find remove
 end
 
 local QUIZ_MAX = 100
--- The bytes a lesson file or an answers file may hold: 25 times the
--- longest lesson shipped.
+-- The bytes a lesson file or an answers file may hold: ten times the
+-- longest lesson shipped, at least (tests/lessons.bats checks it).
 local LESSON_BYTES_MAX = 65536
 
 -- allowed(command) for idr.lesson_parse, and sh.only while a lesson
@@ -126,12 +126,24 @@ local function preloaded()
 	return preload_probe:stats().preloaded
 end
 
--- Makes this thread's preload @n nodes as near as preload and
--- preload_end can: none, or a full one.
+-- Makes this thread's preload exactly @n nodes, so that a lesson's
+-- stock, part used, is not refilled between its steps: preload_end
+-- empties it, preload fills it (the most an insertion can take), and
+-- the insertions of a scratch tree of two levels, built before, take
+-- the nodes over @n, a new leaf each.
 local function preload_as(n)
 	if preloaded() == n then return end
 	sh.config.preload_end()
-	if n > 0 then sh.config.preload() end
+	if n == 0 then return end
+	local scratch = idr.new {}
+	scratch:alloc(true, 0)
+	scratch:alloc(true, idr.SLOTS)
+	sh.config.preload()
+	for leaf = 2, idr.SLOTS - 1 do
+		if preloaded() <= n then break end
+		scratch:alloc(true, leaf * idr.SLOTS)
+	end
+	scratch:destroy()
 end
 
 -- Calls @fn(...) with @box's trees, readers, marks and preload as the

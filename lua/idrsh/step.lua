@@ -17,6 +17,7 @@ local error, io, ipairs, pairs, pcall, rawget, setmetatable, string,
 
 local out, outln = output.out, output.outln
 local quoted, failure_text = words.quoted, words.failure_text
+local INTERRUPTED = words.INTERRUPTED
 local command, usage = registry.command, registry.usage
 local tree, call, info_of, valid_name = trees.tree, trees.call,
 	trees.info_of, trees.valid_name
@@ -27,28 +28,32 @@ local dispatch = run.dispatch
 -- {===================== Stepping and diffs =======================
 
 --[[
-'step on': a reader that draws each event (idr.event_text) and, at the
-terminal, waits for a line after each: Enter the next event, 'c' the
-rest of the operation without waiting, 'q' nothing more of it.  An
-operation is what a command does to a tree ("op" to "done" when the
-binding reports those events).  Lines from a script, a pipe, -c or
---batch never wait: sh.tty says the line came from the terminal.
+'step on': a reader that draws each event of an operation (t:step_texts)
+and, at the terminal, waits for a line between two of them: Enter the
+next event, 'c' the rest of the operation without waiting, 'q' nothing
+more of this command, Ctrl-C the same as 'q'.  The binding delivers an
+operation's events once it is over ("op" to "done"), so they are drawn
+then, each row as its node was just after its event; after an
+operation's last event it does not wait.  Lines from a script, a pipe,
+-c or --batch never wait: sh.tty says the line came from the terminal.
 ]]
-local stepping = { n = 0 } -- the event's number; mode: "c", "q" or nil
-
-local function step_reset()
-	stepping.n, stepping.mode = 0, nil
-end
+local pending = setmetatable({}, { __mode = "k" }) -- tree -> its events
+local quit = false -- 'q' or Ctrl-C: no more steps in this command
 
 local STEP_KEYS = { [""] = "next", c = "c", q = "q" }
 
--- The key read at the terminal; the end of input counts as 'c'.  Ctrl-C
--- interrupts the read, and src/idrsh.c's hook then raises INTERRUPTED.
+-- The key read at the terminal; the end of input counts as 'c', Ctrl-C
+-- (src/idrsh.c's hook raises INTERRUPTED, or the read fails) as 'q'.
 local function step_key()
 	while true do
 		out("-- Enter: next step, c: continue, q: stop stepping -- ")
 		io.stdout:flush()
-		local line = io.read("l")
+		local ok, line, err = pcall(io.read, "l")
+		if not ok and line ~= INTERRUPTED then error(line, 0) end
+		if not ok or (line == nil and err) then
+			out("\n(stepping stops here: the command goes on to its end)\n")
+			return "q"
+		end
 		if line == nil then return "c" end
 		local key = STEP_KEYS[line:match("^%s*(.-)%s*$"):lower()]
 		if key then return key end
@@ -58,38 +63,57 @@ local function step_key()
 	end
 end
 
+-- Draws the events @t reported since the last time, waiting between two.
+local function play(t)
+	local list = pending[t]
+	pending[t] = nil
+	if not list or quit then return end
+	local texts = t:step_texts(list)
+	local wait = sh.tty
+	for i, text in ipairs(texts) do
+		out("step ", i, ", ", text)
+		if wait and i < #texts then
+			local key = step_key()
+			if key == "q" then
+				quit = true
+				return
+			end
+			wait = key == "next"
+		end
+	end
+end
+
 reader {
 	name = "step",
 	event = function(ev, t)
-		if ev.event == "op" then step_reset() end
-		if stepping.mode ~= "q" then
-			stepping.n = stepping.n + 1
-			out("step ", stepping.n, ", ", t:event_text(ev))
-			if not stepping.mode and sh.tty then
-				local key = step_key()
-				if key ~= "next" then stepping.mode = key end
-			end
-		end
-		if ev.event == "done" then step_reset() end
+		local list = pending[t] or {}
+		pending[t] = list
+		list[#list + 1] = ev
+		if ev.event == "done" then play(t) end
 	end,
-	done = step_reset,
+	done = function()
+		for t in pairs(pending) do play(t) end
+		quit = false
+	end,
 }
 
 command {
 	name = "step", args = "on|off", min = 1,
-	help = "draw each step of later operations, and wait after each",
-	text = "After each event of an operation: what happened, in words, and\n" ..
-		"the node concerned as a row of its 64 slots ('#' in use in a\n" ..
-		"leaf, subtree full in a node; '.' free or room), with '^' under\n" ..
-		"the cell that changed.  At the terminal it then waits: Enter\n" ..
-		"shows the next step, 'c' the rest of the operation, 'q' stops\n" ..
-		"stepping it; Ctrl-C interrupts; any other line is refused (a\n" ..
-		"command waits for the operation's end).  In scripts, pipes and\n" ..
-		"--batch it never waits.  In Lua: t:event_text(ev),\n" ..
-		"t:step_text(fn).",
+	help = "draw each step of later operations, waiting between steps",
+	text = "Each event of an operation: what happened, in words, the node\n" ..
+		"concerned as a row of its 64 slots just after it, in the dump's\n" ..
+		"symbols ('#' in use in a leaf, full below in a node; '+' a\n" ..
+		"child with room; '.' free; '-' no child), '^' under the cell\n" ..
+		"concerned, and the kernel's step.  At the terminal it waits\n" ..
+		"between two steps: Enter shows the next, 'c' the rest of the\n" ..
+		"operation, 'q' or Ctrl-C stops stepping for the whole command\n" ..
+		"(which goes on to its end and prints its result); any other\n" ..
+		"line is refused.  No wait after an operation's last step.  In\n" ..
+		"scripts, pipes and --batch it never waits.  In Lua:\n" ..
+		"t:step_text(fn), t:step_texts(events), idr.event_text(ev).",
 	example = "step on",
 	complete = { "on", "off" },
-	run = switch("step", function() step_reset() end),
+	run = switch("step", function() quit = false end),
 }
 
 local function mark_name(args, i)

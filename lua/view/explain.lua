@@ -107,32 +107,32 @@ end
 
 -- The first sentence of an operation: what it is asked to do.
 local function asked(ev)
-	local op = ev.op
+	local op, call = ev.op, W.call(ev)
 	if op == "alloc" or op == "alloc_tagged" or op == "get_new_above" then
-		return ("idr_%s: the lowest free ID %s."):format(op, range(ev))
+		return ("%s: the lowest free ID %s."):format(call, range(ev))
 	elseif op == "alloc_u32" or op == "ida_alloc_range" then
-		return ("%s%s: the lowest free ID in %s."):format(
-			op:find("^ida") and "" or "idr_", op, range(ev, true))
+		return ("%s: the lowest free ID in %s."):format(call,
+			range(ev, true))
 	elseif op == "alloc_cyclic" then
-		return ("idr_alloc_cyclic: the lowest free ID %s, searching from " ..
-			"the cursor %d (one past the last ID it gave) and " ..
-			"wrapping to %d if nothing is free above."):format(
-			range(ev), ev.id, ev.start)
+		return ("%s: the lowest free ID %s, searching from the cursor " ..
+			"%d (one past the last ID it gave) and wrapping to %d if " ..
+			"nothing is free above."):format(call, range(ev), ev.id,
+			ev.start)
 	elseif op == "get_new" then
-		return "idr_get_new (the 2004 API): the lowest free ID, " ..
-			"with nodes from the idr's cache only."
+		return call .. ", the 2004 API: the lowest free ID, with nodes " ..
+			"from the idr's cache only."
 	elseif op == "pre_get" then
-		return "idr_pre_get (the 2004 API): fill the idr's cache " ..
-			"with nodes, outside the caller's lock."
+		return call .. ", the 2004 API: fill the idr's cache with " ..
+			"nodes, outside the caller's lock."
 	elseif op == "for_each" then
-		return "idr_for_each: every entry, in ID order."
+		return call .. ": every entry, in ID order."
 	elseif op:find("^ida_find_first") then
-		return ("%s: the lowest ID in use in %s."):format(op, range(ev, true))
+		return ("%s: the lowest ID in use in %s."):format(call,
+			range(ev, true))
 	elseif op == "ida_count" then
-		return "ida_count: count the IDs in use, bitmap by bitmap."
+		return call .. ": count the IDs in use, bitmap by bitmap."
 	end
-	local name = op:find("^ida_") and op or "idr_" .. op
-	return ("%s(%d)."):format(name, ev.id)
+	return call .. "."
 end
 
 -- Where idr_alloc_cyclic searches from: the cursor, if in the range.
@@ -276,9 +276,13 @@ local function no_room(st, ev)
 	return text .. " Back up to the parent, and on to its next slot."
 end
 
-local KERNEL_BITS = "(Today's kernel marks the opposite: its IDR_FREE " ..
-	"tag is on the slots that still have a free ID, and idr_get_free() " ..
-	"follows it down.)"
+-- The kernel's step of a full bit changed, told once a narration: it
+-- marks free slots (IDR_FREE) where this tree marks full ones.
+local function kernel_once(st, ev)
+	if st.kernel_bits then return "" end
+	st.kernel_bits = true
+	return " (Kernel: " .. W.kernel(ev) .. ".)"
+end
 
 -- An event told as the words table tells it, as a sentence.
 local function told(ev)
@@ -323,22 +327,16 @@ local SAY = {
 	visit = visit,
 	["no-room"] = no_room,
 	["node-new"] = made,
+	-- A full bit set or cleared: the kernel's way, the first time.
 	full = function(st, ev)
-		local k = st.kernel_bits and "" or " " .. KERNEL_BITS
-		st.kernel_bits = true
-		return told_bits(ev) .. k
-	end,
-	["subtree-open"] = function(st, ev)
-		local k = st.kernel_bits and "" or
-			" (The kernel sets IDR_FREE here instead.)"
-		st.kernel_bits = true
-		return told_bits(ev) .. k
+		return told_bits(ev) .. kernel_once(st, ev)
 	end,
 	["bit-set"] = function(_, ev)
 		return ("%s; words full: %s."):format(cap(W.text(ev)), runs(ev.full))
 	end,
 }
 SAY["bit-clear"] = SAY["bit-set"]
+SAY["subtree-open"] = SAY.full
 for _, e in ipairs { "open", "subtree-full", "bitmap-full", "bitmap-open" } do
 	SAY[e] = function(_, ev) return told_bits(ev) end
 end
@@ -375,6 +373,10 @@ local function result(st, ev)
 	local verb = SEARCH[op] and "allocated" or op:find("remove") and "removed"
 		or op:find("free") and "freed" or op == "replace" and "replaced"
 		or "found"
+	-- idr_tag_check() returns 0 for a live tagged ID: tell the one asked.
+	if op == "tag_check" then
+		r, verb = st.id, "live (its generation is its slot's)"
+	end
 	local text = ("Result: ID %d, %s."):format(r, verb)
 	if st.shape.id_bits and op:find("remove") then
 		verb = verb .. "; its slot's generation goes up by one, so this " ..
@@ -521,7 +523,7 @@ local function narrate(t, kind, events)
 			i = i + combined.skip
 		elseif e == "op" then
 			if #out > 0 then out[#out + 1] = "" end
-			st = { shape = st.shape, op = ev.op, want = nil,
+			st = { shape = st.shape, op = ev.op, id = ev.id, want = nil,
 				kernel_bits = once.kernel_bits }
 			local idx
 			if ev.op == "alloc_cyclic" then

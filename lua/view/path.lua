@@ -30,10 +30,25 @@ local function tag_lines(p)
 		"not current (stale, or never handed out)")
 end
 
-local function step_line(s)
+-- How an IDA's walk ends in its leaf: at a bitmap whose bit for the
+-- ID is clear, or at a slot that holds no bitmap.
+local function ida_end(p)
+	local last = p.steps[#p.steps]
+	if last and last.level == 0 and last.present then
+		return ("stop: bit %d of the bitmap is clear, so the ID is " ..
+			"free"):format(p.bit)
+	end
+	return "stop: no bitmap in that slot, so every ID of it is free"
+end
+
+local function step_line(s, ida)
 	local what
 	if not s.present then
 		what = "empty"
+	elseif ida and s.level == 0 then
+		return ("L%d %d..%d: slot %d holds a bitmap, %s\n"):format(
+			s.level, s.first, s.last, s.slot, s.full and "full" or
+			"with room")
 	elseif s.full then
 		what = s.level > 0 and "present, full below" or "in use"
 	else
@@ -61,8 +76,10 @@ local function path_text(t, ...)
 			"top first)\n"):format(p.index, G.SLOTS,
 			table.concat(p.digits, " "))
 	end
-	for _, s in ipairs(p.steps) do out[#out + 1] = step_line(s) end
-	out[#out + 1] = ENDS[p["end"]] .. "\n"
+	for _, s in ipairs(p.steps) do out[#out + 1] = step_line(s, p.ida) end
+	local e = p["end"]
+	out[#out + 1] = (p.ida and e == "free-slot" and ida_end(p) or ENDS[e]) ..
+		"\n"
 	return table.concat(out)
 end
 

@@ -1,23 +1,23 @@
 -- step.lua - one event at a time: the node an event touched, drawn.
 --
--- A reader of the event stream (see events.lua).  idr.event_text(ev)
--- turns one event table into a line that says what happened, in words,
--- and, for an event about a node, that node as a row of its slots with
--- the cell concerned marked under it:
+-- A reader of the event stream (see events.lua).  Each event is told
+-- in the words of words.lua and, for an event about a node, that node
+-- is drawn as a row of its slots, in the dump's symbols, as it is just
+-- after the event, with the cell concerned marked under it:
 --
---   full: leaf slot 1's full bit is set: the slot is used
---     L0 0..63
+--   slot-set: leaf slot 1 (ID 1) now holds an entry
+--     L0 0..63  (# in use, . free)
 --     ##..............................................................
 --      ^ slot 1 (ID 1)
 --
--- The row is the node's full bitmap as the event reports it, at that
--- moment of the operation: in a leaf '#' is a slot in use, in an
--- interior node a slot whose subtree is full; '.' is any other slot (an
--- event says nothing of which interior slots hold a child: 'dump' does).
+-- An event reports its node's full bitmap, not which slots hold a child
+-- or an entry: t:step_texts(events) works that out backwards, from the
+-- tree as it is after the events, undoing them one by one.
 local idr, idr_methods, ida_methods, view = ...
 
 -- The slots of a node: the library's (geometry.lua).
-local SLOTS = view("geometry").SLOTS
+local G = view "geometry"
+local SLOTS = G.SLOTS
 -- What each event says: the one table of words.
 local W = view "words"
 
@@ -28,13 +28,33 @@ local NO_MARK = { ["node-free"] = true, pack = true, shrink = true }
 local NO_ROW = { ["cache-put"] = true, free = true, ["bit-set"] = true,
 	["bit-clear"] = true }
 
--- The row of cells of an event's node, from its full bitmap.
-local function row(ev, slots)
+-- The row of cells of an event's node, in the dump's symbols when
+-- what the slots hold is known (@present: a bitmap), else from the full
+-- bitmap alone.
+local function row(ev, present, ida)
 	local cells = {}
-	for i = 0, slots - 1 do
-		cells[#cells + 1] = ev.full >> i & 1 == 1 and "#" or "."
+	for i = 0, SLOTS - 1 do
+		local full = ev.full >> i & 1 == 1
+		local c
+		if not present then
+			c = full and "#" or "."
+		elseif present >> i & 1 == 0 then
+			c = (ev.level > 0 or ida) and "-" or "."
+		elseif ev.level == 0 and not ida then
+			c = "#"
+		else
+			c = full and "#" or "+"
+		end
+		cells[#cells + 1] = c
 	end
 	return table.concat(cells)
+end
+
+-- The row's legend, as the dump's.
+local function legend(ev, present, ida)
+	if not present then return "(# full, . not full)" end
+	if ev.level == 0 and not ida then return "(# in use, . free)" end
+	return "(# full, + room below, - empty)"
 end
 
 -- "^ slot N" under cell N; past the middle, "slot N ^" ends at it.
@@ -59,11 +79,14 @@ local function is_node_event(ev)
 		ev.last ~= nil and not NO_ROW[ev.event] and not ev.aux
 end
 
---- idr.event_text(ev) -> text: one event table (as t:trace() and
--- t:events() give them) as a line in words, then, for an event about a
--- node, the node's slots as a row with the cell concerned marked.  The
--- text ends with a newline.
-function idr.event_text(ev)
+--- idr.event_text(ev [, present [, ida]]) -> text: one event table (as
+-- t:trace() and t:events() give them) as a line in words, then, for an
+-- event about a node, the node's slots as a row with the cell concerned
+-- marked, then the kernel's step.  @present: which slots of the node
+-- hold something just after the event (a bitmap, as t:step_texts()
+-- works it out); without it the row shows the full bitmap only.  @ida:
+-- the node is an IDA's.  The text ends with a newline.
+function idr.event_text(ev, present, ida)
 	if type(ev) ~= "table" then
 		error("bad argument #1 to 'event_text' (table expected, got " ..
 			type(ev) .. ")", 2)
@@ -71,13 +94,11 @@ function idr.event_text(ev)
 	local name = tostring(ev.event)
 	local lines = { name .. ": " .. W.text(ev) }
 	if is_node_event(ev) then
-		local slots = SLOTS
-		lines[#lines + 1] = "  " .. W.node(ev) ..
-			(ev.level == 0 and "  (# in use, . free)" or
-			"  (# subtree full, . room)")
-		lines[#lines + 1] = "  " .. row(ev, slots)
+		lines[#lines + 1] = "  " .. W.node(ev) .. "  " ..
+			legend(ev, present, ida)
+		lines[#lines + 1] = "  " .. row(ev, present, ida)
 		if not NO_MARK[name] and ev.slot then
-			lines[#lines + 1] = caret(ev, slots, "  ")
+			lines[#lines + 1] = caret(ev, SLOTS, "  ")
 		end
 	end
 	lines[#lines + 1] = "  kernel: " .. W.kernel(ev)
@@ -90,16 +111,76 @@ function idr_methods.event_text(_, ev)
 end
 ida_methods.event_text = idr_methods.event_text
 
+-- {================ What the slots held, event by event =============
+
+local function key(ev)
+	return ev.level .. ":" .. ev.first
+end
+
+-- The present bitmap of the node of @ev in @t as it is now; 0 if the
+-- tree has no such node (any more).
+local function present_now(t, ev)
+	local n = t:top()
+	while n and ev.first >= n.first and ev.first <= n.last do
+		if n.level == ev.level then
+			return n.first == ev.first and n.present or 0
+		end
+		n = t:child(n, G.slot_of(n, ev.first))
+	end
+	return 0
+end
+
+-- The present bitmap just before @ev, from the one just after it.
+local PUT = { ["slot-set"] = true, attach = true }
+local TAKE = { ["slot-clear"] = true, detach = true }
+local function undo(ev, after)
+	local bit = 1 << ev.slot
+	if PUT[ev.event] then return after & ~bit end
+	if TAKE[ev.event] then return after | bit end
+	if ev.event == "node-new" then return 0 end
+	return after
+end
+
+--- t:step_texts(events) -> list: each of @events (the last ones @t
+-- reported) drawn as idr.event_text() draws it, the rows as the node
+-- was just after each event (of a destroyed tree: the full bits only).
+local function step_texts(t, events)
+	local info = t:info()
+	local ida = info.kind == "ida"
+	local now, at = {}, {}
+	-- A destroyed tree has no nodes to read: its rows show full bits.
+	for i = info.destroyed and 0 or #events, 1, -1 do
+		local ev = events[i]
+		if is_node_event(ev) then
+			local k = key(ev)
+			if now[k] == nil then now[k] = present_now(t, ev) end
+			at[i] = now[k]
+			now[k] = undo(ev, now[k])
+		end
+	end
+	local texts = {}
+	for i, ev in ipairs(events) do
+		texts[i] = idr.event_text(ev, at[i], ida)
+	end
+	return texts
+end
+idr_methods.step_texts = step_texts
+ida_methods.step_texts = step_texts
+
 --- t:step_text(fn, ...) -> text, ...: runs fn(...) as t:events() does
 -- and returns every event it reported drawn, numbered, one after the
 -- other, then fn's results.
-function idr_methods:step_text(fn, ...)
-	local r = table.pack(self:events(fn, ...))
+local function step_text(t, fn, ...)
+	local r = table.pack(t:events(fn, ...))
 	local parts = {}
-	for i, ev in ipairs(r[1]) do
-		parts[i] = "step " .. i .. ", " .. idr.event_text(ev)
+	for i, text in ipairs(step_texts(t, r[1])) do
+		parts[i] = "step " .. i .. ", " .. text
 	end
 	return table.concat(parts), table.unpack(r, 2, r.n)
 end
+idr_methods.step_text = step_text
+ida_methods.step_text = step_text
+
+-- }================================================================
 
 return idr

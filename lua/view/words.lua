@@ -8,9 +8,9 @@
 -- step of it) that does the same thing in Linux 6.1's lib/radix-tree.c
 -- and lib/idr.c.  A view asks `view "words"` for this table:
 --
---   W.describe(ev) -> { event, verb, node, line, text, kernel }
+--   W.describe(ev) -> { event, verb, node, call, line, text, kernel }
 --   W.line(ev), W.text(ev), W.verb(ev), W.node(ev), W.kernel(ev)
---   W.args(ev) -> { { name, value }, ... }; W.op_kernel(op)
+--   W.args(ev) -> { { name, value }, ... }; W.call(ev); W.op_kernel(op)
 --
 -- and, for the shell and Lua users, idr.event_words(ev) = W.describe(ev).
 local idr, _, _, view = ...
@@ -80,6 +80,14 @@ local function args_joined(ev, eq, sep)
 	local parts = {}
 	for i, a in ipairs(W.args(ev)) do parts[i] = a[1] .. eq .. a[2] end
 	return table.concat(parts, sep)
+end
+
+--- W.call(ev) -> "idr_alloc(start 0, end 0)": an "op" event as the
+-- call it reports, with its arguments.
+function W.call(ev)
+	local op = tostring(ev.op)
+	return (op:find("^ida_") and op or "idr_" .. op) .. "(" ..
+		args_joined(ev, " ", ", ") .. ")"
 end
 
 -- The kernel's call chain of each operation, from the call down to the
@@ -466,23 +474,14 @@ function W.line(ev)
 	return table.concat(parts, " ")
 end
 
---- W.describe(ev) -> { event, verb, node, line, text, kernel }: all the
--- words of one event, for a view that shows several (the replay page).
--- node is nil for an event about no node.
+--- W.describe(ev) -> { event, verb, node, call, line, text, kernel }:
+-- all the words of one event, for a view that shows several (the replay
+-- page).  node is nil for an event about no node, call for any but "op".
 function W.describe(ev)
 	return { event = ev.event, verb = W.verb(ev),
 		node = ev.level and ev.first and W.node(ev) or nil,
+		call = ev.event == "op" and W.call(ev) or nil,
 		line = W.line(ev), text = W.text(ev), kernel = W.kernel(ev) }
-end
-
---- W.missing() -> list: the kinds in idr.EVENTS this table has no words
--- for (none, when it is complete).
-function W.missing()
-	local out = {}
-	for _, name in ipairs(idr.EVENTS) do
-		if not EVENTS[name] then out[#out + 1] = name end
-	end
-	return out
 end
 
 --- idr.event_words(ev) -> W.describe(ev): for the shell and Lua users.

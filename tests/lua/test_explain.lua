@@ -95,3 +95,16 @@ check("ida", a:explain(function()
 	a:free(5000)
 	a:free(7)
 end))
+
+-- remove_tagged's check tells the tagged ID asked, not the 0 that
+-- idr_tag_check() returns for a live one (issue 30).
+do
+	local tg = idr.new { tagged = { id_bits = 16 } }
+	assert(tg:remove_tagged(tg:alloc_tagged("a")) == "a")
+	local id = tg:alloc_tagged("b")
+	assert(id == 65536, id)
+	local text = tg:explain(tg.remove_tagged, tg, id)
+	local _, n = text:gsub("Result: tagged ID 65536 = generation 1 << 16 | ID 0", "")
+	assert(n == 2, text)
+	assert(not text:find("tagged ID 0 =", 1, true), text)
+end

@@ -99,13 +99,13 @@ assert(r4:count() == 1002 and r4.frames[1002].c == "t:remove(0)")
 do
 	local here = debug.getinfo(1, "S").source:match("^@(.*)/[^/]*$") or "."
 	local workout = dofile(here .. "/words_workout.lua")
-	local t, a, g = idr.new(), idr.ida(), idr.new { tagged = { id_bits = 16 } }
+	local it, a, g = idr.new(), idr.ida(), idr.new { tagged = { id_bits = 16 } }
 	local by = { ["preload-take"] = { event = "preload-take", nodes = 2,
 		height = 1 } }
 	local function keep(ev) by[ev.event] = by[ev.event] or ev end
-	for _, x in ipairs { t, a, g } do x:trace(keep) end
-	workout(t, a, g)
-	for _, x in ipairs { t, a, g } do x:trace(nil) end
+	for _, x in ipairs { it, a, g } do x:trace(keep) end
+	workout(it, a, g)
+	for _, x in ipairs { it, a, g } do x:trace(nil) end
 	local evs = {}
 	for i, kind in ipairs(idr.EVENTS) do
 		evs[i] = assert(by[kind], "no event of kind " .. kind)
@@ -113,8 +113,9 @@ do
 	local r = idr.recorder()
 	r:frame { events = evs }
 	for i, ev in ipairs(evs) do
-		local w, e = idr.event_words(ev), r.frames[1].e[i]
-		assert(e.w == w.line and e.x == w.text and e.k == w.kernel, ev.event)
+		local words, e = idr.event_words(ev), r.frames[1].e[i]
+		assert(e.w == words.line and e.x == words.text and
+			e.k == words.kernel, ev.event)
 	end
 	assert(r:html():find("radix_tree_extend()", 1, true), "a kernel step")
 end

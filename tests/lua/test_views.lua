@@ -175,3 +175,78 @@ do
 	bits:alloc()
 	assert(#bits:nodes() == 1 and bits:nodes()[1].present == 1)
 end
+
+-- step's rows: the dump's symbols, as the node was just after each event
+-- (t:step_texts works it out backwards from the tree as it is now).
+do
+	local t = idr.new()
+	t:alloc("a")
+	local evs = t:events(function()
+		t:alloc("b", 5)
+		t:alloc("c", 64)     -- grow: a new top, the old one attached
+		t:remove(64)         -- detach, free, shrink
+	end)
+	local texts = t:step_texts(evs)
+	assert(#texts == #evs)
+	local function row_of(i)
+		return texts[i]:match("\n  ([#+.%-]+)\n")
+	end
+	local seen = {}
+	for i, ev in ipairs(evs) do
+		local r, cell = row_of(i), nil
+		if r then cell = r:sub(ev.slot + 1, ev.slot + 1) end
+		if ev.event == "slot-set" then
+			assert(cell == "#", texts[i])      -- the entry it tells is shown
+		elseif ev.event == "slot-clear" then
+			assert(cell == ".", texts[i])
+		elseif ev.event == "attach" then
+			assert(cell == "+" or cell == "#", texts[i])
+		elseif ev.event == "detach" then
+			assert(cell == "-", texts[i])
+		elseif ev.event == "node-new" and ev.level == 1 then
+			assert(r == ("-"):rep(64), texts[i])  -- a new node holds nothing
+		end
+		seen[ev.event] = true
+	end
+	for _, e in ipairs { "slot-set", "slot-clear", "attach", "detach" } do
+		assert(seen[e], e)
+	end
+	-- The last row of the leaf is the dump's map of it.
+	local leaf = t:dump():match("L0 0..63[^\n]*\n%s+([#.]+)\n")
+	local last
+	for i, ev in ipairs(evs) do
+		if ev.level == 0 and ev.first == 0 and row_of(i) then last = row_of(i) end
+	end
+	assert(last == leaf, tostring(last) .. "\n" .. tostring(leaf))
+	-- An IDA's leaf holds bitmaps: '+' one with room, '-' none.
+	local bits = idr.ida()
+	local text = bits:step_text(bits.alloc, bits)
+	assert(text:find("\nstep 4, slot%-set: [^\n]*\n[^\n]*\n  %+%-+\n"), text)
+end
+
+-- path on an IDA: a bitmap whose bit is clear is not "a free slot"
+-- (issue 30): the leaf's slot holds the bitmap, the ID's bit is clear.
+do
+	local bits = idr.ida()
+	assert(bits:alloc() == 0)
+	local text = bits:path_text(5)
+	assert(text:find("\nL0 0..262143: slot 0 holds a bitmap, with room\n", 1,
+		true), text)
+	assert(text:find("\nstop: bit 5 of the bitmap is clear, so the ID is " ..
+		"free\n$"), text)
+	assert(not text:find("the slot is free", 1, true), text)
+	text = bits:path_text(9000)
+	assert(text:find("\nstop: no bitmap in that slot, so every ID of it " ..
+		"is free\n$"), text)
+	assert(bits:path_text(0):find("\nfound: the ID is allocated\n$"))
+end
+
+-- A destroyed tree's steps: no node to read, so the rows show full bits.
+do
+	local gone = idr.new()
+	local evs = gone:events(gone.alloc, gone, 1)
+	gone:destroy()
+	local texts = gone:step_texts(evs)
+	assert(#texts == #evs and texts[3]:find("(# full, . not full)", 1, true),
+		texts[3])
+end

@@ -56,6 +56,8 @@ local ida_op = { event = "op", op = "ida_find_first_range", start = 5,
 assert(W(ida_op).line == "op ida_find_first_range min=5 max=10", W(ida_op).line)
 assert(W(ida_op).text == "ida_find_first_range begins (min 5, max 10)",
 	W(ida_op).text)
+assert(W(ida_op).call == "ida_find_first_range(min 5, max 10)")
+assert(t:explain({ ida_op }):find("^ida_find_first_range%(min 5, max 10%)"))
 local alloc_op = { event = "op", op = "alloc", start = 64, ["end"] = 0,
 	id = 0, height = 1 }
 assert(W(alloc_op).line == "op alloc start=64 end=0")
@@ -81,8 +83,9 @@ for _, name in ipairs(idr.EVENTS) do
 	has(step, "kernel: " .. w.kernel, "step of " .. name)
 	local told = t:explain({ ev })
 	if name == "op" or name == "done" then
-		-- An operation is told by what it asks and what it returns, and
-		-- the kernel's calls from the same table.
+		-- An operation is told by the call it is, what it asks and what
+		-- it returns, and the kernel's calls from the same table.
+		if name == "op" then has(told, w.call, "explain of op") end
 		if name == "done" then
 			has(told, "Kernel: " .. idr.event_words(
 				{ event = "op", op = ev.op, height = 0 }).kernel
@@ -94,6 +97,10 @@ for _, name in ipairs(idr.EVENTS) do
 			"explain of " .. name)
 	else
 		has(told, cap(w.text), "explain of " .. name)
+		-- A full bit: the kernel's step, in the table's words, once.
+		if name == "full" or name == "subtree-open" then
+			has(told, "(Kernel: " .. w.kernel .. ".)", "explain of " .. name)
+		end
 	end
 end
 
