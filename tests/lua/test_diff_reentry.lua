@@ -22,8 +22,11 @@ local function try(pad, make, gc, body)
 	return ran
 end
 
--- Bisects for the least padding at which the finalizer lands inside,
--- then (@sweep) moves it one allocation earlier at a time.
+-- Bisects for the least padding at which the finalizer stops landing
+-- after the method, then tries the paddings from a few below it on
+-- (the debt earlier tries left the collector moves the landing by an
+-- allocation or two) until one lands inside, or (@sweep) until the
+-- landings inside are over, each one allocation earlier in the method.
 local function inside(make, gc, body, sweep)
 	local mode = collectgarbage("incremental", 1, 100, 1)
 	local lo, hi = -1, 0
@@ -34,14 +37,20 @@ local function inside(make, gc, body, sweep)
 		local mid = (lo + hi) // 2
 		if try(mid, make, gc, body) == "after" then lo = mid else hi = mid end
 	end
-	local ran = try(hi, make, gc, body)
-	while sweep and try(hi + 1, make, gc, body) == "inside" do
-		hi = hi + 1
+	local landed = false
+	for pad = math.max(0, hi - 4), hi + 64 do
+		local ran = try(pad, make, gc, body)
+		if ran == "inside" then
+			landed = true
+			if not sweep then break end
+		elseif landed then
+			break
+		end
 	end
 	collectgarbage("incremental", 200, 100, 13)
 	collectgarbage(mode)
 	collectgarbage("collect")
-	return ran == "inside"
+	return landed
 end
 
 local function tree()
