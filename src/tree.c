@@ -80,26 +80,6 @@ static void trace_gone(const struct idr *idr, uint64_t index,
 
 /* }==================== Tracing ==================== */
 
-/* {==================== Nodes as IDA bitmaps ==================== */
-
-uint64_t *idr__node_bits(struct idr_node *node)
-{
-	return node->bits;
-}
-
-/* A bitmap's header words are free: they summarise its words. */
-uint64_t *idr__node_words_full(struct idr_node *node)
-{
-	return &node->full;
-}
-
-uint64_t *idr__node_words_used(struct idr_node *node)
-{
-	return &node->present;
-}
-
-/* }==================== Nodes as IDA bitmaps ==================== */
-
 /* {==================== Search ==================== */
 
 /* Make @node, at @shift, the top (NULL: the tree is empty), for the
@@ -675,18 +655,6 @@ void idr__set_full(struct idr *idr, uint64_t index, enum idr__fill fill)
 		mark_open(idr, path, depth, index);
 }
 
-/* A tagged leaf freed by idr_destroy() hands its generations on to the
- * seed: see idr__gen_pass_on(). */
-static void absorb_gens(struct idr *idr, const struct idr_node *leaf)
-{
-	unsigned int off;
-
-	/* A live slot (idr_destroy) is freed now: one more. */
-	for (off = 0; off < IDR_SLOTS; off++)
-		idr__gen_pass_on(idr, leaf->aux->bits[off] +
-					      (leaf->present >> off & 1));
-}
-
 void idr__trace_gone(const struct idr *idr, uint64_t index, unsigned int aux,
 		     bool cached)
 {
@@ -941,42 +909,6 @@ bool idr__delete(struct idr *idr, uint64_t index, void **entry)
 	return true;
 }
 
-/* A block of a tree being freed whole: on an RCU idr, after readers
- * (and to no cache: the idr is being destroyed). */
-static void let_go(struct idr *idr, void *block, size_t size)
-{
-	if (idr__rcu(idr))
-		idr__retire(idr, block, size, false);
-	else
-		idr__free(block, size);
-}
-
-/* Children first: a block let go of is read no more. */
-static void free_subtree(struct idr *idr, struct idr_node *node,
-			 unsigned int shift)
-{
-	uint64_t set;
-
-	if (shift == 0 && is_packed(node)) {
-		let_go(idr, node, node_size(node));
-		return;
-	}
-	for (set = node->present; set; set &= set - 1) {
-		void *child = shift ? child_of(node, lowest(set))
-				    : node->slots[lowest(set)];
-
-		if (shift)
-			free_subtree(idr, child, shift - IDR_BITS);
-		else if (idr->idr_flags & IDR__IDA)
-			idr__free(child, sizeof(*node));
-	}
-	if (shift == 0 && node->aux) {
-		absorb_gens(idr, node);
-		let_go(idr, node->aux, sizeof(*node));
-	}
-	let_go(idr, node, node_size(node));
-}
-
 /* Free every node of the tree, once readers can no longer reach it.
  * Generations keep moving forward. */
 void idr__free_all(struct idr *idr)
@@ -986,7 +918,7 @@ void idr__free_all(struct idr *idr)
 
 	set_top(idr, NULL, 0);
 	if (top)
-		free_subtree(idr, top, shift);
+		idr__retire_subtree(idr, top, shift);
 	idr->idr_count = 0;
 	idr->idr_mods++;
 	idr->idr_retired = 0;
