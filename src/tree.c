@@ -146,6 +146,7 @@ static inline void *step_down(void *link, unsigned int off)
 
 #define NO_STEP(node) (void)(node)
 #define RECORD(node) (path[depth++] = (node))
+#define BELOW(n) (above = node, node = (n))
 
 /* The leaf that would hold @index, or NULL.  A reader's descent. */
 static inline __attribute__((always_inline)) struct idr_node *
@@ -896,8 +897,67 @@ delete_rcu(struct idr *idr, struct idr_node **path, unsigned int depth,
 	delete_at(idr, path, depth, index, entry, true);
 }
 
-/* Free @index; false (and nothing changed) if it is not present. */
-bool idr__delete(struct idr *idr, uint64_t index, void **entry)
+/* The leaf that holds @index below the top, its parent in @parent, or
+ * NULL: the usual removal's descent (the writer's: plain loads). */
+static inline __attribute__((always_inline)) struct idr_node *
+leaf_below(const struct idr *idr, uint64_t index, struct idr_node **parent)
+{
+	unsigned int shift = idr->idr_shift;
+	void *link = idr->idr_top;
+	struct idr_node *above = NULL, *node = NULL;
+
+	if (!shift || index >= capacity(shift))
+		return NULL;
+	DESCEND(BELOW, return NULL)
+	*parent = above;
+	return node;
+}
+
+/* The usual removal's leaf, of @n entries after it, packed or shrunk
+ * (pack.c says when) and linked in its place below @parent. */
+static __attribute__((noinline)) void
+compact_below(struct idr_node *parent, uint64_t index, struct idr_node *leaf,
+	      unsigned int n)
+{
+	struct idr_node *small = idr__pack_leaf(leaf, n, false);
+
+	if (small)
+		idr__publish(child_slot(parent, digit(index, IDR_BITS)),
+			     link_to(small));
+}
+
+/*
+ * The usual removal, in one descent that records only the leaf's parent:
+ * an untraced plain idr, a leaf below the top that neither was full (no
+ * ancestor's full bit changes) nor empties (no node goes), so no path.
+ * False when it is not that (or @index is absent): idr__delete() then
+ * does it all.
+ */
+static inline __attribute__((always_inline)) bool
+delete_usual(struct idr *idr, uint64_t index, void **entry)
+{
+	struct idr_node *parent, *leaf = leaf_below(idr, index, &parent);
+	unsigned int off = digit(index, 0), n;
+	uint64_t set;
+
+	if (!leaf)
+		return false;
+	set = leaf_present(leaf);
+	n = count_of(set);
+	if (!(set & bit(off)) || n - 2 > IDR_SLOTS - 3) /* n is 1 or all */
+		return false;
+	idr->idr_mods++;
+	*entry = leaf_take(leaf, off, n);
+	idr__clear_bits(&leaf->full, bit(off));
+	if (idr__pack_due(leaf, n - 1))
+		compact_below(parent, index, leaf, n - 1);
+	idr->idr_count--;
+	return true;
+}
+
+/* idr__delete() in full: out of line, for the usual one's small frame. */
+static __attribute__((noinline)) bool delete_any(struct idr *idr,
+						 uint64_t index, void **entry)
 {
 	struct idr_node *path[IDR__LEVELS];
 	unsigned int depth = descend(idr, index, path);
@@ -910,6 +970,15 @@ bool idr__delete(struct idr *idr, uint64_t index, void **entry)
 	}
 	delete_at(idr, path, depth, index, entry, false);
 	return true;
+}
+
+/* Free @index; false (and nothing changed) if it is not present. */
+bool idr__delete(struct idr *idr, uint64_t index, void **entry)
+{
+	if (!idr__rcu(idr) && packable(idr) && !tracing(idr) &&
+	    delete_usual(idr, index, entry))
+		return true;
+	return delete_any(idr, index, entry);
 }
 
 /* Free every node of the tree, once readers can no longer reach it.
