@@ -815,6 +815,26 @@ static void pack_shrink_relinks_moved_leaf(void)
 	CHECK_EQ(idr_set_allocator(&outer), 0);
 }
 
+/*
+ * The first ID past the tree's reach is absent: below the top its digits
+ * are ID 0's, so a removal that went down without the range test would
+ * take ID 0 (tree.c's leaf_below()).
+ */
+static void pack_remove_past_reach(void)
+{
+	unsigned long past = (unsigned long)IDR_SLOTS * IDR_SLOTS;
+	DEFINE_IDR(idr);
+
+	fill(&idr, 3);
+	put_lone(&idr, IDR_SLOTS); /* two levels: they reach past - 1 */
+	CHECK_EQ(idr__height(&idr), 2);
+	CHECK(idr_remove(&idr, past) == NULL);
+	CHECK(idr_find(&idr, 0) == val(0));
+	CHECK_EQ(idr.idr_count, 4);
+	CHECK_SOUND(&idr);
+	idr_destroy(&idr);
+}
+
 /* Churn at one count of a leaf that lone IDs grew: after the first
  * round, no malloc, no free, no realloc (the room it grew is kept). */
 static void pack_lone_churn_is_quiet(void)
@@ -956,6 +976,7 @@ void suite_pack(void)
 	RUN(pack_lone_random_against_model);
 	RUN(pack_lone_churn_is_quiet);
 	RUN(pack_shrink_relinks_moved_leaf);
+	RUN(pack_remove_past_reach);
 	RUN(iter_matches_get_next);
 	RUN(iter_honours_id_changes);
 }
