@@ -33,8 +33,9 @@
 #   - instructions and simulated cache misses per operation of the idr's
 #     alloc, find, iteration and remove, from valgrind --tool=cachegrind
 #     at INSTR_N IDs (bench/instr.sh; deterministic, unlike the times);
-#   - issue 17's targets, and issue 8's that it keeps, each marked ok or
-#     MISSED with its figure (bench/targets.lua);
+#   - issue 32's targets (instructions against the kernel's, memory
+#     against JudyL's), issue 17's, and issue 8's that it keeps, each
+#     marked ok or MISSED with its figure (bench/targets.lua);
 #   - the replay page of REPLAY_OPS operations on a tree of REPLAY_IDS IDs:
 #     its size, and how long headless Chromium takes to open it
 #     (build/bench/replay.html); and what recording two allocs on a
@@ -123,10 +124,11 @@ bench: deps-bench $(BENCH_BIN) $(B)/idr.so $(B)/idrsh
 	@LUA_CPATH_5_4='$(B)/?.so;;' $(LUA) bench/dump.lua $(DUMP_N) $(RUNS)
 	@LUA_CPATH_5_4='$(B)/?.so;;' $(LUA) bench/diff.lua \
 		$$(($(DUMP_N) / 10)) $(RUNS)
-	@sh bench/instr.sh $(B)/bench/instr $(INSTR_N)
-	@$(LUA) bench/targets.lua $(B)/bench/bench.tsv $(B)/bench/lua.tsv
+	@sh bench/instr.sh $(B)/bench/instr $(INSTR_N) $(B)/bench/instr.tsv
+	@$(LUA) bench/targets.lua $(B)/bench/bench.tsv $(B)/bench/lua.tsv \
+		$(B)/bench/instr.tsv
 	@echo "figures for tools: $(B)/bench/bench.tsv $(B)/bench/lua.tsv" \
-		"$(B)/bench/dot.tsv"
+		"$(B)/bench/dot.tsv $(B)/bench/instr.tsv"
 	@echo
 	@LUA_CPATH_5_4='$(B)/?.so;;' $(LUA) bench/replay.lua \
 		$(B)/bench/replay.html $(REPLAY_IDS) $(REPLAY_OPS)

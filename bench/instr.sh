@@ -4,10 +4,14 @@
 # runs of bench/instr that stop after each phase: the difference between
 # consecutive runs, over N.  Deterministic, unlike time.
 #
-#	sh bench/instr.sh INSTR_BINARY [N]
+#	sh bench/instr.sh INSTR_BINARY [N [OUT.tsv]]
+#
+# OUT.tsv gets the same figures as "op instr d1_miss ll_miss n" lines,
+# for bench/targets.lua.
 set -e
 bin=$1
 n=${2:-100000}
+out=${3:-/dev/null}
 if ! command -v valgrind >/dev/null 2>&1; then
 	echo "instr: valgrind not found, no instruction counts" >&2
 	exit 0
@@ -24,9 +28,16 @@ for upto in 0 1 2 3 4; do
 done
 printf '\n%-12s %10s %10s %10s   (cachegrind, N = %s)\n' "idr" "instr/op" \
 	"D1 miss" "LL miss" "$n"
+printf 'op\tinstr\td1_miss\tll_miss\tn\n' > "$out"
 for p in 1:alloc 2:find 3:iterate 4:remove; do
 	i=${p%%:*}
 	paste "$tmp/sum.$((i - 1))" "$tmp/sum.$i" | awk -v op="${p#*:}" \
-		-v n="$n" '{ printf "%-12s %10.1f %10.2f %10.2f\n", op,
-			($4 - $1) / n, ($5 - $2) / n, ($6 - $3) / n }'
+		-v n="$n" -v out="$out" '{
+		# A phase of almost no misses may have fewer than none: the
+		# teardown after it differs between the two runs.
+		i = ($4 - $1) / n; d = ($5 - $2) / n; l = ($6 - $3) / n
+		if (d < 0) d = 0
+		if (l < 0) l = 0
+		printf "%-12s %10.1f %10.2f %10.2f\n", op, i, d, l
+		printf "%s\t%.1f\t%.2f\t%.2f\t%d\n", op, i, d, l, n >> out }'
 done

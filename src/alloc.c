@@ -14,6 +14,7 @@
 #include <stdlib.h>
 
 #include "alloc.h"
+#include "node.h"
 
 static void *std_malloc(size_t size, void *ctx)
 {
@@ -65,6 +66,17 @@ void *idr__shrink(void *ptr, size_t size, size_t new_size)
 {
 	return allocator.realloc(ptr, size, new_size, allocator.ctx);
 }
+
+#ifdef IDR__POPCNT_PROBE
+/* node.h's: here, in the lowest layer, since every layer counts bits. */
+bool idr__popcnt;
+
+__attribute__((constructor)) static void probe_popcnt(void)
+{
+	__builtin_cpu_init();
+	idr__popcnt = __builtin_cpu_supports("popcnt");
+}
+#endif
 
 int idr_set_allocator(const struct idr_allocator *a)
 {

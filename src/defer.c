@@ -20,6 +20,7 @@
  */
 #include "alloc.h"
 #include "defer.h"
+#include "node.h"
 #include "nodes.h"
 
 #ifdef IDR_RCU_WINDOWS
@@ -79,3 +80,54 @@ bool idr__retire(struct idr *idr, void *block, size_t size, bool whole)
 	idr->idr_rcu->defer(&d->work);
 	return false;
 }
+
+/* {==================== A whole tree ==================== */
+
+/* A tagged leaf freed by idr_destroy() hands its generations on to the
+ * seed: see idr__gen_pass_on(). */
+static void absorb_gens(struct idr *idr, const struct idr_node *leaf)
+{
+	unsigned int off;
+
+	/* A live slot (idr_destroy) is freed now: one more. */
+	for (off = 0; off < IDR_SLOTS; off++)
+		idr__gen_pass_on(idr, leaf->aux->bits[off] +
+					      (leaf->present >> off & 1));
+}
+
+/* A block of a tree being freed whole: on an RCU idr, after readers
+ * (and to no cache: the idr is being destroyed). */
+static void let_go(struct idr *idr, void *block, size_t size)
+{
+	if (idr__rcu(idr))
+		idr__retire(idr, block, size, false);
+	else
+		idr__free(block, size);
+}
+
+void idr__retire_subtree(struct idr *idr, struct idr_node *node,
+			 unsigned int shift)
+{
+	uint64_t set;
+
+	if (shift == 0 && is_packed(node)) {
+		let_go(idr, node, node_size(node));
+		return;
+	}
+	for (set = node->present; set; set &= set - 1) {
+		void *child = shift ? child_of(node, lowest(set))
+				    : node->slots[lowest(set)];
+
+		if (shift)
+			idr__retire_subtree(idr, child, shift - IDR_BITS);
+		else if (idr->idr_flags & IDR__IDA)
+			idr__free(child, sizeof(*node));
+	}
+	if (shift == 0 && node->aux) {
+		absorb_gens(idr, node);
+		let_go(idr, node->aux, sizeof(*node));
+	}
+	let_go(idr, node, node_size(node));
+}
+
+/* }==================== A whole tree ==================== */

@@ -44,6 +44,13 @@ static inline bool idr__rcu(const struct idr *idr)
 IDR__HIDDEN bool idr__retire(struct idr *idr, void *block, size_t size,
 			     bool whole);
 
+struct idr_node;
+
+/* Let go of @node, at @shift, of a tree being freed whole, and of all
+ * below it, children first (after readers if RCU; never to a cache). */
+IDR__HIDDEN void idr__retire_subtree(struct idr *idr, struct idr_node *node,
+				     unsigned int shift);
+
 #ifdef IDR_RCU_WINDOWS
 /* Tests: called where a reader has loaded a pointer and not yet used it,
  * to widen the window in which a block freed too early is read. */

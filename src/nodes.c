@@ -20,14 +20,16 @@
  * idr_pre_get() may read it without the lock.
  *
  * Here a spare node is a block of IDR__NODE_SIZE bytes whose first word
- * links it into its list; tree.c alone knows a node's layout.
+ * links it into its list; the IDA's words of a node are named at the end.
  */
 #include <sched.h>
 #include <string.h>
 
 #include "alloc.h"
+#include "node.h"
 #include "nodes.h"
 #include "trace.h"
+#include "tree.h"
 
 /* {==================== Lists of spare nodes ==================== */
 
@@ -326,3 +328,23 @@ int idr__reserve(struct idr *idr, struct idr__nodes *spare, unsigned int need,
 }
 
 /* }==================== Preload and reservation ==================== */
+
+/* {==================== Nodes as IDA bitmaps ==================== */
+
+uint64_t *idr__node_bits(struct idr_node *node)
+{
+	return node->bits;
+}
+
+/* A bitmap's header words are free: they summarise its words. */
+uint64_t *idr__node_words_full(struct idr_node *node)
+{
+	return &node->full;
+}
+
+uint64_t *idr__node_words_used(struct idr_node *node)
+{
+	return &node->present;
+}
+
+/* }==================== Nodes as IDA bitmaps ==================== */

@@ -242,13 +242,36 @@ build_broken() {
 	assert_line --regexp '^Lua t:alloc +<= 2x idiom +9.00x +MISSED$'
 	assert_line --regexp '^Lua t:find +<= 2x idiom +1.50x +ok$'
 	assert_line --regexp '^[0-8] of 8 targets met$'
-	# Every row has its figures here, so each says ok or MISSED ...
-	assert_equal "$(echo "$output" | grep -cE ' (ok|MISSED)$')" 15
+	# Issue 32's memory rows; its instruction rows have no TSV here.
+	assert_line --regexp '^issue 32 +target +measured$'
+	assert_line --regexp "^bytes/ID 10% \(heap\) +< judyl \([0-9.]+\) +[0-9.]+ \([0-9.]+x\)$v"
+	assert_line --regexp "^bytes/ID sparse \(heap\) +<= 2x judyl \([0-9.]+\) +[0-9.]+ \([0-9.]+x\)$v"
+	assert_line --regexp "^bytes/ID 100% +<= 8.6 +[0-9.]+$v"
+	assert_line --regexp '^remove instr/op +<= 238 \(kernel.s\) +- +-$'
+	# Every other row has its figures here, so each says ok or MISSED ...
+	assert_equal "$(echo "$output" | grep -cE ' (ok|MISSED)$')" 18
 	# ... and with no figures at all each row says "-".
 	run lua5.4 bench/targets.lua /nonexistent /nonexistent
 	assert_success
-	assert_equal "$(echo "$output" | grep -cE ' -$')" 15
+	assert_equal "$(echo "$output" | grep -cE ' -$')" 21
 	assert_line --regexp '^0 of 7 targets met$'
+}
+
+@test "targets: instructions at 10^5 against the kernel's, none at another N" {
+	printf 'op\tinstr\td1_miss\tll_miss\tn\n' > "$BATS_TEST_TMPDIR/i.tsv"
+	printf 'alloc\t300.0\t0\t0\t100000\nfind\t70.0\t0\t0\t100000\n' \
+		>> "$BATS_TEST_TMPDIR/i.tsv"
+	printf 'remove\t239.0\t0\t0\t100000\n' >> "$BATS_TEST_TMPDIR/i.tsv"
+	run lua5.4 bench/targets.lua /nonexistent /nonexistent \
+		"$BATS_TEST_TMPDIR/i.tsv"
+	assert_success
+	assert_line --regexp '^remove instr/op +<= 238 \(kernel.s\) +239.0 +MISSED$'
+	assert_line --regexp '^find instr/op +<= 71 \(0.8 kernel.s\) +70.0 +ok$'
+	assert_line --regexp '^alloc instr/op +\(kernel.s 496\) +300.0 +-$'
+	sed 's/100000$/2000/' "$BATS_TEST_TMPDIR/i.tsv" > "$BATS_TEST_TMPDIR/j.tsv"
+	run lua5.4 bench/targets.lua /nonexistent /nonexistent \
+		"$BATS_TEST_TMPDIR/j.tsv"
+	assert_line --regexp '^find instr/op +<= 71 \(0.8 kernel.s\) +70.0 at N 2000 +-$'
 }
 
 @test "targets: a missing TSV row shows - in its rows alone" {
@@ -258,8 +281,9 @@ build_broken() {
 	assert_line --regexp '^random find +<= 4x flat +- +-$'
 	assert_line --regexp '^find vs judyl-hint +>= 3x faster +- +-$'
 	assert_line --regexp '^random remove +<= 4x flat +[0-9.]+x +(ok|MISSED)$'
-	# No Lua TSV given: its two rows say "-" too.
-	assert_equal "$(echo "$output" | grep -cE ' -$')" 4
+	# No Lua TSV given: its two rows say "-" too, and no instructions
+	# TSV: issue 32's three rows of them.
+	assert_equal "$(echo "$output" | grep -cE ' -$')" 7
 }
 
 @test "core: the traced and untraced builds time the same four scenarios" {
@@ -294,10 +318,14 @@ build_broken() {
 		assert_success
 	done
 	command -v valgrind > /dev/null || skip "no valgrind"
-	run sh bench/instr.sh build/bench/instr 2000
+	run sh bench/instr.sh build/bench/instr 2000 "$BATS_TEST_TMPDIR/i.tsv"
 	assert_success
 	for s in alloc find iterate remove; do
 		assert_line --regexp "^$s +[0-9]+\.[0-9] +[0-9.]+ +[0-9.]+$"
+		# The same figure in the TSV targets.lua reads.
+		assert_equal "$(awk -F '\t' -v s=$s '$1 == s { print $2, $5 }' \
+			"$BATS_TEST_TMPDIR/i.tsv")" \
+			"$(echo "$output" | awk -v s=$s '$1 == s { print $2 }') 2000"
 	done
 	# A find is a few dozen instructions, never zero or thousands.
 	n=$(echo "$output" | awk '$1 == "find" { print int($2) }')

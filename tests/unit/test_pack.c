@@ -746,6 +746,95 @@ static void pack_lone_random_against_model(void)
 	model_done(&idr, &m, &before);
 }
 
+/* The seam, and a realloc that always moves the block, as one may. */
+static struct idr_allocator outer;
+
+static void *moving_realloc(void *ptr, size_t old_size, size_t new_size,
+			    void *ctx)
+{
+	void *to = outer.malloc(new_size, outer.ctx);
+
+	(void)ctx;
+	if (to) {
+		memcpy(to, ptr, new_size < old_size ? new_size : old_size);
+		outer.free(ptr, old_size, outer.ctx);
+	}
+	return to;
+}
+
+/* Three leaves that lone IDs grew, below a packed parent, at slots whose
+ * rank there is not their number. */
+static const unsigned int shrink_leaves[] = { 1, IDR_SLOTS / 2, IDR_SLOTS - 1 };
+#define SHRINK_IDS 6u
+
+static unsigned long shrink_id(unsigned long base, unsigned int leaf,
+			       unsigned int k)
+{
+	return base + shrink_leaves[leaf] * IDR_SLOTS + k;
+}
+
+/*
+ * A removal that shrinks a leaf links the block realloc gave into the
+ * leaf's parent, packed or not: the usual removal (tree.c's
+ * delete_usual()) records only that parent.  With a realloc that moves,
+ * a stale link would lead to freed memory.
+ */
+static void pack_shrink_relinks_moved_leaf(void)
+{
+	unsigned long base = FAR_ID &
+			     ~(unsigned long)(IDR_SLOTS * IDR_SLOTS - 1);
+	struct idr_allocator moving;
+	unsigned int leaf, k, gone;
+	DEFINE_IDR(idr);
+
+	idr_get_allocator(&outer);
+	moving = outer;
+	moving.realloc = moving_realloc;
+	CHECK_EQ(idr_set_allocator(&moving), 0);
+	tall_tree(&idr);
+	for (leaf = 0; leaf < 3; leaf++)
+		for (k = 0; k < SHRINK_IDS; k++)
+			put_lone(&idr, shrink_id(base, leaf, k));
+	CHECK(cap_at(&idr, shrink_id(base, 0, 0), 1) > 0);
+	for (gone = 0; gone < SHRINK_IDS - 1; gone++) {
+		for (leaf = 0; leaf < 3; leaf++) {
+			unsigned long id = shrink_id(base, leaf, gone);
+
+			CHECK(idr_remove(&idr, id) == val(id));
+		}
+		for (leaf = 0; leaf < 3; leaf++)
+			for (k = 0; k < SHRINK_IDS; k++) {
+				unsigned long id = shrink_id(base, leaf, k);
+
+				CHECK(idr_find(&idr, id) ==
+				      (k > gone ? val(id) : NULL));
+			}
+		CHECK_SOUND(&idr);
+	}
+	idr_destroy(&idr);
+	CHECK_EQ(idr_set_allocator(&outer), 0);
+}
+
+/*
+ * The first ID past the tree's reach is absent: below the top its digits
+ * are ID 0's, so a removal that went down without the range test would
+ * take ID 0 (tree.c's leaf_below()).
+ */
+static void pack_remove_past_reach(void)
+{
+	unsigned long past = (unsigned long)IDR_SLOTS * IDR_SLOTS;
+	DEFINE_IDR(idr);
+
+	fill(&idr, 3);
+	put_lone(&idr, IDR_SLOTS); /* two levels: they reach past - 1 */
+	CHECK_EQ(idr__height(&idr), 2);
+	CHECK(idr_remove(&idr, past) == NULL);
+	CHECK(idr_find(&idr, 0) == val(0));
+	CHECK_EQ(idr.idr_count, 4);
+	CHECK_SOUND(&idr);
+	idr_destroy(&idr);
+}
+
 /* Churn at one count of a leaf that lone IDs grew: after the first
  * round, no malloc, no free, no realloc (the room it grew is kept). */
 static void pack_lone_churn_is_quiet(void)
@@ -886,6 +975,8 @@ void suite_pack(void)
 	RUN(pack_lone_not_everywhere);
 	RUN(pack_lone_random_against_model);
 	RUN(pack_lone_churn_is_quiet);
+	RUN(pack_shrink_relinks_moved_leaf);
+	RUN(pack_remove_past_reach);
 	RUN(iter_matches_get_next);
 	RUN(iter_honours_id_changes);
 }
