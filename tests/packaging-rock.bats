@@ -16,12 +16,14 @@ luarocks() {
 	command luarocks --lua-version=5.4 "$@"
 }
 
-# Lua with the paths of LuaRocks tree $1 only (no ";;": nothing else).
+# Lua with the paths of LuaRocks tree $1 only (no ";;": nothing else but
+# dkjson, the rock's one dependency: make rock builds offline, with
+# --deps-mode=none, so Debian's lua-dkjson stands in for its rock).
 lua_in_tree() {
 	local tree=$1
 	shift
 	env LUA_CPATH_5_4="$(luarocks --tree="$tree" path --lr-cpath)" \
-		LUA_PATH_5_4="$(luarocks --tree="$tree" path --lr-path)" \
+		LUA_PATH_5_4="$(luarocks --tree="$tree" path --lr-path);/usr/share/lua/5.4/?.lua" \
 		lua5.4 "$@"
 }
 
