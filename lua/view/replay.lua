@@ -106,11 +106,11 @@ end
 -- s = the slot, a and z =
 -- the cell's character after and before it, n = "new" or "free" when it
 -- made or freed the node of box b }.
-local function event_item(ev, where, ida)
+local function event_item(ev, where, ida, op)
 	local level, first = L.event_node(ev)
 	local b = level and where[level .. ":" .. first] or 0
 	local after, before = L.change(ev, ida)
-	local kernel = W.kernel(ev)
+	local kernel = W.kernel(ev, op)
 	local item = { w = W.line(ev), x = W.text(ev), b = b, s = ev.slot,
 		k = kernel ~= "" and kernel or nil }
 	if b > 0 and after then item.a, item.z = after, before end
@@ -168,8 +168,11 @@ function Recorder:frame(f)
 		boxes, w, h, where = L.layout(f.tree, kept, self:rows_of(f.tree))
 	end
 	local ida = f.tree and f.tree:info().kind == "ida"
-	local evs = {}
-	for i, ev in ipairs(kept) do evs[i] = event_item(ev, where, ida) end
+	local evs, op = {}, {}
+	for i, ev in ipairs(kept) do
+		if ev.event == "op" then op = ev end
+		evs[i] = event_item(ev, where, ida, op)
+	end
 	local narration = f.narration
 	if narration == nil then
 		narration = self:narrate(f.tree, all, f.more)

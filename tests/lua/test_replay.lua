@@ -112,8 +112,10 @@ do
 	end
 	local r = idr.recorder()
 	r:frame { events = evs }
+	local op = {}
 	for i, ev in ipairs(evs) do
-		local words, e = idr.event_words(ev), r.frames[1].e[i]
+		if ev.event == "op" then op = ev end
+		local words, e = idr.event_words(ev, op), r.frames[1].e[i]
 		assert(e.w == words.line and e.x == words.text and
 			e.k == words.kernel, ev.event)
 	end
