@@ -839,6 +839,11 @@ static int option(struct shell *s, int c)
 		/* Found now, not after every command has run. */
 		if (!*optarg)
 			return bad_usage("--html needs a file name", NULL);
+		/* "--html -c 'alloc a'" would write a page named "-c". */
+		if (optarg[0] == '-')
+			return bad_usage("--html: a file name starting with '-' "
+					 "looks like an option (say ./NAME):",
+					 optarg);
 		s->html = optarg;
 		return -1;
 	case OPT_LOAD:
@@ -911,8 +916,13 @@ static void run_actions(struct shell *s)
  * whether the commands failed or not. */
 static bool html_start(struct shell *s, int argc, char **argv)
 {
+	/* The page's title: the script's base name, not its whole path,
+	 * which would show a home directory to whoever sees the page. */
+	const char *title = optind < argc ? argv[optind] : "idrsh replay";
+	const char *slash = strrchr(title, '/');
+
 	push_fn(s, "html_start");
-	lua_pushstring(s->L, optind < argc ? argv[optind] : "idrsh replay");
+	lua_pushstring(s->L, slash && slash[1] ? slash + 1 : title);
 	lua_pushstring(s->L, s->html);
 	return call(s, 2, NULL);
 }

@@ -20,10 +20,16 @@ function el(name, attrs, parent) {
   if (parent) parent.appendChild(e);
   return e;
 }
+/* A box's line of text, squeezed to the box's width when longer than it
+ * (an ID near 2^31 has 10 digits): G.chars characters of the font fit. */
 function text(parent, x, y, cls, s) {
   var t = el("text", { x: x, y: y }, parent);
   if (cls) t.setAttribute("class", cls);
   t.textContent = s;
+  if (s.length > G.chars) {
+    t.setAttribute("textLength", G.box_w - 2 * G.pad);
+    t.setAttribute("lengthAdjust", "spacingAndGlyphs");
+  }
 }
 /* The cells of every node box as frame f's event k left them: the
  * frame's (after the operation), with the events after k undone, last
@@ -57,7 +63,8 @@ function cellMid(box, s) {
 function edge(svg, f, box) {
   var a = cellMid(f.b[box.p - 1], box.s), x2 = box.x + G.box_w / 2,
     y2 = box.y, my = (a[1] + y2) / 2;
-  el("path", { "class": "edge" + (box.h ? " hot" : ""), d: "M" + a[0] +
+  el("path", { "class": "edge" + (box.h ? " hot" : "") +
+    (box.k === "g" ? " ghost" : ""), d: "M" + a[0] +
     " " + a[1] + "C" + a[0] + " " + my + " " + x2 + " " + my + " " + x2 +
     " " + y2 }, svg);
 }
@@ -70,7 +77,7 @@ function nodeBox(svg, f, i, ctx) {
     svg);
   el("rect", { "class": "frame", width: G.box_w, height: G.node_h, rx: 4 }, g);
   text(g, G.pad, 13, "", "L" + r[0] + " \u00b7 " + (box.k === "g" ?
-    "freed" : used + "/" + cells.length + " in use"));
+    "freed" : used + "/" + cells.length + " used"));
   text(g, G.pad, 26, "range", r[1] + ".." + r[2]);
   cells.forEach(function (c, s) {
     var cls = "c " + CLASS[c];
@@ -111,7 +118,10 @@ function draw(i, k) {
     "aria-label": "the tree" });
   f.b.forEach(function (box, b) {
     ctx.state[b] = shown(f, b + 1, upto);
-    if (box.p && ctx.state[b] !== "gone" && ctx.state[b] !== "notyet")
+    /* After the operation, what it freed shows faded. */
+    if (k < 0 && box.k === "g") ctx.state[b] = "going";
+    if (box.p && ctx.state[b] !== "gone" && ctx.state[b] !== "notyet" &&
+        (box.k === "g" || ctx.cells[box.p - 1][box.s] !== "."))
       edge(svg, f, box);
   });
   f.b.forEach(function (box, b) {
@@ -137,8 +147,15 @@ function tip(ev) {
   var lines = ["L" + r[0] + " slot " + s + ": " + WORD[st],
     (span === 1 ? "ID " + lo : "IDs " + lo + ".." + (lo + span - 1))];
   if (r[4] && r[4][s]) lines.push("value " + r[4][s]);
-  lines.push("slot bits " + s.toString(2).padStart(Math.log2(n), "0") +
-    " \u00b7 present " + (st === "." ? 0 : 1) + " full " +
+  if (r[5] && r[5][s] !== undefined) {
+    var g = r[5][s], tid = g * Math.pow(2, r[6]) + lo;
+    lines.push(st === "." ? "generation " + g + ": a tagged ID of an " +
+      "earlier one is stale" : "tagged ID " + tid + " = generation " + g +
+      " << " + r[6] + " | ID " + lo);
+  }
+  lines.push("slot " + s + " in binary " +
+    s.toString(2).padStart(Math.log2(n), "0") + " (the ID's digit here)");
+  lines.push("present bit " + (st === "." ? 0 : 1) + ", full bit " +
     (st === "x" || (st === "#" && r[0] === 0) ? 1 : 0));
   if (span === 1) lines.push("ID bits " + lo.toString(2));
   t.textContent = lines.join("\n");
@@ -204,7 +221,11 @@ function fill(root, i, k) {
   root.querySelector(".tname").textContent = !f.t ? "no tree" :
     f.nm ? "tree " + f.nm : "tree (unnamed)";
   root.querySelector(".cmd").textContent = f.c;
-  root.querySelector(".out").textContent = f.o === "" ? "(no output)" : f.o;
+  var done = -1;
+  f.e.forEach(function (e, j) { if (/^done /.test(e.w)) done = j; });
+  root.querySelector(".out").textContent = k >= 0 && k < done ?
+    "(not yet: the operation is still running)" :
+    f.o === "" ? "(no output)" : f.o;
   var narr = root.querySelector(".narr"), nh = root.querySelector(".narr-h");
   narr.textContent = f.n;
   narr.hidden = nh.hidden = f.n === "";

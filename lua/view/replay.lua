@@ -49,7 +49,8 @@ end
 -- Row number of @r (frame.lua's L.row()), stored once.
 function Recorder:row(r)
 	local text = concat({ r[1], r[2], r[3], r[4],
-		r[5] and concat(r[5], "\0") or "" }, "\1")
+		r[5] and concat(r[5], "\0") or "", r[6] and concat(r[6], " ") or "",
+		r[7] or "" }, "\1")
 	local id = self.row_of[text]
 	if not id then
 		self.rows[#self.rows + 1] = r
