@@ -841,9 +841,10 @@ static int option(struct shell *s, int c)
 			return bad_usage("--html needs a file name", NULL);
 		/* "--html -c 'alloc a'" would write a page named "-c". */
 		if (optarg[0] == '-')
-			return bad_usage("--html: a file name starting with '-' "
-					 "looks like an option (say ./NAME):",
-					 optarg);
+			return bad_usage(
+				"--html: a file name starting with '-' "
+				"looks like an option (say ./NAME):",
+				optarg);
 		s->html = optarg;
 		return -1;
 	case OPT_LOAD:
