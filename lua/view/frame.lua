@@ -92,8 +92,7 @@ local function values(t, n)
 		local text = ""
 		if n.present >> s & 1 == 1 then
 			local sl = t:slot(n, s)
-			text = sl.bits and format("bitmap: %d %s set", sl.bits,
-				sl.bits == 1 and "ID" or "IDs") or
+			text = sl.bits and "a bitmap" or
 				sl.value == nil and "(reserved)" or E.value_text(sl.value)
 			text = text:sub(1, L.VALUE_CHARS)
 		end
@@ -102,24 +101,32 @@ local function values(t, n)
 	return v
 end
 
--- A tagged tree's leaf: each slot's generation, for the hover to tell
--- the tagged ID.
-local function gens(t, n)
+-- A number a slot of a leaf: a tagged tree's generations, for the hover
+-- to tell the tagged ID; an IDA's count of IDs set in each bitmap.
+local function numbers(t, n, field)
 	local g = {}
-	for s = 0, n.slots - 1 do g[s + 1] = t:slot(n, s).gen or 0 end
+	for s = 0, n.slots - 1 do
+		g[s + 1] = n.present >> s & 1 == 1 and t:slot(n, s)[field] or
+			field == "gen" and t:slot(n, s).gen or 0
+	end
 	return g
 end
 
 --- L.row(n, ida, t): a node's content as a frame stores it:
--- { level, first, last, cells, values (a leaf's, or nil), and a tagged
--- tree's leaf: generations, ID bits }; with @t nil,
+-- { level, first, last, cells, values (a leaf's, or nil), numbers,
+-- { gen = ID bits } (a tagged tree's leaf: generations) or { bits =
+-- bitmap's bits } (an IDA's leaf: IDs set) }; with @t nil,
 -- a node known only by an event (freed): its cells all free.
 function L.row(n, ida, t)
 	local c = t and cells(n, ida) or ("."):rep(n.slots or G.SLOTS)
 	local r = { n.level, n.first, n.last, c }
 	if t and n.level == 0 then r[5] = values(t, n) end
 	local tagged = t and n.level == 0 and (t:info() or {}).tagged
-	if tagged then r[6], r[7] = gens(t, n), tagged.id_bits end
+	if tagged then
+		r[6], r[7] = numbers(t, n, "gen"), { gen = tagged.id_bits }
+	elseif t and n.level == 0 and ida then
+		r[6], r[7] = numbers(t, n, "bits"), { bits = G.CHUNK }
+	end
 	return r
 end
 

@@ -123,8 +123,8 @@ local OP_KERNEL = {
 }
 
 local OWN = "none: this library's own"
-local NO_TAGS = "; the generation in its top bits is this library's own " ..
-	"(the kernel has no tagged IDs)"
+local NO_TAGS = " (its generation, the tagged ID's top bits, is this " ..
+	"library's own)"
 
 --- W.op_kernel(op) -> text: the kernel's calls doing operation @op, or
 -- nil when the kernel has no such operation.
