@@ -464,6 +464,7 @@ boxes() {
 	grep -qF 'hover-at: L0 slot 24: a bitmap with room | IDs 98304..102399 | bitmap: 1 of 4096 bits set (1 ID in use)' "$OUT/i2.html"
 	grep -qF 'hover-at: L0 slot 24: a bitmap with room | IDs 98304..102399 | bitmap: 2 of 4096 bits set (2 IDs in use)' "$OUT/i3.html"
 	grep -q '<rect class="bits"' "$OUT/i3.html"
+	grep -q "<span>an IDA leaf's slot: a bitmap, its bar the share of its IDs set</span>" "$OUT/ida.html"
 	# The kernel's steps: the XArray's, the bitmap kzalloc()ed.
 	grep -q 'ida_alloc_range(): kzalloc() of a struct ida_bitmap' "$OUT/ida.html"
 	run grep -c 'free_layer\|radix_tree_node_alloc' "$OUT/ida.html"

@@ -99,7 +99,7 @@ function nodeBox(svg, f, i, ctx) {
       height: G.cell }, g);
     /* An IDA bitmap: a bar as high as the share of its bits set. */
     if (r[6] && r[6].bits && c !== ".") {
-      var h = Math.max(1, Math.round(G.cell * countAt(ctx.f, i + 1, s,
+      var h = Math.max(2, Math.round((G.cell - 2) * countAt(ctx.f, i + 1, s,
         ctx.upto) / r[6].bits));
       el("rect", { "class": "bits", x: x + 1, y: y + G.cell - 1 - h,
         width: G.cell - 2, height: h }, g);

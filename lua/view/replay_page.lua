@@ -146,7 +146,18 @@ local LEGEND = '<div class="legend">' ..
 	'<span>' .. legend_cell("cc") .. ' child with room</span>' ..
 	'<span>' .. legend_cell("cx") .. ' full</span>' ..
 	'<span><b class="hotkey">blue</b>: the operation\'s path</span>' ..
-	'<span><b class="chgkey">orange</b>: changed</span></div>'
+	'<span><b class="chgkey">orange</b>: changed</span>'
+
+-- An IDA's leaf slot holds a bitmap: said in the legend of its page.
+local IDA_KEY = '<span>an IDA leaf\'s slot: a bitmap, its bar the share ' ..
+	'of its IDs set</span>'
+
+local function legend(rec)
+	for _, r in ipairs(rec.rows) do
+		if r[7] and r[7].bits then return LEGEND .. IDA_KEY .. "</div>" end
+	end
+	return LEGEND .. "</div>"
+end
 
 -- The controls' icons, drawn: no font has to hold them.
 local ICON = {
@@ -263,7 +274,7 @@ local function stage(rec, f)
 	return concat({
 		'<section class="stage"><div class="treehead">',
 		'<span class="tname">' .. esc(tree_name(f)) .. "</span>",
-		LEGEND, "</div>",
+		legend(rec), "</div>",
 		'<div class="treebox">' .. (rec.frames[1] and P.svg(rec, 1) or
 			'<p class="none">(no tree)</p>') .. "</div>",
 		now_panel(f),
