@@ -836,14 +836,12 @@ static int option(struct shell *s, int c)
 		s->json = true;
 		return -1;
 	case OPT_HTML:
-		/* Found now, not after every command has run. */
+		/* Found now, not after the commands; "-c" is no file name. */
 		if (!*optarg)
 			return bad_usage("--html needs a file name", NULL);
-		/* "--html -c 'alloc a'" would write a page named "-c". */
 		if (optarg[0] == '-')
 			return bad_usage(
-				"--html: a file name starting with '-' "
-				"looks like an option (say ./NAME):",
+				"--html: refused: say ./FILE for a file named",
 				optarg);
 		s->html = optarg;
 		return -1;
@@ -914,11 +912,10 @@ static void run_actions(struct shell *s)
 
 /* --html: the recording starts before the first command, once the
  * page's file is known to be writable, and is written after the last,
- * whether the commands failed or not. */
+ * whether the commands failed or not.  Its title: the script's base
+ * name (a path may show a home directory). */
 static bool html_start(struct shell *s, int argc, char **argv)
 {
-	/* The page's title: the script's base name, not its whole path,
-	 * which would show a home directory to whoever sees the page. */
 	const char *title = optind < argc ? argv[optind] : "idrsh replay";
 	const char *slash = strrchr(title, '/');
 

@@ -509,6 +509,6 @@ boxes() {
 	cd "$OUT"
 	run "$TOP/build/idrsh" --html -c 'alloc a'
 	[ "$status" -eq 2 ]
-	assert_output --partial "--html: a file name starting with '-' looks like an option (say ./NAME): -c"
+	assert_output --partial "--html: refused: say ./FILE for a file named -c"
 	[ ! -e ./-c ]
 }
