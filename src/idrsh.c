@@ -836,9 +836,13 @@ static int option(struct shell *s, int c)
 		s->json = true;
 		return -1;
 	case OPT_HTML:
-		/* Found now, not after every command has run. */
+		/* Found now, not after the commands; "-c" is no file name. */
 		if (!*optarg)
 			return bad_usage("--html needs a file name", NULL);
+		if (optarg[0] == '-')
+			return bad_usage(
+				"--html: refused: say ./FILE for a file named",
+				optarg);
 		s->html = optarg;
 		return -1;
 	case OPT_LOAD:
@@ -908,11 +912,15 @@ static void run_actions(struct shell *s)
 
 /* --html: the recording starts before the first command, once the
  * page's file is known to be writable, and is written after the last,
- * whether the commands failed or not. */
+ * whether the commands failed or not.  Its title: the script's base
+ * name (a path may show a home directory). */
 static bool html_start(struct shell *s, int argc, char **argv)
 {
+	const char *title = optind < argc ? argv[optind] : "idrsh replay";
+	const char *slash = strrchr(title, '/');
+
 	push_fn(s, "html_start");
-	lua_pushstring(s->L, optind < argc ? argv[optind] : "idrsh replay");
+	lua_pushstring(s->L, slash && slash[1] ? slash + 1 : title);
 	lua_pushstring(s->L, s->html);
 	return call(s, 2, NULL);
 }

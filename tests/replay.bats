@@ -73,7 +73,7 @@ png_count() {
 	sed 's|<main id="view">|<script>document.title = "injected"</script>&|' \
 		"$OUT/demo.html" > "$OUT/injected.html"
 	browser --dump-dom "$(url "$OUT/injected.html" frame=2)" > "$OUT/inj.html"
-	grep -q '<title>tests/replay/demo.idrsh</title>' "$OUT/inj.html"
+	grep -q '<title>demo.idrsh</title>' "$OUT/inj.html"
 	grep -q '<span id="counter">frame 2 / 171</span>' "$OUT/inj.html"
 }
 
@@ -119,17 +119,19 @@ png_count() {
 	cat "$OUT/self.txt"
 	# A frame an operation: the 64 of the first line's loop first.
 	local loop='lua for i = 0, 63 do t:alloc("v" .. i) end'
-	grep -qF "first: frame 1 / 171 | cmd=$loop  [operation 1 of 64]" "$OUT/self.txt"
-	grep -qF "forward: frame 2 / 171 | cmd=$loop  [operation 2 of 64]" "$OUT/self.txt"
-	grep -qF "forward: frame 3 / 171 | cmd=$loop  [operation 3 of 64]" "$OUT/self.txt"
-	grep -qF "back: frame 2 / 171 | cmd=$loop  [operation 2 of 64]" "$OUT/self.txt"
+	# "[operation k of N]" on a line of its own, not off the box's edge.
+	grep -qxF "first: frame 1 / 171 | cmd=$loop" "$OUT/self.txt"
+	grep -qxF "forward: frame 2 / 171 | cmd=$loop" "$OUT/self.txt"
+	grep -qxF "[operation 2 of 64] | cells=64" "$OUT/self.txt"
+	grep -qxF "[operation 3 of 64] | cells=64" "$OUT/self.txt"
+	grep -qxF "back: frame 2 / 171 | cmd=$loop" "$OUT/self.txt"
 	grep -q '^last: frame 171 / 171 | cmd=find 8300' "$OUT/self.txt"
 	grep -q '^forward-at-end: frame 171 / 171' "$OUT/self.txt"
 	grep -q '^fine-forward: frame 1 / 171 · event 2 / 6 ' "$OUT/self.txt"
 	grep -q '^fine-back: frame 1 / 171 · event 1 / 6 ' "$OUT/self.txt"
 	grep -q '^first-again: frame 1 / 171 |' "$OUT/self.txt"
 	# Hover on a slot: its ID, value and bits.
-	grep -qF 'hover: L0 slot 0: in use | ID 0 | value v0 | slot bits 000000' "$OUT/self.txt"
+	grep -qF 'hover: L0 slot 0: in use | ID 0 | value v0 | slot 0 in binary 000000 (the ID'"'"'s digit here) | present bit 1, full bit 1' "$OUT/self.txt"
 	grep -q 'selftest done' "$OUT/self.txt"
 }
 
@@ -193,9 +195,9 @@ png_count() {
 	assert_success
 	assert_line "wrote 102 frames to $OUT/many.html"
 	run grep -o '"c":"[^"]*"' "$OUT/many.html"
-	assert_line --index 0 '"c":"alloc_many 100000  [operation 1 of 100000]"'
-	assert_line --index 99 '"c":"alloc_many 100000  [operation 100 of 100000]"'
-	assert_line --index 100 '"c":"alloc_many 100000  [operations 101 to 100000 of 100000]"'
+	assert_line --index 0 '"c":"alloc_many 100000\n[operation 1 of 100000]"'
+	assert_line --index 99 '"c":"alloc_many 100000\n[operation 100 of 100000]"'
+	assert_line --index 100 '"c":"alloc_many 100000\n[operations 101 to 100000 of 100000]"'
 	assert_line --index 101 '"c":"alloc z"'
 	[ "$(stat -c %s "$OUT/many.html")" -lt 2000000 ]
 }
@@ -283,8 +285,8 @@ dom_at() {
 		-c 'alloc c'
 	[ "$status" -eq 0 ]
 	run grep -o '"c":"[^,]*,' "$OUT/e.html"
-	[ "${lines[0]}" = '"c":"-e t:alloc(\"a\") t:alloc(\"b\")  [operation 1 of 2]",' ]
-	[ "${lines[1]}" = '"c":"-e t:alloc(\"a\") t:alloc(\"b\")  [operation 2 of 2]",' ]
+	[ "${lines[0]}" = '"c":"-e t:alloc(\"a\") t:alloc(\"b\")\n[operation 1 of 2]",' ]
+	[ "${lines[1]}" = '"c":"-e t:alloc(\"a\") t:alloc(\"b\")\n[operation 2 of 2]",' ]
 	[ "${lines[2]}" = '"c":"alloc c",' ]
 	[ "${#lines[@]}" -eq 3 ]
 	printf 't:alloc("x")\nlocal u = require("idr").new {}\nu:alloc("y")\n' \
@@ -367,4 +369,146 @@ dom_at() {
 	assert all(f["q"]["a"] for f in data["frames"] if "q" in f)
 	print(len(paras), "paragraphs,", len(asked), "questions")
 	EOF2
+}
+
+# boxes FILE: each box drawn in a dumped DOM, one a line: its class,
+# title and range ("box n hot|L0 · 1/64 used|0..63").
+boxes() {
+	grep -o '<g class="box [^"]*" data-b="[0-9]*"[^>]*><rect[^>]*></rect><text[^>]*>[^<]*</text><text[^>]*>[^<]*' "$1" |
+		sed 's/^<g class="\([^"]*\)".*<text[^>]*>\([^<]*\)<\/text><text[^>]*>\(.*\)$/\1|\2|\3/'
+}
+
+@test "a removal: what it frees is drawn as it was, the way down too, and fades at its node-free" {
+	printf 'alloc a\nalloc far 5000\nalloc deep 300000\nremove 300000\n' \
+		> "$OUT/free.idrsh"
+	./build/idrsh --html "$OUT/free.html" "$OUT/free.idrsh" > /dev/null
+	# Event 5 visits the leaf: the leaf, its L1 and L2, and the old top
+	# L3 (the tree shrinks) are there, as they were, on the path.
+	browser --dump-dom "$(url "$OUT/free.html" "frame=4&event=5")" > "$OUT/f5.html"
+	boxes "$OUT/f5.html" > "$OUT/f6.txt"
+	cat "$OUT/f6.txt"
+	grep -qx 'box n hot|L3 · 2/64 used|0..16777215' "$OUT/f6.txt"
+	grep -qx 'box n hot|L2 · 1/64 used|262144..524287' "$OUT/f6.txt"
+	grep -qx 'box n hot|L1 · 1/64 used|299008..303103' "$OUT/f6.txt"
+	grep -qx 'box n hot|L0 · 1/64 used|299968..300031' "$OUT/f6.txt"
+	# Event 9 frees the leaf: it fades; at event 10 it is gone.
+	browser --dump-dom "$(url "$OUT/free.html" "frame=4&event=9")" > "$OUT/f9.html"
+	boxes "$OUT/f9.html" | grep -qx 'box g gone hot|L0 · freed|299968..300031'
+	browser --dump-dom "$(url "$OUT/free.html" "frame=4&event=10")" > "$OUT/f10.html"
+	run grep -c '299968..300031</text>' "$OUT/f10.html"
+	[ "$output" = 0 ]
+	# After the operation, all it freed shows faded; the top is L2.
+	browser --dump-dom "$(url "$OUT/free.html" "frame=4")" > "$OUT/f.html"
+	boxes "$OUT/f.html" > "$OUT/f.txt"
+	grep -qx 'box g gone hot|L3 · freed|0..16777215' "$OUT/f.txt"
+	grep -qx 'box n hot|L2 · 2/64 used|0..262143' "$OUT/f.txt"
+	[ "$(grep -c '^box g gone' "$OUT/f.txt")" -eq 4 ]
+}
+
+@test "an edge appears at its attach event, when its slot shows as used" {
+	# Frame 67 grows the tree: event 3 makes the new top, event 4
+	# attaches the old top at its slot 0, event 7 a new L1 at slot 2.
+	for e in 3 4 6 7; do
+		browser --dump-dom "$(url "$OUT/demo.html" "frame=67&event=$e")" \
+			> "$OUT/at$e.html"
+		grep -o '<path class="edge' "$OUT/at$e.html" | wc -l > "$OUT/n$e"
+	done
+	[ "$(cat "$OUT/n4")" -eq $(($(cat "$OUT/n3") + 1)) ]
+	[ "$(cat "$OUT/n7")" -eq $(($(cat "$OUT/n6") + 1)) ]
+	# At event 3 the new top's slot 0 is free, at event 4 a child.
+	grep -q '<g class="box n hot new" data-b="1"[^>]*><rect[^>]*></rect><text[^>]*>L2 · 0/64 used' "$OUT/at3.html"
+	grep -q '<g class="box n hot" data-b="1"[^>]*><rect[^>]*></rect><text[^>]*>L2 · 1/64 used' "$OUT/at4.html"
+}
+
+@test "box text fits its box: IDs near 2^31 squeezed, not cut" {
+	./build/idrsh --html "$OUT/sparse.html" -c 'alloc a 1073741824' \
+		-c 'alloc b 2147483000' -c 'alloc c 2147483647' > /dev/null
+	browser --dump-dom "$(url "$OUT/sparse.html" frame=3)" > "$OUT/sp.html"
+	# Every text longer than 16 characters is fitted to the box's width.
+	grep -o '<text[^>]*>[^<]\{17,\}</text>' "$OUT/sp.html" > "$OUT/long.txt"
+	[ -s "$OUT/long.txt" ]
+	run grep -v 'textLength="103" lengthAdjust="spacingAndGlyphs"' "$OUT/long.txt"
+	[ "$status" -eq 1 ] || { echo "$output"; return 1; }
+	grep -q '>2130706432..2147483647</text>' "$OUT/long.txt"
+	# The first frame, drawn in Lua for a page without JavaScript, too.
+	grep -o '<text[^>]*>[^<]\{17,\}</text>' "$OUT/sparse.html" |
+		grep -v -q 'textLength' && return 1
+	true
+}
+
+@test "with JavaScript off the controls are hidden; the hint to step is the script's" {
+	grep -q '\[hidden\] { display: none !important; }' "$OUT/demo.html"
+	grep -q '<div class="controls" id="controls" hidden>' "$OUT/nojs.html" ||
+		sed "s/script-src [^;]*/script-src 'none'/" "$OUT/demo.html" > "$OUT/nojs.html"
+	browser --dump-dom "$(url "$OUT/nojs.html")" > "$OUT/nojs-dom.html"
+	grep -q '<div class="controls" id="controls" hidden="">' "$OUT/nojs-dom.html"
+	grep -q '<p class="evline">6 events.</p>' "$OUT/nojs-dom.html"
+	browser --dump-dom "$(url "$OUT/demo.html" frame=1)" > "$OUT/js-dom.html"
+	grep -q '<p class="evline">6 events: tick “step each event” to play them one by one.</p>' \
+		"$OUT/js-dom.html"
+}
+
+@test "stepping events: the output shows at the done event" {
+	browser --dump-dom "$(url "$OUT/demo.html" "frame=67&event=3")" > "$OUT/o3.html"
+	grep -q '<pre class="out">(not yet: the operation is still running)</pre>' "$OUT/o3.html"
+	browser --dump-dom "$(url "$OUT/demo.html" "frame=67&event=12")" > "$OUT/o12.html"
+	grep -q '<pre class="out">8300' "$OUT/o12.html"
+}
+
+@test "an IDA's bitmaps: a bar each, its count of IDs set at each event" {
+	./build/idrsh --html "$OUT/ida.html" -c 'new i --ida' \
+		-c 'ida_alloc 100000 200000' -c 'ida_alloc 100000 200000' \
+		-c 'ida_free 100000' > /dev/null
+	browser --dump-dom "$(url "$OUT/ida.html" "frame=3&event=2&selftest")" > "$OUT/i2.html"
+	browser --dump-dom "$(url "$OUT/ida.html" "frame=3&selftest")" > "$OUT/i3.html"
+	grep -qF 'hover-at: L0 slot 24: a bitmap with room | IDs 98304..102399 | bitmap: 1 of 4096 bits set (1 ID in use)' "$OUT/i2.html"
+	grep -qF 'hover-at: L0 slot 24: a bitmap with room | IDs 98304..102399 | bitmap: 2 of 4096 bits set (2 IDs in use)' "$OUT/i3.html"
+	grep -q '<rect class="bits"' "$OUT/i3.html"
+	grep -q "<span>an IDA leaf's slot: a bitmap, its bar the share of its IDs set</span>" "$OUT/ida.html"
+	# The kernel's steps: the XArray's, the bitmap kzalloc()ed.
+	grep -q 'ida_alloc_range(): kzalloc() of a struct ida_bitmap' "$OUT/ida.html"
+	run grep -c 'free_layer\|radix_tree_node_alloc' "$OUT/ida.html"
+	[ "$output" = 0 ]
+}
+
+@test "a tagged tree: hover tells the tagged ID and its generation" {
+	./build/idrsh --html "$OUT/tag.html" -c 'new c --tagged 8' \
+		-c 'alloc_tagged a' -c 'remove_tagged 0' -c 'alloc_tagged b' > /dev/null
+	browser --dump-dom "$(url "$OUT/tag.html" "frame=5&selftest")" > "$OUT/t5.html"
+	grep -qF 'hover-at: L0 slot 0: in use | ID 0 | value b | tagged ID 256 = generation 1 &lt;&lt; 8 | ID 0' "$OUT/t5.html"
+	# remove_tagged's done event: the entry returned, not "returns 0".
+	grep -q 'remove_tagged is over: tagged ID 0 removed: it returns the entry it held' "$OUT/tag.html"
+}
+
+@test "--html records every command, whatever record on and off say" {
+	run "$IDRSH" --html "$OUT/h.html" -c 'alloc first' -c 'record on' \
+		-c 'alloc a' -c 'record off' -c 'alloc b'
+	assert_success
+	assert_line "--html records every command: recording goes on"
+	for c in 'alloc first' 'alloc a' 'alloc b'; do
+		grep -q "\"c\":\"$c\"" "$OUT/h.html"
+	done
+	# The page's title is the script's base name, not its path.
+	run "$IDRSH" --html "$OUT/t.html" "$TOP/tests/replay/demo.idrsh"
+	grep -q '<h1>demo.idrsh</h1>' "$OUT/t.html"
+	run grep -c "$TOP" "$OUT/t.html"
+	[ "$output" = 0 ]
+}
+
+@test "a second record on keeps the frames so far; one frame is 'frame'" {
+	run "$IDRSH" -c 'record on' -c 'alloc a' -c 'record on' -c 'alloc b' \
+		-c "record save $OUT/two.html"
+	assert_success
+	assert_line "recording goes on: the 1 frame so far kept"
+	assert_line "wrote 2 frames to $OUT/two.html"
+	run "$IDRSH" -c 'record on' -c 'alloc a' -c "record save $OUT/one.html"
+	assert_line "wrote 1 frame to $OUT/one.html"
+}
+
+@test "--html refuses a file name that looks like an option" {
+	cd "$OUT"
+	run "$TOP/build/idrsh" --html -c 'alloc a'
+	[ "$status" -eq 2 ]
+	assert_output --partial "--html: refused: say ./FILE for a file named -c"
+	[ ! -e ./-c ]
 }

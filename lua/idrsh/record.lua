@@ -39,7 +39,16 @@ local function name_of(t)
 	return ""
 end
 
-local function record_start(title)
+-- Starts recording; a recording already there goes on, its frames kept
+-- (@html: --html's, which 'record off' does not stop).
+local function record_start(title, html)
+	if record.rec then
+		if not sh.on.record then
+			sh.on.record, sh.capture = true, {}
+		end
+		return record.rec:count()
+	end
+	record.html = html
 	record.rec = idr.recorder { title = title, name_of = name_of }
 	record.events, record.tree, record.ops = {}, nil, {}
 	record.rest, record.more = 0, 0
@@ -87,9 +96,9 @@ local function record_line(line, whole)
 	end
 	for i, n in ipairs(ops) do
 		local what = total == 1 and line or
-			string.format("%s  [operation %d of %d]", line, i, total)
+			string.format("%s\n[operation %d of %d]", line, i, total)
 		if i > OPS_MAX then
-			what = string.format("%s  [operations %d to %d of %d]",
+			what = string.format("%s\n[operations %d to %d of %d]",
 				line, i, total, total)
 		end
 		record.rec:amend(n, { output = i == #ops and text or "",
@@ -122,12 +131,14 @@ end
 command {
 	name = "record", args = "on|off|save FILE", min = 1, max = 2,
 	help = "record the commands that follow, for a replay in a browser",
-	text = "'record on' starts a new recording: each operation on a tree\n" ..
+	text = "'record on' starts recording: each operation on a tree\n" ..
 		"makes a frame (the tree, the command, its output, its events);\n" ..
 		"a line with none makes one too, and a line's operations past\n" ..
-		"its 100th share one last frame.\n" ..
+		"its 100th share one last frame.  After 'record off', 'record on'\n" ..
+		"goes on with the same recording: no frame is dropped.\n" ..
 		"'record save FILE' writes the frames so far as one HTML page\n" ..
-		"that needs no network; 'record off' stops recording.",
+		"that needs no network; 'record off' stops recording (not with\n" ..
+		"--html, which records every command).",
 	example = "record save replay.html",
 	complete = function(text)
 		if text == "" or ("on off save"):find(text, 1, true) then
@@ -138,15 +149,26 @@ command {
 	run = function(args)
 		local what = args[1]
 		if what == "on" and not args[2] then
+			local kept = record.rec and record.rec:count()
 			record_start("idrsh replay")
+			if kept then
+				outln(("recording goes on: the %d %s so far kept"):format(
+					kept, kept == 1 and "frame" or "frames"))
+			end
 			return true
 		elseif what == "off" and not args[2] then
+			if record.html then
+				outln("--html records every command: recording goes on")
+				return true
+			end
 			record_stop()
 			return true
 		elseif what == "save" and args[2] then
 			local ok, err = record_save(args[2])
 			if not ok then return nil, err end
-			outln("wrote " .. record.rec:count() .. " frames to " .. args[2])
+			local n = record.rec:count()
+			outln(("wrote %d %s to %s"):format(n, n == 1 and "frame" or
+				"frames", args[2]))
 			return true
 		end
 		return nil, usage("record")
@@ -167,7 +189,8 @@ end
 
 return {
 	name_of = name_of,
-	start = record_start,
+	-- --html's start (init.lua's html_start).
+	start = function(title) return record_start(title, true) end,
 	line = record_line,
 	save = record_save,
 	watch = watch,

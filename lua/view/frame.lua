@@ -38,6 +38,7 @@ local L = {
 	WIDE = 8,		-- boxes on one level, hot ones besides
 	MAX_BOXES = 24,		-- boxes in all, hot ones besides
 	VALUE_CHARS = 40,	-- a leaf's value, cut to this for the hover
+	CHARS = 16,		-- of a box's text fit its width; longer is squeezed
 }
 
 local concat, format = table.concat, string.format
@@ -58,7 +59,7 @@ end
 function L.geometry()
 	return { cols = L.COLS, cell = L.CELL, pitch = L.PITCH, pad = L.PAD,
 		title = L.TITLE, box_w = L.box_w(), small_h = L.SMALL_H,
-		node_h = L.node_h(G.SLOTS) }
+		node_h = L.node_h(G.SLOTS), chars = L.CHARS }
 end
 
 local function key(level, first)
@@ -91,7 +92,7 @@ local function values(t, n)
 		local text = ""
 		if n.present >> s & 1 == 1 then
 			local sl = t:slot(n, s)
-			text = sl.bits and format("%d IDs", sl.bits) or
+			text = sl.bits and "a bitmap" or
 				sl.value == nil and "(reserved)" or E.value_text(sl.value)
 			text = text:sub(1, L.VALUE_CHARS)
 		end
@@ -100,13 +101,32 @@ local function values(t, n)
 	return v
 end
 
+-- A number a slot of a leaf: a tagged tree's generations, for the hover
+-- to tell the tagged ID; an IDA's count of IDs set in each bitmap.
+local function numbers(t, n, field)
+	local g = {}
+	for s = 0, n.slots - 1 do
+		g[s + 1] = n.present >> s & 1 == 1 and t:slot(n, s)[field] or
+			field == "gen" and t:slot(n, s).gen or 0
+	end
+	return g
+end
+
 --- L.row(n, ida, t): a node's content as a frame stores it:
--- { level, first, last, cells, values (a leaf's, or nil) }; with @t nil,
+-- { level, first, last, cells, values (a leaf's, or nil), numbers,
+-- { gen = ID bits } (a tagged tree's leaf: generations) or { bits =
+-- bitmap's bits } (an IDA's leaf: IDs set) }; with @t nil,
 -- a node known only by an event (freed): its cells all free.
 function L.row(n, ida, t)
 	local c = t and cells(n, ida) or ("."):rep(n.slots or G.SLOTS)
 	local r = { n.level, n.first, n.last, c }
 	if t and n.level == 0 then r[5] = values(t, n) end
+	local tagged = t and n.level == 0 and (t:info() or {}).tagged
+	if tagged then
+		r[6], r[7] = numbers(t, n, "gen"), { gen = tagged.id_bits }
+	elseif t and n.level == 0 and ida then
+		r[6], r[7] = numbers(t, n, "bits"), { bits = G.CHUNK }
+	end
 	return r
 end
 
@@ -236,10 +256,11 @@ local function plan_children(plan, queue, b, n)
 end
 
 -- The nodes level by level from the top, so that a level is seen before
--- the one below it takes the room.
-local function plan_nodes(plan)
+-- the one below it takes the room; the top hangs from @above (a ghost:
+-- the old top a shrink freed), if any.
+local function plan_nodes(plan, above)
 	local top = plan.t:top()
-	local queue, at = { { n = top } }, 1
+	local queue, at = { { n = top, p = above, s = above and 0 } }, 1
 	while top and queue[at] do
 		local q = queue[at]
 		at = at + 1
@@ -253,24 +274,52 @@ local function plan_nodes(plan)
 	end
 end
 
--- A node the events freed, under its parent's box if that is drawn.
-local function plan_ghosts(plan, evs)
+-- The nodes the events freed (not an IDA's bitmaps), highest first, so
+-- that a parent freed too is placed before its child.
+local function freed(evs)
+	local list = {}
 	for _, ev in ipairs(evs) do
-		local k = ev.event == "node-free" and key(ev.level, ev.first)
-		if k and not plan.where[k] then
-			local span = G.node_ids(ev.level)
-			local pfirst = ev.first - ev.first % (span * G.SLOTS)
-			local p = plan.where[key(ev.level + 1, pfirst)]
-			if p then
-				local n = { level = ev.level, first = ev.first,
-					last = ev.last, slots = G.SLOTS }
-				plan.where[k] = add(plan, { k = "g", p = p,
-					s = (ev.first - pfirst) // span,
-					r = plan.rows(n, false, true) },
-					plan.boxes[p].depth + 1)
-			end
+		if ev.event == "node-free" and not ev.aux and L.event_node(ev) then
+			list[#list + 1] = ev
 		end
 	end
+	table.sort(list, function(a, b)
+		return a.level > b.level or a.level == b.level and a.first < b.first
+	end)
+	return list
+end
+
+-- A freed node as a ghost: under its parent's box (a node's or a
+-- ghost's), or, with none, at the top (the old top a shrink freed, or
+-- the last node of a tree now empty).  Its cells are all free, as the
+-- operation left them: the page undoes its events to show it as it was.
+local function ghost(plan, ev)
+	local k = key(ev.level, ev.first)
+	if plan.where[k] then return end
+	local span = G.node_ids(ev.level)
+	local pfirst = ev.first - ev.first % (span * G.SLOTS)
+	local p = plan.where[key(ev.level + 1, pfirst)]
+	if not p and plan.boxes[1] then return end
+	local n = { level = ev.level, first = ev.first, last = ev.last,
+		slots = G.SLOTS }
+	plan.where[k] = add(plan, { k = "g", p = p, h = 1,
+		s = p and (ev.first - pfirst) // span, r = plan.rows(n, false, true) },
+		p and plan.boxes[p].depth + 1 or 0)
+end
+
+-- The ghosts above the top first (each a level over the last), then the
+-- tree, then the ghosts inside it.
+local function plan_all(plan, evs)
+	local top = plan.t:top()
+	local top_level = top and top.level or -1
+	local inside = {}
+	for _, ev in ipairs(freed(evs)) do
+		if ev.level > top_level then ghost(plan, ev)
+		else inside[#inside + 1] = ev end
+	end
+	local above = top and plan.where[key(top.level + 1, 0)]
+	plan_nodes(plan, above)
+	for _, ev in ipairs(inside) do ghost(plan, ev) end
 end
 
 -- Places the boxes: columns for those with nothing below, parents over
@@ -315,8 +364,7 @@ end
 function L.layout(t, evs, rows)
 	local plan = new_plan(t, L.hot(t, evs), rows)
 	plan.where = {}
-	plan_nodes(plan)
-	plan_ghosts(plan, evs)
+	plan_all(plan, evs)
 	local w, h = place(plan)
 	return plan.boxes, w, h, plan.where
 end

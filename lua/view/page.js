@@ -20,10 +20,16 @@ function el(name, attrs, parent) {
   if (parent) parent.appendChild(e);
   return e;
 }
+/* A box's line of text, squeezed to the box's width when longer than it
+ * (an ID near 2^31 has 10 digits): G.chars characters of the font fit. */
 function text(parent, x, y, cls, s) {
   var t = el("text", { x: x, y: y }, parent);
   if (cls) t.setAttribute("class", cls);
   t.textContent = s;
+  if (s.length > G.chars) {
+    t.setAttribute("textLength", G.box_w - 2 * G.pad);
+    t.setAttribute("lengthAdjust", "spacingAndGlyphs");
+  }
 }
 /* The cells of every node box as frame f's event k left them: the
  * frame's (after the operation), with the events after k undone, last
@@ -37,6 +43,14 @@ function cellsAt(f, k) {
     if (e.a && cells[e.b - 1]) cells[e.b - 1][e.s] = e.z;
   }
   return cells;
+}
+/* An IDA leaf's count of IDs set in slot s's bitmap at event k of frame
+ * f: the frame's, with the bits set or cleared after k undone. */
+function countAt(f, b, s, k) {
+  var r = D.rows[f.b[b - 1].r - 1], c = r[5][s];
+  for (var j = f.e.length - 1; j > k; j--)
+    if (f.e[j].d && f.e[j].b === b && f.e[j].s === s) c -= f.e[j].d;
+  return c;
 }
 /* Whether box b shows at event k: a node made later is not there yet,
  * a node freed earlier is gone; "going" while the event frees it. */
@@ -54,31 +68,42 @@ function cellMid(box, s) {
   return [box.x + G.pad + s % G.cols * G.pitch + G.cell / 2,
     box.y + G.title + G.pad + Math.floor(s / G.cols) * G.pitch + G.cell / 2];
 }
-function edge(svg, f, box) {
+function edge(svg, f, box, going) {
   var a = cellMid(f.b[box.p - 1], box.s), x2 = box.x + G.box_w / 2,
     y2 = box.y, my = (a[1] + y2) / 2;
-  el("path", { "class": "edge" + (box.h ? " hot" : ""), d: "M" + a[0] +
+  el("path", { "class": "edge" + (box.h ? " hot" : "") +
+    (going ? " ghost" : ""), d: "M" + a[0] +
     " " + a[1] + "C" + a[0] + " " + my + " " + x2 + " " + my + " " + x2 +
     " " + y2 }, svg);
 }
 function nodeBox(svg, f, i, ctx) {
   var box = f.b[i], r = D.rows[box.r - 1], cells = ctx.cells[i];
   var used = cells.filter(function (c) { return c !== "."; }).length;
-  var g = el("g", { "class": "box " + box.k + (box.h ? " hot" : "") +
-    (ctx.state[i] === "going" ? " gone" : "") + (ctx.isNew[i] ? " new" : ""),
+  /* A node the operation frees looks as the others until it goes. */
+  var going = ctx.state[i] === "going";
+  var g = el("g", { "class": "box " + (going ? "g gone" : "n") +
+    (box.h ? " hot" : "") + (ctx.isNew[i] ? " new" : ""),
     "data-b": i + 1, transform: "translate(" + box.x + "," + box.y + ")" },
     svg);
   el("rect", { "class": "frame", width: G.box_w, height: G.node_h, rx: 4 }, g);
-  text(g, G.pad, 13, "", "L" + r[0] + " \u00b7 " + (box.k === "g" ?
-    "freed" : used + "/" + cells.length + " in use"));
+  text(g, G.pad, 13, "", "L" + r[0] + " \u00b7 " + (going ?
+    "freed" : used + "/" + cells.length + " used"));
   text(g, G.pad, 26, "range", r[1] + ".." + r[2]);
   cells.forEach(function (c, s) {
     var cls = "c " + CLASS[c];
     if (ctx.changed[(i + 1) + ":" + s]) cls += " chg";
     if (ctx.cur && ctx.cur.b === i + 1 && ctx.cur.s === s) cls += " cur";
-    el("rect", { "class": cls, "data-s": s, x: G.pad + s % G.cols * G.pitch,
-      y: G.title + G.pad + Math.floor(s / G.cols) * G.pitch, width: G.cell,
+    var x = G.pad + s % G.cols * G.pitch,
+      y = G.title + G.pad + Math.floor(s / G.cols) * G.pitch;
+    el("rect", { "class": cls, "data-s": s, x: x, y: y, width: G.cell,
       height: G.cell }, g);
+    /* An IDA bitmap: a bar as high as the share of its bits set. */
+    if (r[6] && r[6].bits && c !== ".") {
+      var h = Math.max(2, Math.round((G.cell - 2) * countAt(ctx.f, i + 1, s,
+        ctx.upto) / r[6].bits));
+      el("rect", { "class": "bits", x: x + 1, y: y + G.cell - 1 - h,
+        width: G.cell - 2, height: h }, g);
+    }
   });
 }
 function smallBox(svg, box) {
@@ -101,9 +126,10 @@ function draw(i, k) {
   }
   var upto = k < 0 ? f.e.length - 1 : k;
   var ctx = { cells: cellsAt(f, upto), state: [], isNew: [], changed: {},
-    cur: k >= 0 ? f.e[k] : null };
+    cur: k >= 0 ? f.e[k] : null, f: f, upto: upto };
   f.e.forEach(function (e, j) {
-    if (e.a && (k < 0 || j === k)) ctx.changed[e.b + ":" + e.s] = 1;
+    if ((e.a || e.d) && (k < 0 || j === k))
+      ctx.changed[e.b + ":" + e.s] = 1;
     if (e.n === "new" && (k < 0 || j === k)) ctx.isNew[e.b - 1] = 1;
   });
   var svg = el("svg", { "class": "tree", width: f.w, height: f.h,
@@ -111,8 +137,11 @@ function draw(i, k) {
     "aria-label": "the tree" });
   f.b.forEach(function (box, b) {
     ctx.state[b] = shown(f, b + 1, upto);
-    if (box.p && ctx.state[b] !== "gone" && ctx.state[b] !== "notyet")
-      edge(svg, f, box);
+    /* After the operation, what it freed shows faded. */
+    if (k < 0 && box.k === "g") ctx.state[b] = "going";
+    if (box.p && ctx.state[b] !== "gone" && ctx.state[b] !== "notyet" &&
+        (ctx.state[b] === "going" || ctx.cells[box.p - 1][box.s] !== "."))
+      edge(svg, f, box, ctx.state[b] === "going");
   });
   f.b.forEach(function (box, b) {
     if (ctx.state[b] === "gone" || ctx.state[b] === "notyet") return;
@@ -134,11 +163,24 @@ function tip(ev) {
   var st = [...c.classList].indexOf("cu") >= 0 ? "#" :
     [...c.classList].indexOf("cc") >= 0 ? "+" :
     [...c.classList].indexOf("cx") >= 0 ? "x" : ".";
-  var lines = ["L" + r[0] + " slot " + s + ": " + WORD[st],
+  var ida = r[6] && r[6].bits, b = +c.parentNode.dataset.b;
+  var lines = ["L" + r[0] + " slot " + s + ": " + (ida && st !== "." ?
+    (st === "x" ? "a full bitmap" : "a bitmap with room") : WORD[st]),
     (span === 1 ? "ID " + lo : "IDs " + lo + ".." + (lo + span - 1))];
-  if (r[4] && r[4][s]) lines.push("value " + r[4][s]);
-  lines.push("slot bits " + s.toString(2).padStart(Math.log2(n), "0") +
-    " \u00b7 present " + (st === "." ? 0 : 1) + " full " +
+  if (ida && st !== ".") {
+    var set = countAt(f, b, s, pos.e < 0 ? f.e.length - 1 : pos.e);
+    lines.push("bitmap: " + set + " of " + r[6].bits + " bits set (" +
+      set + (set === 1 ? " ID" : " IDs") + " in use)");
+  } else if (r[4] && r[4][s]) lines.push("value " + r[4][s]);
+  if (r[6] && r[6].gen !== undefined) {
+    var g = r[5][s], tid = g * Math.pow(2, r[6].gen) + lo;
+    lines.push(st === "." ? "generation " + g + ": a tagged ID of an " +
+      "earlier one is stale" : "tagged ID " + tid + " = generation " + g +
+      " << " + r[6].gen + " | ID " + lo);
+  }
+  lines.push("slot " + s + " in binary " +
+    s.toString(2).padStart(Math.log2(n), "0") + " (the ID's digit here)");
+  lines.push("present bit " + (st === "." ? 0 : 1) + ", full bit " +
     (st === "x" || (st === "#" && r[0] === 0) ? 1 : 0));
   if (span === 1) lines.push("ID bits " + lo.toString(2));
   t.textContent = lines.join("\n");
@@ -204,7 +246,11 @@ function fill(root, i, k) {
   root.querySelector(".tname").textContent = !f.t ? "no tree" :
     f.nm ? "tree " + f.nm : "tree (unnamed)";
   root.querySelector(".cmd").textContent = f.c;
-  root.querySelector(".out").textContent = f.o === "" ? "(no output)" : f.o;
+  var done = -1;
+  f.e.forEach(function (e, j) { if (/^done /.test(e.w)) done = j; });
+  root.querySelector(".out").textContent = k >= 0 && k < done ?
+    "(not yet: the operation is still running)" :
+    f.o === "" ? "(no output)" : f.o;
   var narr = root.querySelector(".narr"), nh = root.querySelector(".narr-h");
   narr.textContent = f.n;
   narr.hidden = nh.hidden = f.n === "";
@@ -286,8 +332,8 @@ function setFine(on) {
   for (var k = 0; k < STEPS.length; k++) if (STEPS[k].f === f) break;
   show(k);
 }
-function fromHash() {
-  var m = /frame=(\d+)(?:&event=(\d+))?/.exec(location.hash);
+function fromHash(hash) {
+  var m = /frame=(\d+)(?:&event=(\d+))?/.exec(hash || location.hash);
   if (!m) return false;
   var f = Math.max(1, Math.min(N, +m[1])) - 1, e = m[2] ? +m[2] - 1 : -1;
   if (e >= 0 && D.frames[f].e.length) {
@@ -317,7 +363,7 @@ function printAll() {
   document.body.classList.add("printing");
 }
 function selftest() {
-  var out = [], cells = function () {
+  var hash = location.hash, out = [], cells = function () {
     return $("view").querySelectorAll(".treebox rect.c").length;
   };
   function note(what) {
@@ -333,10 +379,17 @@ function selftest() {
   setFine(true); show(0); go(1); note("fine-forward");
   go(-1); note("fine-back");
   setFine(false); show(0); note("first-again");
-  var cell = $("view").querySelector(".treebox .box.n rect.c.cu");
-  if (cell) {
+  function hover(what, sel) {
+    var cell = $("view").querySelector(sel);
+    if (!cell) return;
     cell.dispatchEvent(new MouseEvent("mouseover", { bubbles: true }));
-    out.push("hover: " + $("tip").textContent.replace(/\n/g, " | "));
+    out.push(what + ": " + $("tip").textContent.replace(/\n/g, " | "));
+  }
+  hover("hover", ".treebox .box.n rect.c.cu");
+  /* #frame=N&selftest: a leaf's first slot in use there, hovered. */
+  if (fromHash(hash)) {
+    note("at");
+    hover("hover-at", ".treebox .box.n rect.c.cu, .treebox .box.n rect.c.cc");
   }
   var qi = -1;
   D.frames.forEach(function (f, i) { if (qi < 0 && f.q) qi = i; });

@@ -21,6 +21,7 @@ local idr, idr_methods, ida_methods, view = ...
 
 local L = view "frame"
 local W = view "words"
+local G = view "geometry"
 
 local concat, format = table.concat, string.format
 -- {============================ Frames ============================
@@ -49,7 +50,8 @@ end
 -- Row number of @r (frame.lua's L.row()), stored once.
 function Recorder:row(r)
 	local text = concat({ r[1], r[2], r[3], r[4],
-		r[5] and concat(r[5], "\0") or "" }, "\1")
+		r[5] and concat(r[5], "\0") or "", r[6] and concat(r[6], " ") or "",
+		r[7] and (r[7].gen or -r[7].bits) or "" }, "\1")
 	local id = self.row_of[text]
 	if not id then
 		self.rows[#self.rows + 1] = r
@@ -105,14 +107,33 @@ end
 -- kernel's step (if any), b = the box it happened in (0: none drawn),
 -- s = the slot, a and z =
 -- the cell's character after and before it, n = "new" or "free" when it
--- made or freed the node of box b }.
-local function event_item(ev, where, ida)
+-- made or freed the node of box b, d = +1 or -1: an IDA bit set or
+-- cleared in the bitmap of slot s }.
+-- An IDA's bitmap event: its IDs are one slot of a leaf, the leaf's box
+-- and that slot are where it happens; a bit set or cleared changes the
+-- slot's count of IDs set by d.
+local BIT = { ["bit-set"] = 1, ["bit-clear"] = -1 }
+
+local function bitmap_item(ev, where, item)
+	local span = ev.last - ev.first + 1
+	local leaf = ev.first - ev.first % (span * G.SLOTS)
+	item.b = where["0:" .. leaf] or 0
+	item.s = (ev.first - leaf) // span
+	item.d = BIT[ev.event]
+	return item
+end
+
+local function event_item(ev, where, ida, op)
 	local level, first = L.event_node(ev)
-	local b = level and where[level .. ":" .. first] or 0
-	local after, before = L.change(ev, ida)
-	local kernel = W.kernel(ev)
-	local item = { w = W.line(ev), x = W.text(ev), b = b, s = ev.slot,
+	local kernel = W.kernel(ev, op)
+	local item = { w = W.line(ev), x = W.text(ev), s = ev.slot,
 		k = kernel ~= "" and kernel or nil }
+	if ida and (ev.aux == "bitmap" or BIT[ev.event]) then
+		return bitmap_item(ev, where, item)
+	end
+	local b = level and not ev.aux and where[level .. ":" .. first] or 0
+	local after, before = L.change(ev, ida)
+	item.b = b
 	if b > 0 and after then item.a, item.z = after, before end
 	if b > 0 and ev.event == "node-new" then item.n = "new" end
 	if b > 0 and ev.event == "node-free" then item.n = "free" end
@@ -168,8 +189,11 @@ function Recorder:frame(f)
 		boxes, w, h, where = L.layout(f.tree, kept, self:rows_of(f.tree))
 	end
 	local ida = f.tree and f.tree:info().kind == "ida"
-	local evs = {}
-	for i, ev in ipairs(kept) do evs[i] = event_item(ev, where, ida) end
+	local evs, op = {}, {}
+	for i, ev in ipairs(kept) do
+		if ev.event == "op" then op = ev end
+		evs[i] = event_item(ev, where, ida, op)
+	end
 	local narration = f.narration
 	if narration == nil then
 		narration = self:narrate(f.tree, all, f.more)

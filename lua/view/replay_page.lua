@@ -39,8 +39,17 @@ local CELL_CLASS = { ["."] = "cf", ["#"] = "cu", ["+"] = "cc", x = "cx" }
 
 local function row_title(r)
 	local used = select(2, r[4]:gsub("[^.]", ""))
-	return format("L%d \u{b7} %d/%d in use", r[1], used, #r[4]),
+	return format("L%d \u{b7} %d/%d used", r[1], used, #r[4]),
 		format("%d..%d", r[2], r[3])
+end
+
+-- A box's line of text at @x, @y, squeezed to the box's width when it
+-- is longer than g.chars characters (page.js's text() does the same).
+local function line(g, x, y, cls, s)
+	local fit = #s > g.chars and format(' textLength="%d" ' ..
+		'lengthAdjust="spacingAndGlyphs"', g.box_w - 2 * g.pad) or ""
+	return format('<text%s x="%d" y="%d"%s>%s</text>', cls and
+		' class="' .. cls .. '"' or "", x, y, fit, esc(s))
 end
 
 -- The middle of cell @s of a box at @x, @y.
@@ -54,8 +63,9 @@ local function edge(g, boxes, box, out)
 	local x1, y1 = cell_mid(g, parent.x, parent.y, box.s)
 	local x2, y2 = box.x + g.box_w // 2, box.y
 	local my = (y1 + y2) // 2
-	out[#out + 1] = format('<path class="edge%s" d="M%d %dC%d %d %d %d %d %d"/>',
-		box.h and " hot" or "", x1, y1, x1, my, x2, my, x2, y2)
+	out[#out + 1] = format('<path class="edge%s%s" d="M%d %dC%d %d %d %d ' ..
+		'%d %d"/>', box.h and " hot" or "", box.k == "g" and " ghost" or "",
+		x1, y1, x1, my, x2, my, x2, y2)
 end
 
 local function node_box(g, rows, box, i, out)
@@ -63,10 +73,10 @@ local function node_box(g, rows, box, i, out)
 	local t1, t2 = row_title(r)
 	out[#out + 1] = format('<g class="box %s%s" data-b="%d" ' ..
 		'transform="translate(%d,%d)"><rect class="frame" width="%d" ' ..
-		'height="%d" rx="4"/><text x="%d" y="13">%s</text>' ..
-		'<text class="range" x="%d" y="26">%s</text>', box.k,
+		'height="%d" rx="4"/>%s%s', box.k .. (box.k == "g" and " gone" or ""),
 		box.h and " hot" or "", i, box.x, box.y, g.box_w, g.node_h,
-		g.pad, esc(t1), g.pad, esc(t2))
+		line(g, g.pad, 13, nil, box.k == "g" and format("L%d \u{b7} freed",
+		r[1]) or t1), line(g, g.pad, 26, "range", t2))
 	for s = 0, #r[4] - 1 do
 		out[#out + 1] = format('<rect class="c %s" data-s="%d" x="%d" ' ..
 			'y="%d" width="%d" height="%d"/>',
@@ -80,10 +90,9 @@ end
 local function small_box(g, box, out)
 	local a, b = box.t:match("^([^\n]*)\n?(.*)$")
 	out[#out + 1] = format('<g class="box %s" transform="translate(%d,%d)">' ..
-		'<rect class="frame" width="%d" height="%d" rx="4"/>' ..
-		'<text x="%d" y="18">%s</text><text x="%d" y="34">%s</text></g>',
-		box.k, box.x, box.y, g.box_w, g.small_h, g.pad, esc(a), g.pad,
-		esc(b))
+		'<rect class="frame" width="%d" height="%d" rx="4"/>%s%s</g>',
+		box.k, box.x, box.y, g.box_w, g.small_h, line(g, g.pad, 18, nil, a),
+		line(g, g.pad, 34, nil, b))
 end
 
 --- P.svg(rec, n): frame @n's tree as SVG markup.
@@ -98,11 +107,11 @@ function P.svg(rec, n)
 		'viewBox="0 0 %d %d" role="img" aria-label="the tree">',
 		f.w, f.h, f.w, f.h)
 	for _, box in ipairs(boxes) do
-		if box.p and box.k ~= "g" then edge(g, boxes, box, out) end
+		if box.p then edge(g, boxes, box, out) end
 	end
 	for i, box in ipairs(boxes) do
-		if box.k == "n" then node_box(g, rec.rows, box, i, out)
-		elseif box.k ~= "g" then small_box(g, box, out) end
+		if box.r then node_box(g, rec.rows, box, i, out)
+		else small_box(g, box, out) end
 	end
 	out[#out + 1] = "</svg>"
 	return concat(out)
@@ -137,7 +146,18 @@ local LEGEND = '<div class="legend">' ..
 	'<span>' .. legend_cell("cc") .. ' child with room</span>' ..
 	'<span>' .. legend_cell("cx") .. ' full</span>' ..
 	'<span><b class="hotkey">blue</b>: the operation\'s path</span>' ..
-	'<span><b class="chgkey">orange</b>: changed</span></div>'
+	'<span><b class="chgkey">orange</b>: changed</span>'
+
+-- An IDA's leaf slot holds a bitmap: said in the legend of its page.
+local IDA_KEY = '<span>an IDA leaf\'s slot: a bitmap, its bar the share ' ..
+	'of its IDs set</span>'
+
+local function legend(rec)
+	for _, r in ipairs(rec.rows) do
+		if r[7] and r[7].bits then return LEGEND .. IDA_KEY .. "</div>" end
+	end
+	return LEGEND .. "</div>"
+end
 
 -- The controls' icons, drawn: no font has to hold them.
 local ICON = {
@@ -243,9 +263,7 @@ local function now_panel(f)
 	end
 	return concat({
 		'<div class="evpanel"><p class="evline">',
-		#f.e > 0 and format("%d events: tick \u{201c}step each " ..
-			"event\u{201d} to play them one by one.", #f.e + f.m) or
-			"No events.",
+		#f.e > 0 and format("%d events.", #f.e + f.m) or "No events.",
 		'</p><p class="evtext" hidden></p><h2 class="kernel-h"' .. (#steps == 0 and " hidden" or "") ..
 			'>In the kernel</h2><ul class="kernel">', concat(steps),
 		"</ul></div>",
@@ -256,7 +274,7 @@ local function stage(rec, f)
 	return concat({
 		'<section class="stage"><div class="treehead">',
 		'<span class="tname">' .. esc(tree_name(f)) .. "</span>",
-		LEGEND, "</div>",
+		legend(rec), "</div>",
 		'<div class="treebox">' .. (rec.frames[1] and P.svg(rec, 1) or
 			'<p class="none">(no tree)</p>') .. "</div>",
 		now_panel(f),

@@ -91,7 +91,8 @@ function W.call(ev)
 end
 
 -- The kernel's call chain of each operation, from the call down to the
--- function that walks the tree.
+-- function that walks the tree (Linux 6.1; the 2004 API's as it was in
+-- 2.6.8-2.6.10).
 local OP_KERNEL = {
 	alloc = "idr_alloc() -> idr_alloc_u32() -> idr_get_free()",
 	alloc_u32 = "idr_alloc_u32() -> idr_get_free()",
@@ -99,8 +100,9 @@ local OP_KERNEL = {
 	find = "idr_find() -> radix_tree_lookup()",
 	remove = "idr_remove() -> radix_tree_delete_item()",
 	replace = "idr_replace() -> __radix_tree_lookup(), __radix_tree_replace()",
-	get_next = "idr_get_next() -> idr_get_next_ul() -> radix_tree_iter_find()",
-	get_next_ul = "idr_get_next_ul() -> radix_tree_iter_find()",
+	get_next = "idr_get_next() -> idr_get_next_ul() -> " ..
+		"radix_tree_for_each_slot()",
+	get_next_ul = "idr_get_next_ul() -> radix_tree_for_each_slot()",
 	for_each = "idr_for_each() -> radix_tree_for_each_slot()",
 	pre_get = "idr_pre_get() (2.6.8-2.6.10) filled idp->id_free; " ..
 		"today idr_preload()",
@@ -109,24 +111,60 @@ local OP_KERNEL = {
 	get_new_above = "idr_get_new_above() -> sub_alloc() (2.6.8-2.6.10); " ..
 		"today idr_alloc()",
 	ida_alloc_range = "ida_alloc_range() -> xas_find_marked(XA_FREE_MARK)",
-	ida_free = "ida_free() -> xas_load(), then xas_store(NULL) " ..
-		"of an empty bitmap",
-	ida_exists = "ida_exists() -> xa_load()",
-	ida_find_first_range = "ida_find_first_range() -> xas_find()",
+	ida_free = "ida_free() -> xas_load(), __clear_bit(); an empty " ..
+		"bitmap: kfree() and xas_store(NULL)",
+	ida_exists = "xa_load() (ida_exists, added to the kernel after 6.1)",
+	ida_find_first_range = "xas_find() (ida_find_first_range, added to " ..
+		"the kernel after 6.1)",
+	alloc_tagged = "idr_alloc() -> idr_get_free() for the ID",
+	remove_tagged = "idr_remove() -> radix_tree_delete_item() for the ID",
+	find_tagged = "idr_find() -> radix_tree_lookup() for the ID",
+	tag_check = "idr_find() -> radix_tree_lookup() for the ID",
 }
 
 local OWN = "none: this library's own"
+local NO_TAGS = " (its generation, the tagged ID's top bits, is this " ..
+	"library's own)"
 
 --- W.op_kernel(op) -> text: the kernel's calls doing operation @op, or
 -- nil when the kernel has no such operation.
 function W.op_kernel(op)
+	local k = OP_KERNEL[op]
 	if tostring(op):find("tag") then
-		return OWN .. " (the kernel has no tagged IDs)"
+		return k and k .. NO_TAGS or OWN .. " (the kernel has no tagged IDs)"
 	end
-	return OP_KERNEL[op]
+	return k
 end
 
 -- }================================================================
+
+-- The operations' families.
+local FAMILY = { alloc = "alloc", alloc_u32 = "alloc",
+	alloc_cyclic = "alloc", get_new = "alloc", get_new_above = "alloc",
+	alloc_tagged = "alloc", pre_get = "alloc",
+	find = "find", find_tagged = "find", tag_check = "find",
+	replace = "replace", get_next = "iter", get_next_ul = "iter",
+	for_each = "iter", remove = "remove", remove_tagged = "remove",
+	ida_alloc_range = "ida_alloc", ida_free = "ida_free",
+	ida_exists = "ida_find", ida_find_first_range = "ida_find",
+	ida_count = "ida_find" }
+
+-- What a "done" event's result is: the operation's ID, which only the
+-- allocations return; a lookup or removal returns the entry it found.
+local OUTCOME = {
+	find = "found %s: it returns its entry",
+	replace = "%s's entry replaced: it returns the old one",
+	iter = "the next in use is %s: it returns its entry",
+	remove = "%s removed: it returns the entry it held",
+}
+
+local function outcome(e)
+	local id = "ID " .. tostring(e.result)
+	if tostring(e.op):find("tag") then id = "tagged " .. id end
+	local f = OUTCOME[FAMILY[e.op]]
+	if f and e.op ~= "tag_check" then return fmt(f, id) end
+	return "it returns " .. tostring(e.result)
+end
 
 -- {======================= The table of events =====================
 
@@ -159,8 +197,7 @@ local EVENTS = {
 				return fmt("%s is over: it fails with %s",
 					tostring(e.op), e.errno)
 			end
-			return fmt("%s is over: it returns %s", tostring(e.op),
-				tostring(e.result))
+			return fmt("%s is over: %s", tostring(e.op), outcome(e))
 		end,
 		kernel = function(e)
 			return (W.op_kernel(e.op) or OWN) .. ": returns"
@@ -172,8 +209,6 @@ local EVENTS = {
 			return fmt("the way down goes through %s and takes its " ..
 				"slot %d (%s)", W.node(e), e.slot, W.slot_ids(e))
 		end,
-		kernel = "radix_tree_descend(): the slot of this level's digit " ..
-			"(idr_get_free() takes it if its IDR_FREE tag is set)",
 	},
 	["no-room"] = {
 		verb = "no room: back up",
@@ -182,34 +217,24 @@ local EVENTS = {
 				"up to the parent's next slot (at the top: grow)",
 				W.node(e), e.slot)
 		end,
-		kernel = "idr_get_free(): radix_tree_find_next_bit(IDR_FREE) " ..
-			"finds no tagged slot: up to node->parent (at the top: " ..
-			"radix_tree_extend())",
 	},
 	malloc = {
 		verb = "nodes from malloc",
 		text = function(e)
 			return nodes_text(e.nodes) .. " allocated for this operation"
 		end,
-		kernel = "radix_tree_node_alloc() -> " ..
-			"kmem_cache_alloc(radix_tree_node_cachep)",
 	},
 	["cache-take"] = {
 		verb = "nodes from the cache",
 		text = function(e)
 			return nodes_text(e.nodes) .. " taken from the idr's cache"
 		end,
-		kernel = "alloc_layer() (2.6.8-2.6.10): from idp->id_free, " ..
-			"filled by idr_pre_get(); today radix_tree_node_alloc() " ..
-			"takes from radix_tree_preloads",
 	},
 	["preload-take"] = {
 		verb = "nodes from the preload",
 		text = function(e)
 			return nodes_text(e.nodes) .. " taken from this thread's preload"
 		end,
-		kernel = "radix_tree_node_alloc(): from this CPU's " ..
-			"radix_tree_preloads, filled by idr_preload()",
 	},
 	["node-new"] = {
 		verb = "new node",
@@ -223,16 +248,6 @@ local EVENTS = {
 			end
 			return fmt("a new %s joins the tree", W.node_kind(e))
 		end,
-		kernel = function(e)
-			if e.aux == "bitmap" then
-				return "ida_alloc_range(): kzalloc() of a struct " ..
-					"ida_bitmap, then xas_store()"
-			elseif e.aux == "gens" then
-				return OWN .. " (generation counters)"
-			end
-			return "radix_tree_node_alloc(): idr_get_free() makes the " ..
-				"missing child, all IDR_FREE tags set"
-		end,
 	},
 	attach = {
 		verb = "child attached",
@@ -240,8 +255,6 @@ local EVENTS = {
 			return fmt("slot %d of %s now holds a child (the node just " ..
 				"made, or the old top when growing)", e.slot, W.node(e))
 		end,
-		kernel = "idr_get_free(): rcu_assign_pointer(*slot, " ..
-			"node_to_entry(child))",
 	},
 	grow = {
 		verb = "tree grows",
@@ -249,8 +262,6 @@ local EVENTS = {
 			return fmt("a level is added on top: %s holds the old top " ..
 				"at slot 0 (height %d)", W.node(e), e.height)
 		end,
-		kernel = "radix_tree_extend(): a new root node holds the old " ..
-			"one in slot 0, its tags copied",
 		height = true,
 	},
 	detach = {
@@ -259,7 +270,6 @@ local EVENTS = {
 			return fmt("slot %d of %s no longer holds a child",
 				e.slot, W.node(e))
 		end,
-		kernel = "delete_node(): parent->slots[offset] = NULL",
 	},
 	shrink = {
 		verb = "tree shrinks",
@@ -267,8 +277,6 @@ local EVENTS = {
 			return fmt("the top held only slot 0: it is gone and %s " ..
 				"is the top (height %d)", W.node(e), e.height)
 		end,
-		kernel = "radix_tree_shrink(): the root holds only slot 0: " ..
-			"its child becomes the root",
 		height = true,
 	},
 	["node-free"] = {
@@ -283,15 +291,6 @@ local EVENTS = {
 			end
 			return fmt("%s leaves the tree", W.node_kind(e))
 		end,
-		kernel = function(e)
-			if e.aux == "bitmap" then
-				return "ida_free(): bitmap_empty(): kfree(bitmap)"
-			elseif e.aux == "gens" then
-				return OWN .. " (generation counters)"
-			end
-			return "delete_node() -> radix_tree_node_free(): freed by " ..
-				"call_rcu() after a grace period"
-		end,
 	},
 	["cache-put"] = {
 		verb = "memory to the cache",
@@ -299,23 +298,18 @@ local EVENTS = {
 			return "its memory goes to the idr's cache, for a later " ..
 				"insertion"
 		end,
-		kernel = "free_layer() (2.6.8-2.6.10): onto idp->id_free; " ..
-			"today's idr keeps no cache of its own",
 	},
 	free = {
 		verb = "memory to malloc",
 		text = function()
 			return "its memory goes back to the allocator"
 		end,
-		kernel = "radix_tree_node_rcu_free() -> " ..
-			"kmem_cache_free(radix_tree_node_cachep)",
 	},
 	pack = {
 		verb = "leaf packed",
 		text = function(e)
 			return fmt("leaf %s is packed into a smaller block", W.node(e))
 		end,
-		kernel = OWN .. " (the kernel's nodes always have 64 slots)",
 	},
 	["slot-set"] = {
 		verb = "slot takes an entry",
@@ -327,13 +321,6 @@ local EVENTS = {
 			return fmt("leaf slot %d (%s) now holds an entry", e.slot,
 				W.slot_ids(e))
 		end,
-		kernel = function(e)
-			if e.last - e.first + 1 > G.SLOTS then
-				return "ida_alloc_range(): xas_store(&xas, bitmap)"
-			end
-			return "idr_alloc_u32() -> radix_tree_iter_replace(): the " ..
-				"slot idr_get_free() returned takes the pointer"
-		end,
 	},
 	["slot-clear"] = {
 		verb = "slot emptied",
@@ -344,13 +331,6 @@ local EVENTS = {
 			end
 			return fmt("leaf slot %d (%s) is freed", e.slot, W.slot_ids(e))
 		end,
-		kernel = function(e)
-			if e.last - e.first + 1 > G.SLOTS then
-				return "ida_free(): xas_store(&xas, NULL)"
-			end
-			return "radix_tree_delete_item() -> __radix_tree_delete(): " ..
-				"replace_slot(NULL)"
-		end,
 	},
 	full = {
 		verb = "slot full",
@@ -358,9 +338,6 @@ local EVENTS = {
 			return fmt("leaf slot %d's full bit is set: the slot is used",
 				e.slot)
 		end,
-		kernel = "radix_tree_iter_tag_clear(IDR_FREE) -> " ..
-			"node_tag_clear(): the kernel clears a free tag where this " ..
-			"tree sets a full bit",
 	},
 	open = {
 		verb = "slot free",
@@ -368,8 +345,6 @@ local EVENTS = {
 			return fmt("leaf slot %d's full bit is cleared: the slot is " ..
 				"free", e.slot)
 		end,
-		kernel = "__radix_tree_delete(): node_tag_set(IDR_FREE): the " ..
-			"kernel sets a free tag where this tree clears a full bit",
 	},
 	["subtree-full"] = {
 		verb = "subtree full",
@@ -377,8 +352,6 @@ local EVENTS = {
 			return fmt("slot %d of %s: its full bit is set: the subtree " ..
 				"below is full", e.slot, W.node(e))
 		end,
-		kernel = "node_tag_clear(): the child has no IDR_FREE tag " ..
-			"left, so its slot in the parent loses it too",
 	},
 	["subtree-open"] = {
 		verb = "subtree has room",
@@ -386,8 +359,6 @@ local EVENTS = {
 			return fmt("slot %d of %s: its full bit is cleared: the " ..
 				"subtree below has room again", e.slot, W.node(e))
 		end,
-		kernel = "node_tag_set(): IDR_FREE set on each parent's slot " ..
-			"on the way up, until one has it already",
 	},
 	["bit-set"] = {
 		verb = "ID's bit set",
@@ -395,7 +366,6 @@ local EVENTS = {
 			return fmt("bit %d of the bitmap of %d..%d is set: ID %d " ..
 				"is taken", e.slot, e.first, e.last, e.first + e.slot)
 		end,
-		kernel = "ida_alloc_range(): __set_bit(bit, bitmap->bitmap)",
 	},
 	["bit-clear"] = {
 		verb = "ID's bit cleared",
@@ -403,7 +373,6 @@ local EVENTS = {
 			return fmt("bit %d of the bitmap of %d..%d is cleared: ID %d " ..
 				"is free", e.slot, e.first, e.last, e.first + e.slot)
 		end,
-		kernel = "ida_free(): __clear_bit(bit, bitmap->bitmap)",
 	},
 	["bitmap-full"] = {
 		verb = "bitmap full",
@@ -411,8 +380,6 @@ local EVENTS = {
 			return fmt("leaf slot %d's full bit is set: its bitmap is " ..
 				"full", e.slot)
 		end,
-		kernel = "ida_alloc_range(): bitmap_full(): " ..
-			"xas_clear_mark(XA_FREE_MARK)",
 	},
 	["bitmap-open"] = {
 		verb = "bitmap has room",
@@ -420,17 +387,22 @@ local EVENTS = {
 			return fmt("leaf slot %d's full bit is cleared: its bitmap " ..
 				"has room again", e.slot)
 		end,
-		kernel = "ida_free(): xas_set_mark(XA_FREE_MARK)",
 	},
 }
 
 W.EVENTS = EVENTS
+
+-- The "op" event worded last: the operation of the events after it,
+-- until its "done".
+local last_op = {}
 
 local function row(ev)
 	local r = EVENTS[ev.event]
 	if not r then
 		error("no words for the event '" .. tostring(ev.event) .. "'", 3)
 	end
+	if ev.event == "op" then last_op = ev end
+	if ev.event == "done" then last_op = {} end
 	return r
 end
 
@@ -444,10 +416,228 @@ function W.verb(ev)
 	return row(ev).verb
 end
 
---- W.kernel(ev) -> "function(): the step of it" doing @ev in Linux.
-function W.kernel(ev)
-	local k = row(ev).kernel
-	return type(k) == "function" and k(ev) or k
+-- {================ The kernel's step, by operation =================
+-- One event kind is done by different kernel code in different
+-- operations: a visit is idr_get_free()'s in an allocation,
+-- __radix_tree_lookup()'s in a lookup or removal, the XArray's in an
+-- IDA.  Linux 6.1's lib/idr.c, lib/radix-tree.c and lib/xarray.c.
+
+local VISIT = {
+	alloc = "idr_get_free(): radix_tree_descend() to this level's " ..
+		"slot, taken if its IDR_FREE tag is set",
+	find = "radix_tree_lookup() -> __radix_tree_lookup(): " ..
+		"radix_tree_descend() to this level's slot",
+	replace = "idr_replace() -> __radix_tree_lookup(): " ..
+		"radix_tree_descend() to this level's slot",
+	iter = "radix_tree_for_each_slot() -> radix_tree_next_chunk(): " ..
+		"down to the next slot in use",
+	remove = "radix_tree_delete_item() -> __radix_tree_lookup(): " ..
+		"radix_tree_descend() to this level's slot",
+	ida_alloc = "xas_find_marked(XA_FREE_MARK) -> xas_descend(): down " ..
+		"to a slot marked free",
+	ida_free = "xas_load() -> xas_descend(): this level's slot",
+	ida_find = "xas_find() -> xas_descend(): this level's slot",
+}
+
+-- Whether @ev is about a node above the tree's top when the operation
+-- began: a level the operation grew (not the first node of an empty
+-- tree, which the walk down makes).
+local function above_old_top(ev, op)
+	local h = op.height or 0
+	return h > 0 and ev.level and ev.level + 1 > h
+end
+
+local KERNEL = {
+	visit = function(_, fam)
+		return VISIT[fam] or VISIT.find
+	end,
+	["no-room"] = function(_, _, ida)
+		if ida then
+			return "xas_find_marked(XA_FREE_MARK) finds no marked slot " ..
+				"in this node and goes on in the parent's next (past " ..
+				"the end: xas_store() -> xas_expand() grows the array)"
+		end
+		return "idr_get_free(): radix_tree_find_next_bit(IDR_FREE) " ..
+			"finds no tagged slot: up to node->parent (at the top: " ..
+			"radix_tree_extend())"
+	end,
+	malloc = function(_, _, ida)
+		if ida then
+			return "xas_alloc() -> kmem_cache_alloc_lru(" ..
+				"radix_tree_node_cachep); a bitmap: kzalloc()"
+		end
+		return "radix_tree_node_alloc() -> " ..
+			"kmem_cache_alloc(radix_tree_node_cachep)"
+	end,
+	["cache-take"] = function()
+		return "alloc_layer() (2.6.8-2.6.10): from idp->id_free, " ..
+			"filled by idr_pre_get(); today radix_tree_node_alloc() " ..
+			"takes from radix_tree_preloads"
+	end,
+	["preload-take"] = function()
+		return "radix_tree_node_alloc(): from this CPU's " ..
+			"radix_tree_preloads, filled by idr_preload()"
+	end,
+	["node-new"] = function(ev, _, ida, grown)
+		if ev.aux == "bitmap" then
+			return "ida_alloc_range(): kzalloc() of a struct ida_bitmap"
+		elseif ev.aux == "gens" then
+			return OWN .. " (generation counters)"
+		elseif ida then
+			return grown and "xas_expand(): xas_alloc() makes a new head " ..
+				"node" or "xas_create(): xas_alloc() makes the missing node"
+		end
+		return grown and "radix_tree_extend(): radix_tree_node_alloc() " ..
+			"makes a new root node, all_tag_set(IDR_FREE)" or
+			"idr_get_free(): radix_tree_node_alloc() makes the missing " ..
+			"child, all_tag_set(IDR_FREE)"
+	end,
+	attach = function(ev, _, ida, grown)
+		grown = grown and ev.slot == 0
+		if ida then
+			return grown and "xas_expand(): node->slots[0] = the old " ..
+				"head, then rcu_assign_pointer(xa->xa_head)" or
+				"xas_create(): rcu_assign_pointer(*slot, xa_mk_node(node))"
+		end
+		return grown and "radix_tree_extend(): node->slots[0] = the " ..
+			"old root, then rcu_assign_pointer(root->xa_head)" or
+			"idr_get_free(): rcu_assign_pointer(*slot, node_to_entry(child))"
+	end,
+	grow = function(_, _, ida)
+		if ida then
+			return "xas_expand(): a new head node holds the old one " ..
+				"in slot 0, its marks copied"
+		end
+		return "radix_tree_extend(): a new root node holds the old " ..
+			"one in slot 0, its tags copied"
+	end,
+	detach = function(_, _, ida)
+		if ida then
+			return "xas_delete_node(): parent->slots[offset] = NULL " ..
+				"(the top's slot 0: xas_shrink())"
+		end
+		return "delete_node(): parent->slots[node->offset] = NULL " ..
+			"(the top's slot 0: radix_tree_shrink())"
+	end,
+	shrink = function(_, _, ida)
+		if ida then
+			return "xas_shrink(): the head holds only slot 0: its child " ..
+				"becomes the head"
+		end
+		return "radix_tree_shrink(): the root holds only slot 0: " ..
+			"its child becomes the root"
+	end,
+	["node-free"] = function(ev, _, ida, _, top)
+		if ev.aux == "bitmap" then
+			return "ida_free(): bitmap_empty(): kfree(bitmap)"
+		elseif ev.aux == "gens" then
+			return OWN .. " (generation counters)"
+		elseif ida then
+			return (top and "xas_shrink()" or "xas_delete_node()") ..
+				" -> xa_node_free(): call_rcu(radix_tree_node_rcu_free)"
+		end
+		return (top and "radix_tree_shrink()" or "delete_node()") ..
+			" -> radix_tree_node_free(): freed by call_rcu() after a " ..
+			"grace period"
+	end,
+	["cache-put"] = function(ev, _, ida)
+		if ida or ev.aux == "bitmap" then
+			return "kfree() or radix_tree_node_rcu_free(): the kernel " ..
+				"keeps no cache; this library keeps the block for a " ..
+				"later allocation"
+		end
+		return "free_layer() (2.6.8-2.6.10): onto idp->id_free; " ..
+			"today's idr keeps no cache of its own"
+	end,
+	free = function(ev)
+		if ev.aux == "bitmap" then return "kfree(bitmap)" end
+		return "radix_tree_node_rcu_free() -> " ..
+			"kmem_cache_free(radix_tree_node_cachep)"
+	end,
+	pack = function()
+		return OWN .. " (the kernel's nodes always have 64 slots)"
+	end,
+	["slot-set"] = function(_, _, ida)
+		if ida then return "ida_alloc_range(): xas_store(&xas, bitmap)" end
+		return "idr_alloc_u32() -> radix_tree_iter_replace(): the " ..
+			"slot idr_get_free() returned takes the pointer"
+	end,
+	["slot-clear"] = function(_, _, ida)
+		if ida then
+			return "ida_free(): the bitmap is empty: xas_store(&xas, NULL)"
+		end
+		return "radix_tree_delete_item() -> __radix_tree_delete(): " ..
+			"replace_slot(NULL)"
+	end,
+	full = function()
+		return "idr_alloc_u32() -> radix_tree_iter_tag_clear(IDR_FREE) " ..
+			"-> node_tag_clear(): the kernel clears a free tag where " ..
+			"this tree sets a full bit"
+	end,
+	open = function()
+		return "__radix_tree_delete(): node_tag_set(IDR_FREE): the " ..
+			"kernel sets a free tag where this tree clears a full bit"
+	end,
+	["subtree-full"] = function(ev, _, ida, grown)
+		if ida then
+			return "xas_clear_mark(XA_FREE_MARK) -> node_clear_mark(): " ..
+				"the child has no free mark left, so its slot in the " ..
+				"parent loses it too"
+		end
+		if grown and ev.slot == 0 then
+			return "radix_tree_extend(): tag_clear(node, IDR_FREE, 0): " ..
+				"the old root had no free slot"
+		end
+		return "node_tag_clear(): the child has no IDR_FREE tag " ..
+			"left, so its slot in the parent loses it too"
+	end,
+	["subtree-open"] = function(_, _, ida)
+		if ida then
+			return "xas_set_mark(XA_FREE_MARK) -> node_set_mark() on " ..
+				"each parent's slot on the way up"
+		end
+		return "node_tag_set(): IDR_FREE set on each parent's slot " ..
+			"on the way up, until one has it already"
+	end,
+	["bit-set"] = function()
+		return "ida_alloc_range(): __set_bit(bit, bitmap->bitmap)"
+	end,
+	["bit-clear"] = function()
+		return "ida_free(): __clear_bit(bit, bitmap->bitmap)"
+	end,
+	["bitmap-full"] = function()
+		return "ida_alloc_range(): bitmap_full(): " ..
+			"xas_clear_mark(&xas, XA_FREE_MARK)"
+	end,
+	["bitmap-open"] = function()
+		return "ida_free(): xas_set_mark(&xas, XA_FREE_MARK)"
+	end,
+}
+
+W.KERNEL, W.FAMILY = KERNEL, FAMILY
+
+-- The kernel's step of event @ev of the operation that @op (its "op"
+-- event) began.
+local function kernel_step(ev, op)
+	local fam = FAMILY[op.op]
+	local ida = fam and fam:find("^ida_") ~= nil
+	local top = ev.level and op.height and ev.level + 1 == op.height and
+		ev.height ~= 0
+	return KERNEL[ev.event](ev, fam, ida, above_old_top(ev, op), top)
+end
+
+-- }================================================================
+
+--- W.kernel(ev[, op_ev]) -> "function(): the step of it" doing @ev in
+-- Linux: it depends on the operation, which the "op" event @op_ev names
+-- (by default the last "op" event worded: views word events in order).
+function W.kernel(ev, op_ev)
+	local r = row(ev)
+	if r.kernel then
+		local k = r.kernel
+		return type(k) == "function" and k(ev) or k
+	end
+	return kernel_step(ev, op_ev or last_op)
 end
 
 -- The fields of trace's line, those an event has, after its name.
@@ -474,23 +664,30 @@ function W.line(ev)
 	return table.concat(parts, " ")
 end
 
---- W.describe(ev) -> { event, verb, node, call, line, text, kernel }:
--- all the words of one event, for a view that shows several (the replay
--- page).  node is nil for an event about no node, call for any but "op".
-function W.describe(ev)
+--- W.describe(ev[, op_ev]) -> { event, verb, node, call, line, text,
+-- kernel }: all the words of one event, for a view that shows several
+-- (the replay page); @op_ev as for W.kernel().  node is nil for an event
+-- about no node, call for any but "op".
+function W.describe(ev, op_ev)
 	return { event = ev.event, verb = W.verb(ev),
 		node = ev.level and ev.first and W.node(ev) or nil,
 		call = ev.event == "op" and W.call(ev) or nil,
-		line = W.line(ev), text = W.text(ev), kernel = W.kernel(ev) }
+		line = W.line(ev), text = W.text(ev),
+		kernel = W.kernel(ev, op_ev) }
 end
 
---- idr.event_words(ev) -> W.describe(ev): for the shell and Lua users.
-function idr.event_words(ev)
+--- idr.event_words(ev[, op_ev]) -> W.describe(ev, op_ev): for the shell
+-- and Lua users.
+function idr.event_words(ev, op_ev)
 	if type(ev) ~= "table" then
 		error("bad argument #1 to 'event_words' (table expected, got " ..
 			type(ev) .. ")", 2)
 	end
-	return W.describe(ev)
+	if op_ev ~= nil and type(op_ev) ~= "table" then
+		error("bad argument #2 to 'event_words' (table expected, got " ..
+			type(op_ev) .. ")", 2)
+	end
+	return W.describe(ev, op_ev)
 end
 
 -- }================================================================

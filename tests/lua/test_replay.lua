@@ -112,10 +112,80 @@ do
 	end
 	local r = idr.recorder()
 	r:frame { events = evs }
+	local op = {}
 	for i, ev in ipairs(evs) do
-		local words, e = idr.event_words(ev), r.frames[1].e[i]
+		if ev.event == "op" then op = ev end
+		local words, e = idr.event_words(ev, op), r.frames[1].e[i]
 		assert(e.w == words.line and e.x == words.text and
 			e.k == words.kernel, ev.event)
 	end
 	assert(r:html():find("radix_tree_extend()", 1, true), "a kernel step")
+end
+
+-- What a removal frees is kept as ghosts, each under its parent (the old
+-- top first, the new top hanging from its slot 0), and every event of
+-- the operation names a box: the way down is drawn.
+do
+	local u = idr.new {}
+	u:alloc("a")
+	u:alloc("far", 5000)
+	u:alloc("deep", 300000)
+	local r = idr.recorder()
+	r:frame { tree = u, events = u:events(u.remove, u, 300000) }
+	local f, b = r.frames[1], r:frame_boxes(1)
+	local function box(level, first)
+		for i, x in ipairs(b) do
+			local row = r.rows[x.r or 0]
+			if row and row[1] == level and row[2] == first then return i, x end
+		end
+	end
+	local top, old = box(3, 0)
+	assert(top == 1 and old.k == "g" and not old.p, "the old top, a ghost")
+	local _, new = box(2, 0)
+	assert(new.k == "n" and new.p == 1 and new.s == 0)
+	local leaf, ghost = box(0, 299968)
+	assert(ghost.k == "g" and b[ghost.p].k == "g" and ghost.s == 15)
+	for _, e in ipairs(f.e) do
+		if e.w:find("^visit") or e.w:find("^node%-free") then
+			assert(e.b > 0, e.w)
+		end
+		if e.w:find("^node%-free level=0") then
+			assert(e.b == leaf and e.n == "free")
+		end
+		-- The leaf's slot: in use before the event that frees it.
+		if e.w:find("^slot%-clear") then
+			assert(e.b == leaf and e.z == "#" and e.a == ".")
+		end
+	end
+end
+
+-- An IDA's bitmap events happen in its leaf's slot, and say by how much
+-- they change the count of IDs set there; a bitmap made is no new node.
+do
+	local a = idr.ida()
+	local r = idr.recorder()
+	r:frame { tree = a, events = a:events(a.alloc, a, 100000, 200000) }
+	r:frame { tree = a, events = a:events(a.alloc, a, 0, 10) }
+	for _, k in ipairs { 1, 2 } do
+		local bx = r:frame_boxes(k)
+		for _, e in ipairs(r.frames[k].e) do
+			if e.w:find("^bit%-set") then
+				assert(e.b > 0 and e.d == 1 and bx[e.b].r, e.w)
+				assert(e.s == (k == 1 and 24 or 0), e.s)
+			end
+			if e.w:find("aux=bitmap") then assert(not e.n, e.w) end
+		end
+		local row = r.rows[bx[1].r]
+		assert(row[7].bits == 4096 and row[6][25] == 1, "IDs set, by slot")
+	end
+end
+
+-- A tagged tree's leaf keeps each slot's generation, for the hover.
+do
+	local g = idr.new { tagged = { id_bits = 8 } }
+	g:remove_tagged(g:alloc_tagged("a"))
+	local r = idr.recorder()
+	r:frame { tree = g, events = g:events(g.alloc_tagged, g, "b") }
+	local row = r.rows[r:frame_boxes(1)[1].r]
+	assert(row[6][1] == 1 and row[7].gen == 8, "generation 1 at slot 0")
 end
