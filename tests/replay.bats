@@ -19,12 +19,15 @@ setup() {
 }
 
 # browser ARGS... URL: chromium headless, killed after 90 seconds.
+# Screenshots are of a still page: with reduced motion asked for, the
+# page plays no animation, so no pixel count catches a cell mid-fade.
 browser() {
 	local rc=0
 	timeout -k 5 90 chromium --headless --no-sandbox \
 		--user-data-dir="$TOP/build/chromium-profile" \
 		--proxy-server=127.0.0.1:9 --disable-background-networking \
 		--disable-gpu --window-size="${WINDOW:-1280,900}" \
+		--force-prefers-reduced-motion \
 		--virtual-time-budget=3000 "$@" \
 		2> "$OUT/chromium.err" ||
 		rc=$?
