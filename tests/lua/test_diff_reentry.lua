@@ -2,56 +2,11 @@
 -- allocation they make (the array of values, the mark, the change
 -- tables), and changes or destroys the idr: the mark is of one tree as
 -- it was at one moment, and nothing reads freed memory (tests/lua.bats
--- runs this under valgrind).  The landing is test_reentry.lua's.
+-- runs this under valgrind).  The landing is landing.lua's.
 local idr = require "idr"
 
--- One try: garbage with a __gc, @pad allocations, then @body(t, st),
--- which sets st.phase to "inside" just before the method and "after"
--- just after; the finalizer runs @gc(t) if it runs inside.
-local function try(pad, make, gc, body)
-	collectgarbage("collect")
-	collectgarbage("collect")
-	local t, st = make(), { phase = "before" }
-	local ran = "after"
-	setmetatable({}, { __gc = function()
-		ran = st.phase
-		if ran == "inside" then gc(t) end
-	end })
-	for _ = 1, pad do local _ = {} end
-	body(t, st)
-	return ran
-end
-
--- Bisects for the least padding at which the finalizer stops landing
--- after the method, then tries the paddings from a few below it on
--- (the debt earlier tries left the collector moves the landing by an
--- allocation or two) until one lands inside, or (@sweep) until the
--- landings inside are over, each one allocation earlier in the method.
-local function inside(make, gc, body, sweep)
-	local mode = collectgarbage("incremental", 1, 100, 1)
-	local lo, hi = -1, 0
-	while try(hi, make, gc, body) == "after" do
-		lo, hi = hi, 2 * hi + 1
-	end
-	while hi - lo > 1 do
-		local mid = (lo + hi) // 2
-		if try(mid, make, gc, body) == "after" then lo = mid else hi = mid end
-	end
-	local landed = false
-	for pad = math.max(0, hi - 4), hi + 64 do
-		local ran = try(pad, make, gc, body)
-		if ran == "inside" then
-			landed = true
-			if not sweep then break end
-		elseif landed then
-			break
-		end
-	end
-	collectgarbage("incremental", 200, 100, 13)
-	collectgarbage(mode)
-	collectgarbage("collect")
-	return landed
-end
+local here = debug.getinfo(1, "S").source:match("^@(.*)/[^/]*$") or "."
+local inside = dofile(here .. "/landing.lua")
 
 local function tree()
 	local t = idr.new()

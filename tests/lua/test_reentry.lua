@@ -4,54 +4,8 @@
 -- valgrind (tests/lua.bats runs it).
 local idr = require "idr"
 
--- One try: garbage with a __gc, then @pad allocations, then @body(t, st),
--- which sets st.phase to "inside" just before the method and to "after"
--- just after it.  Returns the phase the finalizer ran in ("after" if it
--- has not run yet); inside, it first does @gc(t, st).  Two collections
--- first, so that the last try's garbage and what its finalizers kept are
--- both gone and every try starts from the same heap.
-local function try(pad, make, gc, body)
-	collectgarbage("collect")
-	collectgarbage("collect")
-	local t, st = make(), { phase = "before" }
-	local ran = "after"
-	setmetatable({}, { __gc = function()
-		ran = st.phase
-		if ran == "inside" then gc(t, st) end
-	end })
-	for _ = 1, pad do local _ = {} end
-	body(t, st)
-	return ran
-end
-
--- Lands the finalizer inside the method.  With a pause of 0 and the
--- smallest step, the incremental collector takes a step at nearly every
--- allocation, so from the same heap the finalizer runs at the same
--- allocation each time, and each padding allocation moves it one earlier:
--- bisect for the least padding at which it no longer runs "after".
--- (Counting on chance instead, as this file once did, hit nothing when
--- earlier scripts in the same state had grown the heap.)
-local function inside(make, gc, body, sweep)
-	local mode = collectgarbage("incremental", 1, 100, 1)
-	local lo, hi = -1, 0
-	while try(hi, make, gc, body) == "after" do
-		lo, hi = hi, 2 * hi + 1
-	end
-	while hi - lo > 1 do
-		local mid = (lo + hi) // 2
-		if try(mid, make, gc, body) == "after" then lo = mid else hi = mid end
-	end
-	local ran = try(hi, make, gc, body)
-	-- @sweep: each padding allocation more lands it one allocation
-	-- earlier in the method, until it runs before: @body asserts at each.
-	while sweep and try(hi + 1, make, gc, body) == "inside" do
-		hi = hi + 1
-	end
-	collectgarbage("incremental", 200, 100, 13)	-- Lua's defaults again
-	collectgarbage(mode)
-	collectgarbage("collect")
-	return ran == "inside"
-end
+local here = debug.getinfo(1, "S").source:match("^@(.*)/[^/]*$") or "."
+local inside = dofile(here .. "/landing.lua")
 
 local function traced()
 	local t = idr.new()
