@@ -30,10 +30,10 @@ declare -gA RIGHT=(
 	[lookup]=$'3\n17\nno\nno'
 	[removal]=$'0\n4\n1\n3\nENOENT'
 	[iteration]=$'5000\nv\nENOENT\n7'
-	[preload]=$'6\n10\n10\n5'
+	[preload]=$'6\n10\n5\n2'
 	[memory]=$'17\n7\n3856\n3'
 	[why-64]=$'65\n2000\n6\n5'
-	[rcu-readers]=$'no\n0\n2\nyes\n0'
+	[rcu-readers]=$'no\n0\n2\nyes\n2\n0'
 )
 
 questions() {

@@ -65,7 +65,7 @@ for w in ([[new use trees drop alloc alloc_cyclic alloc_u32 find remove
 	replace next list cursor count empty destroy pre_get preload
 	preload_end get_new get_new_above alloc_tagged find_tagged
 	remove_tagged check untag ida_alloc ida_free ida_exists alloc_many dump
-	path stats trace mem help explain mark diff]]):gmatch("%S+") do
+	path stats trace mem help explain mark diff rcu_barrier]]):gmatch("%S+") do
 	LESSON_ALLOWED[w] = true
 end
 
