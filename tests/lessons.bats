@@ -191,6 +191,59 @@ $(yes nonsense | head -n "$n")"
 	refute_output --partial "packed in"
 }
 
+@test "preload: the kernel IDR's worst case is 10 as here; 11 is the radix tree's formula, one spare" {
+	run "$IDRSH" -c 'lesson preload' <<<"${RIGHT[preload]}"
+	assert_success
+	text=$(tr '\n' ' ' <<<"$output")
+	# lib/radix-tree.c: idr_get_free() makes a leaf even for ID 0, and
+	# radix_tree_shrink() never moves entry 0 into the root of an IDR.
+	[[ $text == *"its worst case is 2 * (6 - 1) = 10 as well"* ]]
+	[[ $text == *"one node more than an IDR can use"* ]]
+	[[ $text != *"So IDR_PRELOAD_SIZE"* ]]
+	# The 2004 cache (two a level, 12) against this library's pre_get (14).
+	[[ $text == *"two a level, 12 with 6 bits"* ]]
+	run "$IDRSH" -c 'lesson pre-get' <<<"${RIGHT[pre-get]}"
+	[[ $(tr '\n' ' ' <<<"$output") == *"two a level and two more, 14"* ]]
+}
+
+@test "preload's third question is not the 'Right: 10.' just printed" {
+	run before_question preload 3
+	assert_line "Right: 10."
+	mapfile -t answers <<<"${RIGHT[preload]}"
+	[ "${answers[2]}" != 10 ]
+}
+
+@test "lookup: beyond the height the kernel reads the top's shift, no slot; cyclic: pid's start of 300" {
+	run "$IDRSH" -c "lesson lookup" <<<"${RIGHT[lookup]}"
+	text=$(tr '\n' ' ' <<<"$output")
+	[[ $text == *"read a slot of any node"* ]]
+	[[ $text == *"radix_tree_load_root()"* ]]
+	[[ $text != *"before it reads a node: the kernel"* ]]
+	run "$IDRSH" -c 'lesson cyclic' <<<"${RIGHT[cyclic]}"
+	text=$(tr '\n' ' ' <<<"$output")
+	# kernel/pid.c: pid_min = RESERVED_PIDS once idr_get_cursor() > 300.
+	[[ $text == *"as soon as the cursor is above 300"* ]]
+}
+
+@test "rcu-readers shows an --rcu tree whose freed nodes reach the cache only after the grace period (20 runs)" {
+	for _ in $(seq 20); do
+		run "$IDRSH" -c 'lesson rcu-readers' <<<"${RIGHT[rcu-readers]}"
+		assert_success
+		assert_line "idr> new safe --rcu"
+		assert_line "idr> rcu_barrier"
+		assert_line "cached nodes: 2"
+		assert_line "Score: 6 of 6."
+	done
+	refute_output --partial "This shell's trees are plain ones"
+	# The packing why says what the library does: realloc, in place.
+	assert_output --partial "shrunk in place by realloc"
+	run "$IDRSH" -c 'new p' -c 'alloc_many 20' -c mem -c 'remove 3' -c mem
+	assert_line --index 1 "allocs: 1"
+	assert_line --index 8 "allocs: 1"
+	assert_line "bytes: 536"
+	assert_line "bytes: 184"
+}
+
 @test "packed says what the library does: growing makes whole nodes; a full leaf of 2 gets room for 5" {
 	run "$IDRSH" <<<"lesson packed
 ${RIGHT[packed]}"
@@ -747,4 +800,17 @@ pty() {
 	assert_line --partial "No answer to question 2: Ctrl-C."
 	assert_line "Score: 0 of 3 (1 answered)."
 	assert_line "idr> count"
+}
+
+@test "pty: a fresh \$XDG_STATE_HOME is made for the history; answers go to no history" {
+	export XDG_STATE_HOME=$BATS_TEST_TMPDIR/fresh/state
+	unset IDRSH_HISTORY
+	pty 'lesson lowest-free\n' 'two\n' '\004' 'count\n' '\004'
+	assert_line "Right: two."
+	refute_output --partial "cannot write history"
+	h=$XDG_STATE_HOME/idrsh_history
+	[ "$(stat -c %a "$XDG_STATE_HOME")" = 700 ]
+	grep -qx 'lesson lowest-free' "$h"
+	grep -qx count "$h"
+	! grep -qx two "$h"
 }

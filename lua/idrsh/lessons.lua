@@ -218,19 +218,33 @@ local function show_question(q, r)
 	outln(bold("Question " .. q.number .. " of " .. r.total .. ": ") .. text)
 end
 
+-- The answer as the student typed it, cut when long: "Right: 0x20005"
+-- says what was typed, not 131077.
+local ECHO_MAX = 60
+local function echoed(q)
+	local given = q.given or ""
+	if #given > ECHO_MAX then
+		given = given:sub(1, ECHO_MAX) .. "... (" .. #given .. " characters)"
+	end
+	return visible(given)
+end
+
 local function show_grade(q)
 	show_command(q)
 	if q.answer == nil then
 		outln("The lesson's answer is missing: " .. tostring(q.error))
 	elseif q.right then
-		outln(bold("Right: ") .. q.answer .. ".")
+		outln(bold("Right: ") .. echoed(q) .. ".")
 	else
-		outln(bold("Wrong: ") .. "you said " .. visible(q.given) ..
+		outln(bold("Wrong: ") .. "you said " .. echoed(q) ..
 			"; the answer is " .. q.answer .. ".")
 		if q.evidence then
 			outln("The grader read " .. q.evidence .. ".")
 		end
-		if q.why then outln("Why: " .. q.why:gsub("\n", "\n  ")) end
+	end
+	-- A right guess learns the why too.
+	if q.answer ~= nil and q.why then
+		outln("Why: " .. q.why:gsub("\n", "\n  "))
 	end
 	outln("")
 end
