@@ -324,6 +324,62 @@ spoken() {
 	assert_output "ok"
 }
 
+@test "answers as typed: none for a count of 0, a unit word, ESTALE for stale, no error for none" {
+	run "$IDRSH" -c "$(tr '\n' ' ' <<<"lua local L = require 'idrsh.lesson'
+		local right = { {'0', 'none'}, {'0', 'no'}, {'0', 'Nothing'}, {'0', 'no nodes'},
+			{'2', 'slot 2'}, {'3', 'three levels'}, {'2', '2 nodes'}, {'1', 'one node'},
+			{'3856', '3856 bytes'}, {'5', 'ID 5'}, {'19', '19 entries'},
+			{'stale', 'ESTALE'}, {'stale', '-estale'}, {'none', 'no error'},
+			{'none', 'nothing'}, {'none', 'None.'} }
+		local wrong = { {'1', 'none'}, {'yes', 'none'}, {'2', 'slot slot 2'},
+			{'2', 'bytes'}, {'no', 'nothing'}, {'live', 'ESTALE'}, {'none', 'no'} }
+		for _, c in ipairs(right) do assert(L.check(c[1], c[2]), c[2]) end
+		for _, c in ipairs(wrong) do assert(not L.check(c[1], c[2]), c[2]) end
+		return 'ok'")"
+	assert_success
+	assert_output "ok"
+	# The lessons' own cases.
+	run "$IDRSH" -c 'lesson removal' <<<$'none\nfour\none\nthree\nENOENT'
+	assert_line "Right: none."
+	assert_line "Score: 5 of 5."
+	run "$IDRSH" -c 'lesson grow-shrink' <<<$'2 nodes\nslot 2\ntwo levels\n2'
+	assert_line "Score: 4 of 4."
+	run "$IDRSH" -c 'lesson generations' <<<$'65541\nESTALE\nno\n0x20005'
+	assert_line "Right: ESTALE."
+	run "$IDRSH" -c 'lesson pre-get' <<<$'11\nEAGAIN\nno error'
+	assert_line "Score: 3 of 3."
+}
+
+@test "q, quit or exit leave the lesson; an answer of the wrong kind is asked again, once" {
+	for q in q quit EXIT; do
+		run "$IDRSH" -c 'lesson lowest-free' -c count <<<"2
+$q"
+		assert_failure
+		assert_line "No answer to question 2: you typed $q."
+		assert_line "Score: 1 of 3 (1 answered)."
+	done
+	# '?' for a number: asked again, then '2' answers.
+	run "$IDRSH" -c 'lesson grow-shrink' <<<$'?\n2\nlesson 1\nhint\n2\n2'
+	[ "$(grep -c '^Answer with a number (12, twelve or 0xc); q leaves the lesson.$' <<<"$output")" -eq 2 ]
+	assert_line "Right: 2."
+	# Asked again once only: 'hint', the second, is graded.
+	assert_line "Wrong: you said hint; the answer is 2."
+	run "$IDRSH" -c 'lesson packed' <<<$'maybe\nyes'
+	assert_line "Answer with yes or no; q leaves the lesson."
+	run "$IDRSH" -c 'lesson pre-get' <<<$'11\nsoon\nEAGAIN'
+	assert_line "Answer with an error's name (ENOSPC, nospc), or none; q leaves the lesson."
+	assert_line "Right: EAGAIN."
+}
+
+@test "a right answer is echoed as typed, with its why; a long wrong one is cut" {
+	run "$IDRSH" -c 'lesson generations' <<<$'0x10005'
+	assert_line "Right: 0x10005."
+	assert_line --partial "Why: 65541 (0x10005)."
+	long=$(printf '7%.0s' $(seq 5000))
+	run "$IDRSH" -c 'lesson lowest-free' <<<"$long"
+	assert_line "Wrong: you said ${long:0:60}... (5000 characters); the answer is 2."
+}
+
 @test "a wrong answer shows the evidence the grader read: the height, the nodes, the slot's line" {
 	run "$IDRSH" -c 'lesson removal' <<<$'1\n1\n9\n9\n1'
 	assert_failure 1
@@ -518,7 +574,7 @@ spoken() {
 
 @test "quiz: every kind of question, on many seeds, has an answer" {
 	for seed in 1 2 3 4 5 6 7 8; do
-		run "$IDRSH" -c "quiz 10 --seed $seed" < <(yes x | head -10)
+		run "$IDRSH" -c "quiz 10 --seed $seed" < <(yes x | head -20)
 		assert_line "Score: 0 of 10."
 		refute_line --partial "answer is missing"
 		refute_line --partial "idrsh:"
@@ -528,12 +584,25 @@ spoken() {
 	assert_output --partial "bad N '0'"
 }
 
+@test "quiz: a tag asked about was handed out (no generation ahead of its slot called stale)" {
+	for seed in $(seq 1 60); do
+		"$IDRSH" -c "quiz 5 --seed $seed --html $BATS_TEST_TMPDIR/q$seed.html" >/dev/null
+	done
+	run bash -c 'cat "$1"/q*.html | grep -o "stale: id [0-9]* gen [0-9]*; the slot is at gen [0-9]*"' _ "$BATS_TEST_TMPDIR"
+	assert_success
+	while read -r _ _ _ _ gen _ _ _ _ _ at; do
+		[ "${gen%;}" -lt "$at" ]
+	done <<<"$output"
+	run grep -c "so a tag of an older one is stale" "$BATS_TEST_TMPDIR/q5.html"
+	refute_output 0
+}
+
 @test "quiz: the cyclic question asks before the cursor tells its answer" {
 	run "$IDRSH" -c "quiz 12 --seed 3" < <(yes x | head -12)
 	assert_line "Question 1 of 12: Which ID will 'alloc_cyclic x' return now?"
 	refute_line "idr> cursor"
 	for seed in 1 2 3 4 5 6 7 8; do
-		run "$IDRSH" -c "quiz 10 --seed $seed" < <(yes x | head -10)
+		run "$IDRSH" -c "quiz 10 --seed $seed" < <(yes x | head -20)
 		refute_line "idr> cursor"
 	done
 }

@@ -274,9 +274,59 @@ end
 --- M.normal(s) -> @s as answers are compared.
 M.normal = normal
 
---- M.check(expected, given) -> true if @given says @expected.
+-- @s as typed, lower case and trimmed (for the words normal() leaves).
+local function said(s)
+	return (tostring(s or ""):lower():gsub("%s+", " "):gsub("^ ", "")
+		:gsub(" $", ""):gsub("%.$", ""))
+end
+
+local function is_integer(s) return s:find("^%-?%d+$") ~= nil end
+
+--- M.check(expected, given) -> true if @given says @expected: also a
+-- count with its unit ("2 nodes") or 0 said "none", and no error said
+-- "nothing" or "no error".
 function M.check(expected, given)
-	return expected ~= nil and normal(given) == normal(expected)
+	if expected == nil then return false end
+	local want, words = normal(expected), said(given)
+	if normal(given) == want then return true end
+	if is_integer(want) then
+		local bare = spoken.unitless(words)
+		return normal(bare) == want or (want == "0" and spoken.ZERO[bare]
+			== true)
+	end
+	return want == "none" and spoken.NO_ERROR[words] == true
+end
+
+-- What kind of answer a question wants, before its command runs (then
+-- it is too late to ask again): from its measure, else from its words.
+local MEASURE_KIND = { made = "number", freed = "number",
+	height = "number", slot = "number", has = "yes or no",
+	errno = "error" }
+
+--- M.kind(q) -> "number", "yes or no", "error", or nil (any text).
+function M.kind(q)
+	local k = q.measure and MEASURE_KIND[q.measure.name]
+	if k then return k end
+	local text = said(q.text)
+	if text:find("%(yes or no%)") then return "yes or no" end
+	if text:find("^how many ") then return "number" end
+	if text:find("%(an errno") then return "error" end
+end
+
+--- M.fits(kind, given) -> true if @given can be an answer of @kind.
+function M.fits(kind, given)
+	local words = said(given)
+	local n = normal(words)
+	if kind == "number" then
+		local bare = spoken.unitless(words)
+		return is_integer(n) or is_integer(normal(bare)) or
+			spoken.ZERO[bare] == true
+	elseif kind == "yes or no" then
+		return n == "yes" or n == "no"
+	elseif kind == "error" then
+		return spoken.errno(n) ~= nil or spoken.NO_ERROR[words] == true
+	end
+	return true
 end
 
 --- M.answer(step, output, before, after) -> the answer a
@@ -494,6 +544,8 @@ function KINDS.root_slot(r, add, tree)
 		"tree: the root takes the top digit.")
 end
 
+-- Asks only about tags handed out (a generation the slot has reached)
+-- or IDs no one holds: a generation ahead of its slot is no one's tag.
 function KINDS.tag_live(r, add, tree)
 	local n = r(2, 6)
 	add(">", "new " .. tree .. " --tagged 16")
@@ -504,13 +556,16 @@ function KINDS.tag_live(r, add, tree)
 		add(">", "remove " .. victim)
 		add(">", "alloc x")
 	end
-	local id, gen = pick(r, { victim, r(0, n - 1), r(0, n + 1) }), r(0, 2)
+	local c = pick(r, { { victim, r(0, gens) }, { r(0, n - 1), 0 },
+		{ r(n, n + 1), 0 } })
+	local id, gen = c[1], c[2]
 	local tag = string.format("0x%x", (gen << 16) | id)
 	add("?", "Is tagged ID " .. tag .. " live, stale or free?")
 	add("=", "check " .. tag .. " | word 1")
 	add("!", "The bits above bit 16 are the generation the slot had when " ..
 		"the ID was handed out; each remove advances the slot's " ..
-		"generation, so an older tag is stale.")
+		"generation, so a tag of an older one is stale, a tag of the " ..
+		"slot's own generation live, and an ID no one holds free.")
 end
 
 function KINDS.cyclic(r, add, tree)

@@ -303,17 +303,6 @@ local function over(s)
 	return full
 end
 
-local function lesson_answer(s, line)
-	if line:find("^%s*$") or line:find("^%s*#") then return true, true end
-	local r = s.runner
-	inside(s.box, function()
-		r:answer(line:match("^%s*(.-)%s*$"))
-		r:advance()
-	end)
-	if r.over then return over(s), false end
-	return true, true
-end
-
 -- The input ended before the answer to the question asked.
 local function lesson_stop(s, why)
 	local r = s.runner
@@ -323,6 +312,39 @@ local function lesson_stop(s, why)
 	end
 	inside(s.box, r.stop, r)
 	return false
+end
+
+-- Typed at 'answer> ', these leave the lesson as Ctrl-D does.
+local LEAVE = { q = true, quit = true, exit = true }
+
+local KIND_ASKED = {
+	number = "a number (12, twelve or 0xc)",
+	["yes or no"] = "yes or no",
+	error = "an error's name (ENOSPC, nospc), or none",
+}
+
+local function lesson_answer(s, line)
+	if line:find("^%s*$") or line:find("^%s*#") then return true, true end
+	local r = s.runner
+	local given = line:match("^%s*(.-)%s*$")
+	if LEAVE[given:lower()] then
+		return lesson_stop(s, "you typed " .. given), false
+	end
+	-- An answer that cannot be of the kind asked ("lesson 1", "?") is
+	-- asked again, once, before it uses the question up.
+	local kind = r.q and Lesson.kind(r.q)
+	if kind and not s.asked_again and not Lesson.fits(kind, given) then
+		s.asked_again = true
+		outln("Answer with " .. KIND_ASKED[kind] .. "; q leaves the lesson.")
+		return true, true
+	end
+	s.asked_again = nil
+	inside(s.box, function()
+		r:answer(given)
+		r:advance()
+	end)
+	if r.over then return over(s), false end
+	return true, true
 end
 
 -- Answers from @text (of @file), a line each; the lesson ends with it.
