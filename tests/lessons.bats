@@ -72,6 +72,8 @@ before_question() {
 	run "$IDRSH" -c 'lesson next' <<<"${RIGHT[lowest-free]}"
 	assert_success
 	assert_line "Score: 3 of 3."
+	# The end names the next one.
+	assert_line --index $((${#lines[@]} - 1)) "Next: 'lesson next' takes lookup (Lookup: idr_find() walks down by the ID's digits)."
 	[ "$(cat "$XDG_STATE_HOME/idrsh/lessons-done")" = lowest-free ]
 	run "$IDRSH" -c lesson
 	assert_line --regexp '^ 1 \[x\] lowest-free '
@@ -81,6 +83,7 @@ before_question() {
 	run "$IDRSH" -c 'lesson next' <<<$'1\n1\n1\n1'
 	assert_failure 1
 	assert_line --partial "Lookup: idr_find()"
+	assert_line "Not recorded as done: that takes every answer right. 'lesson lookup' starts it again."
 	run "$IDRSH" -c 'lesson next' <<<"${RIGHT[lookup]}"
 	assert_success
 	assert_line "Score: 4 of 4."
@@ -108,11 +111,13 @@ before_question() {
 		assert_success
 		assert_line --index 0 "$(sed -n 's/^title: //p' "examples/lessons/$l.lesson")"
 	done
+	assert_line "That was the last lesson not done: the course is complete."
 	run "$IDRSH" -c 'lesson next'
 	assert_failure 1
 	assert_output --partial "every lesson of the course is done (14 of 14)"
 	run "$IDRSH" -c lesson
-	assert_line --partial "14 of 14 done."
+	assert_line --partial "14 of 14 done: the course is complete."
+	refute_output --partial "none is left"
 	refute_line --partial "[ ]"
 }
 
@@ -147,7 +152,7 @@ count"
 	for l in "${!RIGHT[@]}"; do
 		n=$(questions "$l")
 		run "$IDRSH" <<<"lesson $l
-$(yes nonsense | head -n "$n")"
+$(yes nonsense | head -n $((2 * n)))"
 		assert_failure 1
 		assert_line "Score: 0 of $n."
 		[ "$(grep -c '^Wrong: you said nonsense; the answer is ' <<<"$output")" -eq "$n" ]
@@ -381,7 +386,7 @@ $q"
 }
 
 @test "a wrong answer shows the evidence the grader read: the height, the nodes, the slot's line" {
-	run "$IDRSH" -c 'lesson removal' <<<$'1\n1\n9\n9\n1'
+	run "$IDRSH" -c 'lesson removal' <<<$'1\n1\n9\n9\nEAGAIN'
 	assert_failure 1
 	# Question 3 asks the height after 'remove 5000', which prints the value.
 	assert_line "Wrong: you said 9; the answer is 1."
@@ -390,6 +395,11 @@ $q"
 	assert_line "The grader read the error it printed, ENOENT."
 	run "$IDRSH" -c 'lesson lookup' <<<$'1\n1\nno\nno'
 	assert_line --regexp '^The grader read the line "L2 0\.\.262143: slot 17.*"\.$'
+	# Evidence lines that read as sentences.
+	run "$IDRSH" -c 'lesson lookup' <<<$'3\n17\nyes\nyes'
+	assert_line 'The grader read its output, in which "L2" is nowhere.'
+	run "$IDRSH" -c 'lesson pre-get' <<<$'11\nEAGAIN\nENOMEM'
+	assert_line 'The grader read its output, in which no error is named.'
 	# A whole-output answer: the output it compared with is shown above.
 	run "$IDRSH" -c 'lesson lowest-free' <<<$'1\n65\n10'
 	assert_line "idr> alloc a"
@@ -461,6 +471,31 @@ $q"
 	run "$IDRSH" -c "lesson --check $f --html x.html"
 	assert_failure 1
 	assert_output --partial "--check asks no one"
+}
+
+@test "lesson --check fails a paragraph or a why that states the answer: a number, an errno, a digit with its command" {
+	f=$BATS_TEST_TMPDIR/give.lesson
+	# The student's review's lesson (round 2, give.lesson).
+	printf 'title: giveaway\n\n> alloc_many 20\n\nRemoving 3 frees no node at all.\n\n? How many nodes will %s free?\n= remove 3 | freed\n! None.\n\nThe next alloc returns 3.\n\n? Which ID will %s return?\n= alloc a\n! 3.\n' "'remove 3'" "'alloc a'" >"$f"
+	run "$IDRSH" -c "lesson --check $f"
+	assert_failure 1
+	assert_output "$f: question 2: its answer, 3, is in the paragraph at line 11 (\"3\")"
+	printf 'title: giveaway\n\n> alloc_many 20\n\nThe next alloc returns 20.\n\n? Which ID will %s return?\n= alloc a\n! w\n' "'alloc a'" >"$f"
+	run "$IDRSH" -c "lesson --check $f"
+	assert_failure 1
+	assert_output "$f: question 1: its answer, 20, is in the paragraph at line 5 (\"20\")"
+	# In words, and one digit in a sentence that names the command.
+	printf 'title: g\n\n> alloc_many 3\n\nNow alloc returns three.\n\n? Which ID next?\n= alloc a\n! w\n' >"$f"
+	run "$IDRSH" -c "lesson --check $f"
+	assert_output "$f: question 1: its answer, 3, is in the paragraph at line 5 (\"three\")"
+	# An errno, in the previous question's why (shown after its answer).
+	printf 'title: g\n\n? q\n= alloc a\n! It fails next with ENOSPC.\n\n? And then?\n= alloc b 0 1 | errno\n! w\n' >"$f"
+	run "$IDRSH" -c "lesson --check $f"
+	assert_output "$f: question 2: its answer, ENOSPC, is in the why at line 3 (\"ENOSPC\")"
+	# A digit elsewhere is no giveaway: the paragraph is the lesson's.
+	printf 'title: g\n\n> alloc_many 3\n\nRemoving ID 2 clears its bit.\n\n> remove 2\n\n? Which ID next?\n= alloc a\n! w\n' >"$f"
+	run "$IDRSH" -c "lesson --check $f"
+	assert_success
 }
 
 @test "every lesson --html: a replay page with each of its questions" {

@@ -111,15 +111,15 @@ end
 -- "has TEXT": yes if the output holds TEXT, else no.
 function MEASURES.has(out, _, _, text)
 	if out:find(text, 1, true) then
-		return "yes", "its output holds \"" .. text .. "\""
+		return "yes", "its output, which holds \"" .. text .. "\""
 	end
-	return "no", "its output has no \"" .. text .. "\""
+	return "no", "its output, in which \"" .. text .. "\" is nowhere"
 end
 
 function MEASURES.errno(out)
 	local e = out:match("%((E%u+)%)%s*$")
 	if e then return e, "the error it printed, " .. e end
-	return "none", "it printed no error"
+	return "none", "its output, in which no error is named"
 end
 
 -- The measures that take an argument, and what it must look like.

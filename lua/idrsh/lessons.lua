@@ -288,16 +288,20 @@ local function session(lesson)
 end
 
 -- A lesson of the course finished with every answer right is done:
--- recorded, or a warning, never a failure of the lesson.
+-- recorded, or a warning, never a failure of the lesson.  Its end says
+-- which comes next, or that it is not recorded.
 local function over(s)
 	local r = s.runner
 	local full = r.score == r.total
-	if full and s.course and not s.recorded then
-		s.recorded = true
-		local ok, err = Course.mark(s.course)
+	if s.course and not s.ended then
+		s.ended = true
+		local ok, err = true, nil
+		if full then ok, err = Course.mark(s.course) end
 		if not ok then
 			report(nil, "warning: lesson " .. s.course ..
 				" not recorded as done: " .. tostring(err))
+		else
+			outln(Course.ending(s.course, full))
 		end
 	end
 	return full
@@ -311,6 +315,7 @@ local function lesson_stop(s, why)
 		outln("No answer to question " .. r.q.number .. ": " .. why .. ".")
 	end
 	inside(s.box, r.stop, r)
+	over(s)
 	return false
 end
 
