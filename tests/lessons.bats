@@ -845,6 +845,20 @@ count"
 	grep -q '<details class="ans"><summary>Show the answer</summary>' "$f"
 }
 
+@test "lesson and quiz replay pages name their trees on every frame" {
+	run "$IDRSH" -c "lesson rcu-readers --html $BATS_TEST_TMPDIR/r.html" -c "quiz 3 --seed 5 --html $BATS_TEST_TMPDIR/q.html"
+	assert_success
+	run grep -o '"nm":"[^"]*"' "$BATS_TEST_TMPDIR/r.html"
+	assert_line '"nm":"default"'
+	assert_line '"nm":"safe"'
+	assert_line '"nm":"packing"'
+	refute_line '"nm":""'
+	run grep -o '"nm":"[^"]*"' "$BATS_TEST_TMPDIR/q.html"
+	assert_line '"nm":"q1"'
+	assert_line '"nm":"q3"'
+	refute_line '"nm":""'
+}
+
 @test "quiz --html, and --html with --answers or to a bad file: errors" {
 	run "$IDRSH" -c "quiz 4 --seed 1 --html $BATS_TEST_TMPDIR/q.html"
 	assert_success

@@ -15,6 +15,7 @@ local run = require "idrsh.run"
 local Lesson = require "idrsh.lesson"
 local Course = require "idrsh.course"
 local Lint = require "idrsh.lint"
+local record = require "idrsh.record"
 -- alloc_many: registered here, before lesson and quiz.
 require "idrsh.many"
 
@@ -448,7 +449,9 @@ end
 -- Plays @lesson with no one to answer; returns its recorder and the
 -- number of questions.
 local function lesson_replay(lesson)
-	local p = { rec = idr.recorder { title = lesson.title }, text = {} }
+	-- Frames are made inside the sandbox: name_of finds its trees.
+	local p = { rec = idr.recorder { title = lesson.title,
+		name_of = record.name_of }, text = {} }
 	local box = sandbox()
 	box.on["lesson-html"] = true
 	local function run_step(line, answer)
