@@ -24,7 +24,7 @@ declare -gA RIGHT=(
 	[grow-shrink]=$'2\n2\n2\n2'
 	[cyclic]=$'-ENOSPC\n4\n3'
 	[pre-get]=$'11\nEAGAIN\nnone'
-	[generations]=$'65541\nstale\nno\n0x20005'
+	[generations]=$'65541\nstale\n0x20005\nno'
 	[ida]=$'2\n1\n8'
 	[packed]=$'yes\n0\nno\n0\n2\nno'
 	[lookup]=$'3\n17\nno\nno'
@@ -249,6 +249,16 @@ $(yes nonsense | head -n $((2 * n)))"
 	assert_line "bytes: 184"
 }
 
+@test "ida runs 'path 5000' once; generations' third question is no trivial 'still live'; memory says why one node is 3752 bytes" {
+	run "$IDRSH" -c 'lesson ida' <<<"${RIGHT[ida]}"
+	[ "$(grep -c '^idr> path 5000$' <<<"$output")" -eq 1 ]
+	run "$IDRSH" -c 'lesson generations' <<<"${RIGHT[generations]}"
+	refute_output --partial "still live"
+	assert_line --regexp "^Question 4 of 4: ID 5 is in use again"
+	run "$IDRSH" -c 'lesson memory' <<<"${RIGHT[memory]}"
+	[[ $(tr '\n' ' ' <<<"$output") == *"counts the nodes waiting in the cache too, 6 of them and the leaf, 7 * 536 = 3752"* ]]
+}
+
 @test "packed says what the library does: growing makes whole nodes; a full leaf of 2 gets room for 5" {
 	run "$IDRSH" <<<"lesson packed
 ${RIGHT[packed]}"
@@ -349,7 +359,7 @@ spoken() {
 	assert_line "Score: 5 of 5."
 	run "$IDRSH" -c 'lesson grow-shrink' <<<$'2 nodes\nslot 2\ntwo levels\n2'
 	assert_line "Score: 4 of 4."
-	run "$IDRSH" -c 'lesson generations' <<<$'65541\nESTALE\nno\n0x20005'
+	run "$IDRSH" -c 'lesson generations' <<<$'65541\nESTALE\n0x20005\nno'
 	assert_line "Right: ESTALE."
 	run "$IDRSH" -c 'lesson pre-get' <<<$'11\nEAGAIN\nno error'
 	assert_line "Score: 3 of 3."
@@ -915,7 +925,7 @@ pty() {
 	pty 'lesson lowest-free\n' '7\n' '\003' 'count\n' '\004'
 	assert_line "answer> 7"
 	assert_line "Wrong: you said 7; the answer is 2."
-	assert_line --partial "No answer to question 2: Ctrl-C."
+	assert_line "No answer to question 2: Ctrl-C."
 	assert_line "Score: 0 of 3 (1 answered)."
 	assert_line "idr> count"
 }
@@ -931,4 +941,12 @@ pty() {
 	grep -qx 'lesson lowest-free' "$h"
 	grep -qx count "$h"
 	! grep -qx two "$h"
+}
+
+@test "step on or trace on at the prompt: a lesson says they are off during it" {
+	run "$IDRSH" -c 'step on' -c 'trace on' -c 'lesson lowest-free' <<<"${RIGHT[lowest-free]}"
+	assert_success
+	assert_line --index 1 "('trace on' and 'step on': off during a lesson, whose commands show what they do; on again after it.)"
+	run "$IDRSH" -c 'lesson lowest-free' <<<"${RIGHT[lowest-free]}"
+	refute_output --partial "off during a lesson"
 }

@@ -312,6 +312,8 @@ end
 local function lesson_stop(s, why)
 	local r = s.runner
 	if r.over then return over(s) end
+	-- Readline leaves the cursor after the ^C it echoed.
+	if why == "Ctrl-C" then outln("") end
 	if r.q then
 		outln("No answer to question " .. r.q.number .. ": " .. why .. ".")
 	end
@@ -365,6 +367,20 @@ end
 -- What the reader of lines calls on a lesson pending in it (run.lua).
 local Session = { __index = { answer = lesson_answer, stop = lesson_stop } }
 
+-- A lesson runs with readers of its own (its sandbox's): the user's
+-- 'step on' or 'trace on' would otherwise do nothing without a word.
+local function say_readers_off()
+	local on = {}
+	for _, name in ipairs(PRINTING) do
+		if sh.on[name] then on[#on + 1] = "'" .. name .. " on'" end
+	end
+	if #on > 0 then
+		outln("(" .. table.concat(on, " and ") .. ": off during a lesson, " ..
+			"whose commands show what they do; on again after it.)")
+		outln("")
+	end
+end
+
 -- Plays @lesson up to its first question; the rest of its answers come
 -- from @answers (a file), or from the lines after this one.  @course:
 -- the lesson's name when it is one of the course's, to record as done.
@@ -378,6 +394,7 @@ local function start(lesson, answers, course)
 	s.course = course
 	outln(bold(lesson.title))
 	outln("")
+	say_readers_off()
 	inside(s.box, s.runner.advance, s.runner)
 	if s.runner.over then return over(s) end
 	if answers then return answers_from(s, text, answers) end
