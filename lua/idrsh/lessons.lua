@@ -460,9 +460,11 @@ command {
 		"~/.local/state/idrsh). 'lesson N' takes the Nth, 'lesson next'\n" ..
 		"the first not done. A question's answer is what an idrsh command\n" ..
 		"prints when it runs after you answer: the library grades\n" ..
-		"you. Answer as you would say it: 64, 0x40 or sixty-four; ENOSPC\n" ..
-		"or nospc; yes or y. At the terminal 'answer> ' asks for each\n" ..
-		"answer (Ctrl-C or Ctrl-D leaves the lesson); in a script or a\n" ..
+		"you. Answer as you would say it: 64, 0x40 or sixty-four, 2 nodes\n" ..
+		"or slot 2, none for 0; ENOSPC or nospc; yes or y. An answer of\n" ..
+		"the wrong kind ('?' for a number) is asked again once; the why\n" ..
+		"follows every answer. At the terminal 'answer> ' asks for each\n" ..
+		"answer (q, Ctrl-C or Ctrl-D leaves the lesson); in a script or a\n" ..
 		"pipe the lines after the command are its answers, and --answers\n" ..
 		"FILE reads them from FILE. A lesson ends with the score, and\n" ..
 		"fails (exit status 1) unless every answer was right. 'lesson\n" ..
@@ -475,8 +477,9 @@ command {
 		"its answer hidden until 'Show the answer' is clicked. --check asks\n" ..
 
 		"nothing either: it fails, naming the question, when a question\n" ..
-		"has no why or its answer was shown before it was asked (with no\n" ..
-		"NAME, it checks every lesson of the course).",
+		"has no why or its answer was shown before it was asked, by a\n" ..
+		"command or in a paragraph (with no NAME, it checks every lesson\n" ..
+		"of the course).",
 	example = "lesson next",
 	complete = function(text)
 		if text:sub(1, 1) == "-" then
