@@ -15,10 +15,31 @@
 #include <unistd.h>
 
 #include <readline/history.h>
+#include <readline/readline.h>
 
 #include "idrsh_history.h"
 
 #define HISTORY_MAX 1000
+
+/* mkdir -p @dir, private (as XDG asks of a state directory): a fresh
+ * $XDG_STATE_HOME is made, not reported.  A failure shows when the file
+ * is opened. */
+static void make_dirs(const char *dir)
+{
+	char *d = strdup(dir), *p;
+
+	if (!d)
+		return;
+	for (p = strchr(d + 1, '/');; p = strchr(p + 1, '/')) {
+		if (p)
+			*p = '\0';
+		mkdir(d, 0700);
+		if (!p)
+			break;
+		*p = '/';
+	}
+	free(d);
+}
 
 /* $IDRSH_HISTORY (empty: none), $XDG_STATE_HOME/idrsh_history, or
  * ~/.idrsh_history. */
@@ -32,7 +53,9 @@ static char *history_path(void)
 		return *env ? strdup(env) : NULL;
 	dir = getenv("XDG_STATE_HOME");
 	file = "idrsh_history";
-	if (!dir || !*dir) {
+	if (dir && *dir) {
+		make_dirs(dir);
+	} else {
 		dir = getenv("HOME");
 		file = ".idrsh_history";
 	}
@@ -121,6 +144,13 @@ void shell_history_load(struct shell_history *h)
 	history_open(h);
 }
 
+/* A lesson's answers are read at the 'answer> ' prompt (lua/idrsh/init.lua):
+ * they are no commands, and Up at 'idr> ' must not bring back "two". */
+static bool is_answer(void)
+{
+	return rl_prompt && strstr(rl_prompt, "answer> ");
+}
+
 /*
  * Each line goes to the file as it is entered, so that a hang-up, 'lua
  * os.exit()' or a crash loses none; the file is cut to the last
@@ -133,7 +163,7 @@ void shell_history_add(struct shell_history *h, const char *line)
 					      : NULL;
 	int err;
 
-	if (line[strspn(line, " \t")] == '\0')
+	if (line[strspn(line, " \t")] == '\0' || is_answer())
 		return;
 	if (last && strcmp(last->line, line) == 0)
 		return;

@@ -24,16 +24,16 @@ declare -gA RIGHT=(
 	[grow-shrink]=$'2\n2\n2\n2'
 	[cyclic]=$'-ENOSPC\n4\n3'
 	[pre-get]=$'11\nEAGAIN\nnone'
-	[generations]=$'65541\nstale\nno\n0x20005'
+	[generations]=$'65541\nstale\n0x20005\nno'
 	[ida]=$'2\n1\n8'
 	[packed]=$'yes\n0\nno\n0\n2\nno'
 	[lookup]=$'3\n17\nno\nno'
 	[removal]=$'0\n4\n1\n3\nENOENT'
 	[iteration]=$'5000\nv\nENOENT\n7'
-	[preload]=$'6\n10\n10\n5'
+	[preload]=$'6\n10\n5\n2'
 	[memory]=$'17\n7\n3856\n3'
 	[why-64]=$'65\n2000\n6\n5'
-	[rcu-readers]=$'no\n0\n2\nyes\n0'
+	[rcu-readers]=$'no\n0\n2\nyes\n2\n0'
 )
 
 questions() {
@@ -72,6 +72,8 @@ before_question() {
 	run "$IDRSH" -c 'lesson next' <<<"${RIGHT[lowest-free]}"
 	assert_success
 	assert_line "Score: 3 of 3."
+	# The end names the next one.
+	assert_line --index $((${#lines[@]} - 1)) "Next: 'lesson next' takes lookup (Lookup: idr_find() walks down by the ID's digits)."
 	[ "$(cat "$XDG_STATE_HOME/idrsh/lessons-done")" = lowest-free ]
 	run "$IDRSH" -c lesson
 	assert_line --regexp '^ 1 \[x\] lowest-free '
@@ -81,6 +83,7 @@ before_question() {
 	run "$IDRSH" -c 'lesson next' <<<$'1\n1\n1\n1'
 	assert_failure 1
 	assert_line --partial "Lookup: idr_find()"
+	assert_line "Not recorded as done: that takes every answer right. 'lesson lookup' starts it again."
 	run "$IDRSH" -c 'lesson next' <<<"${RIGHT[lookup]}"
 	assert_success
 	assert_line "Score: 4 of 4."
@@ -108,11 +111,13 @@ before_question() {
 		assert_success
 		assert_line --index 0 "$(sed -n 's/^title: //p' "examples/lessons/$l.lesson")"
 	done
+	assert_line "That was the last lesson not done: the course is complete."
 	run "$IDRSH" -c 'lesson next'
 	assert_failure 1
 	assert_output --partial "every lesson of the course is done (14 of 14)"
 	run "$IDRSH" -c lesson
-	assert_line --partial "14 of 14 done."
+	assert_line --partial "14 of 14 done: the course is complete."
+	refute_output --partial "none is left"
 	refute_line --partial "[ ]"
 }
 
@@ -147,7 +152,7 @@ count"
 	for l in "${!RIGHT[@]}"; do
 		n=$(questions "$l")
 		run "$IDRSH" <<<"lesson $l
-$(yes nonsense | head -n "$n")"
+$(yes nonsense | head -n $((2 * n)))"
 		assert_failure 1
 		assert_line "Score: 0 of $n."
 		[ "$(grep -c '^Wrong: you said nonsense; the answer is ' <<<"$output")" -eq "$n" ]
@@ -189,6 +194,69 @@ $(yes nonsense | head -n "$n")"
 	assert_success
 	assert_line "idr> remove 3"
 	refute_output --partial "packed in"
+}
+
+@test "preload: the kernel IDR's worst case is 10 as here; 11 is the radix tree's formula, one spare" {
+	run "$IDRSH" -c 'lesson preload' <<<"${RIGHT[preload]}"
+	assert_success
+	text=$(tr '\n' ' ' <<<"$output")
+	# lib/radix-tree.c: idr_get_free() makes a leaf even for ID 0, and
+	# radix_tree_shrink() never moves entry 0 into the root of an IDR.
+	[[ $text == *"its worst case is 2 * (6 - 1) = 10 as well"* ]]
+	[[ $text == *"one node more than an IDR can use"* ]]
+	[[ $text != *"So IDR_PRELOAD_SIZE"* ]]
+	# The 2004 cache (two a level, 12) against this library's pre_get (14).
+	[[ $text == *"two a level, 12 with 6 bits"* ]]
+	run "$IDRSH" -c 'lesson pre-get' <<<"${RIGHT[pre-get]}"
+	[[ $(tr '\n' ' ' <<<"$output") == *"two a level and two more, 14"* ]]
+}
+
+@test "preload's third question is not the 'Right: 10.' just printed" {
+	run before_question preload 3
+	assert_line "Right: 10."
+	mapfile -t answers <<<"${RIGHT[preload]}"
+	[ "${answers[2]}" != 10 ]
+}
+
+@test "lookup: beyond the height the kernel reads the top's shift, no slot; cyclic: pid's start of 300" {
+	run "$IDRSH" -c "lesson lookup" <<<"${RIGHT[lookup]}"
+	text=$(tr '\n' ' ' <<<"$output")
+	[[ $text == *"read a slot of any node"* ]]
+	[[ $text == *"radix_tree_load_root()"* ]]
+	[[ $text != *"before it reads a node: the kernel"* ]]
+	run "$IDRSH" -c 'lesson cyclic' <<<"${RIGHT[cyclic]}"
+	text=$(tr '\n' ' ' <<<"$output")
+	# kernel/pid.c: pid_min = RESERVED_PIDS once idr_get_cursor() > 300.
+	[[ $text == *"as soon as the cursor is above 300"* ]]
+}
+
+@test "rcu-readers shows an --rcu tree whose freed nodes reach the cache only after the grace period (20 runs)" {
+	for _ in $(seq 20); do
+		run "$IDRSH" -c 'lesson rcu-readers' <<<"${RIGHT[rcu-readers]}"
+		assert_success
+		assert_line "idr> new safe --rcu"
+		assert_line "idr> rcu_barrier"
+		assert_line "cached nodes: 2"
+		assert_line "Score: 6 of 6."
+	done
+	refute_output --partial "This shell's trees are plain ones"
+	# The packing why says what the library does: realloc, in place.
+	assert_output --partial "shrunk in place by realloc"
+	run "$IDRSH" -c 'new p' -c 'alloc_many 20' -c mem -c 'remove 3' -c mem
+	assert_line --index 1 "allocs: 1"
+	assert_line --index 8 "allocs: 1"
+	assert_line "bytes: 536"
+	assert_line "bytes: 184"
+}
+
+@test "ida runs 'path 5000' once; generations' third question is no trivial 'still live'; memory says why one node is 3752 bytes" {
+	run "$IDRSH" -c 'lesson ida' <<<"${RIGHT[ida]}"
+	[ "$(grep -c '^idr> path 5000$' <<<"$output")" -eq 1 ]
+	run "$IDRSH" -c 'lesson generations' <<<"${RIGHT[generations]}"
+	refute_output --partial "still live"
+	assert_line --regexp "^Question 4 of 4: ID 5 is in use again"
+	run "$IDRSH" -c 'lesson memory' <<<"${RIGHT[memory]}"
+	[[ $(tr '\n' ' ' <<<"$output") == *"counts the nodes waiting in the cache too, 6 of them and the leaf, 7 * 536 = 3752"* ]]
 }
 
 @test "packed says what the library does: growing makes whole nodes; a full leaf of 2 gets room for 5" {
@@ -271,8 +339,64 @@ spoken() {
 	assert_output "ok"
 }
 
+@test "answers as typed: none for a count of 0, a unit word, ESTALE for stale, no error for none" {
+	run "$IDRSH" -c "$(tr '\n' ' ' <<<"lua local L = require 'idrsh.lesson'
+		local right = { {'0', 'none'}, {'0', 'no'}, {'0', 'Nothing'}, {'0', 'no nodes'},
+			{'2', 'slot 2'}, {'3', 'three levels'}, {'2', '2 nodes'}, {'1', 'one node'},
+			{'3856', '3856 bytes'}, {'5', 'ID 5'}, {'19', '19 entries'},
+			{'stale', 'ESTALE'}, {'stale', '-estale'}, {'none', 'no error'},
+			{'none', 'nothing'}, {'none', 'None.'} }
+		local wrong = { {'1', 'none'}, {'yes', 'none'}, {'2', 'slot slot 2'},
+			{'2', 'bytes'}, {'no', 'nothing'}, {'live', 'ESTALE'}, {'none', 'no'} }
+		for _, c in ipairs(right) do assert(L.check(c[1], c[2]), c[2]) end
+		for _, c in ipairs(wrong) do assert(not L.check(c[1], c[2]), c[2]) end
+		return 'ok'")"
+	assert_success
+	assert_output "ok"
+	# The lessons' own cases.
+	run "$IDRSH" -c 'lesson removal' <<<$'none\nfour\none\nthree\nENOENT'
+	assert_line "Right: none."
+	assert_line "Score: 5 of 5."
+	run "$IDRSH" -c 'lesson grow-shrink' <<<$'2 nodes\nslot 2\ntwo levels\n2'
+	assert_line "Score: 4 of 4."
+	run "$IDRSH" -c 'lesson generations' <<<$'65541\nESTALE\n0x20005\nno'
+	assert_line "Right: ESTALE."
+	run "$IDRSH" -c 'lesson pre-get' <<<$'11\nEAGAIN\nno error'
+	assert_line "Score: 3 of 3."
+}
+
+@test "q, quit or exit leave the lesson; an answer of the wrong kind is asked again, once" {
+	for q in q quit EXIT; do
+		run "$IDRSH" -c 'lesson lowest-free' -c count <<<"2
+$q"
+		assert_failure
+		assert_line "No answer to question 2: you typed $q."
+		assert_line "Score: 1 of 3 (1 answered)."
+	done
+	# '?' for a number: asked again, then '2' answers.
+	run "$IDRSH" -c 'lesson grow-shrink' <<<$'?\n2\nlesson 1\nhint\n2\n2'
+	[ "$(grep -c '^Answer with a number (12, twelve or 0xc); q leaves the lesson.$' <<<"$output")" -eq 2 ]
+	assert_line "Right: 2."
+	# Asked again once only: 'hint', the second, is graded.
+	assert_line "Wrong: you said hint; the answer is 2."
+	run "$IDRSH" -c 'lesson packed' <<<$'maybe\nyes'
+	assert_line "Answer with yes or no; q leaves the lesson."
+	run "$IDRSH" -c 'lesson pre-get' <<<$'11\nsoon\nEAGAIN'
+	assert_line "Answer with an error's name (ENOSPC, nospc), or none; q leaves the lesson."
+	assert_line "Right: EAGAIN."
+}
+
+@test "a right answer is echoed as typed, with its why; a long wrong one is cut" {
+	run "$IDRSH" -c 'lesson generations' <<<$'0x10005'
+	assert_line "Right: 0x10005."
+	assert_line --partial "Why: 65541 (0x10005)."
+	long=$(printf '7%.0s' $(seq 5000))
+	run "$IDRSH" -c 'lesson lowest-free' <<<"$long"
+	assert_line "Wrong: you said ${long:0:60}... (5000 characters); the answer is 2."
+}
+
 @test "a wrong answer shows the evidence the grader read: the height, the nodes, the slot's line" {
-	run "$IDRSH" -c 'lesson removal' <<<$'1\n1\n9\n9\n1'
+	run "$IDRSH" -c 'lesson removal' <<<$'1\n1\n9\n9\nEAGAIN'
 	assert_failure 1
 	# Question 3 asks the height after 'remove 5000', which prints the value.
 	assert_line "Wrong: you said 9; the answer is 1."
@@ -281,6 +405,11 @@ spoken() {
 	assert_line "The grader read the error it printed, ENOENT."
 	run "$IDRSH" -c 'lesson lookup' <<<$'1\n1\nno\nno'
 	assert_line --regexp '^The grader read the line "L2 0\.\.262143: slot 17.*"\.$'
+	# Evidence lines that read as sentences.
+	run "$IDRSH" -c 'lesson lookup' <<<$'3\n17\nyes\nyes'
+	assert_line 'The grader read its output, in which "L2" is nowhere.'
+	run "$IDRSH" -c 'lesson pre-get' <<<$'11\nEAGAIN\nENOMEM'
+	assert_line 'The grader read its output, in which no error is named.'
 	# A whole-output answer: the output it compared with is shown above.
 	run "$IDRSH" -c 'lesson lowest-free' <<<$'1\n65\n10'
 	assert_line "idr> alloc a"
@@ -352,6 +481,31 @@ spoken() {
 	run "$IDRSH" -c "lesson --check $f --html x.html"
 	assert_failure 1
 	assert_output --partial "--check asks no one"
+}
+
+@test "lesson --check fails a paragraph or a why that states the answer: a number, an errno, a digit with its command" {
+	f=$BATS_TEST_TMPDIR/give.lesson
+	# The student's review's lesson (round 2, give.lesson).
+	printf 'title: giveaway\n\n> alloc_many 20\n\nRemoving 3 frees no node at all.\n\n? How many nodes will %s free?\n= remove 3 | freed\n! None.\n\nThe next alloc returns 3.\n\n? Which ID will %s return?\n= alloc a\n! 3.\n' "'remove 3'" "'alloc a'" >"$f"
+	run "$IDRSH" -c "lesson --check $f"
+	assert_failure 1
+	assert_output "$f: question 2: its answer, 3, is in the paragraph at line 11 (\"3\")"
+	printf 'title: giveaway\n\n> alloc_many 20\n\nThe next alloc returns 20.\n\n? Which ID will %s return?\n= alloc a\n! w\n' "'alloc a'" >"$f"
+	run "$IDRSH" -c "lesson --check $f"
+	assert_failure 1
+	assert_output "$f: question 1: its answer, 20, is in the paragraph at line 5 (\"20\")"
+	# In words, and one digit in a sentence that names the command.
+	printf 'title: g\n\n> alloc_many 3\n\nNow alloc returns three.\n\n? Which ID next?\n= alloc a\n! w\n' >"$f"
+	run "$IDRSH" -c "lesson --check $f"
+	assert_output "$f: question 1: its answer, 3, is in the paragraph at line 5 (\"three\")"
+	# An errno, in the previous question's why (shown after its answer).
+	printf 'title: g\n\n? q\n= alloc a\n! It fails next with ENOSPC.\n\n? And then?\n= alloc b 0 1 | errno\n! w\n' >"$f"
+	run "$IDRSH" -c "lesson --check $f"
+	assert_output "$f: question 2: its answer, ENOSPC, is in the why at line 3 (\"ENOSPC\")"
+	# A digit elsewhere is no giveaway: the paragraph is the lesson's.
+	printf 'title: g\n\n> alloc_many 3\n\nRemoving ID 2 clears its bit.\n\n> remove 2\n\n? Which ID next?\n= alloc a\n! w\n' >"$f"
+	run "$IDRSH" -c "lesson --check $f"
+	assert_success
 }
 
 @test "every lesson --html: a replay page with each of its questions" {
@@ -465,7 +619,7 @@ spoken() {
 
 @test "quiz: every kind of question, on many seeds, has an answer" {
 	for seed in 1 2 3 4 5 6 7 8; do
-		run "$IDRSH" -c "quiz 10 --seed $seed" < <(yes x | head -10)
+		run "$IDRSH" -c "quiz 10 --seed $seed" < <(yes x | head -20)
 		assert_line "Score: 0 of 10."
 		refute_line --partial "answer is missing"
 		refute_line --partial "idrsh:"
@@ -475,12 +629,25 @@ spoken() {
 	assert_output --partial "bad N '0'"
 }
 
+@test "quiz: a tag asked about was handed out (no generation ahead of its slot called stale)" {
+	for seed in $(seq 1 60); do
+		"$IDRSH" -c "quiz 5 --seed $seed --html $BATS_TEST_TMPDIR/q$seed.html" >/dev/null
+	done
+	run bash -c 'cat "$1"/q*.html | grep -o "stale: id [0-9]* gen [0-9]*; the slot is at gen [0-9]*"' _ "$BATS_TEST_TMPDIR"
+	assert_success
+	while read -r _ _ _ _ gen _ _ _ _ _ at; do
+		[ "${gen%;}" -lt "$at" ]
+	done <<<"$output"
+	run grep -c "so a tag of an older one is stale" "$BATS_TEST_TMPDIR/q5.html"
+	refute_output 0
+}
+
 @test "quiz: the cyclic question asks before the cursor tells its answer" {
 	run "$IDRSH" -c "quiz 12 --seed 3" < <(yes x | head -12)
 	assert_line "Question 1 of 12: Which ID will 'alloc_cyclic x' return now?"
 	refute_line "idr> cursor"
 	for seed in 1 2 3 4 5 6 7 8; do
-		run "$IDRSH" -c "quiz 10 --seed $seed" < <(yes x | head -10)
+		run "$IDRSH" -c "quiz 10 --seed $seed" < <(yes x | head -20)
 		refute_line "idr> cursor"
 	done
 }
@@ -688,6 +855,20 @@ count"
 	grep -q '<details class="ans"><summary>Show the answer</summary>' "$f"
 }
 
+@test "lesson and quiz replay pages name their trees on every frame" {
+	run "$IDRSH" -c "lesson rcu-readers --html $BATS_TEST_TMPDIR/r.html" -c "quiz 3 --seed 5 --html $BATS_TEST_TMPDIR/q.html"
+	assert_success
+	run grep -o '"nm":"[^"]*"' "$BATS_TEST_TMPDIR/r.html"
+	assert_line '"nm":"default"'
+	assert_line '"nm":"safe"'
+	assert_line '"nm":"packing"'
+	refute_line '"nm":""'
+	run grep -o '"nm":"[^"]*"' "$BATS_TEST_TMPDIR/q.html"
+	assert_line '"nm":"q1"'
+	assert_line '"nm":"q3"'
+	refute_line '"nm":""'
+}
+
 @test "quiz --html, and --html with --answers or to a bad file: errors" {
 	run "$IDRSH" -c "quiz 4 --seed 1 --html $BATS_TEST_TMPDIR/q.html"
 	assert_success
@@ -744,7 +925,28 @@ pty() {
 	pty 'lesson lowest-free\n' '7\n' '\003' 'count\n' '\004'
 	assert_line "answer> 7"
 	assert_line "Wrong: you said 7; the answer is 2."
-	assert_line --partial "No answer to question 2: Ctrl-C."
+	assert_line "No answer to question 2: Ctrl-C."
 	assert_line "Score: 0 of 3 (1 answered)."
 	assert_line "idr> count"
+}
+
+@test "pty: a fresh \$XDG_STATE_HOME is made for the history; answers go to no history" {
+	export XDG_STATE_HOME=$BATS_TEST_TMPDIR/fresh/state
+	unset IDRSH_HISTORY
+	pty 'lesson lowest-free\n' 'two\n' '\004' 'count\n' '\004'
+	assert_line "Right: two."
+	refute_output --partial "cannot write history"
+	h=$XDG_STATE_HOME/idrsh_history
+	[ "$(stat -c %a "$XDG_STATE_HOME")" = 700 ]
+	grep -qx 'lesson lowest-free' "$h"
+	grep -qx count "$h"
+	! grep -qx two "$h"
+}
+
+@test "step on or trace on at the prompt: a lesson says they are off during it" {
+	run "$IDRSH" -c 'step on' -c 'trace on' -c 'lesson lowest-free' <<<"${RIGHT[lowest-free]}"
+	assert_success
+	assert_line --index 1 "('trace on' and 'step on': off during a lesson, whose commands show what they do; on again after it.)"
+	run "$IDRSH" -c 'lesson lowest-free' <<<"${RIGHT[lowest-free]}"
+	refute_output --partial "off during a lesson"
 }

@@ -160,11 +160,35 @@ function M.list()
 		outln(string.format("%2d [%s] %-14s %s", i, done[name] and "x" or " ",
 			name, l and l.title or "?"))
 	end
-	outln(string.format("%d of %d done.  Type 'lesson next' for %s,",
-		ndone, #names, first and ("the next one (" .. first .. ")")
-			or "the first not done (none is left)"))
-	outln("'lesson N' or 'lesson NAME' for any, 'lesson FILE' for your own.")
+	if first then
+		outln(string.format("%d of %d done.  Type 'lesson next' for the " ..
+			"next one (%s),", ndone, #names, first))
+		outln("'lesson N' or 'lesson NAME' for any, 'lesson FILE' for your own.")
+	else
+		outln(string.format("%d of %d done: the course is complete.  " ..
+			"'lesson N' or 'lesson NAME'", ndone, #names))
+		outln("takes any again, 'lesson FILE' runs your own.")
+	end
 	return true
+end
+
+--- M.ending(name, full) -> what the end of the course's lesson @name
+-- says after its score: recorded and which comes next (@full: every
+-- answer right), or that it is not recorded.
+function M.ending(name, full)
+	if not full then
+		return "Not recorded as done: that takes every answer right. " ..
+			"'lesson " .. name .. "' starts it again."
+	end
+	local done = M.done()
+	for _, n in ipairs(M.names()) do
+		if not done[n] then
+			local l = Lesson.get(n)
+			return "Next: 'lesson next' takes " .. n ..
+				(l and (" (" .. l.title .. ")") or "") .. "."
+		end
+	end
+	return "That was the last lesson not done: the course is complete."
 end
 
 -- }===============================================================

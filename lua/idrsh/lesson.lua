@@ -6,7 +6,8 @@
 -- answer is what an idrsh command prints when it runs.  This file parses
 -- a lesson into a list of steps, runs them with a function the caller
 -- gives (the shell runs each command; a replay may record them), checks
--- answers against what the command printed, and makes random quizzes.
+-- answers against what the command printed (quiz.lua makes random
+-- quizzes of the same steps).
 -- Nothing here runs a command itself: answers are never stored text,
 -- they come from the library each time.  The shell's commands 'lesson'
 -- and 'quiz' (lessons.lua) play them.
@@ -17,9 +18,9 @@ local TEXTS = require "idrsh.lesson_texts"
 local spoken = require "idrsh.spoken"
 
 -- Chunks run by 'lua' share _G: the shell keeps its own references.
-local error, ipairs, math, os, pairs, setmetatable, string, table,
-	tonumber, tostring, type = error, ipairs, math, os, pairs,
-	setmetatable, string, table, tonumber, tostring, type
+local error, ipairs, math, pairs, setmetatable, string, table, tonumber,
+	tostring, type = error, ipairs, math, pairs, setmetatable, string,
+	table, tonumber, tostring, type
 
 local M = {}
 
@@ -111,15 +112,15 @@ end
 -- "has TEXT": yes if the output holds TEXT, else no.
 function MEASURES.has(out, _, _, text)
 	if out:find(text, 1, true) then
-		return "yes", "its output holds \"" .. text .. "\""
+		return "yes", "its output, which holds \"" .. text .. "\""
 	end
-	return "no", "its output has no \"" .. text .. "\""
+	return "no", "its output, in which \"" .. text .. "\" is nowhere"
 end
 
 function MEASURES.errno(out)
 	local e = out:match("%((E%u+)%)%s*$")
 	if e then return e, "the error it printed, " .. e end
-	return "none", "it printed no error"
+	return "none", "its output, in which no error is named"
 end
 
 -- The measures that take an argument, and what it must look like.
@@ -274,9 +275,59 @@ end
 --- M.normal(s) -> @s as answers are compared.
 M.normal = normal
 
---- M.check(expected, given) -> true if @given says @expected.
+-- @s as typed, lower case and trimmed (for the words normal() leaves).
+local function said(s)
+	return (tostring(s or ""):lower():gsub("%s+", " "):gsub("^ ", "")
+		:gsub(" $", ""):gsub("%.$", ""))
+end
+
+local function is_integer(s) return s:find("^%-?%d+$") ~= nil end
+
+--- M.check(expected, given) -> true if @given says @expected: also a
+-- count with its unit ("2 nodes") or 0 said "none", and no error said
+-- "nothing" or "no error".
 function M.check(expected, given)
-	return expected ~= nil and normal(given) == normal(expected)
+	if expected == nil then return false end
+	local want, words = normal(expected), said(given)
+	if normal(given) == want then return true end
+	if is_integer(want) then
+		local bare = spoken.unitless(words)
+		return normal(bare) == want or (want == "0" and spoken.ZERO[bare]
+			== true)
+	end
+	return want == "none" and spoken.NO_ERROR[words] == true
+end
+
+-- What kind of answer a question wants, before its command runs (then
+-- it is too late to ask again): from its measure, else from its words.
+local MEASURE_KIND = { made = "number", freed = "number",
+	height = "number", slot = "number", has = "yes or no",
+	errno = "error" }
+
+--- M.kind(q) -> "number", "yes or no", "error", or nil (any text).
+function M.kind(q)
+	local k = q.measure and MEASURE_KIND[q.measure.name]
+	if k then return k end
+	local text = said(q.text)
+	if text:find("%(yes or no%)") then return "yes or no" end
+	if text:find("^how many ") then return "number" end
+	if text:find("%(an errno") then return "error" end
+end
+
+--- M.fits(kind, given) -> true if @given can be an answer of @kind.
+function M.fits(kind, given)
+	local words = said(given)
+	local n = normal(words)
+	if kind == "number" then
+		local bare = spoken.unitless(words)
+		return is_integer(n) or is_integer(normal(bare)) or
+			spoken.ZERO[bare] == true
+	elseif kind == "yes or no" then
+		return n == "yes" or n == "no"
+	elseif kind == "error" then
+		return spoken.errno(n) ~= nil or spoken.NO_ERROR[words] == true
+	end
+	return true
 end
 
 --- M.answer(step, output, before, after) -> the answer a
@@ -425,137 +476,11 @@ end
 
 -- }===============================================================
 
--- {========================= Quizzes ==============================
-
--- A small generator of its own (a 32-bit LCG, Numerical Recipes'), so
--- that a seed makes the same quiz on every Lua and every machine, and
--- math.random is left alone.
-local function rng(seed)
-	local x = math.tointeger(seed) % 4294967296
-	return function(lo, hi)
-		x = (1664525 * x + 1013904223) % 4294967296
-		return lo + (x >> 8) % (hi - lo + 1)
-	end
-end
-
-local function pick(r, list) return list[r(1, #list)] end
-
--- Removes @k distinct IDs of 0 .. @n - 1 (kept in order).
-local function removals(r, n, k)
-	local set, list = {}, {}
-	for _ = 1, k do
-		local id = r(0, n - 1)
-		if not set[id] then set[id] = true list[#list + 1] = id end
-	end
-	table.sort(list)
-	return list
-end
-
--- Each kind makes the steps of one question: the tree (its commands
--- shown), then the question.
-local KINDS = {}
-
-function KINDS.next_id(r, add, tree)
-	add(">", "new " .. tree)
-	local n = r(2, 150)
-	add(">", "alloc_many " .. n)
-	for _, id in ipairs(removals(r, n, r(0, 3))) do add(">", "remove " .. id) end
-	add(">", "dump")
-	add("?", "Which ID will 'alloc x' return now?")
-	add("=", "alloc x")
-	add("!", "alloc takes the lowest free ID: the walk goes down the " ..
-		"first slot whose full bit is clear at each level.")
-end
-
-function KINDS.nodes(r, add, tree)
-	add(">", "new " .. tree)
-	local n = r(1, 130)
-	local start = pick(r, { r(0, 200), 64 * r(2, 70), 4096 * r(1, 70),
-		262144 + r(0, 5000) })
-	add(">", "alloc_many " .. n)
-	add(">", "stats")
-	add("?", "How many nodes will 'alloc x " .. start .. "' create?")
-	add("=", "alloc x " .. start .. " | made")
-	add("!", "A new ID needs a leaf for its 64-ID block and an interior " ..
-		"node for each level that does not exist yet; when the ID is " ..
-		"beyond what the top covers, the tree also grows new tops.")
-end
-
-function KINDS.root_slot(r, add, tree)
-	add(">", "new " .. tree)
-	local big = pick(r, { r(4096, 262143), r(262144, 999999) })
-	local id = r(0, big)
-	add(">", "alloc_many " .. r(1, 70))
-	add(">", "alloc x " .. big)
-	add(">", "stats")
-	add("?", "Which slot of the root does ID " .. id .. " go through?")
-	add("=", "path " .. id .. " | slot top")
-	add("!", "Write the ID in base 64 with one digit a level of the " ..
-		"tree: the root takes the top digit.")
-end
-
-function KINDS.tag_live(r, add, tree)
-	local n = r(2, 6)
-	add(">", "new " .. tree .. " --tagged 16")
-	add(">", "alloc_many " .. n)
-	local victim = r(0, n - 1)
-	local gens = r(0, 2)
-	for _ = 1, gens do
-		add(">", "remove " .. victim)
-		add(">", "alloc x")
-	end
-	local id, gen = pick(r, { victim, r(0, n - 1), r(0, n + 1) }), r(0, 2)
-	local tag = string.format("0x%x", (gen << 16) | id)
-	add("?", "Is tagged ID " .. tag .. " live, stale or free?")
-	add("=", "check " .. tag .. " | word 1")
-	add("!", "The bits above bit 16 are the generation the slot had when " ..
-		"the ID was handed out; each remove advances the slot's " ..
-		"generation, so an older tag is stale.")
-end
-
-function KINDS.cyclic(r, add, tree)
-	add(">", "new " .. tree)
-	local n = r(3, 40)
-	add(">", "alloc_cyclic x", n)
-	for _, id in ipairs(removals(r, n, r(1, 4))) do add(">", "remove " .. id) end
-	-- Not 'cursor' here: it would print the answer before the question.
-	add("?", "Which ID will 'alloc_cyclic x' return now?")
-	add("=", "alloc_cyclic x")
-	add("!", "alloc_cyclic searches from the cursor (the ID after the last " ..
-		"it handed out), not from 0: freed IDs below it wait their turn.")
-end
-
-local KIND_ORDER = { "next_id", "nodes", "root_slot", "tag_live", "cyclic" }
-
---- M.quiz(n, seed) -> a lesson of @n random questions (seed: the same
--- quiz each time), each on a fresh tree, checked as a lesson's are.
-function M.quiz(n, seed)
-	local r = rng(seed or os.time())
-	local steps = {}
-	for i = 1, n do
-		local q
-		KINDS[pick(r, KIND_ORDER)](r, function(c, s, times)
-			if c == ">" then
-				steps[#steps + 1] = { kind = "run", command = s,
-					times = times }
-			elseif c == "?" then
-				q = { kind = "question", text = s }
-				steps[#steps + 1] = q
-			elseif c == "=" then
-				q.command, q.measure = parse_answer(s)
-			else
-				q.why = s
-			end
-		end, "q" .. i)
-	end
-	return { name = "quiz", title = "Quiz: " .. n .. " question" ..
-		(n == 1 and "" or "s") .. (seed and (", seed " .. seed) or ""),
-		steps = steps }
-end
-
--- }===============================================================
-
 -- {========================= Lessons ==============================
+
+--- M.parse_answer(s) -> the command and measure of "CMD | MEASURE"
+-- (quiz.lua's questions are written as a lesson's '=' lines are).
+M.parse_answer = parse_answer
 
 --- M.texts[NAME]: the text of the lesson compiled in as NAME.
 M.texts = TEXTS

@@ -11,17 +11,18 @@ local words = require "idrsh.words"
 local registry = require "idrsh.registry"
 local trees = require "idrsh.trees"
 local events = require "idrsh.events"
-local run = require "idrsh.run"
 local Lesson = require "idrsh.lesson"
+local Quiz = require "idrsh.quiz"
 local Course = require "idrsh.course"
 local Lint = require "idrsh.lint"
+local Sandbox = require "idrsh.sandbox"
+local record = require "idrsh.record"
 -- alloc_many: registered here, before lesson and quiz.
 require "idrsh.many"
 
 -- Chunks run by 'lua' share _G: the shell keeps its own references.
-local error, getmetatable, io, ipairs, os, pairs, pcall, setmetatable,
-	string, table, tostring = error, getmetatable, io, ipairs, os, pairs,
-	pcall, setmetatable, string, table, tostring
+local io, ipairs, os, setmetatable, string, table, tostring = io, ipairs,
+	os, setmetatable, string, table, tostring
 
 local out, outln, bold, visible, write_file, report = output.out,
 	output.outln, output.bold, output.visible, output.write_file,
@@ -31,7 +32,6 @@ local INT_MAX = words.INT_MAX
 local command, usage = registry.command, registry.usage
 local current = trees.current
 local reader = events.reader
-local run_line = run.run_line
 
 -- The shell's Lua has found the lessons' functions in the module since
 -- the binding held them: they stay there, in idrsh only (require "idr"
@@ -41,7 +41,7 @@ local run_line = run.run_line
 idr.lesson_parse, idr.lesson_check, idr.lesson_answer = Lesson.parse,
 	Lesson.check, Lesson.answer
 idr.lesson_runner, idr.lesson_play, idr.quiz = Lesson.runner, Lesson.play,
-	Lesson.quiz
+	Quiz.make
 idr.lessons, idr.lesson, idr.lesson_texts = Lesson.names, Lesson.get,
 	Lesson.texts
 
@@ -55,43 +55,15 @@ answers come from the same input as the commands: 'lesson' leaves the
 lesson pending in the reader it came from (as 'lua <<WORD' leaves a
 here-document), and feed() hands it the lines that follow, one answer
 each; at the terminal the prompt says 'answer> '.  A lesson plays in a
-sandbox of its own trees, so that it neither sees nor changes the
-user's, and runs only the commands of LESSON_ALLOWED: none runs Lua,
-reads or writes a file, or waits for input, so a lesson file from
+sandbox of its own trees (sandbox.lua), so that it neither sees nor
+changes the user's, and runs only the commands a lesson may: none runs
+Lua, reads or writes a file, or waits for input, so a lesson file from
 anyone is safe to open.
 ]]
-local LESSON_ALLOWED = {}
-for w in ([[new use trees drop alloc alloc_cyclic alloc_u32 find remove
-	replace next list cursor count empty destroy pre_get preload
-	preload_end get_new get_new_above alloc_tagged find_tagged
-	remove_tagged check untag ida_alloc ida_free ida_exists alloc_many dump
-	path stats trace mem help explain mark diff]]):gmatch("%S+") do
-	LESSON_ALLOWED[w] = true
-end
-
 local QUIZ_MAX = 100
 -- The bytes a lesson file or an answers file may hold: ten times the
 -- longest lesson shipped, at least (tests/lessons.bats checks it).
 local LESSON_BYTES_MAX = 65536
-
--- allowed(command) for idr.lesson_parse, and sh.only while a lesson
--- runs (dispatch asks it of every line, so a command that runs another,
--- as 'explain COMMAND', has its line checked too): true, or nil and why.
-local function lesson_allowed(line)
-	if line:find("^%s*=") then
-		return nil, "'=' runs Lua: a lesson runs only idrsh commands"
-	end
-	local name, rest = line:match("^%s*(%S+)%s*(.-)%s*$")
-	if not name then return nil, "a command is missing" end
-	if not LESSON_ALLOWED[name] then
-		return nil, quoted(name) .. " is not allowed in a lesson: it " ..
-			"runs only idrsh commands that run no Lua and touch no file"
-	end
-	local runs = registry.get(name).runs
-	local inner = runs and runs(rest)
-	if inner then return lesson_allowed(inner) end
-	return true
-end
 
 -- The text of a lesson or answers @file, at most LESSON_BYTES_MAX bytes.
 local function lesson_text(file)
@@ -107,103 +79,9 @@ local function lesson_text(file)
 	return text or ""
 end
 
--- {------------------------- The sandbox ----------------------------
-
--- Marks are the sandbox's own too: a lesson's 'mark' must not replace
--- the user's mark of the same name.
-local function sandbox()
-	local own = setmetatable({}, getmetatable(sh.trees))
-	own.default = idr.new {}
-	return { trees = own, current = "default", on = {}, marks = {},
-		preloaded = 0 }
-end
-
--- This thread's preloaded nodes (idr_preload() is no tree's: any tree
--- tells them).
-local preload_probe
-local function preloaded()
-	preload_probe = preload_probe or idr.new {}
-	return preload_probe:stats().preloaded
-end
-
--- Makes this thread's preload exactly @n nodes, so that a lesson's
--- stock, part used, is not refilled between its steps: preload_end
--- empties it, preload fills it (the most an insertion can take), and
--- the insertions of a scratch tree of two levels, built before, take
--- the nodes over @n, a new leaf each.
-local function preload_as(n)
-	if preloaded() == n then return end
-	sh.config.preload_end()
-	if n == 0 then return end
-	local scratch = idr.new {}
-	scratch:alloc(true, 0)
-	scratch:alloc(true, idr.SLOTS)
-	sh.config.preload()
-	for leaf = 2, idr.SLOTS - 1 do
-		if preloaded() <= n then break end
-		scratch:alloc(true, leaf * idr.SLOTS)
-	end
-	scratch:destroy()
-end
-
--- Calls @fn(...) with @box's trees, readers, marks and preload as the
--- shell's, and only the lines a lesson may run.
-local function inside(box, fn, ...)
-	local users, cur, on, marks = sh.trees, sh.current, sh.on, sh.marks
-	local only, users_preload = sh.only, preloaded()
-	sh.trees, sh.current, sh.on = box.trees, box.current, box.on
-	sh.marks, sh.only = box.marks, lesson_allowed
-	preload_as(box.preloaded)
-	local r = table.pack(pcall(fn, ...))
-	box.current, box.preloaded = sh.current, preloaded()
-	preload_as(users_preload)
-	sh.trees, sh.current, sh.on, sh.marks = users, cur, on, marks
-	sh.only = only
-	if not r[1] then error(r[2], 0) end
-	return table.unpack(r, 2, r.n)
-end
-
--- The readers that print: a question's answer is its command's output
--- without them, or '> trace on' earlier would make every answer wrong.
-local PRINTING = { "trace", "explain", "step" }
-
--- Runs one lesson line as the shell would; returns what it printed, on
--- stdout and stderr both (the "idrsh: " of a message dropped), and
--- true if it succeeded.  @answer: the line is a question's command.
-local function captured(line, answer)
-	local muted = {}
-	for _, name in ipairs(answer and PRINTING or {}) do
-		muted[name], sh.on[name] = sh.on[name], nil
-	end
-	local buf = {}
-	local sink = {}
-	function sink.write(self, ...)
-		for _, s in ipairs({ ... }) do buf[#buf + 1] = tostring(s) end
-		return self
-	end
-	function sink.flush(self) return self end
-	local so, se, color = io.stdout, io.stderr, sh.config.color_err
-	io.stdout, io.stderr, sh.config.color_err = sink, sink, false
-	-- Captured, so never paged: a pager would bypass the sink.
-	local tty = sh.tty
-	sh.tty = false
-	local done, r = pcall(run_line, line, nil)
-	sh.tty = tty
-	io.stdout, io.stderr, sh.config.color_err = so, se, color
-	for name, was in pairs(muted) do sh.on[name] = was end
-	if not done then error(r, 0) end
-	local text = table.concat(buf):gsub("^idrsh: ", ""):gsub("\nidrsh: ", "\n")
-	return text, r == true
-end
-
-local function tree_stats()
-	local t = current()
-	if not t then return nil end
-	local ok, s = pcall(t.stats, t)
-	return ok and s or nil
-end
-
--- }----------------------------------------------------------------
+local lesson_allowed, sandbox, inside, captured, tree_stats, PRINTING =
+	Sandbox.allowed, Sandbox.new, Sandbox.inside, Sandbox.captured,
+	Sandbox.tree_stats, Sandbox.PRINTING
 
 -- {------------------------ Showing steps ---------------------------
 
@@ -218,19 +96,33 @@ local function show_question(q, r)
 	outln(bold("Question " .. q.number .. " of " .. r.total .. ": ") .. text)
 end
 
+-- The answer as the student typed it, cut when long: "Right: 0x20005"
+-- says what was typed, not 131077.
+local ECHO_MAX = 60
+local function echoed(q)
+	local given = q.given or ""
+	if #given > ECHO_MAX then
+		given = given:sub(1, ECHO_MAX) .. "... (" .. #given .. " characters)"
+	end
+	return visible(given)
+end
+
 local function show_grade(q)
 	show_command(q)
 	if q.answer == nil then
 		outln("The lesson's answer is missing: " .. tostring(q.error))
 	elseif q.right then
-		outln(bold("Right: ") .. q.answer .. ".")
+		outln(bold("Right: ") .. echoed(q) .. ".")
 	else
-		outln(bold("Wrong: ") .. "you said " .. visible(q.given) ..
+		outln(bold("Wrong: ") .. "you said " .. echoed(q) ..
 			"; the answer is " .. q.answer .. ".")
 		if q.evidence then
 			outln("The grader read " .. q.evidence .. ".")
 		end
-		if q.why then outln("Why: " .. q.why:gsub("\n", "\n  ")) end
+	end
+	-- A right guess learns the why too.
+	if q.answer ~= nil and q.why then
+		outln("Why: " .. q.why:gsub("\n", "\n  "))
 	end
 	outln("")
 end
@@ -274,41 +166,70 @@ local function session(lesson)
 end
 
 -- A lesson of the course finished with every answer right is done:
--- recorded, or a warning, never a failure of the lesson.
+-- recorded, or a warning, never a failure of the lesson.  Its end says
+-- which comes next, or that it is not recorded.
 local function over(s)
 	local r = s.runner
 	local full = r.score == r.total
-	if full and s.course and not s.recorded then
-		s.recorded = true
-		local ok, err = Course.mark(s.course)
+	if s.course and not s.ended then
+		s.ended = true
+		local ok, err = true, nil
+		if full then ok, err = Course.mark(s.course) end
 		if not ok then
 			report(nil, "warning: lesson " .. s.course ..
 				" not recorded as done: " .. tostring(err))
+		else
+			outln(Course.ending(s.course, full))
 		end
 	end
 	return full
-end
-
-local function lesson_answer(s, line)
-	if line:find("^%s*$") or line:find("^%s*#") then return true, true end
-	local r = s.runner
-	inside(s.box, function()
-		r:answer(line:match("^%s*(.-)%s*$"))
-		r:advance()
-	end)
-	if r.over then return over(s), false end
-	return true, true
 end
 
 -- The input ended before the answer to the question asked.
 local function lesson_stop(s, why)
 	local r = s.runner
 	if r.over then return over(s) end
+	-- Readline leaves the cursor after the ^C it echoed.
+	if why == "Ctrl-C" then outln("") end
 	if r.q then
 		outln("No answer to question " .. r.q.number .. ": " .. why .. ".")
 	end
 	inside(s.box, r.stop, r)
+	over(s)
 	return false
+end
+
+-- Typed at 'answer> ', these leave the lesson as Ctrl-D does.
+local LEAVE = { q = true, quit = true, exit = true }
+
+local KIND_ASKED = {
+	number = "a number (12, twelve or 0xc)",
+	["yes or no"] = "yes or no",
+	error = "an error's name (ENOSPC, nospc), or none",
+}
+
+local function lesson_answer(s, line)
+	if line:find("^%s*$") or line:find("^%s*#") then return true, true end
+	local r = s.runner
+	local given = line:match("^%s*(.-)%s*$")
+	if LEAVE[given:lower()] then
+		return lesson_stop(s, "you typed " .. given), false
+	end
+	-- An answer that cannot be of the kind asked ("lesson 1", "?") is
+	-- asked again, once, before it uses the question up.
+	local kind = r.q and Lesson.kind(r.q)
+	if kind and not s.asked_again and not Lesson.fits(kind, given) then
+		s.asked_again = true
+		outln("Answer with " .. KIND_ASKED[kind] .. "; q leaves the lesson.")
+		return true, true
+	end
+	s.asked_again = nil
+	inside(s.box, function()
+		r:answer(given)
+		r:advance()
+	end)
+	if r.over then return over(s), false end
+	return true, true
 end
 
 -- Answers from @text (of @file), a line each; the lesson ends with it.
@@ -323,6 +244,20 @@ end
 -- What the reader of lines calls on a lesson pending in it (run.lua).
 local Session = { __index = { answer = lesson_answer, stop = lesson_stop } }
 
+-- A lesson runs with readers of its own (its sandbox's): the user's
+-- 'step on' or 'trace on' would otherwise do nothing without a word.
+local function say_readers_off()
+	local on = {}
+	for _, name in ipairs(PRINTING) do
+		if sh.on[name] then on[#on + 1] = "'" .. name .. " on'" end
+	end
+	if #on > 0 then
+		outln("(" .. table.concat(on, " and ") .. ": off during a lesson, " ..
+			"whose commands show what they do; on again after it.)")
+		outln("")
+	end
+end
+
 -- Plays @lesson up to its first question; the rest of its answers come
 -- from @answers (a file), or from the lines after this one.  @course:
 -- the lesson's name when it is one of the course's, to record as done.
@@ -336,6 +271,7 @@ local function start(lesson, answers, course)
 	s.course = course
 	outln(bold(lesson.title))
 	outln("")
+	say_readers_off()
 	inside(s.box, s.runner.advance, s.runner)
 	if s.runner.over then return over(s) end
 	if answers then return answers_from(s, text, answers) end
@@ -407,7 +343,9 @@ end
 -- Plays @lesson with no one to answer; returns its recorder and the
 -- number of questions.
 local function lesson_replay(lesson)
-	local p = { rec = idr.recorder { title = lesson.title }, text = {} }
+	-- Frames are made inside the sandbox: name_of finds its trees.
+	local p = { rec = idr.recorder { title = lesson.title,
+		name_of = record.name_of }, text = {} }
 	local box = sandbox()
 	box.on["lesson-html"] = true
 	local function run_step(line, answer)
@@ -522,9 +460,11 @@ command {
 		"~/.local/state/idrsh). 'lesson N' takes the Nth, 'lesson next'\n" ..
 		"the first not done. A question's answer is what an idrsh command\n" ..
 		"prints when it runs after you answer: the library grades\n" ..
-		"you. Answer as you would say it: 64, 0x40 or sixty-four; ENOSPC\n" ..
-		"or nospc; yes or y. At the terminal 'answer> ' asks for each\n" ..
-		"answer (Ctrl-C or Ctrl-D leaves the lesson); in a script or a\n" ..
+		"you. Answer as you would say it: 64, 0x40 or sixty-four, 2 nodes\n" ..
+		"or slot 2, none for 0; ENOSPC or nospc; yes or y. An answer of\n" ..
+		"the wrong kind ('?' for a number) is asked again once; the why\n" ..
+		"follows every answer. At the terminal 'answer> ' asks for each\n" ..
+		"answer (q, Ctrl-C or Ctrl-D leaves the lesson); in a script or a\n" ..
 		"pipe the lines after the command are its answers, and --answers\n" ..
 		"FILE reads them from FILE. A lesson ends with the score, and\n" ..
 		"fails (exit status 1) unless every answer was right. 'lesson\n" ..
@@ -537,8 +477,9 @@ command {
 		"its answer hidden until 'Show the answer' is clicked. --check asks\n" ..
 
 		"nothing either: it fails, naming the question, when a question\n" ..
-		"has no why or its answer was shown before it was asked (with no\n" ..
-		"NAME, it checks every lesson of the course).",
+		"has no why or its answer was shown before it was asked, by a\n" ..
+		"command or in a paragraph (with no NAME, it checks every lesson\n" ..
+		"of the course).",
 	example = "lesson next",
 	complete = function(text)
 		if text:sub(1, 1) == "-" then
@@ -602,8 +543,8 @@ command {
 			seed, e = number(o.seed, "S", INT_MAX)
 			if not seed then return nil, e end
 		end
-		if o.html then return lesson_html(Lesson.quiz(n, seed), o.html) end
-		return start(Lesson.quiz(n, seed), o.answers)
+		if o.html then return lesson_html(Quiz.make(n, seed), o.html) end
+		return start(Quiz.make(n, seed), o.answers)
 	end,
 }
 

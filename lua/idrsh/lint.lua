@@ -13,10 +13,13 @@
 --       * a line 'NAME: ANSWER' (field NAME),
 --       * the TEXT of 'has TEXT', when the answer is yes, in the output
 --         of the same command ('dump' then 'dump | has packed in');
---   - its answer, a number of two digits or more, written as a word of
---     the question itself ("What does 'alloc a 70' print?").
--- (The question's choices, "live, stale or free", may name the answer.)
--- Paragraphs are not checked: a person reads those.
+--   - its answer, a number of two digits or more or an error's name,
+--     written as a word of the question itself ("What does 'alloc a 70'
+--     print?"), of a paragraph since the previous question, or of that
+--     question's why (shown after its answer): "The next alloc returns
+--     30." before "Which ID will 'alloc a' return?".
+-- (The question's choices, "live, stale or free", may name the answer;
+-- a yes or no stated as a fact is left to a person reading it.)
 
 local Lesson = require "idrsh.lesson"
 
@@ -24,6 +27,36 @@ local Lesson = require "idrsh.lesson"
 local ipairs, string, table = ipairs, string, table
 
 local normal = Lesson.normal
+local spoken = require "idrsh.spoken"
+
+-- An answer that a paragraph must not hold word for word: a number of
+-- two digits or more, or an error's name (one digit is too common).
+local function telling(answer, want)
+	return want:find("^%d%d+$") ~= nil or (answer:find("^%-?E%u+$") ~= nil
+		and spoken.errno(want) == want)
+end
+
+-- The first word of @text that says @want ("30", "thirty" or "0x1e"
+-- for 30), or nil.
+local function said_in(text, want)
+	for w in text:gmatch("[%w]+") do
+		if normal(w) == want then return w end
+	end
+end
+
+-- A one-digit answer is too common a word to look for everywhere:
+-- only in a sentence that names the question's command ("The next
+-- alloc returns 3." before "Which ID will 'alloc a' return?").
+local function told(text, q, want)
+	if not want:find("^%d$") then return nil end
+	local cmd = q.command:match("^%s*(%S*)")
+	for sentence in (text .. " "):gsub("%s+", " "):gmatch("(.-[.!?:;]) ") do
+		local names = false
+		for w in sentence:gmatch("[%w_]+") do names = names or w == cmd end
+		local w = names and said_in(sentence, want)
+		if w then return w end
+	end
+end
 
 local M = {}
 
@@ -77,21 +110,28 @@ function M.problems(played)
 					problem("no why text (\"!\" lines)")
 				end
 				local want = normal(q.answer)
-				if want:find("^%d%d+$") then
-					for w in q.text:gmatch("[%w]+") do
-						if normal(w) == want then
-							problem("its answer, " .. q.answer ..
-								", is in its own text")
-							break
-						end
-					end
+				if want:find("^%d%d+$") and said_in(q.text, want) then
+					problem("its answer, " .. q.answer ..
+						", is in its own text")
 				end
 				for _, b in ipairs(since) do
-					shown_first(q, b, want, problem)
+					if b.command then shown_first(q, b, want, problem) end
+					local prose = b.kind == "text" and b.text or
+						b.kind == "question" and b.why
+					local w = prose and (telling(q.answer, want) and
+						said_in(prose, want) or told(prose, q, want))
+					if w then
+						problem("its answer, " .. q.answer .. ", is in the " ..
+							(b.kind == "text" and "paragraph" or "why") ..
+							" at line " .. b.line .. " (\"" .. w .. "\")")
+					end
 				end
 			end
-			-- Its own command's output is shown before the next one.
+			-- Its own command's output and why are shown before the
+			-- next one.
 			since = { q }
+		elseif q.kind == "text" then
+			since[#since + 1] = q
 		end
 	end
 	return list

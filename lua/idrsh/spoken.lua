@@ -2,7 +2,8 @@
 -- spoken.lua - answers as a person types them: numbers in words
 -- ("sixty-four", "one thousand and twenty-four", "minus two") or with
 -- thousands separators ("65,536"), and error names with or without
--- their E ("nospc" for ENOSPC).  lesson.lua compares answers through it.
+-- their E ("nospc" for ENOSPC), a count with its unit ("2 nodes", "slot
+-- 2") or said as "none".  lesson.lua compares answers through it.
 
 -- Chunks run by 'lua' share _G: the shell keeps its own references.
 local ipairs, math, table = ipairs, math, table
@@ -83,7 +84,7 @@ end
 local ERRNO = {}
 for name in ([[enospc enoent eagain enomem einval ebusy eexist erange
 	eoverflow eperm efault enodata enotsup eopnotsupp eintr ecanceled
-	edeadlk enxio echild ebadf]]):gmatch("%S+") do
+	edeadlk enxio echild ebadf estale]]):gmatch("%S+") do
 	ERRNO[name] = true
 end
 
@@ -94,5 +95,30 @@ function M.errno(s)
 	if ERRNO[e] then return e end
 	if ERRNO["e" .. e] then return "e" .. e end
 end
+
+-- The words a count comes with, before it ("slot 2") or after it
+-- ("three levels", "3856 bytes").
+local UNIT = {}
+for w in ([[slot slots level levels node nodes byte bytes id ids entry
+	entries]]):gmatch("%S+") do
+	UNIT[w] = true
+end
+
+--- M.unitless(s) -> @s (lower case, trimmed) without a unit word before
+-- or after it: "slot 2" and "2 slots" are "2".
+function M.unitless(s)
+	local unit, rest = s:match("^(%S+)%s+(.-)$")
+	if unit and UNIT[unit] then return rest end
+	local head, last = s:match("^(.-)%s+(%S+)$")
+	if last and UNIT[last] then return head end
+	return s
+end
+
+--- M.ZERO[s]: true when @s (unitless) says a count of 0.
+M.ZERO = { none = true, no = true, nothing = true, zero = true }
+
+--- M.NO_ERROR[s]: true when @s says that no error came.
+M.NO_ERROR = { none = true, nothing = true, ["no error"] = true,
+	["no errors"] = true, ["no errno"] = true }
 
 return M
