@@ -66,7 +66,7 @@ end
 -- What the narration needs of the tree: the base, tagged bits, IDA or not.
 local function shape_of(t, kind)
 	local info = t:info()
-	local s = { ida = kind == "ida", base = info.base or 0 }
+	local s = { ida = kind == "ida", base = info.base or 0, rcu = info.rcu }
 	if info.tagged then s.id_bits = info.tagged.id_bits end
 	return s
 end
@@ -417,10 +417,15 @@ local function is(ev, name, level, first)
 		and (first == nil or ev.first == first)
 end
 
+-- Whether the tree being told is an RCU idr: its frees wait for readers.
+local telling_rcu = false
+
 -- Where a freed node's memory went, from the event after node-free.
 local function gone_to(ev)
-	if is(ev, "cache-put") then return "goes to the idr's cache" end
-	if is(ev, "free") then return "goes back to malloc" end
+	local wait = telling_rcu and ", once the readers that may stand in it " ..
+		"are done (an RCU grace period)" or ""
+	if is(ev, "cache-put") then return "goes to the idr's cache" .. wait end
+	if is(ev, "free") then return "goes back to malloc" .. wait end
 	return "is freed"
 end
 
@@ -508,6 +513,7 @@ end
 
 local function narrate(t, kind, events)
 	local st = { shape = shape_of(t, kind) }
+	telling_rcu = st.shape.rcu == true
 	local once = {}
 	local out = {}
 	local function say(text, indent)

@@ -108,3 +108,21 @@ do
 	assert(n == 2, text)
 	assert(not text:find("tagged ID 0 =", 1, true), text)
 end
+
+-- On an RCU idr a freed node waits for readers before malloc has it back;
+-- a plain idr's goes at once (to its cache here).
+do
+	local function told(tree)
+		tree:alloc("a")
+		tree:alloc("b", 100)
+		local text = tree:explain(tree.remove, tree, 100)
+		tree:destroy()
+		return text
+	end
+	local rcu = told(idr.new { rcu = true })
+	assert(rcu:find("goes back to malloc, once the readers that may " ..
+		"stand in it are done (an RCU grace period)", 1, true), rcu)
+	local plain = told(idr.new())
+	assert(not plain:find("grace period", 1, true), plain)
+	assert(plain:find("goes to the idr's cache.", 1, true), plain)
+end
