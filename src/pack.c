@@ -147,7 +147,7 @@ struct idr_node *idr__pack_leaf(struct idr_node *leaf, unsigned int n,
  */
 static unsigned int room_fitted(unsigned int cap, bool interior)
 {
-	size_t chunk = (pack_size(cap, interior) + 8 + 15) & ~(size_t)15;
+	size_t chunk = malloc_chunk(pack_size(cap, interior));
 
 	return (unsigned int)((chunk - 8 - pack_size(0, interior)) /
 			      sizeof(void *));
