@@ -252,14 +252,18 @@ __attribute__((cold, noinline)) static void *remove_traced(struct idr *idr,
 	return entry;
 }
 
-/* Untraced, as idr_alloc(). */
+/* Untraced, as idr_alloc(); a plain idr's in one call below. */
 void *idr_remove(struct idr *idr, unsigned long id)
 {
 	bool gone;
 
 	if (idr__tracing(idr))
 		return remove_traced(idr, id);
-	return remove_id(idr, id, &gone);
+	if (idr__tagged(idr))
+		return remove_id(idr, id, &gone);
+	if (id < idr->idr_base)
+		return NULL;
+	return idr__remove(idr, id - idr->idr_base);
 }
 
 void *idr_replace(struct idr *idr, void *ptr, unsigned long id)

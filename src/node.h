@@ -158,6 +158,15 @@ static inline size_t pack_size(unsigned int cap, bool interior)
 	       cap * sizeof(void *);
 }
 
+/* The chunk glibc's malloc gives a block of @size: steps of 16 bytes,
+ * 8 of them its own header, at least 32. */
+static inline size_t malloc_chunk(size_t size)
+{
+	size_t chunk = (size + 8 + 15) & ~(size_t)15;
+
+	return chunk < 32 ? 32 : chunk;
+}
+
 /* The bytes @node takes, whatever its layout. */
 static inline size_t node_size(const struct idr_node *node)
 {

@@ -347,4 +347,15 @@ uint64_t *idr__node_words_used(struct idr_node *node)
 	return &node->present;
 }
 
+void idr__trace_gone(const struct idr *idr, uint64_t index, unsigned int aux,
+		     bool cached)
+{
+	if (idr__tracing(idr)) {
+		idr__trace_node(idr, IDR_TRACE_NODE_FREE, index, aux);
+		idr__trace_node(idr,
+				cached ? IDR_TRACE_CACHE_PUT : IDR_TRACE_FREE,
+				index, aux);
+	}
+}
+
 /* }==================== Nodes as IDA bitmaps ==================== */

@@ -659,17 +659,6 @@ void idr__set_full(struct idr *idr, uint64_t index, enum idr__fill fill)
 		mark_open(idr, path, depth, index);
 }
 
-void idr__trace_gone(const struct idr *idr, uint64_t index, unsigned int aux,
-		     bool cached)
-{
-	if (tracing(idr)) {
-		idr__trace_node(idr, IDR_TRACE_NODE_FREE, index, aux);
-		idr__trace_node(idr,
-				cached ? IDR_TRACE_CACHE_PUT : IDR_TRACE_FREE,
-				index, aux);
-	}
-}
-
 /* A node of an untagged tree (a tagged one keeps its leaves: prune()),
  * out of it: to the idr's cache or freed, after readers if RCU. */
 static void node_release_at(struct idr *idr, struct idr_node *node,
@@ -955,9 +944,8 @@ delete_usual(struct idr *idr, uint64_t index, void **entry)
 	return true;
 }
 
-/* idr__delete() in full: out of line, for the usual one's small frame. */
-static __attribute__((noinline)) bool delete_any(struct idr *idr,
-						 uint64_t index, void **entry)
+/* Free @index; false (and nothing changed) if it is not present. */
+bool idr__delete(struct idr *idr, uint64_t index, void **entry)
 {
 	struct idr_node *path[IDR__LEVELS];
 	unsigned int depth = descend(idr, index, path);
@@ -972,13 +960,25 @@ static __attribute__((noinline)) bool delete_any(struct idr *idr,
 	return true;
 }
 
-/* Free @index; false (and nothing changed) if it is not present. */
-bool idr__delete(struct idr *idr, uint64_t index, void **entry)
+/* Out of line: then the usual removal needs no stack slot for @entry. */
+static __attribute__((noinline)) void *remove_any(struct idr *idr,
+						  uint64_t index)
 {
-	if (!idr__rcu(idr) && packable(idr) && !tracing(idr) &&
-	    delete_usual(idr, index, entry))
-		return true;
-	return delete_any(idr, index, entry);
+	void *entry = NULL;
+
+	idr__delete(idr, index, &entry);
+	return entry;
+}
+
+/* An untraced idr's removal of @index: its entry, or NULL if absent. */
+void *idr__remove(struct idr *idr, uint64_t index)
+{
+	void *entry;
+
+	if (idr__rcu(idr) || !packable(idr) ||
+	    !delete_usual(idr, index, &entry))
+		return remove_any(idr, index);
+	return entry;
 }
 
 /* Free every node of the tree, once readers can no longer reach it.

@@ -81,6 +81,9 @@ IDR__HIDDEN void idr__set_full(struct idr *idr, uint64_t index,
 /* Free @index; false (and nothing changed) if it is not present.  The
  * caller reports the path (idr__trace_path()). */
 IDR__HIDDEN bool idr__delete(struct idr *idr, uint64_t index, void **entry);
+/* idr__delete() on an untraced idr, the usual case in one descent: the
+ * entry at @index, or NULL if absent. */
+IDR__HIDDEN void *idr__remove(struct idr *idr, uint64_t index);
 /* Free every node of the tree (not the cache: see nodes.h). */
 IDR__HIDDEN void idr__free_all(struct idr *idr);
 
