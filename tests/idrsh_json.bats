@@ -259,12 +259,34 @@ print(v[0]["value"].encode("utf-8", "surrogateescape").hex())' <<<"$output"
 	[ -z "$stderr" ]
 }
 
-@test "idrsh.run: in JSON format, JSON; a chunk's own output is not captured" {
+@test "idrsh.run: in JSON format, JSON; a chunk's print is its text" {
 	run "$IDRSH" -c 'lua idrsh.run("format json"); local s = idrsh.run("lua print(1) return 2"); idrsh.run("format text"); io.write("[", s, "]\n")'
 	assert_success
-	assert_output "1
-[2
-]"
+	assert_output '[{"text":"1\n"}
+2
+]'
+}
+
+@test "idrsh.run: keeps what a chunk or a sourced .lua file prints" {
+	printf 'print("p", 1)\nio.write("w")\nio.stdout:write(2.5, "\\n")\n' >"$BATS_TEST_TMPDIR/p.lua"
+	run "$IDRSH" -c 'lua s, ok = idrsh.run("lua print(42)")' -c '=#s, s, ok' \
+		-c "lua s = idrsh.run('source $BATS_TEST_TMPDIR/p.lua')" -c '="[" .. s .. "]"'
+	assert_success
+	assert_output $'3\t42\n\ttrue\n[p\t1\nw2.5\n]'
+}
+
+@test "--json: what Lua prints is {\"text\": ...} lines, io.write's too" {
+	run --separate-stderr "$IDRSH" --json -c 'lua local _ = io.write("x")' \
+		-c count -c 'lua print("a", 1); io.stdout:write("b")' -c '=1' \
+		-e 'print(2)'
+	assert_success
+	run parsed
+	assert_success
+	assert_output "{'text': 'x'}
+0
+{'text': 'a\\t1\\nb'}
+1
+{'text': '2\\n'}"
 }
 
 @test "idrsh.run: changes what it runs, nests, and refuses a non-string" {

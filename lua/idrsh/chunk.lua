@@ -14,7 +14,8 @@ local debug, error, getmetatable, ipairs, load, math, next, pcall, rawget,
 	ipairs, load, math, next, pcall, rawget, string, table, tostring,
 	type, xpcall
 
-local result, lua_value = output.result, output.lua_value
+local result, lua_value, done = output.result, output.lua_value,
+	output.done
 local INTERRUPTED = words.INTERRUPTED
 local update_globals = trees.update_globals
 
@@ -141,13 +142,19 @@ end
 local function traceback(e)
 	if e == INTERRUPTED or e == "not enough memory" then return e end
 	local tb = debug.traceback("", 2)
-	local keep = {}
+	local keep, top = {}, true
 	for line in tb:gmatch("[^\n]+") do
-		if line:find("^%s*%[C%]: in %a* ?'?xpcall'?") or
-			line:find("^%s*lua/idrsh/[%w_]+%.lua:") then
-			break
+		local shell = line:find("^%s*lua/idrsh/[%w_]+%.lua:")
+		local raised = line:find("^%s*%[C%]: in function 'error'")
+		-- On top, the shell's frames raised it (its print, io.write):
+		-- they go, and the user's follow.
+		if not (top and (shell or raised)) then
+			if shell or line:find("^%s*%[C%]: in %a* ?'?xpcall'?") then
+				break
+			end
+			keep[#keep + 1] = line
+			top = line == "stack traceback:"
 		end
-		keep[#keep + 1] = line
 	end
 	return { err = e, traceback = table.concat(keep, "\n") }
 end
@@ -183,6 +190,9 @@ end
 local function run_fn(fn, show, ...)
 	update_globals()
 	local r = table.pack(xpcall(fn, traceback, ...))
+	-- In JSON, what it printed is one {"text": ...} line, before its
+	-- result (-e and a script have no command to end).
+	done()
 	if not r[1] then return lua_error(r[2]) end
 	if not show then return true end
 	return print_values(table.pack(table.unpack(r, 2, r.n)))

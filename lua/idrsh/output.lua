@@ -9,10 +9,10 @@ local idr = require "idr"
 local sh = require "idrsh.state"
 
 -- Chunks run by 'lua' share _G: the shell keeps its own references.
-local error, getmetatable, io, ipairs, math, next, pairs, pcall, select,
-	setmetatable, string, table, tostring, type = error, getmetatable, io,
-	ipairs, math, next, pairs, pcall, select, setmetatable, string, table,
-	tostring, type
+local _G, error, getmetatable, io, ipairs, math, next, pairs, pcall,
+	rawset, select, setmetatable, string, table, tostring, type = _G,
+	error, getmetatable, io, ipairs, math, next, pairs, pcall, rawset,
+	select, setmetatable, string, table, tostring, type
 
 local json = idr.json
 
@@ -38,8 +38,19 @@ local function append(list, ...)
 	end
 end
 
+-- Lua's own file method write, kept before the hooks below replace it.
+local real_stdout = io.stdout
+local file_methods = getmetatable(real_stdout).__index
+local file_write, io_write = file_methods.write, io.write
+
+-- stdout: a file (the real one) or what a lesson put there (a table).
+local function to_stdout(...)
+	local f = io.stdout
+	if io.type(f) == "file" then file_write(f, ...) else f:write(...) end
+end
+
 local function write(...)
-	if sink then append(sink.out, ...) else io.stdout:write(...) end
+	if sink then append(sink.out, ...) else to_stdout(...) end
 	if sh.capture then captured(...) end
 end
 
@@ -62,6 +73,56 @@ local function outln(s)
 	s = tostring(s)
 	out(s, s:sub(-1) == "\n" and "" or "\n")
 end
+
+-- {------------------------ Lua's own output ----------------------
+
+--[[
+What a chunk prints with print, io.write or io.stdout:write goes through
+out() as a command's text does: idrsh.run keeps it, a recording sees it,
+and in JSON it is {"text": ...} lines, so that stdout stays JSON Lines.
+io.write's conversions and errors are Lua's; an io.write after
+io.output(FILE) goes to that file.
+]]
+
+-- @... as io.write converts it (floats "%.14g"), or an error as Lua's.
+local function written(...)
+	local parts = {}
+	for i = 1, select("#", ...) do
+		local v = select(i, ...)
+		if math.type(v) == "float" then
+			v = string.format("%.14g", v)
+		elseif type(v) ~= "string" and type(v) ~= "number" then
+			error(string.format("bad argument #%d to 'write' (string " ..
+				"expected, got %s)", i, type(v)), 3)
+		end
+		parts[i] = v
+	end
+	return table.concat(parts)
+end
+
+local function lua_write(...)
+	if io.output() ~= real_stdout then return io_write(...) end
+	out(written(...))
+	return real_stdout
+end
+
+local function stdout_write(f, ...)
+	if f ~= real_stdout then return file_write(f, ...) end
+	out(written(...))
+	return f
+end
+
+local function lua_print(...)
+	local parts = {}
+	for i = 1, select("#", ...) do parts[i] = tostring((select(i, ...))) end
+	out(table.concat(parts, "\t"), "\n")
+end
+
+-- (rawset: the io table is the standard library's, changed on purpose.)
+rawset(io, "write", lua_write)
+file_methods.write, _G.print = stdout_write, lua_print
+
+-- }----------------------------------------------------------------
 
 -- One JSON value on a line of its own.
 local function json_line(v)
