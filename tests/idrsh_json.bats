@@ -191,6 +191,17 @@ print(sorted(mem["rcu"]))' <<<"$output"
 	assert_line --index 11 "2"
 }
 
+@test "--json: alloc_many is its IDs, pre_get and preload their node counts" {
+	run --separate-stderr "$IDRSH" --json -c 'alloc_many 3' -c 'alloc_many 2 10' \
+		-c 'alloc_many 0' -c pre_get -c preload -c preload_end
+	assert_success
+	assert_output "[0,1,2]
+[10,11]
+[]
+14
+10"
+}
+
 @test "--json: a command with no shape of its own gives its text; format says which" {
 	run --separate-stderr "$IDRSH" --json -c 'help count' -c format \
 		-c 'format text' -c count -c format
