@@ -139,22 +139,31 @@ end
 -- xpcall's handler: the message and a traceback (lua.c's), cut where
 -- the shell's own frames begin.  No traceback for an interrupt, nor
 -- when memory ran out (making it would fail too).
+local function shell_frame(line)
+	return line and line:find("^%s*lua/idrsh/[%w_]+%.lua:")
+end
+
 local function traceback(e)
 	if e == INTERRUPTED or e == "not enough memory" then return e end
-	local tb = debug.traceback("", 2)
-	local keep, top = {}, true
-	for line in tb:gmatch("[^\n]+") do
-		local shell = line:find("^%s*lua/idrsh/[%w_]+%.lua:")
-		local raised = line:find("^%s*%[C%]: in function 'error'")
-		-- On top, the shell's frames raised it (its print, io.write):
-		-- they go, and the user's follow.
-		if not (top and (shell or raised)) then
-			if shell or line:find("^%s*%[C%]: in %a* ?'?xpcall'?") then
-				break
-			end
-			keep[#keep + 1] = line
-			top = line == "stack traceback:"
+	local lines = {}
+	for line in debug.traceback("", 2):gmatch("[^\n]+") do
+		lines[#lines + 1] = line
+	end
+	-- lines[1] is "stack traceback:".  A C function the shell's own
+	-- frames called (its print, io.write, idrsh.run) raised it: those
+	-- go, the user's frames below them stay.
+	local first = 2
+	if lines[2] and lines[2]:find("^%s*%[C%]:") and shell_frame(lines[3]) then
+		first = 3
+		while shell_frame(lines[first]) do first = first + 1 end
+	end
+	local keep = { lines[1] }
+	for i = first, #lines do
+		if shell_frame(lines[i]) or
+			lines[i]:find("^%s*%[C%]: in %a* ?'?xpcall'?") then
+			break
 		end
+		keep[#keep + 1] = lines[i]
 	end
 	return { err = e, traceback = table.concat(keep, "\n") }
 end
