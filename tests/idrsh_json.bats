@@ -300,14 +300,49 @@ print(v[0]["value"].encode("utf-8", "surrogateescape").hex())' <<<"$output"
 {'text': '2\\n'}"
 }
 
-@test "idrsh.run: changes what it runs, nests, and refuses a non-string" {
+@test "idrsh.run: changes what it runs, nests, takes a number as a string, refuses a table" {
 	run "$IDRSH" -c 'lua local _ = idrsh.run("alloc_many 5")' -c count \
 		-c 'lua print((idrsh.run([[lua return (idrsh.run("count"))]])))' \
-		-c 'lua idrsh.run(5)'
+		-c 'lua print(idrsh.run(5))' -c 'lua idrsh.run({})'
 	assert_failure 1
 	assert_line --index 0 5
 	assert_line --index 1 5
-	assert_line --index 2 "idrsh: -c:1: lua: bad argument #1 to 'run' (string expected, got number)"
+	assert_line --index 2 $'\tfalse\tunknown command \'5\'; try \'help\''
+	assert_line --index 3 "idrsh: -c:1: lua: bad argument #1 to 'run' (string expected, got table)"
+}
+
+@test "idrsh.run: lines separated by newlines run in order, a chunk over several" {
+	run "$IDRSH" -c 'lua print(idrsh.run("alloc a\nfind 9\nlua for i = 1, 2 do\nprint(i)\nend\nalloc b"))' \
+		-c list
+	assert_success
+	assert_output $'0\n1\n2\n1\n\tfalse\tfind: no id 9 (ENOENT)\n0 a\n1 b'
+}
+
+@test "idrsh.run: quit, and a lesson or quiz waiting for answers, are refused" {
+	run "$IDRSH" -c 'lua local _ = idrsh.run("quit")' \
+		-c 'lua local _ = idrsh.run("quiz 3")' \
+		-c 'lua local _ = idrsh.run("time lesson 1")' -c trees -c 'alloc a'
+	assert_failure 1
+	assert_output "idrsh: -c:1: lua: lua:1: bad argument #1 to 'run' ('quit' would end the shell; return from the chunk, or call os.exit)
+stack traceback:
+	lua:1: in main chunk
+idrsh: -c:1: lua: lua:1: bad argument #1 to 'run' ('quiz 3' waits for answers at the prompt; run it there, or give it --answers FILE)
+stack traceback:
+	lua:1: in main chunk
+idrsh: -c:1: lua: lua:1: bad argument #1 to 'run' ('time lesson 1' waits for answers at the prompt; run it there, or give it --answers FILE)
+stack traceback:
+	lua:1: in main chunk
+* default      idr    0 ids
+0"
+}
+
+@test "idrsh.run: a lesson with its answers: each echo 'idr> CMD' before the command's output" {
+	printf '0\n' >"$BATS_TEST_TMPDIR/ans"
+	run "$IDRSH" -c "lesson 1 --answers $BATS_TEST_TMPDIR/ans"
+	local direct=$output
+	run "$IDRSH" -c "lua local _ = io.write((idrsh.run('lesson 1 --answers $BATS_TEST_TMPDIR/ans')))"
+	assert_output "$direct"
+	assert_output --partial $'idr> alloc_many 5\n5 IDs: 0..4\n'
 }
 
 @test "idrsh.run: stock lua5.4's module has no shell" {

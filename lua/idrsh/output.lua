@@ -22,7 +22,7 @@ local json = idr.json
 local format = "text"
 
 -- While idrsh.run runs a line: { out = {...}, err = {...} }, what it
--- prints; nil: the standard streams.
+-- prints, and the io.stdout and io.stderr it found; nil: the streams.
 local sink
 
 -- While a replay is recorded, sh.capture (a list) also gets a copy of
@@ -49,8 +49,14 @@ local function to_stdout(...)
 	if io.type(f) == "file" then file_write(f, ...) else f:write(...) end
 end
 
+-- The innermost capture wins: idrsh.run's sink, or a lesson's table put
+-- in io.stdout after it.
 local function write(...)
-	if sink then append(sink.out, ...) else to_stdout(...) end
+	if sink and io.stdout == sink.stdout then
+		append(sink.out, ...)
+	else
+		to_stdout(...)
+	end
 	if sh.capture then captured(...) end
 end
 
@@ -160,7 +166,7 @@ local function report(where, msg)
 	local text = visible(where and ("idrsh: " .. where .. ": " .. msg)
 		or ("idrsh: " .. msg))
 	if sh.capture then captured(text, "\n") end
-	if sink then
+	if sink and io.stderr == sink.stderr then
 		sink.err[#sink.err + 1] = text:gsub("^idrsh: ", "")
 		return
 	end
@@ -449,7 +455,8 @@ end
 -- an error it raised is raised again, once the streams are back.
 local function capture(fn, ...)
 	local saved_sink, saved_pending = sink, pending
-	sink, pending = { out = {}, err = {} }, {}
+	sink, pending = { out = {}, err = {}, stdout = io.stdout,
+		stderr = io.stderr }, {}
 	local r = table.pack(pcall(fn, ...))
 	flush_text()
 	local got = sink
