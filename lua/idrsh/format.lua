@@ -57,7 +57,8 @@ command {
 		local start = not timing() and clock()
 		local ok, name, r, err = pcall(dispatch, rest, src)
 		if not ok then error(name, 0) end
-		if start then run_time(start) end
+		-- A line that ran no command (unknown) has no time to show.
+		if start and name ~= "" then run_time(start) end
 		if r == nil and err then return nil, failure_text(name, err) end
 		return r
 	end,

@@ -118,7 +118,7 @@ local function list_args(args, t)
 		if a == "--count" and args[i + 1] and not o.count then
 			n, err = number(args[i + 1], "--count N")
 			o.count, i = n, i + 2
-		elseif a:sub(1, 1) ~= "-" and #ids < 2 then
+		elseif (a:sub(1, 1) ~= "-" or a:find("^%-%d")) and #ids < 2 then
 			n, err = number(a, #ids == 0 and "A" or "B", idmax)
 			ids[#ids + 1], i = n, i + 1
 		else
