@@ -140,6 +140,13 @@ count"
 	assert_line --index 1 "0"
 }
 
+@test "--json --interactive: banner and prompts on stderr, stdout JSON Lines only" {
+	run --separate-stderr "$IDRSH" --json --interactive <<<'alloc a'
+	assert_success
+	assert_output "0"
+	[[ "$stderr" == *"type 'help'"*"idr> alloc a"* ]]
+}
+
 @test "--batch on a terminal: no banner, no prompt" {
 	pty 'count\n' '\004'
 	assert_line --partial "idr> "
