@@ -71,6 +71,17 @@ pty() {
 	refute_output --partial "idrsh:"
 }
 
+@test "pty: Tab completes list's --count once, and what time runs as that command" {
+	pty 'alloc_many 3\n' 'list \t\t1\n' 'time list --c\t1\n' 'time timer of\t\n' '\004'
+	assert_success
+	refute_output --partial "--count --count"
+	assert_line --regexp '^idr> list --count .?1$'
+	assert_line 'idr> time list --count 1'
+	assert_line --regexp '^idr> time timer of.*f$'
+	[ "$(grep -c '^0 v$' <<<"$output")" -eq 2 ]
+	refute_output --partial "idrsh:"
+}
+
 @test "pty: Ctrl-C discards the line being typed" {
 	pty 'alloc a' '\003' 'count\n' '\004'
 	assert_success

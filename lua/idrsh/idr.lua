@@ -144,7 +144,9 @@ command {
 		"  A B          only the IDs from A to B, both included\n" ..
 		"  --count N    only the first N entries (of those)",
 	example = "list 100 200 --count 10",
-	complete = { "--count" },
+	complete = function(_, before)
+		return before:find("%s%-%-count%s") and {} or { "--count" }
+	end,
 	run = function(args)
 		local t, err = tree("any")
 		if not t then return nil, err end
