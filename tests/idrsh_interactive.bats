@@ -77,7 +77,7 @@ pty() {
 	refute_output --partial "--count --count"
 	assert_line --regexp '^idr> list --count .?1$'
 	assert_line 'idr> time list --count 1'
-	assert_line --regexp '^idr> time timer of.*f$'
+	assert_line --regexp '^idr> time timer off ?$'
 	[ "$(grep -c '^0 v$' <<<"$output")" -eq 2 ]
 	refute_output --partial "idrsh:"
 }
