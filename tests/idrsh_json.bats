@@ -31,6 +31,18 @@ parsed() {
 	assert_output "{'a': None, 'b': 9223372036854775807, 'c': [], 'd': {}, 'e': 0.5, 'f': None, 'g': [1, -2, 3], 'h': True, 'i': -9223372036854775808}"
 }
 
+@test "idr.json: floats read back as the same double; whole ones keep .0" {
+	lua_idr 'print(json.encode { 2^63, 0.1, 1/3, 2.0, -0.0, 1e300, 2^-1074 })'
+	assert_success
+	assert_output "[9.223372036854776e+18,0.1,0.3333333333333333,2.0,-0.0,1e+300,4.94065645841247e-324]"
+	run python3 -c '
+import json, sys
+v = json.loads(sys.stdin.read())
+assert v == [2.0**63, 0.1, 1/3, 2.0, -0.0, 1e300, 5e-324], v
+print("same")' <<<"$output"
+	assert_output same
+}
+
 @test "idr.json: any bytes: controls escaped, invalid UTF-8 as surrogate escapes" {
 	lua_idr 'print(json.encode { "a\0b\n\t\"\\/\127", "é ✓", "\255x\192\128",
 		"\237\160\128", "\244\144\128\128" })'
@@ -189,6 +201,12 @@ print(sorted(mem["rcu"]))' <<<"$output"
 	assert_line --index 6 "{'trace': {'end': 0, 'event': 'op', 'height': 1, 'id': 0, 'op': 'alloc', 'start': 0}}"
 	assert_line --index 8 "{'trace': {'event': 'slot-set', 'first': 0, 'full': '0000000000000003', 'height': 1, 'last': 63, 'level': 0, 'slot': 2}}"
 	assert_line --index 11 "2"
+}
+
+@test "--json: = gives doubles exactly; NaN and infinities as tostring() gives them" {
+	run --separate-stderr "$IDRSH" --json -c '=2^63, 1/0, -1/0, 0.1'
+	assert_success
+	assert_output '[9.223372036854776e+18,"inf","-inf",0.1]'
 }
 
 @test "--json: alloc_many is its IDs, pre_get and preload their node counts" {

@@ -357,11 +357,14 @@ local function path(p)
 end
 
 -- Any Lua value as JSON can have it: tables copied (a cycle, a table
--- with a __tostring, and what JSON has no place for as tostring gives
--- them), nil as null.
+-- with a __tostring, NaN, infinities and what JSON has no place for
+-- as tostring gives them), nil as null.
 local function lua_value(v, seen)
 	local ty = type(v)
 	if v == nil then return json.null end
+	if ty == "number" and (v ~= v or v == math.huge or v == -math.huge) then
+		return tostring(v)
+	end
 	if ty == "string" or ty == "number" or ty == "boolean" then return v end
 	seen = seen or {}
 	local mt = getmetatable(v)
