@@ -44,6 +44,23 @@ RUN_TIME='^Run Time: real [0-9]+\.[0-9]{3} user [0-9]+\.[0-9]{6} sys [0-9]+\.[0-
 0"
 }
 
+@test "list on a tagged tree: the tagged IDs, as alloc_tagged gave them; A B bound them" {
+	run "$IDRSH" -c 'new c --tagged 8' -c 'alloc_tagged a' -c 'remove_tagged 0' \
+		-c 'alloc_tagged b' -c 'alloc_tagged c' -c list -c 'list 256 257' \
+		-c 'list 0 1' -c 'list 0 255 --count 1' -c 'find_tagged 256'
+	assert_success
+	assert_output "0
+a
+256
+1
+256 b
+1 c
+256 b
+1 c
+1 c
+b"
+}
+
 @test "list: bad ranges and counts are refused, and list alone lists all" {
 	run "$IDRSH" -c 'list 5 1' -c 'list 5' -c 'list --count' \
 		-c 'list --count x' -c 'list 1 2 3' -c 'list -1 2' \
