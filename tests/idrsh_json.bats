@@ -198,7 +198,7 @@ print(sorted(mem["rcu"]))' <<<"$output"
 	run parsed
 	assert_line --index 2 "[]"
 	assert_line --index 5 "[{'change': 'bits', 'first': 0, 'full_cleared': [], 'full_set': [1], 'last': 63, 'level': 0, 'present_cleared': [], 'present_set': [1]}, {'change': 'replaced', 'from': 'a', 'id': 0, 'to': 'z'}, {'change': 'added', 'id': 1, 'value': 'b'}]"
-	assert_line --index 6 "{'trace': {'end': 0, 'event': 'op', 'height': 1, 'id': 0, 'op': 'alloc', 'start': 0}}"
+	assert_line --index 6 "{'trace': {'end': 0, 'event': 'op', 'height': 1, 'op': 'alloc', 'start': 0}}"
 	assert_line --index 8 "{'trace': {'event': 'slot-set', 'first': 0, 'full': '0000000000000003', 'height': 1, 'last': 63, 'level': 0, 'slot': 2}}"
 	assert_line --index 11 "2"
 }
@@ -218,6 +218,22 @@ print(sorted(mem["rcu"]))' <<<"$output"
 []
 14
 10"
+}
+
+@test "--json: an op event has start and end for an allocation, id for one ID, as idrsh(1) says" {
+	run --separate-stderr "$IDRSH" --json -c 'trace on' -c 'alloc a 3 9' \
+		-c 'find 3' -c pre_get
+	assert_success
+	run python3 -c '
+import json, sys
+for line in sys.stdin:
+    v = json.loads(line)
+    if isinstance(v, dict) and v["trace"]["event"] == "op":
+        t = v["trace"]
+        print(t["op"], sorted(k for k in ("start", "end", "id") if k in t))' <<<"$output"
+	assert_output "alloc ['end', 'start']
+find ['id']
+pre_get []"
 }
 
 @test "--json: a command with no shape of its own gives its text; format says which" {
@@ -264,6 +280,17 @@ print(v[0]["value"].encode("utf-8", "surrogateescape").hex())' <<<"$output"
 1 (reserved)
 (reserved)
 2"
+}
+
+@test "text: a byte that is no valid UTF-8 is \\ddd in list, find and dump alike, as NUL is" {
+	run "$IDRSH" -c 'lua t:alloc("a\255\0b")' -c 'lua t:alloc("é✓")' \
+		-c 'lua t:alloc("x\195")' -c list -c 'find 0' -c dump
+	assert_success
+	assert_line --index 3 '0 "a\255\000b"'
+	assert_line --index 4 '1 é✓'
+	assert_line --index 5 '2 "x\195"'
+	assert_line --index 6 '"a\255\000b"'
+	assert_line --index 10 '  0:"a\255\000b" 1:é✓ 2:"x\195"'
 }
 
 # }----------------------------------------------------------------

@@ -32,7 +32,9 @@ command {
 		"unfinished chunk goes on at the '>> ' prompt (Ctrl-C drops it,\n" ..
 		"Ctrl-D ends it, as in lua5.4: the next prompt is 'idr> ');\n" ..
 		"anywhere, the lines between 'lua <<WORD' and a line 'WORD' are\n" ..
-		"one chunk.  An error prints a stack traceback.",
+		"one chunk.  An error prints a stack traceback.  idrsh.run(LINE)\n" ..
+		"runs a shell command and returns what it printed, and true (or\n" ..
+		"false and the error): lua print(idrsh.run('dump --at 5')).",
 	example = "lua for i = 1, 3 do t:alloc('x' .. i) end",
 	run = function(_, rest, src)
 		if rest == "" then return nil, usage("lua") end

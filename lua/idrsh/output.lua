@@ -10,9 +10,9 @@ local sh = require "idrsh.state"
 
 -- Chunks run by 'lua' share _G: the shell keeps its own references.
 local _G, error, getmetatable, io, ipairs, math, next, pairs, pcall,
-	rawset, select, setmetatable, string, table, tostring, type = _G,
-	error, getmetatable, io, ipairs, math, next, pairs, pcall, rawset,
-	select, setmetatable, string, table, tostring, type
+	rawset, select, setmetatable, string, table, tostring, type, utf8 =
+	_G, error, getmetatable, io, ipairs, math, next, pairs, pcall, rawset,
+	select, setmetatable, string, table, tostring, type, utf8
 
 local json = idr.json
 
@@ -182,6 +182,21 @@ local function bold(s)
 	return sh.config.color_out and ("\27[1m" .. s .. "\27[0m") or s
 end
 
+-- @s with each byte that is not part of valid UTF-8 as \ddd, as the
+-- dumps (lua/view/entry.lua) show it.
+local function invalid_bytes(s)
+	local parts, i = {}, 1
+	while true do
+		local ok, bad = utf8.len(s, i)
+		if ok then break end
+		parts[#parts + 1] = s:sub(i, bad - 1)
+		parts[#parts + 1] = string.format("\\%03d", s:byte(bad))
+		i = bad + 1
+	end
+	parts[#parts + 1] = s:sub(i)
+	return table.concat(parts)
+end
+
 -- A value as the shell shows it: bare if it needs no quotes.
 -- An idr's value as list prints it; nil is a reserved ID's (a NULL
 -- entry), and a string that could pass for that mark is quoted.
@@ -191,13 +206,14 @@ local function show(v)
 	elseif type(v) ~= "string" then
 		return tostring(v)
 	end
-	if v ~= "" and not v:find("^%(") and not v:find("[%s\"'\\%c]") then
+	if v ~= "" and not v:find("^%(") and not v:find("[%s\"'\\%c]") and
+		utf8.len(v) then
 		return v
 	end
-	return '"' .. v:gsub('[\\"]', "\\%0"):gsub("\n", "\\n")
+	return '"' .. invalid_bytes(v:gsub('[\\"]', "\\%0"):gsub("\n", "\\n")
 		:gsub("\t", "\\t"):gsub("%c", function(c)
 			return string.format("\\%03d", c:byte())
-		end) .. '"'
+		end)) .. '"'
 end
 
 -- Any table as "key: value" lines, keys sorted.
@@ -344,9 +360,26 @@ local function shaped(t, values)
 	return c
 end
 
--- A trace event, {"trace": {event, op, level, first, ...}}.
+-- What an op event's fields mean, by op: "range", start and end (an
+-- allocation's; alloc_cyclic's id is its cursor); "none"; else id.
+local OP_ARGS = {
+	alloc = "range", alloc_u32 = "range", alloc_tagged = "range",
+	ida_alloc_range = "range", ida_find_first_range = "range",
+	get_new_above = "range", alloc_cyclic = "range and id",
+	get_new = "none", pre_get = "none", for_each = "none",
+	ida_count = "none",
+}
+
+-- A trace event, {"trace": {event, op, level, first, ...}}; an op
+-- event with only the fields its op gives (OP_ARGS).
 local function event(ev)
-	return { trace = shaped(ev) }
+	local c = shaped(ev)
+	if ev.event == "op" then
+		local args = OP_ARGS[ev.op] or "id"
+		if not args:find("range") then c.start, c["end"] = nil, nil end
+		if not args:find("id") then c.id = nil end
+	end
+	return { trace = c }
 end
 
 -- An ID's path (t:path()): an idr's ID found has its value, or null.
