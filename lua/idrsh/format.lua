@@ -28,7 +28,8 @@ command {
 		"(null: a reserved ID); an error is one JSON object on standard\n" ..
 		"error: {\"message\": ..., \"errno\": \"ENOENT\" or null, \"where\":\n" ..
 		"\"FILE:LINE\"}.  A command with no JSON form of its own gives\n" ..
-		"{\"text\": ...}.  idrsh --json starts so.  idrsh(1), JSON OUTPUT,\n" ..
+		"{\"text\": ...}, as does what Lua prints (print, io.write).\n" ..
+		"idrsh --json starts so.  idrsh(1), JSON OUTPUT,\n" ..
 		"has each command's shape.  format text goes back.",
 	example = "format json",
 	complete = { "text", "json" },
