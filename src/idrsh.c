@@ -619,8 +619,7 @@ static bool ask(struct shell *s, const char *name)
 	return r;
 }
 
-/* Where the banner and prompts go: with --json, stderr, so that stdout
- * holds JSON Lines only. */
+/* The banner's and prompts' stream: stderr with --json (stdout: JSON). */
 static FILE *chat(const struct shell *s)
 {
 	return s->json ? stderr : stdout;
