@@ -619,8 +619,15 @@ static bool ask(struct shell *s, const char *name)
 	return r;
 }
 
-static void readline_init(void)
+/* The banner's and prompts' stream: stderr with --json (stdout: JSON). */
+static FILE *chat(const struct shell *s)
 {
+	return s->json ? stderr : stdout;
+}
+
+static void readline_init(const struct shell *s)
+{
+	rl_outstream = chat(s);
 	rl_readline_name = "idrsh";
 	rl_attempted_completion_function = complete;
 	rl_signal_event_hook = on_signal_event;
@@ -632,13 +639,13 @@ static void interact_answers(struct shell *s)
 {
 	char *line, *p;
 
-	readline_init();
+	readline_init(s);
 	while (!s->quit && ask(s, "waiting")) {
 		p = prompt(s);
 		line = readline(p);
 		free(p);
 		if (!line) {
-			putchar('\n');
+			fputc('\n', chat(s));
 			return;
 		}
 		run_line(s, line, strlen(line), NULL);
@@ -651,19 +658,20 @@ static void interact(struct shell *s)
 	bool failed = s->failed; /* a typo at the prompt is no failure */
 	char *line;
 
-	readline_init();
+	readline_init(s);
 	shell_history_load(&s->history);
 	if (!s->quiet)
-		printf("idrsh (idr) %s: type 'help' for commands, "
-		       "Ctrl-D to leave.\n",
-		       IDR_VERSION);
+		fprintf(chat(s),
+			"idrsh (idr) %s: type 'help' for commands, "
+			"Ctrl-D to leave.\n",
+			IDR_VERSION);
 	while (!s->quit) {
 		char *p = prompt(s);
 
 		line = readline(p);
 		free(p);
 		if (!line) {
-			putchar('\n');
+			fputc('\n', chat(s));
 			if (ask(s, "eof"))
 				continue;
 			run_fn(s, "finish");

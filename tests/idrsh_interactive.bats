@@ -71,6 +71,17 @@ pty() {
 	refute_output --partial "idrsh:"
 }
 
+@test "pty: Tab completes list's --count once, and what time runs as that command" {
+	pty 'alloc_many 3\n' 'list \t\t1\n' 'time list --c\t1\n' 'time timer of\t\n' '\004'
+	assert_success
+	refute_output --partial "--count --count"
+	assert_line --regexp '^idr> list --count .?1$'
+	assert_line 'idr> time list --count 1'
+	assert_line --regexp '^idr> time timer off ?$'
+	[ "$(grep -c '^0 v$' <<<"$output")" -eq 2 ]
+	refute_output --partial "idrsh:"
+}
+
 @test "pty: Ctrl-C discards the line being typed" {
 	pty 'alloc a' '\003' 'count\n' '\004'
 	assert_success
@@ -138,6 +149,13 @@ count"
 	run -0 "$IDRSH" --interactive -q <<<"count"
 	assert_line --index 0 "idr> count"
 	assert_line --index 1 "0"
+}
+
+@test "--json --interactive: banner and prompts on stderr, stdout JSON Lines only" {
+	run --separate-stderr "$IDRSH" --json --interactive <<<'alloc a'
+	assert_success
+	assert_output "0"
+	[[ "$stderr" == *"type 'help'"*"idr> alloc a"* ]]
 }
 
 @test "--batch on a terminal: no banner, no prompt" {

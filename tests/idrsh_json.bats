@@ -31,6 +31,18 @@ parsed() {
 	assert_output "{'a': None, 'b': 9223372036854775807, 'c': [], 'd': {}, 'e': 0.5, 'f': None, 'g': [1, -2, 3], 'h': True, 'i': -9223372036854775808}"
 }
 
+@test "idr.json: floats read back as the same double; whole ones keep .0" {
+	lua_idr 'print(json.encode { 2^63, 0.1, 1/3, 2.0, -0.0, 1e300, 2^-1074 })'
+	assert_success
+	assert_output "[9.223372036854776e+18,0.1,0.3333333333333333,2.0,-0.0,1e+300,4.94065645841247e-324]"
+	run python3 -c '
+import json, sys
+v = json.loads(sys.stdin.read())
+assert v == [2.0**63, 0.1, 1/3, 2.0, -0.0, 1e300, 5e-324], v
+print("same")' <<<"$output"
+	assert_output same
+}
+
 @test "idr.json: any bytes: controls escaped, invalid UTF-8 as surrogate escapes" {
 	lua_idr 'print(json.encode { "a\0b\n\t\"\\/\127", "é ✓", "\255x\192\128",
 		"\237\160\128", "\244\144\128\128" })'
@@ -186,9 +198,42 @@ print(sorted(mem["rcu"]))' <<<"$output"
 	run parsed
 	assert_line --index 2 "[]"
 	assert_line --index 5 "[{'change': 'bits', 'first': 0, 'full_cleared': [], 'full_set': [1], 'last': 63, 'level': 0, 'present_cleared': [], 'present_set': [1]}, {'change': 'replaced', 'from': 'a', 'id': 0, 'to': 'z'}, {'change': 'added', 'id': 1, 'value': 'b'}]"
-	assert_line --index 6 "{'trace': {'end': 0, 'event': 'op', 'height': 1, 'id': 0, 'op': 'alloc', 'start': 0}}"
+	assert_line --index 6 "{'trace': {'end': 0, 'event': 'op', 'height': 1, 'op': 'alloc', 'start': 0}}"
 	assert_line --index 8 "{'trace': {'event': 'slot-set', 'first': 0, 'full': '0000000000000003', 'height': 1, 'last': 63, 'level': 0, 'slot': 2}}"
 	assert_line --index 11 "2"
+}
+
+@test "--json: = gives doubles exactly; NaN and infinities as tostring() gives them" {
+	run --separate-stderr "$IDRSH" --json -c '=2^63, 1/0, -1/0, 0.1'
+	assert_success
+	assert_output '[9.223372036854776e+18,"inf","-inf",0.1]'
+}
+
+@test "--json: alloc_many is its IDs, pre_get and preload their node counts" {
+	run --separate-stderr "$IDRSH" --json -c 'alloc_many 3' -c 'alloc_many 2 10' \
+		-c 'alloc_many 0' -c pre_get -c preload -c preload_end
+	assert_success
+	assert_output "[0,1,2]
+[10,11]
+[]
+14
+10"
+}
+
+@test "--json: an op event has start and end for an allocation, id for one ID, as idrsh(1) says" {
+	run --separate-stderr "$IDRSH" --json -c 'trace on' -c 'alloc a 3 9' \
+		-c 'find 3' -c pre_get
+	assert_success
+	run python3 -c '
+import json, sys
+for line in sys.stdin:
+    v = json.loads(line)
+    if isinstance(v, dict) and v["trace"]["event"] == "op":
+        t = v["trace"]
+        print(t["op"], sorted(k for k in ("start", "end", "id") if k in t))' <<<"$output"
+	assert_output "alloc ['end', 'start']
+find ['id']
+pre_get []"
 }
 
 @test "--json: a command with no shape of its own gives its text; format says which" {
@@ -237,6 +282,17 @@ print(v[0]["value"].encode("utf-8", "surrogateescape").hex())' <<<"$output"
 2"
 }
 
+@test "text: a byte that is no valid UTF-8 is \\ddd in list, find and dump alike, as NUL is" {
+	run "$IDRSH" -c 'lua t:alloc("a\255\0b")' -c 'lua t:alloc("é✓")' \
+		-c 'lua t:alloc("x\195")' -c list -c 'find 0' -c dump
+	assert_success
+	assert_line --index 3 '0 "a\255\000b"'
+	assert_line --index 4 '1 é✓'
+	assert_line --index 5 '2 "x\195"'
+	assert_line --index 6 '"a\255\000b"'
+	assert_line --index 10 '  0:"a\255\000b" 1:é✓ 2:"x\195"'
+}
+
 # }----------------------------------------------------------------
 
 # {---------------------- The shell from Lua ------------------------
@@ -259,22 +315,79 @@ print(v[0]["value"].encode("utf-8", "surrogateescape").hex())' <<<"$output"
 	[ -z "$stderr" ]
 }
 
-@test "idrsh.run: in JSON format, JSON; a chunk's own output is not captured" {
+@test "idrsh.run: in JSON format, JSON; a chunk's print is its text" {
 	run "$IDRSH" -c 'lua idrsh.run("format json"); local s = idrsh.run("lua print(1) return 2"); idrsh.run("format text"); io.write("[", s, "]\n")'
 	assert_success
-	assert_output "1
-[2
-]"
+	assert_output '[{"text":"1\n"}
+2
+]'
 }
 
-@test "idrsh.run: changes what it runs, nests, and refuses a non-string" {
+@test "idrsh.run: keeps what a chunk or a sourced .lua file prints" {
+	printf 'print("p", 1)\nio.write("w")\nio.stdout:write(2.5, "\\n")\n' >"$BATS_TEST_TMPDIR/p.lua"
+	run "$IDRSH" -c 'lua s, ok = idrsh.run("lua print(42)")' -c '=#s, s, ok' \
+		-c "lua s = idrsh.run('source $BATS_TEST_TMPDIR/p.lua')" -c '="[" .. s .. "]"'
+	assert_success
+	assert_output $'3\t42\n\ttrue\n[p\t1\nw2.5\n]'
+}
+
+@test "--json: what Lua prints is {\"text\": ...} lines, io.write's too" {
+	run --separate-stderr "$IDRSH" --json -c 'lua local _ = io.write("x")' \
+		-c count -c 'lua print("a", 1); io.stdout:write("b")' -c '=1' \
+		-e 'print(2)'
+	assert_success
+	run parsed
+	assert_success
+	assert_output "{'text': 'x'}
+0
+{'text': 'a\\t1\\nb'}
+1
+{'text': '2\\n'}"
+}
+
+@test "idrsh.run: changes what it runs, nests, takes a number as a string, refuses a table" {
 	run "$IDRSH" -c 'lua local _ = idrsh.run("alloc_many 5")' -c count \
 		-c 'lua print((idrsh.run([[lua return (idrsh.run("count"))]])))' \
-		-c 'lua idrsh.run(5)'
+		-c 'lua print(idrsh.run(5))' -c 'lua idrsh.run({})'
 	assert_failure 1
 	assert_line --index 0 5
 	assert_line --index 1 5
-	assert_line --index 2 "idrsh: -c:1: lua: bad argument #1 to 'run' (string expected, got number)"
+	assert_line --index 2 $'\tfalse\tunknown command \'5\'; try \'help\''
+	assert_line --index 3 "idrsh: -c:1: lua: bad argument #1 to 'run' (string expected, got table)"
+}
+
+@test "idrsh.run: lines separated by newlines run in order, a chunk over several" {
+	run "$IDRSH" -c 'lua print(idrsh.run("alloc a\nfind 9\nlua for i = 1, 2 do\nprint(i)\nend\nalloc b"))' \
+		-c list
+	assert_success
+	assert_output $'0\n1\n2\n1\n\tfalse\tfind: no id 9 (ENOENT)\n0 a\n1 b'
+}
+
+@test "idrsh.run: quit, and a lesson or quiz waiting for answers, are refused" {
+	run "$IDRSH" -c 'lua local _ = idrsh.run("quit")' \
+		-c 'lua local _ = idrsh.run("quiz 3")' \
+		-c 'lua local _ = idrsh.run("time lesson 1")' -c trees -c 'alloc a'
+	assert_failure 1
+	assert_output "idrsh: -c:1: lua: lua:1: bad argument #1 to 'run' ('quit' would end the shell; return from the chunk, or call os.exit)
+stack traceback:
+	lua:1: in main chunk
+idrsh: -c:1: lua: lua:1: bad argument #1 to 'run' ('quiz 3' waits for answers at the prompt; run it there, or give it --answers FILE)
+stack traceback:
+	lua:1: in main chunk
+idrsh: -c:1: lua: lua:1: bad argument #1 to 'run' ('time lesson 1' waits for answers at the prompt; run it there, or give it --answers FILE)
+stack traceback:
+	lua:1: in main chunk
+* default      idr    0 ids
+0"
+}
+
+@test "idrsh.run: a lesson with its answers: each echo 'idr> CMD' before the command's output" {
+	printf '0\n' >"$BATS_TEST_TMPDIR/ans"
+	run "$IDRSH" -c "lesson 1 --answers $BATS_TEST_TMPDIR/ans"
+	local direct=$output
+	run "$IDRSH" -c "lua local _ = io.write((idrsh.run('lesson 1 --answers $BATS_TEST_TMPDIR/ans')))"
+	assert_output "$direct"
+	assert_output --partial $'idr> alloc_many 5\n5 IDs: 0..4\n'
 }
 
 @test "idrsh.run: stock lua5.4's module has no shell" {

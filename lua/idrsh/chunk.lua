@@ -14,7 +14,8 @@ local debug, error, getmetatable, ipairs, load, math, next, pcall, rawget,
 	ipairs, load, math, next, pcall, rawget, string, table, tostring,
 	type, xpcall
 
-local result, lua_value = output.result, output.lua_value
+local result, lua_value, done = output.result, output.lua_value,
+	output.done
 local INTERRUPTED = words.INTERRUPTED
 local update_globals = trees.update_globals
 
@@ -138,16 +139,31 @@ end
 -- xpcall's handler: the message and a traceback (lua.c's), cut where
 -- the shell's own frames begin.  No traceback for an interrupt, nor
 -- when memory ran out (making it would fail too).
+local function shell_frame(line)
+	return line and line:find("^%s*lua/idrsh/[%w_]+%.lua:")
+end
+
 local function traceback(e)
 	if e == INTERRUPTED or e == "not enough memory" then return e end
-	local tb = debug.traceback("", 2)
-	local keep = {}
-	for line in tb:gmatch("[^\n]+") do
-		if line:find("^%s*%[C%]: in %a* ?'?xpcall'?") or
-			line:find("^%s*lua/idrsh/[%w_]+%.lua:") then
+	local lines = {}
+	for line in debug.traceback("", 2):gmatch("[^\n]+") do
+		lines[#lines + 1] = line
+	end
+	-- lines[1] is "stack traceback:".  A C function the shell's own
+	-- frames called (its print, io.write, idrsh.run) raised it: those
+	-- go, the user's frames below them stay.
+	local first = 2
+	if lines[2] and lines[2]:find("^%s*%[C%]:") and shell_frame(lines[3]) then
+		first = 3
+		while shell_frame(lines[first]) do first = first + 1 end
+	end
+	local keep = { lines[1] }
+	for i = first, #lines do
+		if shell_frame(lines[i]) or
+			lines[i]:find("^%s*%[C%]: in %a* ?'?xpcall'?") then
 			break
 		end
-		keep[#keep + 1] = line
+		keep[#keep + 1] = lines[i]
 	end
 	return { err = e, traceback = table.concat(keep, "\n") }
 end
@@ -183,6 +199,9 @@ end
 local function run_fn(fn, show, ...)
 	update_globals()
 	local r = table.pack(xpcall(fn, traceback, ...))
+	-- In JSON, what it printed is one {"text": ...} line, before its
+	-- result (-e and a script have no command to end).
+	done()
 	if not r[1] then return lua_error(r[2]) end
 	if not show then return true end
 	return print_values(table.pack(table.unpack(r, 2, r.n)))

@@ -28,7 +28,8 @@ command {
 		"(null: a reserved ID); an error is one JSON object on standard\n" ..
 		"error: {\"message\": ..., \"errno\": \"ENOENT\" or null, \"where\":\n" ..
 		"\"FILE:LINE\"}.  A command with no JSON form of its own gives\n" ..
-		"{\"text\": ...}.  idrsh --json starts so.  idrsh(1), JSON OUTPUT,\n" ..
+		"{\"text\": ...}, as does what Lua prints (print, io.write).\n" ..
+		"idrsh --json starts so.  idrsh(1), JSON OUTPUT,\n" ..
 		"has each command's shape.  format text goes back.",
 	example = "format json",
 	complete = { "text", "json" },
@@ -57,7 +58,8 @@ command {
 		local start = not timing() and clock()
 		local ok, name, r, err = pcall(dispatch, rest, src)
 		if not ok then error(name, 0) end
-		if start then run_time(start) end
+		-- A line that ran no command (unknown) has no time to show.
+		if start and name ~= "" then run_time(start) end
 		if r == nil and err then return nil, failure_text(name, err) end
 		return r
 	end,

@@ -118,7 +118,7 @@ local function list_args(args, t)
 		if a == "--count" and args[i + 1] and not o.count then
 			n, err = number(args[i + 1], "--count N")
 			o.count, i = n, i + 2
-		elseif a:sub(1, 1) ~= "-" and #ids < 2 then
+		elseif (a:sub(1, 1) ~= "-" or a:find("^%-%d")) and #ids < 2 then
 			n, err = number(a, #ids == 0 and "A" or "B", idmax)
 			ids[#ids + 1], i = n, i + 1
 		else
@@ -135,16 +135,32 @@ local function list_args(args, t)
 	return o
 end
 
+-- How list shows an ID of @t: a tagged tree's as its tagged ID,
+-- (generation << id_bits) | ID, as alloc_tagged gave it, and true;
+-- else as it is.
+local function shown_id(t)
+	local tagged = t:info().tagged
+	if not tagged then return function(id) return id end end
+	local gens = 1 << tagged.gen_bits
+	return function(id)
+		return (t:get_gen(id) % gens) << tagged.id_bits | id
+	end, true
+end
+
 command {
 	name = "list", args = "[A B] [--count N]", max = 4,
 	help = "print the entries as 'ID VALUE' (an IDA's IDs), in ID order",
 	text = "idr_for_each(), and the reserved IDs it skips, as\n" ..
 		"'ID (reserved)'; on an IDA, one ID a line.  A string value that\n" ..
-		"starts with ( is quoted, so that it cannot pass for one.\n" ..
+		"starts with ( is quoted, so that it cannot pass for one.  On a\n" ..
+		"tagged tree each ID is tagged, as alloc_tagged printed it, in\n" ..
+		"slot order, and A B bound the tagged IDs.\n" ..
 		"  A B          only the IDs from A to B, both included\n" ..
 		"  --count N    only the first N entries (of those)",
 	example = "list 100 200 --count 10",
-	complete = { "--count" },
+	complete = function(_, before)
+		return before:find("%s%-%-count%s") and {} or { "--count" }
+	end,
 	run = function(args)
 		local t, err = tree("any")
 		if not t then return nil, err end
@@ -154,16 +170,23 @@ command {
 		local step, state = call(t, "pairs",
 			not ida and { reserved = true } or nil)
 		if not step then return nil, state end
-		-- The walk starts after its control value: the ID before A.
-		local from = o.first and o.first > 0 and o.first - 1 or nil
+		local shown, tagged = shown_id(t)
+		-- The walk starts after its control value: the ID before A.  A
+		-- tagged tree's A and B bound the tagged IDs: it walks them all.
+		local from = not tagged and o.first and o.first > 0 and
+			o.first - 1 or nil
 		local list, n = items(), 0
-		for id, v in step, state, from do
-			if id > (o.last or id) or n >= (o.count or n + 1) then
+		for raw, v in step, state, from do
+			local id = shown(raw)
+			if not tagged and id > (o.last or id) or
+				n >= (o.count or n + 1) then
 				break
 			end
-			n = n + 1
-			if ida then list:add(id, id) else
-				list:add(entry, entry_text, id, v) end
+			if id >= (o.first or id) and id <= (o.last or id) then
+				n = n + 1
+				if ida then list:add(id, id) else
+					list:add(entry, entry_text, id, v) end
+			end
 		end
 		return list:close()
 	end,

@@ -246,11 +246,16 @@ function M.complete(text, line, start)
 		return prefixed(registry.names(), text)
 	end
 	local c = registry.get(cmd)
+	-- A command that runs another (time CMD ...): past CMD, CMD's own.
+	local inner = before:match("^%s*%S+%s+()%S+%s")
+	if c and c.runs and inner then
+		return M.complete(text, line:sub(inner), start - inner + 1)
+	end
 	-- Past the last argument the command takes, nothing fits.
 	local words = select(2, before:gsub("%S+", "")) - 1
 	if not c or not c.raw and words >= c.max then return {} end
 	local how = c.complete
-	if type(how) == "function" then how = how(text) end
+	if type(how) == "function" then how = how(text, before) end
 	if how == "files" then
 		return "files"
 	elseif type(how) == "table" then

@@ -360,8 +360,8 @@ command {
 	example = "fail 1",
 	run = function(args)
 		if not args[1] then
-			outln("allocations set to fail: " .. fails_left())
-			return true
+			local left = fails_left()
+			return result(left, "allocations set to fail: " .. left)
 		end
 		local n, err = number(args[1], "N")
 		if not n then return nil, err end

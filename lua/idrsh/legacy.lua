@@ -9,7 +9,7 @@ local words = require "idrsh.words"
 local registry = require "idrsh.registry"
 local trees = require "idrsh.trees"
 
-local outln = output.outln
+local result = output.result
 local number, failure, range_text = words.number, words.failure,
 	words.range_text
 local command = registry.command
@@ -29,8 +29,8 @@ command {
 		if not t then return nil, err end
 		local ok, msg, errno = call(t, "pre_get")
 		if not ok then return nil, failure(msg, errno) end
-		outln("cached nodes: " .. t:stats().cached)
-		return true
+		local cached = t:stats().cached
+		return result(cached, "cached nodes: " .. cached)
 	end,
 }
 
@@ -47,8 +47,8 @@ command {
 		local t, err = tree("any")
 		if not t then return nil, err end
 		sh.config.preload()
-		outln("preloaded nodes: " .. t:stats().preloaded)
-		return true
+		local preloaded = t:stats().preloaded
+		return result(preloaded, "preloaded nodes: " .. preloaded)
 	end,
 }
 

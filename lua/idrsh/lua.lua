@@ -10,12 +10,12 @@ local chunk = require "idrsh.chunk"
 local run = require "idrsh.run"
 
 -- Chunks run by 'lua' share _G: the shell keeps its own references.
-local _G, error, io, loadfile, pcall, table, type = _G, error, io,
-	loadfile, pcall, table, type
+local _G, error, io, loadfile, math, pcall, table, tostring, type = _G,
+	error, io, loadfile, math, pcall, table, tostring, type
 
 local command, usage = registry.command, registry.usage
 local run_fn, run_chunk = chunk.run_fn, chunk.run_chunk
-local feed, finish, run_line = run.feed, run.finish, run.run_line
+local feed, finish = run.feed, run.finish
 local capture = output.capture
 
 local SOURCE_DEPTH_MAX = 16
@@ -32,7 +32,9 @@ command {
 		"unfinished chunk goes on at the '>> ' prompt (Ctrl-C drops it,\n" ..
 		"Ctrl-D ends it, as in lua5.4: the next prompt is 'idr> ');\n" ..
 		"anywhere, the lines between 'lua <<WORD' and a line 'WORD' are\n" ..
-		"one chunk.  An error prints a stack traceback.",
+		"one chunk.  An error prints a stack traceback.  idrsh.run(LINE)\n" ..
+		"runs a shell command and returns what it printed, and true (or\n" ..
+		"false and the error): lua print(idrsh.run('dump --at 5')).",
 	example = "lua for i = 1, 3 do t:alloc('x' .. i) end",
 	run = function(_, rest, src)
 		if rest == "" then return nil, usage("lua") end
@@ -114,26 +116,62 @@ command {
 -- {======================= The shell from Lua =====================
 
 --[[
-idrsh.run(LINE) -> text, true | text, false, message: runs LINE as the
-prompt runs a line, and returns what it printed (in the format of the
-moment: text, or JSON Lines) instead of printing it; when it fails,
-false and the message it would have printed ("find: no id 9 (ENOENT)";
-one a line when several lines of a 'source' failed).  A chunk run by
-'lua', '=' or a script reaches it as the global 'idrsh': the shell is
-idrsh's, not the module's, so stock lua5.4 has no idrsh.run.
+idrsh.run(LINES) -> text, true | text, false, message: runs LINES (one
+line, or several separated by newlines, run in order as a file's are)
+as the prompt runs them, and returns what they printed (in the format
+of the moment: text, or JSON Lines) instead of printing it; when one
+fails, false and the messages it would have printed ("find: no id 9
+(ENOENT)", one a line).  A chunk run by 'lua', '=' or a script reaches
+it as the global 'idrsh': the shell is idrsh's, not the module's, so
+stock lua5.4 has no idrsh.run.  It raises an error, as a bad argument,
+for what it cannot do: end the shell (quit), or wait for a lesson's
+or quiz's answers (they are read at the prompt, or from --answers).
 ]]
-local function shell_run(line)
-	if type(line) ~= "string" then
+
+-- Why idrsh.run cannot run @line, once run by reader @rd, or nil: it
+-- ended the shell, or started a lesson that waits for answers (which
+-- then ends, unseen).
+local function refused(rd, line, r)
+	local p = rd.pending
+	if p and p.lesson then
+		rd.pending = nil
+		capture(p.lesson.stop, p.lesson, "idrsh.run")
+		return "'" .. line .. "' waits for answers at the prompt; run " ..
+			"it there, or give it --answers FILE"
+	elseif r == "quit" then
+		return "'" .. line .. "' would end the shell; return from the " ..
+			"chunk, or call os.exit"
+	end
+end
+
+-- Runs @text's lines with a reader of their own.  Return: as run_line,
+-- or nil and why a line is refused.
+local function run_lines(text)
+	local rd, ok = {}, true
+	for line in (text .. "\n"):gmatch("(.-)\n") do
+		local r = feed(rd, line, nil)
+		local why = refused(rd, line, r)
+		if why then return nil, why end
+		ok = ok and r
+		if not r and sh.config.bail then return false end
+	end
+	return finish(rd) and ok
+end
+
+local function shell_run(lines)
+	if math.type(lines) then lines = tostring(lines) end
+	if type(lines) ~= "string" then
 		error("bad argument #1 to 'run' (string expected, got " ..
-			type(line) .. ")", 2)
+			type(lines) .. ")", 2)
 	end
 	-- Kept, so never paged: a pager would bypass the buffer.
 	local tty = sh.tty
 	sh.tty = false
-	local ok, text, errs, r = pcall(capture, run_line, line)
+	local ok, text, errs, r, why = pcall(capture, run_lines, lines)
 	sh.tty = tty
 	if not ok then error(text, 0) end
-	if r == false then return text, false, table.concat(errs, "\n") end
+	if why then error("bad argument #1 to 'run' (" .. why .. ")", 2) end
+	if not r then return text, false, table.concat(errs, "\n") end
 	return text, true
 end
 

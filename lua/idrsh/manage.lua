@@ -78,7 +78,7 @@ command {
 	min = 1, max = 7,
 	help = "make a tree (or an IDA) and switch to it",
 	text = "--base N: IDs start at N.  --tagged BITS: IDs have BITS bits (so\n" ..
-		"N must be below 2^BITS) and the bits above hold a generation\n" ..
+		"each ID must be below 2^BITS) and the bits above hold a generation\n" ..
 		"(see alloc_tagged); --retire never reuses a slot whose\n" ..
 		"generations ran out.  --rcu: an RCU idr (idr_init_rcu): the\n" ..
 		"nodes it lets go of are freed after a grace period; stats and\n" ..

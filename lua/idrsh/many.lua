@@ -10,7 +10,7 @@ local trees = require "idrsh.trees"
 -- Chunks run by 'lua' share _G: the shell keeps its own references.
 local string, table, tostring = string, table, tostring
 
-local outln = output.outln
+local result = output.result
 local numbers, failure, range_text = words.numbers, words.failure,
 	words.range_text
 local command = registry.command
@@ -81,9 +81,9 @@ command {
 			ids[#ids + 1] = id
 		end
 		table.sort(ids)
-		outln(#ids == 0 and "0 IDs" or
+		-- In JSON, the IDs: an array of numbers, ascending.
+		return result(ids, #ids == 0 and "0 IDs" or
 			#ids .. (#ids == 1 and " ID: " or " IDs: ") .. runs(ids))
-		return true
 	end,
 }
 

@@ -9,10 +9,10 @@ local idr = require "idr"
 local sh = require "idrsh.state"
 
 -- Chunks run by 'lua' share _G: the shell keeps its own references.
-local error, getmetatable, io, ipairs, math, next, pairs, pcall, select,
-	setmetatable, string, table, tostring, type = error, getmetatable, io,
-	ipairs, math, next, pairs, pcall, select, setmetatable, string, table,
-	tostring, type
+local _G, error, getmetatable, io, ipairs, math, next, pairs, pcall,
+	rawset, select, setmetatable, string, table, tostring, type, utf8 =
+	_G, error, getmetatable, io, ipairs, math, next, pairs, pcall, rawset,
+	select, setmetatable, string, table, tostring, type, utf8
 
 local json = idr.json
 
@@ -22,7 +22,7 @@ local json = idr.json
 local format = "text"
 
 -- While idrsh.run runs a line: { out = {...}, err = {...} }, what it
--- prints; nil: the standard streams.
+-- prints, and the io.stdout and io.stderr it found; nil: the streams.
 local sink
 
 -- While a replay is recorded, sh.capture (a list) also gets a copy of
@@ -38,8 +38,25 @@ local function append(list, ...)
 	end
 end
 
+-- Lua's own file method write, kept before the hooks below replace it.
+local real_stdout = io.stdout
+local file_methods = getmetatable(real_stdout).__index
+local file_write, io_write = file_methods.write, io.write
+
+-- stdout: a file (the real one) or what a lesson put there (a table).
+local function to_stdout(...)
+	local f = io.stdout
+	if io.type(f) == "file" then file_write(f, ...) else f:write(...) end
+end
+
+-- The innermost capture wins: idrsh.run's sink, or a lesson's table put
+-- in io.stdout after it.
 local function write(...)
-	if sink then append(sink.out, ...) else io.stdout:write(...) end
+	if sink and io.stdout == sink.stdout then
+		append(sink.out, ...)
+	else
+		to_stdout(...)
+	end
 	if sh.capture then captured(...) end
 end
 
@@ -62,6 +79,56 @@ local function outln(s)
 	s = tostring(s)
 	out(s, s:sub(-1) == "\n" and "" or "\n")
 end
+
+-- {------------------------ Lua's own output ----------------------
+
+--[[
+What a chunk prints with print, io.write or io.stdout:write goes through
+out() as a command's text does: idrsh.run keeps it, a recording sees it,
+and in JSON it is {"text": ...} lines, so that stdout stays JSON Lines.
+io.write's conversions and errors are Lua's; an io.write after
+io.output(FILE) goes to that file.
+]]
+
+-- @... as io.write converts it (floats "%.14g"), or an error as Lua's.
+local function written(...)
+	local parts = {}
+	for i = 1, select("#", ...) do
+		local v = select(i, ...)
+		if math.type(v) == "float" then
+			v = string.format("%.14g", v)
+		elseif type(v) ~= "string" and type(v) ~= "number" then
+			error(string.format("bad argument #%d to 'write' (string " ..
+				"expected, got %s)", i, type(v)), 3)
+		end
+		parts[i] = v
+	end
+	return table.concat(parts)
+end
+
+local function lua_write(...)
+	if io.output() ~= real_stdout then return io_write(...) end
+	out(written(...))
+	return real_stdout
+end
+
+local function stdout_write(f, ...)
+	if f ~= real_stdout then return file_write(f, ...) end
+	out(written(...))
+	return f
+end
+
+local function lua_print(...)
+	local parts = {}
+	for i = 1, select("#", ...) do parts[i] = tostring((select(i, ...))) end
+	out(table.concat(parts, "\t"), "\n")
+end
+
+-- (rawset: the io table is the standard library's, changed on purpose.)
+rawset(io, "write", lua_write)
+file_methods.write, _G.print = stdout_write, lua_print
+
+-- }----------------------------------------------------------------
 
 -- One JSON value on a line of its own.
 local function json_line(v)
@@ -99,7 +166,7 @@ local function report(where, msg)
 	local text = visible(where and ("idrsh: " .. where .. ": " .. msg)
 		or ("idrsh: " .. msg))
 	if sh.capture then captured(text, "\n") end
-	if sink then
+	if sink and io.stderr == sink.stderr then
 		sink.err[#sink.err + 1] = text:gsub("^idrsh: ", "")
 		return
 	end
@@ -115,6 +182,21 @@ local function bold(s)
 	return sh.config.color_out and ("\27[1m" .. s .. "\27[0m") or s
 end
 
+-- @s with each byte that is not part of valid UTF-8 as \ddd, as the
+-- dumps (lua/view/entry.lua) show it.
+local function invalid_bytes(s)
+	local parts, i = {}, 1
+	while true do
+		local ok, bad = utf8.len(s, i)
+		if ok then break end
+		parts[#parts + 1] = s:sub(i, bad - 1)
+		parts[#parts + 1] = string.format("\\%03d", s:byte(bad))
+		i = bad + 1
+	end
+	parts[#parts + 1] = s:sub(i)
+	return table.concat(parts)
+end
+
 -- A value as the shell shows it: bare if it needs no quotes.
 -- An idr's value as list prints it; nil is a reserved ID's (a NULL
 -- entry), and a string that could pass for that mark is quoted.
@@ -124,13 +206,14 @@ local function show(v)
 	elseif type(v) ~= "string" then
 		return tostring(v)
 	end
-	if v ~= "" and not v:find("^%(") and not v:find("[%s\"'\\%c]") then
+	if v ~= "" and not v:find("^%(") and not v:find("[%s\"'\\%c]") and
+		utf8.len(v) then
 		return v
 	end
-	return '"' .. v:gsub('[\\"]', "\\%0"):gsub("\n", "\\n")
+	return '"' .. invalid_bytes(v:gsub('[\\"]', "\\%0"):gsub("\n", "\\n")
 		:gsub("\t", "\\t"):gsub("%c", function(c)
 			return string.format("\\%03d", c:byte())
-		end) .. '"'
+		end)) .. '"'
 end
 
 -- Any table as "key: value" lines, keys sorted.
@@ -277,9 +360,26 @@ local function shaped(t, values)
 	return c
 end
 
--- A trace event, {"trace": {event, op, level, first, ...}}.
+-- What an op event's fields mean, by op: "range", start and end (an
+-- allocation's; alloc_cyclic's id is its cursor); "none"; else id.
+local OP_ARGS = {
+	alloc = "range", alloc_u32 = "range", alloc_tagged = "range",
+	ida_alloc_range = "range", ida_find_first_range = "range",
+	get_new_above = "range", alloc_cyclic = "range and id",
+	get_new = "none", pre_get = "none", for_each = "none",
+	ida_count = "none",
+}
+
+-- A trace event, {"trace": {event, op, level, first, ...}}; an op
+-- event with only the fields its op gives (OP_ARGS).
 local function event(ev)
-	return { trace = shaped(ev) }
+	local c = shaped(ev)
+	if ev.event == "op" then
+		local args = OP_ARGS[ev.op] or "id"
+		if not args:find("range") then c.start, c["end"] = nil, nil end
+		if not args:find("id") then c.id = nil end
+	end
+	return { trace = c }
 end
 
 -- An ID's path (t:path()): an idr's ID found has its value, or null.
@@ -290,11 +390,14 @@ local function path(p)
 end
 
 -- Any Lua value as JSON can have it: tables copied (a cycle, a table
--- with a __tostring, and what JSON has no place for as tostring gives
--- them), nil as null.
+-- with a __tostring, NaN, infinities and what JSON has no place for
+-- as tostring gives them), nil as null.
 local function lua_value(v, seen)
 	local ty = type(v)
 	if v == nil then return json.null end
+	if ty == "number" and (v ~= v or v == math.huge or v == -math.huge) then
+		return tostring(v)
+	end
 	if ty == "string" or ty == "number" or ty == "boolean" then return v end
 	seen = seen or {}
 	local mt = getmetatable(v)
@@ -388,7 +491,8 @@ end
 -- an error it raised is raised again, once the streams are back.
 local function capture(fn, ...)
 	local saved_sink, saved_pending = sink, pending
-	sink, pending = { out = {}, err = {} }, {}
+	sink, pending = { out = {}, err = {}, stdout = io.stdout,
+		stderr = io.stderr }, {}
 	local r = table.pack(pcall(fn, ...))
 	flush_text()
 	local got = sink

@@ -29,7 +29,7 @@ Makes command @c, one record:
   text      longer text of 'help NAME', or nil
   example   one example line
   complete  completion of the arguments: nil, "files", a list of words,
-            or a function returning one
+            or a function(word, line before it) returning one
   run       the handler, run(args, rest)
   runs      for a command that runs another line: runs(rest) -> that
             line, or nil when this use runs none (a lesson checks it)

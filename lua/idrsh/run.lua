@@ -86,7 +86,8 @@ function run_line(line, where, src)
 	-- After the report: a reader may keep the error with the command.
 	command_done(line)
 	done()
-	if start then run_time(start) end
+	-- 'timer off' ends the timing before its own line is shown.
+	if start and timing() then run_time(start) end
 	return r == "quit" and "quit" or (r and true or false)
 end
 

@@ -2,7 +2,8 @@
 -- slot's generation after it ("@g3"), an IDA bitmap as "first..last:N"
 -- (N IDs taken).  A value prints as the shell's 'list' shows it: a
 -- number plain (a float keeps its ".0"), a string bare when it needs no
--- quotes, else in double quotes with \\ \" \n \t and \ddd escapes, any
+-- quotes, else in double quotes with \\ \" \n \t and \ddd escapes (a
+-- control byte, or one that is not part of valid UTF-8), any
 -- other value by its type, a reserved ID as (reserved).  A string is
 -- cut to 40 characters ("..." after it, never inside a UTF-8
 -- character), so that its line fits 80 columns at any depth.
@@ -19,7 +20,8 @@ local byte, sub = string.byte, string.sub
 local function needs_quotes(s)
 	-- Quoted, "(reserved)" cannot pass for a reserved ID's mark.
 	return s == "" or s:find("[\0-\32\127\"'\\]") ~= nil or
-		byte(s, 1) == 40	-- "("
+		byte(s, 1) == 40 or	-- "("
+		not utf8.len(s)
 end
 
 -- Byte @c inside double quotes.
@@ -27,7 +29,8 @@ local function quoted_char(c)
 	if c == 92 or c == 34 then return "\\" .. string.char(c) end
 	if c == 10 then return "\\n" end
 	if c == 9 then return "\\t" end
-	if c < 32 or c == 127 then return ("\\%03d"):format(c) end
+	-- A byte of 128 or more is here only when no valid UTF-8 holds it.
+	if c < 32 or c >= 127 then return ("\\%03d"):format(c) end
 	return string.char(c)
 end
 
@@ -42,14 +45,27 @@ local function char_len(s, i)
 	return n
 end
 
-local function quoted(s)
-	local total = 2
-	for i = 1, #s do total = total + #quoted_char(byte(s, i)) end
-	local out, n, i = { '"' }, 1, 1
+-- @s as pieces to print: each valid UTF-8 character as it is, each
+-- other byte as quoted_char gives it.
+local function pieces(s)
+	local out, i = {}, 1
 	while i <= #s do
 		local step = char_len(s, i)
-		local piece = step > 1 and sub(s, i, i + step - 1) or
-			quoted_char(byte(s, i))
+		local piece = sub(s, i, i + step - 1)
+		if step == 1 or not utf8.len(piece) then
+			piece, step = quoted_char(byte(s, i)), 1
+		end
+		out[#out + 1] = piece
+		i = i + step
+	end
+	return out
+end
+
+local function quoted(s)
+	local p = pieces(s)
+	local total = 2 + #table.concat(p)
+	local out, n = { '"' }, 1
+	for _, piece in ipairs(p) do
 		-- Too long: stop where the quote and "..." still fit.
 		if total > PRINT_MAX and n + #piece + 4 > PRINT_MAX then
 			out[#out + 1] = '"...'
@@ -57,7 +73,6 @@ local function quoted(s)
 		end
 		out[#out + 1] = piece
 		n = n + #piece
-		i = i + step
 	end
 	out[#out + 1] = '"'
 	return table.concat(out)

@@ -14,7 +14,9 @@
 --   integers       exactly, as Lua prints them (64 bits: a reader that
 --                  keeps numbers as doubles, as JavaScript does, loses
 --                  precision above 2^53)
---   floats         as Lua prints them (%.14g); NaN and infinities null
+--   floats         the shortest text that reads back as the same
+--                  double (%.17g at most), ".0" when whole; NaN and
+--                  infinities null
 --   tables         keys 1..n (or none): an array; else an object, its
 --                  keys sorted, so that the same value gives the same
 --                  text
@@ -29,10 +31,12 @@
 -- The text itself is always ASCII or valid UTF-8.
 local idr = ...
 
-local require, error, pairs, pcall, setmetatable, type = require, error,
-	pairs, pcall, setmetatable, type
+local require, error, getmetatable, pairs, pcall, setmetatable, tonumber,
+	type = require, error, getmetatable, pairs, pcall, setmetatable,
+	tonumber, type
 local concat, sort, format, utf8_len = table.concat, table.sort,
 	string.format, utf8.len
+local math_type, huge = math.type, math.huge
 
 local M = {}
 
@@ -58,23 +62,51 @@ local function encoder()
 	return dkjson
 end
 
--- Every string key in @v, sorted: dkjson writes an object's keys in
--- this order ("keyorder"), those not in it after.
-local function key_order(v)
-	local set, seen = {}, {}
-	local function walk(x)
-		if type(x) ~= "table" or seen[x] then return end
-		seen[x] = true
-		for k, y in pairs(x) do
-			if type(k) == "string" then set[k] = true end
-			walk(y)
-		end
+-- A float as the shortest "%.Ng" text that reads back as the same
+-- double (N at most 17), with ".0" when it looks whole, as Lua writes
+-- it: dkjson's own is tostring's 14 digits, which lose bits.
+local function float_text(x)
+	local text
+	for digits = 15, 17 do
+		text = format("%." .. digits .. "g", x)
+		if tonumber(text) == x then break end
 	end
-	walk(v)
-	local keys = {}
-	for k in pairs(set) do keys[#keys + 1] = k end
-	sort(keys)
-	return keys
+	if not text:find("[.e]") then text = text .. ".0" end
+	return text
+end
+
+local function raw(text)
+	return setmetatable({}, { __tojson = function() return text end })
+end
+
+-- @v for dkjson: tables copied with their finite floats as float_text
+-- (NaN and infinities stay, for dkjson's null); and every string key,
+-- sorted, for its "keyorder".  A cycle raises, as dkjson would.
+local function prepared(v)
+	local keys, on_path = {}, {}
+	local function copy(x)
+		if math_type(x) == "float" and x == x and x ~= huge and x ~= -huge
+		then
+			return raw(float_text(x))
+		elseif type(x) ~= "table" or getmetatable(x) and
+			getmetatable(x).__tojson then
+			return x
+		end
+		if on_path[x] then error("reference cycle", 0) end
+		on_path[x] = true
+		local c = {}
+		for k, y in pairs(x) do
+			if type(k) == "string" then keys[k] = true end
+			c[k] = copy(y)
+		end
+		on_path[x] = nil
+		return setmetatable(c, getmetatable(x))
+	end
+	local c = copy(v)
+	local order = {}
+	for k in pairs(keys) do order[#order + 1] = k end
+	sort(order)
+	return c, order
 end
 
 -- @text with each byte that is not part of valid UTF-8 as \udcXX.
@@ -94,7 +126,8 @@ local function escape_bytes(text)
 end
 
 function M.encode(v)
-	local text = encoder().encode(v, { keyorder = key_order(v) })
+	local c, order = prepared(v)
+	local text = encoder().encode(c, { keyorder = order })
 	return escape_bytes(text)
 end
 
