@@ -40,8 +40,8 @@ LIB_SRC := src/trace.c src/nodes.c src/defer.c src/seek.c src/tree.c \
 # src/idrsh*.[ch] are the shell's, not the library's (make install
 # installs idr.h and idr_view.h alone).
 LIB_HDR := $(filter-out src/idrsh%,$(wildcard src/*.h))
-IDRSH_SRC := src/idrsh.c src/idrsh_history.c
-IDRSH_HDR := src/idrsh_history.h
+IDRSH_SRC := src/idrsh.c src/idrsh_history.c src/idrsh_sys.c
+IDRSH_HDR := src/idrsh_history.h src/idrsh_sys.h
 LIB_OBJ := $(LIB_SRC:src/%.c=$(B)/obj/%.o)
 # libidr-rcu: idr_init_rcu() and the hooks it sets, made of liburcu's
 # calls, so that libidr (and a plain idr) needs no liburcu at run time.

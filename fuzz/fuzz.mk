@@ -38,7 +38,7 @@ $(B)/fuzz/ops-b3: fuzz/ops.c fuzz/input.h tests/unit/model.c \
 		-Itests -o $@ fuzz/ops.c tests/unit/model.c tests/seam.c $(LIB_SRC)
 
 # idrsh.c is compiled inside fuzz/shell.c, its main() renamed; the
-# shell's other files (src/idrsh_history.c) are linked as they are.
+# shell's other files (idrsh_history.c, idrsh_sys.c) are linked as they are.
 $(B)/fuzz/shell: fuzz/shell.c $(IDRSH_SRC) $(IDRSH_HDR) $(LIDR) \
 		$(B)/idrsh_lua.h $(LIB_SRC) $(RCU_SRC) $(LIB_HDR)
 	@mkdir -p $(@D)
