@@ -107,32 +107,6 @@ static struct idr_node *pack_whole(struct idr_node *leaf, unsigned int n,
 }
 
 /*
- * Packed @leaf shrunk to @n entries.  glibc's realloc keeps the whole
- * chunk when less than 32 bytes would come back, so a small leaf, which
- * keeps no room (under 8 entries, tight: idr__room_kept()) and shrinks at
- * every removal, kept 16 bytes it no longer needed after every other
- * one: it moves instead.  (A loose or grown leaf that shrinks gives up
- * more than 16 bytes: under 8 entries only a tight one takes this.)
- * Bigger leaves are left to realloc: a malloc and a free cost a removal
- * more than the bytes are worth where a thinned tree's leaves hold a few.
- */
-static struct idr_node *shrink_packed(struct idr_node *leaf, unsigned int n)
-{
-	size_t size = node_size(leaf), to = pack_size(n, false);
-	struct idr_node *small;
-
-	if (n < 8 && malloc_chunk(size) - malloc_chunk(to) == 16) {
-		small = idr__malloc(to);
-		if (small) {
-			memcpy(small, leaf, to);
-			idr__free(leaf, size);
-			return small;
-		}
-	}
-	return idr__shrink(leaf, size, to);
-}
-
-/*
  * Pack a leaf that has become sparse, or shrink a packed one that has
  * more room than it keeps.  Hysteresis: the insertion that finds a
  * packed leaf full unpacks it, so a whole leaf is packed loose, with
@@ -150,7 +124,7 @@ struct idr_node *idr__pack_leaf(struct idr_node *leaf, unsigned int n,
 	if (is_packed(leaf) && copy) {
 		small = idr__pack_copy(leaf, 0, IDR_SLOTS, n);
 	} else if (is_packed(leaf)) {
-		small = shrink_packed(leaf, n);
+		small = idr__shrink(leaf, node_size(leaf), pack_size(n, false));
 	} else {
 		cap = n + PACK_ROOM < IDR_SLOTS ? n + PACK_ROOM : IDR_SLOTS;
 		loose = true;

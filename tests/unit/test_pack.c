@@ -815,47 +815,6 @@ static void pack_shrink_relinks_moved_leaf(void)
 	CHECK_EQ(idr_set_allocator(&outer), 0);
 }
 
-/* glibc's chunk for a packed leaf of room @cap: steps of 16 bytes, 8 of
- * them its header, at least 32. */
-static size_t leaf_chunk(unsigned int cap)
-{
-	size_t chunk = (LEAF_BYTES(cap) + 8 + 15) & ~(size_t)15;
-
-	return chunk < 32 ? 32 : chunk;
-}
-
-/*
- * A removal that shrinks a leaf keeping no room by one of glibc's 16-byte
- * steps moves it (a malloc and a free): realloc would keep the chunk.
- * Every other removal from the top of a full leaf mallocs nothing.
- */
-static void pack_small_shrink_moves(void)
-{
-	unsigned int n, was, cap, moves = 0;
-	DEFINE_IDR(idr);
-	struct seam before;
-	bool move;
-
-	fill(&idr, IDR_SLOTS);
-	for (n = IDR_SLOTS - 1; n > 0; n--) {
-		was = leaf_cap(&idr);
-		before = seam_now();
-		CHECK(idr_remove(&idr, n) == val(n));
-		cap = leaf_cap(&idr);
-		move = was && cap == n && n < 8 &&
-		       leaf_chunk(was) - leaf_chunk(cap) == 16;
-		moves += move;
-		if (!CHECK_EQ(seam_now().allocs - before.allocs, move) ||
-		    !CHECK_EQ(seam_now().frees - before.frees, move))
-			fprintf(stderr, "  at %u entries, room %u to %u\n", n,
-				was, cap);
-		CHECK_SOUND(&idr);
-	}
-	CHECK(moves > 0);
-	CHECK(idr_find(&idr, 0) == val(0));
-	idr_destroy(&idr);
-}
-
 /*
  * The first ID past the tree's reach is absent: below the top its digits
  * are ID 0's, so a removal that went down without the range test would
@@ -1018,7 +977,6 @@ void suite_pack(void)
 	RUN(pack_lone_churn_is_quiet);
 	RUN(pack_shrink_relinks_moved_leaf);
 	RUN(pack_remove_past_reach);
-	RUN(pack_small_shrink_moves);
 	RUN(iter_matches_get_next);
 	RUN(iter_honours_id_changes);
 }
