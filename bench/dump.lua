@@ -11,17 +11,8 @@ local idr = require "idr"
 local N = math.tointeger(tonumber(arg[1] or "")) or 10000000
 local RUNS = math.tointeger(tonumber(arg[2] or "")) or 5
 
--- The median of RUNS timings of @f, in milliseconds.
-local function median_ms(f)
-	local t = {}
-	for i = 1, RUNS do
-		local c = os.clock()
-		f()
-		t[i] = (os.clock() - c) * 1000
-	end
-	table.sort(t)
-	return t[(RUNS + 1) // 2]
-end
+local here = arg[0]:match("^(.*)/[^/]*$") or "."
+local median_ms = dofile(here .. "/median.lua")(RUNS)
 
 local function row(name, tree)
 	local text
