@@ -55,6 +55,21 @@ void idr_set_trace(struct idr *idr, idr_trace_fn *fn, void *data)
 	idr->idr_trace_data = data;
 }
 
+/*
+ * Whether free @index, found from @from (<= @max) and needing nodes, is
+ * a lone ID: asked for by itself (a range of one), or found at the
+ * start asked for with nothing just below it, as random starts in a wide
+ * range are.  A run of allocations (from 0, or cyclic) reaches a new
+ * leaf from the leaf below, which it filled: those get whole nodes.
+ */
+static bool lone(const struct idr *idr, uint64_t from, uint64_t max,
+		 uint64_t index)
+{
+	if (from == max)
+		return true;
+	return index == from && (!index || !idr__lookup_quiet(idr, index - 1));
+}
+
 int idr__alloc_id(struct idr *idr, void *ptr, uint64_t start, uint64_t max,
 		  enum idr__supply supply, uint64_t *id)
 {
@@ -73,9 +88,10 @@ int idr__alloc_id(struct idr *idr, void *ptr, uint64_t start, uint64_t max,
 		*id = index + base;
 	if (err != IDR__NEEDS_NODES)
 		return err;
-	/* A range of one: see idr__insert_lone().  Not from the 2004 API's
-	 * cache, nor with a preload, whose callers may not malloc. */
-	if (from == max - base && supply == IDR__ANY_NODES &&
+	/* A lone ID (see lone()), with nodes malloc'd to its size: not
+	 * from the 2004 API's cache, nor with a preload, whose callers may
+	 * not malloc. */
+	if (supply == IDR__ANY_NODES && lone(idr, from, max - base, index) &&
 	    !idr__preloaded() &&
 	    idr__insert_lone(idr, index, ptr) == IDR__STORED) {
 		*id = index + base;

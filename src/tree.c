@@ -525,7 +525,7 @@ void idr__insert(struct idr *idr, uint64_t index, void *entry,
 /* {==================== Lone IDs ==================== */
 
 /*
- * Store @entry at the free @index, asked for by itself (a range of one).
+ * Store @entry at the free @index, a lone ID (lone() in idr.c says which).
  * Such IDs are usually scattered (handles, keys), and a whole node for
  * each, with one slot used, is what made a sparse idr cost 771 bytes an
  * ID.  So the nodes it adds are born packed with room for one, and a

@@ -73,8 +73,8 @@ IDR__HIDDEN void idr__insert(struct idr *idr, uint64_t index, void *entry,
  * that takes no node: IDR__STORED, IDR__NEEDS_NODES or -ENOSPC. */
 IDR__HIDDEN int idr__alloc_fast(struct idr *idr, void *entry, uint64_t start,
 				uint64_t max, uint64_t *index);
-/* idr__insert() for an ID asked for by itself, in packed nodes malloc'd
- * first: IDR__STORED, or IDR__NEEDS_NODES (nothing changed). */
+/* idr__insert() for a lone ID (see lone() in idr.c), in packed nodes
+ * malloc'd first: IDR__STORED, or IDR__NEEDS_NODES (nothing changed). */
 IDR__HIDDEN int idr__insert_lone(struct idr *idr, uint64_t index, void *entry);
 IDR__HIDDEN void idr__set_full(struct idr *idr, uint64_t index,
 			       enum idr__fill fill);

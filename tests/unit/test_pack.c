@@ -438,6 +438,14 @@ static void put_lone(struct idr *idr, unsigned long id)
 	CHECK_EQ(idr_alloc(idr, val(id), (int)id, end, GFP_KERNEL), id);
 }
 
+/* @id by an insertion that takes whole nodes: a preloaded one. */
+static void put_whole(struct idr *idr, unsigned long id)
+{
+	idr_preload(GFP_KERNEL);
+	CHECK_EQ(idr_alloc(idr, val(id), (int)id, 0, GFP_NOWAIT), id);
+	idr_preload_end();
+}
+
 /* The room of the node at @level on @id's path when packed, 0 when
  * whole, -1 when there is none. */
 static int cap_at(const struct idr *idr, unsigned long id, unsigned int level)
@@ -651,16 +659,13 @@ static void pack_lone_meets_whole_ways(void)
 	put_lone(&idr, c + 2 * IDR_SLOTS);
 	CHECK_EQ(cap_at(&idr, c, 1), 2);
 	CHECK_EQ(idr__nodes_needed(&idr, c + IDR_SLOTS), 2);
-	CHECK_EQ(idr_alloc(&idr, val(c + IDR_SLOTS), (int)(c + IDR_SLOTS), 0,
-			   GFP_KERNEL),
-		 (int)(c + IDR_SLOTS));
+	put_whole(&idr, c + IDR_SLOTS);
 	CHECK_EQ(cap_at(&idr, c, 1), 0); /* unpacked */
 	CHECK_EQ(cap_at(&idr, c + IDR_SLOTS, 0), 0);
 	c += 2 * IDR_SLOTS * IDR_SLOTS;
 	put_lone(&idr, c); /* a parent with room for 2 */
 	CHECK_EQ(idr__nodes_needed(&idr, c + IDR_SLOTS), 1);
-	CHECK_EQ(idr_alloc(&idr, val(1), (int)(c + IDR_SLOTS), 0, GFP_KERNEL),
-		 (int)(c + IDR_SLOTS));
+	put_whole(&idr, c + IDR_SLOTS);
 	CHECK_EQ(cap_at(&idr, c, 1), 2); /* took the leaf in place */
 	CHECK_EQ(cap_at(&idr, c + IDR_SLOTS, 0), 0);
 	CHECK(idr_find(&idr, c) == val(c));
@@ -685,6 +690,35 @@ static void pack_lone_meets_whole_ways(void)
 	CHECK_EQ(idr_get_new(&idr, val(0), &id), 0);
 	CHECK_EQ(id, 0);
 	CHECK(idr_view_top(&idr, &top) && top.packed == 0);
+	CHECK_SOUND(&idr);
+	idr_destroy(&idr);
+}
+
+/*
+ * A search that finds its start free, with nothing just below, is a lone
+ * ID as a range of one is (random handles in a wide range).  A run (from
+ * 0, or cyclic) reaches a new leaf from the full one below: whole.
+ */
+static void pack_lone_by_start(void)
+{
+	unsigned long c = FAR_ID, leaf_end = IDR_SLOTS - 1;
+	DEFINE_IDR(idr);
+	unsigned long i;
+
+	tall_tree(&idr);
+	CHECK_EQ(idr_alloc(&idr, val(c), (int)c, 0, GFP_KERNEL), (int)c);
+	CHECK(cap_at(&idr, c, 0) > 0);
+	CHECK(cap_at(&idr, c, 1) > 0);
+	for (i = 1; i <= leaf_end + 1; i++)
+		CHECK_EQ(idr_alloc(&idr, val(i), 1, 0, GFP_KERNEL), (int)i);
+	CHECK_EQ(cap_at(&idr, leaf_end + 1, 0), 0);
+	CHECK_EQ(idr_alloc_cyclic(&idr, val(0), (int)(c + IDR_SLOTS), 0,
+				  GFP_KERNEL),
+		 (int)(c + IDR_SLOTS));
+	for (i = c + IDR_SLOTS + 1; i <= c + 2 * IDR_SLOTS; i++)
+		CHECK_EQ(idr_alloc_cyclic(&idr, val(i), 0, 0, GFP_KERNEL),
+			 (int)i);
+	CHECK_EQ(cap_at(&idr, c + 2 * IDR_SLOTS, 0), 0);
 	CHECK_SOUND(&idr);
 	idr_destroy(&idr);
 }
@@ -972,6 +1006,7 @@ void suite_pack(void)
 	RUN(pack_lone_grows_at_the_edge);
 	RUN(pack_lone_fails_cleanly);
 	RUN(pack_lone_meets_whole_ways);
+	RUN(pack_lone_by_start);
 	RUN(pack_lone_not_everywhere);
 	RUN(pack_lone_random_against_model);
 	RUN(pack_lone_churn_is_quiet);
