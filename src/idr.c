@@ -91,8 +91,8 @@ int idr__alloc_id(struct idr *idr, void *ptr, uint64_t start, uint64_t max,
 	/* A lone ID (see lone()), with nodes malloc'd to its size: not
 	 * from the 2004 API's cache, nor with a preload, whose callers may
 	 * not malloc. */
-	if (supply == IDR__ANY_NODES && lone(idr, from, max - base, index) &&
-	    !idr__preloaded() &&
+	if (supply == IDR__ANY_NODES && !idr__preloaded() &&
+	    lone(idr, from, max - base, index) &&
 	    idr__insert_lone(idr, index, ptr) == IDR__STORED) {
 		*id = index + base;
 		return 0;
