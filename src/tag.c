@@ -44,26 +44,42 @@ int idr_tag_init(struct idr *idr, unsigned int id_bits, unsigned int flags)
 	return 0;
 }
 
-/* The generation @index's slot shows now: a missing leaf's is the seed. */
+/* The generation at @counter (idr__gen()): a missing leaf's is the seed. */
+static uint64_t gen_at(const struct idr *idr, const uint64_t *counter)
+{
+	return counter ? idr__acquire(counter)
+		       : __atomic_load_n(&idr->idr_gen_seed, __ATOMIC_RELAXED);
+}
+
+/* The generation @index's slot shows now. */
 static uint64_t current_gen(const struct idr *idr, uint64_t index)
 {
-	const uint64_t *gen = idr__gen(idr, index);
-
-	return gen ? idr__acquire(gen)
-		   : __atomic_load_n(&idr->idr_gen_seed, __ATOMIC_RELAXED);
+	return gen_at(idr, idr__gen(idr, index, NULL));
 }
 
-/* A seed at the limit (see absorb_gens()) retires the IDs of new leaves. */
+/* A generation at the limit retires its slot (a seed there, see
+ * absorb_gens(), the IDs of new leaves). */
+static bool gen_retired(const struct idr *idr, uint64_t now)
+{
+	return idr__retiring(idr) && now >= idr__gen_limit(idr);
+}
+
 bool idr__tag_retired(const struct idr *idr, uint64_t index)
 {
-	return idr__retiring(idr) &&
-	       current_gen(idr, index) >= idr__gen_limit(idr);
+	return idr__retiring(idr) && gen_retired(idr, current_gen(idr, index));
 }
 
-/* Remove the live @index at @slot: idr__tag_remove() after the lookup. */
-static void *remove_at(struct idr *idr, uint64_t index, void **slot)
+/* Whether a tag's @gen is what a slot showing @now stands for. */
+static bool gen_matches(const struct idr *idr, uint64_t now, uint64_t gen)
 {
-	uint64_t *gen = idr__gen(idr, index);
+	return !gen_retired(idr, now) &&
+	       (now & (idr__gen_limit(idr) - 1)) == gen;
+}
+
+/* Remove the live @index at @slot, its generation at @gen. */
+static void *remove_at(struct idr *idr, uint64_t index, void **slot,
+		       uint64_t *gen)
+{
 	void *entry = NULL;
 
 	/* Advance first: a leaf freed below passes its counters on; and an
@@ -83,10 +99,12 @@ static void *remove_at(struct idr *idr, uint64_t index, void **slot)
 
 void *idr__tag_remove(struct idr *idr, uint64_t index, bool *gone)
 {
-	void **slot = idr__lookup(idr, index);
+	void **slot;
+	uint64_t *gen = idr__gen(idr, index, &slot);
 
-	*gone = slot && !idr__tag_retired(idr, index);
-	return *gone ? remove_at(idr, index, slot) : NULL;
+	idr__trace_path(idr, index);
+	*gone = slot && !gen_retired(idr, *gen);
+	return *gone ? remove_at(idr, index, slot, gen) : NULL;
 }
 
 /* The generation stays: the caller's rollback of a failed publish costs
@@ -125,24 +143,20 @@ int idr__tag_of(const struct idr *idr, uint64_t index)
 	return (int)(gen << idr->idr_id_bits | (index + idr->idr_base));
 }
 
-/* Whether @gen is what @index's slot shows now (and it is not retired). */
-static bool gen_current(const struct idr *idr, uint64_t index, uint64_t gen)
-{
-	return !idr__tag_retired(idr, index) &&
-	       (current_gen(idr, index) & (idr__gen_limit(idr) - 1)) == gen;
-}
-
 static int tag_check(const struct idr *idr, int tagged_id)
 {
-	uint64_t index, gen;
+	uint64_t index, gen, *counter;
+	void **slot;
 
 	if (!idr__tagged(idr) || tagged_id < 0)
 		return -EINVAL;
 	if (!untag(idr, tagged_id, &index, &gen))
 		return -ENOENT;
-	if (!gen_current(idr, index, gen))
+	counter = idr__gen(idr, index, &slot);
+	if (!gen_matches(idr, gen_at(idr, counter), gen))
 		return -ESTALE;
-	return idr__lookup(idr, index) ? 0 : -ENOENT;
+	idr__trace_path(idr, index);
+	return slot ? 0 : -ENOENT;
 }
 
 int idr_tag_check(const struct idr *idr, int tagged_id)
@@ -152,15 +166,20 @@ int idr_tag_check(const struct idr *idr, int tagged_id)
 	return (int)idr__done(idr, op, tag_check(idr, tagged_id));
 }
 
-/* The slot of a live tagged ID, or NULL. */
-static void **live_slot(const struct idr *idr, int tagged_id, uint64_t *index)
+/* The slot of a live tagged ID, or NULL; its generation into *@counter. */
+static void **live_slot(const struct idr *idr, int tagged_id, uint64_t *index,
+			uint64_t **counter)
 {
 	uint64_t gen;
+	void **slot;
 
-	if (!untag(idr, tagged_id, index, &gen) ||
-	    !gen_current(idr, *index, gen))
+	if (!untag(idr, tagged_id, index, &gen))
 		return NULL;
-	return idr__lookup(idr, *index);
+	*counter = idr__gen(idr, *index, &slot);
+	if (!gen_matches(idr, gen_at(idr, *counter), gen))
+		return NULL;
+	idr__trace_path(idr, *index);
+	return slot;
 }
 
 /*
@@ -173,14 +192,16 @@ static void **live_slot(const struct idr *idr, int tagged_id, uint64_t *index)
 void *idr_find_tagged(const struct idr *idr, int tagged_id)
 {
 	bool op = idr__op(idr, "find_tagged", 0, 0, (unsigned int)tagged_id);
-	uint64_t index, gen;
+	uint64_t index, gen, *counter = NULL;
 	void **slot = NULL, *entry = NULL;
 
-	if (untag(idr, tagged_id, &index, &gen))
-		slot = idr__lookup(idr, index);
+	if (untag(idr, tagged_id, &index, &gen)) {
+		counter = idr__gen(idr, index, &slot);
+		idr__trace_path(idr, index);
+	}
 	if (slot)
 		entry = idr__acquire(slot);
-	if (slot && !gen_current(idr, index, gen)) {
+	if (slot && !gen_matches(idr, gen_at(idr, counter), gen)) {
 		slot = NULL;
 		entry = NULL;
 	}
@@ -191,9 +212,9 @@ void *idr_find_tagged(const struct idr *idr, int tagged_id)
 void *idr_remove_tagged(struct idr *idr, int tagged_id)
 {
 	bool op = idr__op(idr, "remove_tagged", 0, 0, (unsigned int)tagged_id);
-	uint64_t index;
-	void **slot = live_slot(idr, tagged_id, &index);
-	void *entry = slot ? remove_at(idr, index, slot) : NULL;
+	uint64_t index, *counter;
+	void **slot = live_slot(idr, tagged_id, &index, &counter);
+	void *entry = slot ? remove_at(idr, index, slot, counter) : NULL;
 
 	idr__done(idr, op, slot ? tagged_id : -ENOENT);
 	return entry;
@@ -281,7 +302,7 @@ static int set_gen(struct idr *idr, unsigned long id, uint64_t gen)
 	if (!idr__tagged(idr) || id < idr->idr_base || id > idr__id_max(idr) ||
 	    (idr__retiring(idr) && gen > idr__gen_limit(idr)))
 		return -EINVAL;
-	if (!idr__gen(idr, index) && (err = make_leaf(idr, index)))
+	if (!idr__gen(idr, index, NULL) && (err = make_leaf(idr, index)))
 		return err;
 	live = idr__lookup_quiet(idr, index) != NULL;
 	if (live && idr__tag_retired(idr, index))
@@ -290,7 +311,7 @@ static int set_gen(struct idr *idr, unsigned long id, uint64_t gen)
 		return -EBUSY;
 	if (retire && (err = retire_free(idr, index)))
 		return err;
-	idr__publish(idr__gen(idr, index), gen);
+	idr__publish(idr__gen(idr, index, NULL), gen);
 	return 0;
 }
 
@@ -307,7 +328,7 @@ int idr_tag_get_gen(const struct idr *idr, unsigned long id, uint64_t *gen)
 
 	if (!idr__tagged(idr) || id < idr->idr_base || id > idr__id_max(idr))
 		return -EINVAL;
-	counter = idr__gen(idr, id - idr->idr_base);
+	counter = idr__gen(idr, id - idr->idr_base, NULL);
 	*gen = counter ? idr__acquire(counter) : idr_tag_get_seed(idr);
 	return counter ? 0 : -ENOENT;
 }

@@ -181,11 +181,9 @@ descend(const struct idr *idr, uint64_t index, struct idr_node **path)
 
 /*
  * The slot of the entry at @off of @leaf, or NULL if there is none.  The
- * layout is a branch: a form without one (both addresses computed, one
- * selected by a mask) was tried and was slower, 54 ns against 31 for
- * random finds in a dense tree of 10^6, and no faster when half the
- * leaves are packed, because without -mpopcnt the rank is a dozen
- * dependent instructions on every find's path to its entry.
+ * layout is a branch: without one (both addresses, a mask) random finds
+ * in a dense tree of 10^6 took 54 ns against 31, and no less when half
+ * the leaves were packed (the rank is on every find's path to its entry).
  */
 static inline void **leaf_find(const struct idr_node *leaf, unsigned int off)
 {
@@ -216,11 +214,12 @@ void **idr__lookup_quiet(const struct idr *idr, uint64_t index)
 	return leaf ? leaf_find(leaf, digit(index, 0)) : NULL;
 }
 
-/* A tagged idr's generation counter for @index, or NULL if no leaf. */
-uint64_t *idr__gen(const struct idr *idr, uint64_t index)
+uint64_t *idr__gen(const struct idr *idr, uint64_t index, void ***slot)
 {
 	struct idr_node *leaf = leaf_of(idr, index);
 
+	if (slot)
+		*slot = leaf ? leaf_find(leaf, digit(index, 0)) : NULL;
 	return leaf ? &leaf->aux->bits[digit(index, 0)] : NULL;
 }
 
@@ -615,8 +614,9 @@ int idr__alloc_fast(struct idr *idr, void *entry, uint64_t start, uint64_t max,
 	unsigned int shift = idr->idr_shift, depth = 0, i;
 	uint64_t at = start, open;
 
-	if (tracing(idr) || idr__tagged(idr) || !node ||
-	    start >= capacity(shift))
+	/* Tagged too: retired slots stay full, and a worn-out idr's missing
+	 * children (no free ID there) end the loop in alloc_slow(). */
+	if (tracing(idr) || !node || start >= capacity(shift))
 		return alloc_slow(idr, entry, start, max, index);
 	for (;;) {
 		path[depth++] = node;

@@ -56,8 +56,10 @@ IDR__HIDDEN bool idr__next_present(const struct idr *idr, uint64_t start,
 /* The first non-NULL entry at or above @start; @it keeps its leaf. */
 IDR__HIDDEN void *idr__iter_find(struct idr__iter *it, uint64_t start,
 				 uint64_t *index);
-/* A tagged idr's generation counter for @index, or NULL if no leaf. */
-IDR__HIDDEN uint64_t *idr__gen(const struct idr *idr, uint64_t index);
+/* A tagged idr's generation counter for @index, or NULL if no leaf; and
+ * with @slot, in the same descent, the entry's slot (idr__lookup_quiet()). */
+IDR__HIDDEN uint64_t *idr__gen(const struct idr *idr, uint64_t index,
+			       void ***slot);
 
 /* }==================== Finding ==================== */
 
