@@ -67,16 +67,9 @@ local LESSON_BYTES_MAX = 65536
 
 -- The text of a lesson or answers @file, at most LESSON_BYTES_MAX bytes.
 local function lesson_text(file)
-	local f, err = io.open(file, "r")
-	if not f then return nil, err end
-	local text, rerr = f:read(LESSON_BYTES_MAX + 1)
-	f:close()
-	if rerr then return nil, file .. ": " .. rerr end
-	if text and #text > LESSON_BYTES_MAX then
-		return nil, file .. ": longer than " .. LESSON_BYTES_MAX ..
-			" bytes: too long for a lesson"
-	end
-	return text or ""
+	local text, err, long = output.read_file(file, LESSON_BYTES_MAX)
+	if long then err = err .. ": too long for a lesson" end
+	return text, err
 end
 
 local lesson_allowed, sandbox, inside, captured, tree_stats, PRINTING =

@@ -248,6 +248,22 @@ local function write_file(file, text)
 	return true
 end
 
+-- The bytes of @file when it holds at most @max (a file of any size
+-- would be read whole otherwise): the text, or nil, why and, when the
+-- file is longer, true.
+local function read_file(file, max)
+	local f, err = io.open(file, "rb")
+	if not f then return nil, err end
+	local text, rerr = f:read(max + 1)
+	f:close()
+	if rerr then return nil, file .. ": " .. rerr end
+	text = text or ""
+	if #text > max then
+		return nil, file .. ": longer than " .. max .. " bytes", true
+	end
+	return text
+end
+
 -- }===============================================================
 
 -- {============================ Results ===========================
@@ -512,6 +528,7 @@ return {
 	show = show,
 	format_table = format_table,
 	write_file = write_file,
+	read_file = read_file,
 	result = result,
 	items = items,
 	done = done,

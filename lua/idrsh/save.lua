@@ -17,7 +17,8 @@ local trees = require "idrsh.trees"
 local io, ipairs, pcall, rawget, table, tonumber, tostring =
 	io, ipairs, pcall, rawget, table, tonumber, tostring
 
-local outln, report = output.outln, output.report
+local outln, report, read_file = output.outln, output.report,
+	output.read_file
 local quoted, INT_MAX, U32_MAX = words.quoted, words.INT_MAX, words.U32_MAX
 local command, usage = registry.command, registry.usage
 local info_of, kind_of, keep, current, tree_names = trees.info_of,
@@ -199,15 +200,8 @@ end
 
 -- An import file's lines: "ID [VALUE]", VALUE the rest of the line.
 local function read_entries(file)
-	local f, err = io.open(file, "rb")
-	if not f then return nil, err end
-	local text, rerr = f:read(IMPORT_BYTES_MAX + 1)
-	f:close()
-	if rerr then return nil, file .. ": " .. rerr end
-	text = text or ""
-	if #text > IMPORT_BYTES_MAX then
-		return nil, file .. ": larger than " .. IMPORT_BYTES_MAX .. " bytes"
-	end
+	local text, err = read_file(file, IMPORT_BYTES_MAX)
+	if not text then return nil, err end
 	local entries, n = {}, 0
 	for line in (text:sub(-1) == "\n" and text or text .. "\n"):gmatch("(.-)\r?\n") do
 		n = n + 1
