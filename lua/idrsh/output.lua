@@ -517,6 +517,19 @@ local function capture(fn, ...)
 	return table.concat(got.out), got.err, table.unpack(r, 2, r.n)
 end
 
+-- Runs @fn(...) in the text format, with no text of the caller's
+-- pending: a lesson's commands print text for it to show and grade,
+-- whatever the user's format.  Return: what @fn returned; an error it
+-- raised is raised again, once the format is back.
+local function as_text(fn, ...)
+	local saved_format, saved_pending = format, pending
+	format, pending = "text", {}
+	local r = table.pack(pcall(fn, ...))
+	format, pending = saved_format, saved_pending
+	if not r[1] then error(r[2], 0) end
+	return table.unpack(r, 2, r.n)
+end
+
 -- }===============================================================
 
 return {
@@ -544,4 +557,5 @@ return {
 	run_time = run_time,
 	format = get_format,
 	capture = capture,
+	as_text = as_text,
 }
