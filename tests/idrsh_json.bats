@@ -551,3 +551,11 @@ stack traceback:
 }
 
 # }----------------------------------------------------------------
+
+@test "lesson --check: a yes or no question stated as a fact first, in a paragraph or its own text" {
+	cd "$BATS_TEST_TMPDIR"
+	printf 'title: T\n> alloc a\nThe tree has ID 0 in use now.\n\n? Is ID 0 in use (yes or no)?\n= find 0 | has a\n! It is.\n\n? ID 1 is free. Is ID 1 free (yes or no)?\n= find 1 | has ENOENT\n! Free.\n\n? Is ID 2 free (yes or no)?\n= path 2 | has L0\n! Free.\n' >yn.lesson
+	run --separate-stderr "$TOP/$IDRSH" --json -c 'lesson yn.lesson --check'
+	assert_failure 1
+	assert_output '{"check":{"lesson":"yn.lesson","problems":[{"number":1,"text":"its question is stated as a fact in the paragraph at line 3 (\"The tree has ID 0 in use now.\")"},{"number":2,"text":"its question is stated as a fact in its own text: \"ID 1 is free.\""}],"questions":3}}'
+}
