@@ -448,6 +448,17 @@ print(v[0]["value"].encode("utf-8", "surrogateescape").hex())' <<<"$output"
 	assert_line --index 10 '  0:"a\255\000b" 1:é✓ 2:"x\195"'
 }
 
+@test "text: list and dump escape the same bytes: a stray continuation byte after a valid character is that byte alone" {
+	run "$IDRSH" -c 'lua t:alloc("\240\159\152\128\128x")' \
+		-c 'lua t:alloc("\226\156\147\128 ")' -c 'lua t:alloc("\244\144\128\128")' \
+		-c list -c dump
+	assert_success
+	assert_line --index 3 $'0 "\xf0\x9f\x98\x80\\128x"'
+	assert_line --index 4 $'1 "\xe2\x9c\x93\\128 "'
+	assert_line --index 5 '2 "\244\144\128\128"'
+	assert_line --index 9 $'  0:"\xf0\x9f\x98\x80\\128x" 1:"\xe2\x9c\x93\\128 " 2:'"\"\\244\\144\\128\\128\""
+}
+
 # }----------------------------------------------------------------
 
 # {---------------------- The shell from Lua ------------------------

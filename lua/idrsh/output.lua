@@ -197,7 +197,9 @@ local function invalid_bytes(s)
 	return table.concat(parts)
 end
 
--- A value as the shell shows it: bare if it needs no quotes.
+-- A value as the shell shows it: bare if it needs no quotes.  The
+-- dumps' lua/view/entry.lua quotes and escapes a string alike, and says
+-- why it stays a function of its own.
 -- An idr's value as list prints it; nil is a reserved ID's (a NULL
 -- entry), and a string that could pass for that mark is quoted.
 local function show(v)
