@@ -233,6 +233,16 @@ static bool in_use(const struct idr *idr, unsigned long id)
 	return p.end == IDR_PATH_FOUND;
 }
 
+/*
+ * nil, "no such id ID", "ENOENT": the events of the call that found
+ * nothing go first, since the message allocates (see the rule at the top).
+ */
+static int no_such_id(lua_State *L, struct lidr *t, unsigned long id)
+{
+	lidr_delivered(L, &t->o, 0);
+	return lidr_fail(L, -ENOENT, "no such id %I", (LUAI_UACINT)id);
+}
+
 /* The value at @id (nil if reserved), or nil, msg, "ENOENT" if free. */
 int lidr_find(lua_State *L)
 {
@@ -240,11 +250,8 @@ int lidr_find(lua_State *L)
 	unsigned long id = lidr_ulong_arg(L, 2);
 	void *entry = idr_find(&t->idr, id);
 
-	/* Events first: the message allocates (see the rule at the top). */
-	if (!entry && !in_use(&t->idr, id)) {
-		lidr_delivered(L, &t->o, 0);
-		return lidr_fail(L, -ENOENT, "no such id %I", (LUAI_UACINT)id);
-	}
+	if (!entry && !in_use(&t->idr, id))
+		return no_such_id(L, t, id);
 	lidr_push_value(L, t, id, entry);
 	return 1;
 }
@@ -260,11 +267,8 @@ int lidr_remove(lua_State *L)
 	unsigned long before = idr_count(&t->idr);
 	void *entry = idr_remove(&t->idr, id);
 
-	/* Events first: the message allocates (see the rule at the top). */
-	if (idr_count(&t->idr) == before) {
-		lidr_delivered(L, &t->o, 0);
-		return lidr_fail(L, -ENOENT, "no such id %I", (LUAI_UACINT)id);
-	}
+	if (idr_count(&t->idr) == before)
+		return no_such_id(L, t, id);
 	take_value(L, t, id, entry);
 	return 1;
 }
@@ -281,7 +285,7 @@ int lidr_unalloc(lua_State *L)
 	unsigned long id = lidr_ulong_arg(L, 2);
 
 	if (!in_use(&t->idr, id))
-		return lidr_fail(L, -ENOENT, "no such id %I", (LUAI_UACINT)id);
+		return no_such_id(L, t, id);
 	take_value(L, t, id, idr_unalloc(&t->idr, id));
 	return 1;
 }
@@ -295,10 +299,8 @@ int lidr_replace(lua_State *L)
 
 	lua_settop(L, 3);
 	old = idr_replace(&t->idr, marker(L, t, 3), id);
-	if (IS_ERR(old)) {
-		lidr_delivered(L, &t->o, 0);
-		return lidr_fail(L, -ENOENT, "no such id %I", (LUAI_UACINT)id);
-	}
+	if (IS_ERR(old))
+		return no_such_id(L, t, id);
 	lidr_push_value(L, t, id, old);
 	if (store(L, t, id, 3) != LUA_OK) {
 		idr_replace(&t->idr, old, id);

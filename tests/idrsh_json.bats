@@ -237,13 +237,168 @@ pre_get []"
 }
 
 @test "--json: a command with no shape of its own gives its text; format says which" {
-	run --separate-stderr "$IDRSH" --json -c 'help count' -c format \
+	run --separate-stderr "$IDRSH" --json -c 'alloc a' -c dump -c format \
 		-c 'format text' -c count -c format
 	assert_success
-	assert_line --index 0 '{"text":"usage: count\n\nprint how many IDs are allocated\n\nexample:\n  count\n"}'
-	assert_line --index 1 '"json"'
-	assert_line --index 2 '0'
-	assert_line --index 3 'text'
+	assert_line --index 1 '{"text":"idr: 1 ID, height 1, 1 node\nL0 0..63  1/64\n  #...............................................................\n  0:a\n"}'
+	assert_line --index 2 '"json"'
+	assert_line --index 3 '1'
+	assert_line --index 4 'text'
+}
+
+@test "--json: help is the commands' records, mark its snapshot, record save the file" {
+	cd "$BATS_TEST_TMPDIR"
+	run --separate-stderr "$TOP/$IDRSH" --json -c 'help count' -c 'help alloc' \
+		-c help -c 'alloc a' -c 'mark m' -c 'record on' -c 'alloc b' \
+		-c 'record save r.html'
+	assert_success
+	run python3 -c '
+import json, sys
+lines = [json.loads(l) for l in sys.stdin]
+print(lines[0])
+print(sorted(lines[1]), lines[1]["args"], lines[1]["example"])
+print(lines[2][0], lines[2][-1]["name"])
+print(lines[4])
+print(lines[6])' <<<"$output"
+	assert_output "{'args': '', 'example': 'count', 'help': 'print how many IDs are allocated', 'name': 'count', 'text': None}
+['args', 'example', 'help', 'name', 'text'] VALUE [START [END]] alloc eth0 5 30
+{'args': 'NAME [--base N] [--tagged BITS [--retire]] [--rcu] [--ida]', 'help': 'make a tree (or an IDA) and switch to it', 'name': 'new'} .quit
+{'height': 1, 'ids': 1, 'mark': 'm', 'nodes': 1, 'tree': 'default'}
+{'wrote': {'file': 'r.html', 'frames': 1}}"
+}
+
+@test "--json: save, load and import: the trees, their IDs, the file" {
+	cd "$BATS_TEST_TMPDIR"
+	printf '3 a\n5\n# skipped\n9 b c\n' >ids
+	run --separate-stderr "$TOP/$IDRSH" --json -c 'new t' -c 'alloc x' \
+		-c 'new i --ida' -c 'ida_alloc' -c 'ida_alloc' -c 'save s.idr' \
+		-c 'save t.idr t' -c 'load --replace s.idr' -c 'use t' -c 'import ids'
+	assert_success
+	cd "$TOP"
+	run parsed
+	assert_output "0
+0
+1
+{'current': 'i', 'file': 's.idr', 'saved': 3, 'trees': ['default', 'i', 't']}
+{'current': 't', 'file': 't.idr', 'saved': 1, 'trees': ['t']}
+{'current': 'i', 'file': 's.idr', 'loaded': 3, 'trees': [{'ids': 0, 'name': 'default'}, {'ids': 2, 'name': 'i'}, {'ids': 1, 'name': 't'}]}
+{'cursor': None, 'ids': [3, 5, 9], 'imported': 3}"
+	cd "$BATS_TEST_TMPDIR"
+	run --separate-stderr "$TOP/$IDRSH" --json --load t.idr -c count
+	assert_output '{"current":"t","file":"t.idr","loaded":1,"trees":[{"ids":1,"name":"t"}]}
+1'
+}
+
+@test "import: a list longer than 64 MiB is refused, read no further" {
+	truncate -s $((64 * 1024 * 1024 + 1)) "$BATS_TEST_TMPDIR/big"
+	run --separate-stderr "$IDRSH" --json -c "import $BATS_TEST_TMPDIR/big" -c count
+	assert_failure 1
+	assert_output 0
+	run errors_parsed
+	assert_output "None import: $BATS_TEST_TMPDIR/big: longer than 67108864 bytes"
+}
+
+@test "--json: 'lesson' is the course: each lesson's number, name, title, done; and the next" {
+	mkdir -p "$HOME/.local/state/idrsh"
+	printf 'lookup\n' >"$HOME/.local/state/idrsh/lessons-done"
+	run --separate-stderr "$IDRSH" --json -c lesson
+	assert_success
+	run python3 -c '
+import json, sys
+c = json.loads(sys.stdin.read())
+print(sorted(c), c["next"], len(c["lessons"]))
+print(c["lessons"][0])
+print(c["lessons"][1]["done"], [l["n"] for l in c["lessons"]][:3])' <<<"$output"
+	assert_output "['lessons', 'next'] lowest-free 14
+{'done': False, 'n': 1, 'name': 'lowest-free', 'title': 'The lowest free ID, found through full bitmaps'}
+True [1, 2, 3]"
+}
+
+# The key of each line of a lesson's JSON (the last run's), and the
+# graded answers.
+lesson_steps() {
+	printf '%s\n' "$output" | python3 -c '
+import json, sys
+for line in sys.stdin:
+    v = json.loads(line)
+    assert isinstance(v, dict) and len(v) == 1, line
+    (k, x), = v.items()
+    if k == "graded":
+        print(k, x["number"], x["given"], x["right"], x["answer"], x["output"].strip())
+    elif k in ("question", "score", "course", "lesson", "unanswered", "ask_again"):
+        print(k, json.dumps(x, sort_keys=True))
+    else:
+        print(k)'
+}
+
+@test "--json: a lesson is one object a step, its commands run as text, its answers graded as in text" {
+	printf 'trace on\nlesson 1\n2\n?\n65\n9\n' >"$BATS_TEST_TMPDIR/in"
+	run --separate-stderr "$IDRSH" --json <"$BATS_TEST_TMPDIR/in"
+	assert_failure 1
+	run lesson_steps
+	assert_success
+	assert_output 'lesson {"name": "lowest-free", "questions": 3, "title": "The lowest free ID, found through full bitmaps"}
+readers_off
+paragraph
+paragraph
+run
+run
+paragraph
+run
+run
+question {"kind": null, "number": 1, "of": 3, "text": "Which ID will '"'alloc a'"' return now?"}
+graded 1 2 True 2 2
+paragraph
+paragraph
+run
+run
+question {"kind": null, "number": 2, "of": 3, "text": "Which ID will '"'alloc b'"' return now?"}
+graded 2 ? False 65 65
+paragraph
+run
+question {"kind": null, "number": 3, "of": 3, "text": "Which ID will '"'alloc c'"' return now?"}
+graded 3 65 False 10 10
+paragraph
+score {"answered": 3, "right": 1, "total": 3}
+course {"done": false, "lesson": "lowest-free", "next": "lowest-free"}'
+	printf '0\n' >"$BATS_TEST_TMPDIR/ans"
+	run --separate-stderr "$IDRSH" --json -c "lesson 1 --answers $BATS_TEST_TMPDIR/ans" -c count
+	assert_failure 1
+	assert_line --index 0 --partial '{"lesson":'
+	assert_line --index 1 --partial '{"paragraph":"An idr hands out'
+	assert_line --index 3 '{"run":{"command":"alloc_many 5","ok":true,"output":"5 IDs: 0..4\n","times":1}}'
+	assert_line --index -4 '{"unanswered":{"number":2,"why":"the answers in '"$BATS_TEST_TMPDIR"'/ans ended"}}'
+	assert_line --index -3 '{"score":{"answered":1,"right":0,"total":3}}'
+	assert_line --index -2 '{"course":{"done":false,"lesson":"lowest-free","next":"lowest-free"}}'
+	assert_line --index -1 0
+}
+
+@test "--json: a quiz's steps as a lesson's; an answer of the wrong kind; --check and --html" {
+	printf 'quiz 1 --seed 3\n24\n' >"$BATS_TEST_TMPDIR/in"
+	run --separate-stderr "$IDRSH" --json <"$BATS_TEST_TMPDIR/in"
+	assert_success
+	run lesson_steps
+	assert_line --index 0 'lesson {"name": "quiz", "questions": 1, "title": "Quiz: 1 question, seed 3"}'
+	assert_line --index 1 run
+	assert_line --index -2 'graded 1 24 True 24 24'
+	assert_line --index -1 'score {"answered": 1, "right": 1, "total": 1}'
+	cd "$BATS_TEST_TMPDIR"
+	printf 'title: T\n> alloc a\n? Is ID 0 in use (yes or no)?\n= find 0 | has a\n! It is.\n' >yn.lesson
+	printf 'lesson yn.lesson\nmaybe\nq\n' >in
+	run --separate-stderr "$TOP/$IDRSH" --json <in
+	assert_failure 1
+	run lesson_steps
+	assert_output 'lesson {"name": "yn.lesson", "questions": 1, "title": "T"}
+run
+question {"kind": "yes or no", "number": 1, "of": 1, "text": "Is ID 0 in use (yes or no)?"}
+ask_again {"kind": "yes or no", "number": 1}
+unanswered {"number": 1, "why": "you typed q"}
+score {"answered": 0, "right": 0, "total": 1}'
+	run --separate-stderr "$TOP/$IDRSH" --json -c 'lesson 2 --check' \
+		-c 'lesson 2 --html l.html'
+	assert_success
+	assert_output '{"check":{"lesson":"lookup","problems":[],"questions":4}}
+{"wrote":{"file":"l.html","frames":12,"questions":4}}'
 }
 
 @test "--json: errors on stderr are objects with the errno and the message" {
@@ -291,6 +446,17 @@ print(v[0]["value"].encode("utf-8", "surrogateescape").hex())' <<<"$output"
 	assert_line --index 5 '2 "x\195"'
 	assert_line --index 6 '"a\255\000b"'
 	assert_line --index 10 '  0:"a\255\000b" 1:é✓ 2:"x\195"'
+}
+
+@test "text: list and dump escape the same bytes: a stray continuation byte after a valid character is that byte alone" {
+	run "$IDRSH" -c 'lua t:alloc("\240\159\152\128\128x")' \
+		-c 'lua t:alloc("\226\156\147\128 ")' -c 'lua t:alloc("\244\144\128\128")' \
+		-c list -c dump
+	assert_success
+	assert_line --index 3 $'0 "\xf0\x9f\x98\x80\\128x"'
+	assert_line --index 4 $'1 "\xe2\x9c\x93\\128 "'
+	assert_line --index 5 '2 "\244\144\128\128"'
+	assert_line --index 9 $'  0:"\xf0\x9f\x98\x80\\128x" 1:"\xe2\x9c\x93\\128 " 2:'"\"\\244\\144\\128\\128\""
 }
 
 # }----------------------------------------------------------------
@@ -396,3 +562,11 @@ stack traceback:
 }
 
 # }----------------------------------------------------------------
+
+@test "lesson --check: a yes or no question stated as a fact first, in a paragraph or its own text" {
+	cd "$BATS_TEST_TMPDIR"
+	printf 'title: T\n> alloc a\nThe tree has ID 0 in use now.\n\n? Is ID 0 in use (yes or no)?\n= find 0 | has a\n! It is.\n\n? ID 1 is free. Is ID 1 free (yes or no)?\n= find 1 | has ENOENT\n! Free.\n\n? Is ID 2 free (yes or no)?\n= path 2 | has L0\n! Free.\n' >yn.lesson
+	run --separate-stderr "$TOP/$IDRSH" --json -c 'lesson yn.lesson --check'
+	assert_failure 1
+	assert_output '{"check":{"lesson":"yn.lesson","problems":[{"number":1,"text":"its question is stated as a fact in the paragraph at line 3 (\"The tree has ID 0 in use now.\")"},{"number":2,"text":"its question is stated as a fact in its own text: \"ID 1 is free.\""}],"questions":3}}'
+}

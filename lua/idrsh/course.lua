@@ -3,6 +3,7 @@
 -- order, which of them the user has done (a file in the user's state
 -- directory), and 'lesson' with no name, a number or 'next'.
 
+local idr = require "idr"
 local sh = require "idrsh.state"
 local output = require "idrsh.output"
 local Lesson = require "idrsh.lesson"
@@ -11,7 +12,7 @@ local Lesson = require "idrsh.lesson"
 local io, ipairs, math, os, pcall, string, table, tonumber, tostring =
 	io, ipairs, math, os, pcall, string, table, tonumber, tostring
 
-local outln = output.outln
+local result = output.result
 
 local M = {}
 
@@ -134,10 +135,8 @@ end
 function M.pick(word)
 	local names = M.names()
 	if word == "next" then
-		local done = M.done()
-		for _, name in ipairs(names) do
-			if not done[name] then return name end
-		end
+		local name = M.next_name()
+		if name then return name end
 		return false, "every lesson of the course is done (" .. #names ..
 			" of " .. #names .. "); take one again by its name or number"
 	end
@@ -148,28 +147,54 @@ function M.pick(word)
 		#names
 end
 
---- M.list(): 'lesson' with no argument: the course, numbered, the
--- lessons done marked.
-function M.list()
-	local done, names = M.done(), M.names()
-	local ndone, first = 0, nil
-	outln("The course, in the suggested order ([x]: done):")
-	for i, name in ipairs(names) do
+--- M.next_name() -> the first lesson of the course not done, or nil.
+function M.next_name()
+	local done = M.done()
+	for _, name in ipairs(M.names()) do
+		if not done[name] then return name end
+	end
+end
+
+-- The course as data: { lessons = { { n, name, title, done }... },
+-- next = the first not done (nil: the course is complete) }.
+local function course()
+	local done, list = M.done(), {}
+	for i, name in ipairs(M.names()) do
 		local l = Lesson.get(name)
-		if done[name] then ndone = ndone + 1 else first = first or name end
-		outln(string.format("%2d [%s] %-14s %s", i, done[name] and "x" or " ",
-			name, l and l.title or "?"))
+		list[i] = { n = i, name = name, title = l and l.title or "?",
+			done = done[name] == true }
 	end
-	if first then
-		outln(string.format("%d of %d done.  Type 'lesson next' for the " ..
-			"next one (%s),", ndone, #names, first))
-		outln("'lesson N' or 'lesson NAME' for any, 'lesson FILE' for your own.")
+	return { lessons = list, next = M.next_name() }
+end
+
+local function course_text(c)
+	local lines, ndone = {
+		"The course, in the suggested order ([x]: done):" }, 0
+	for _, l in ipairs(c.lessons) do
+		if l.done then ndone = ndone + 1 end
+		lines[#lines + 1] = string.format("%2d [%s] %-14s %s", l.n,
+			l.done and "x" or " ", l.name, l.title)
+	end
+	if c.next then
+		lines[#lines + 1] = string.format("%d of %d done.  Type 'lesson " ..
+			"next' for the next one (%s),", ndone, #c.lessons, c.next)
+		lines[#lines + 1] = "'lesson N' or 'lesson NAME' for any, " ..
+			"'lesson FILE' for your own."
 	else
-		outln(string.format("%d of %d done: the course is complete.  " ..
-			"'lesson N' or 'lesson NAME'", ndone, #names))
-		outln("takes any again, 'lesson FILE' runs your own.")
+		lines[#lines + 1] = string.format("%d of %d done: the course is " ..
+			"complete.  'lesson N' or 'lesson NAME'", ndone, #c.lessons)
+		lines[#lines + 1] = "takes any again, 'lesson FILE' runs your own."
 	end
-	return true
+	return table.concat(lines, "\n")
+end
+
+--- M.list(): 'lesson' with no argument: the course, numbered, the
+-- lessons done marked; in JSON {"lessons": [{n, name, title, done}...],
+-- "next": NAME or null}.
+function M.list()
+	local c = course()
+	return result({ lessons = c.lessons, next = c.next or idr.json.null },
+		course_text, c)
 end
 
 --- M.ending(name, full) -> what the end of the course's lesson @name
@@ -180,13 +205,11 @@ function M.ending(name, full)
 		return "Not recorded as done: that takes every answer right. " ..
 			"'lesson " .. name .. "' starts it again."
 	end
-	local done = M.done()
-	for _, n in ipairs(M.names()) do
-		if not done[n] then
-			local l = Lesson.get(n)
-			return "Next: 'lesson next' takes " .. n ..
-				(l and (" (" .. l.title .. ")") or "") .. "."
-		end
+	local n = M.next_name()
+	if n then
+		local l = Lesson.get(n)
+		return "Next: 'lesson next' takes " .. n ..
+			(l and (" (" .. l.title .. ")") or "") .. "."
 	end
 	return "That was the last lesson not done: the course is complete."
 end

@@ -27,10 +27,13 @@ command {
 		"line of standard output, IDs as numbers, values as strings\n" ..
 		"(null: a reserved ID); an error is one JSON object on standard\n" ..
 		"error: {\"message\": ..., \"errno\": \"ENOENT\" or null, \"where\":\n" ..
-		"\"FILE:LINE\"}.  A command with no JSON form of its own gives\n" ..
-		"{\"text\": ...}, as does what Lua prints (print, io.write).\n" ..
-		"idrsh --json starts so.  idrsh(1), JSON OUTPUT,\n" ..
-		"has each command's shape.  format text goes back.",
+		"\"FILE:LINE\"}.  save, load, import, help, mark and record\n" ..
+		"save give objects; lesson and quiz one object a step\n" ..
+		"({\"question\": ...}, {\"graded\": ...}).  dump, explain, dot\n" ..
+		"and step, whose text is their result, give {\"text\": ...}, as\n" ..
+		"does what Lua prints (print, io.write).  idrsh --json starts\n" ..
+		"so.  idrsh(1), JSON OUTPUT, has each command's shape.  format\n" ..
+		"text goes back.",
 	example = "format json",
 	complete = { "text", "json" },
 	run = function(args)

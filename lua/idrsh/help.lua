@@ -2,6 +2,7 @@
 -- help.lua - help (.help, ?) and quit (exit, .quit): loaded last, so
 -- that 'help' lists them last.
 
+local idr = require "idr"
 local output = require "idrsh.output"
 local words = require "idrsh.words"
 local registry = require "idrsh.registry"
@@ -9,13 +10,20 @@ local registry = require "idrsh.registry"
 -- Chunks run by 'lua' share _G: the shell keeps its own references.
 local ipairs, math, string = ipairs, math, string
 
-local outln, bold = output.outln, output.bold
+local outln, bold, result = output.outln, output.bold, output.result
 local quoted = words.quoted
 local command, usage, did_you_mean = registry.command, registry.usage,
 	registry.did_you_mean
 local COMMANDS, command_names = registry.list, registry.names
 
 -- {============================ Help ==============================
+
+-- In JSON, a command's record: {name, args, help, text (null: none),
+-- example}.
+local function record_of(c)
+	return { name = c.name, args = c.args, help = c.help,
+		text = c.text or idr.json.null, example = c.example }
+end
 
 local function help_on(c)
 	outln(usage(c.name))
@@ -34,15 +42,22 @@ local function help(args)
 			return nil, "no command " .. quoted(args[1]) ..
 				did_you_mean(args[1])
 		end
-		help_on(c)
-		return true
+		return result(record_of, help_on, c)
 	end
-	for _, c in ipairs(COMMANDS) do
-		outln(string.format("%s%s %s", bold(c.name),
-			string.rep(" ", math.max(1, 15 - #c.name)), c.help))
-	end
-	outln("Type 'help CMD' for more; =EXPR prints a Lua expression.")
-	return true
+	-- In JSON, the list: [{name, args, help}...].
+	return result(function()
+		local list = {}
+		for i, c in ipairs(COMMANDS) do
+			list[i] = { name = c.name, args = c.args, help = c.help }
+		end
+		return list
+	end, function()
+		for _, c in ipairs(COMMANDS) do
+			outln(string.format("%s%s %s", bold(c.name),
+				string.rep(" ", math.max(1, 15 - #c.name)), c.help))
+		end
+		outln("Type 'help CMD' for more; =EXPR prints a Lua expression.")
+	end)
 end
 
 -- help's and quit's other names are those of sqlite3, python3 and

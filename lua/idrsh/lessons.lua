@@ -24,9 +24,9 @@ require "idrsh.many"
 local io, ipairs, os, setmetatable, string, table, tostring = io, ipairs,
 	os, setmetatable, string, table, tostring
 
-local out, outln, bold, visible, write_file, report = output.out,
-	output.outln, output.bold, output.visible, output.write_file,
-	output.report
+local out, outln, bold, visible, write_file, report, result =
+	output.out, output.outln, output.bold, output.visible,
+	output.write_file, output.report, output.result
 local quoted, number = words.quoted, words.number
 local INT_MAX = words.INT_MAX
 local command, usage = registry.command, registry.usage
@@ -67,16 +67,9 @@ local LESSON_BYTES_MAX = 65536
 
 -- The text of a lesson or answers @file, at most LESSON_BYTES_MAX bytes.
 local function lesson_text(file)
-	local f, err = io.open(file, "r")
-	if not f then return nil, err end
-	local text, rerr = f:read(LESSON_BYTES_MAX + 1)
-	f:close()
-	if rerr then return nil, file .. ": " .. rerr end
-	if text and #text > LESSON_BYTES_MAX then
-		return nil, file .. ": longer than " .. LESSON_BYTES_MAX ..
-			" bytes: too long for a lesson"
-	end
-	return text or ""
+	local text, err, long = output.read_file(file, LESSON_BYTES_MAX)
+	if long then err = err .. ": too long for a lesson" end
+	return text, err
 end
 
 local lesson_allowed, sandbox, inside, captured, tree_stats, PRINTING =
@@ -85,15 +78,56 @@ local lesson_allowed, sandbox, inside, captured, tree_stats, PRINTING =
 
 -- {------------------------ Showing steps ---------------------------
 
+--[[
+What a lesson prints as it plays: in text, the page a person reads; in
+JSON, one object a line whose key names the step, so that a program can
+follow the lesson and answer it:
+  {"lesson": {name, title, questions}}       it begins
+  {"readers_off": ["trace", ...]}            readers quiet during it
+  {"paragraph": TEXT}
+  {"run": {command, times, output, ok}}      a command run for the student
+  {"question": {number, of, text, kind}}     kind: "number", "yes or no",
+                                             "error" or null (any text)
+  {"ask_again": {number, kind}}              an answer not of that kind
+  {"graded": {number, given, right, answer, evidence, why, command,
+              output}}                       (answer null: the lesson's
+                                             command gave none; error)
+  {"unanswered": {number, why}}              the input ended first
+  {"score": {right, total, answered}}
+  {"course": {lesson, done, next}}           a lesson of the course ends
+]]
+local null = idr.json.null
+
+-- @s in text only: JSON has no line for it.
+local function text_only(s)
+	if output.format() == "text" then outln(s) end
+end
+
 local function show_command(s)
 	outln("idr> " .. s.command .. (s.times and s.times > 1 and
 		"    (" .. s.times .. " times; the last one shows)" or ""))
 	if s.output and s.output ~= "" then out(s.output) end
 end
 
+local function run_data(s)
+	return { run = { command = s.command, times = s.times or 1,
+		output = s.output or "", ok = s.ok == true } }
+end
+
+local function show_run(s)
+	result(run_data, function()
+		show_command(s)
+		outln("")
+	end, s)
+end
+
 local function show_question(q, r)
-	local text = q.text:gsub("\n", "\n  ")
-	outln(bold("Question " .. q.number .. " of " .. r.total .. ": ") .. text)
+	result({ question = { number = q.number, of = r.total, text = q.text,
+		kind = Lesson.kind(q) or null } }, function()
+		local text = q.text:gsub("\n", "\n  ")
+		outln(bold("Question " .. q.number .. " of " .. r.total .. ": ") ..
+			text)
+	end)
 end
 
 -- The answer as the student typed it, cut when long: "Right: 0x20005"
@@ -107,7 +141,7 @@ local function echoed(q)
 	return visible(given)
 end
 
-local function show_grade(q)
+local function grade_text(q)
 	show_command(q)
 	if q.answer == nil then
 		outln("The lesson's answer is missing: " .. tostring(q.error))
@@ -127,18 +161,31 @@ local function show_grade(q)
 	outln("")
 end
 
+local function show_grade(q)
+	local data = { number = q.number, given = q.given or "",
+		right = q.right == true, answer = q.answer or null,
+		evidence = q.evidence or null, why = q.why or null,
+		command = q.command, output = q.output or "" }
+	if q.answer == nil then data.error = tostring(q.error) end
+	result({ graded = data }, grade_text, q)
+end
+
 local function show_end(e, r)
-	if e.answered < r.total then
-		outln(string.format("Score: %d of %d (%d answered).", e.score,
-			r.total, e.answered))
-	else
-		outln(string.format("Score: %d of %d.", e.score, r.total))
-	end
+	result({ score = { right = e.score, total = r.total,
+		answered = e.answered } }, function()
+		if e.answered < r.total then
+			return string.format("Score: %d of %d (%d answered).", e.score,
+				r.total, e.answered)
+		end
+		return string.format("Score: %d of %d.", e.score, r.total)
+	end)
 end
 
 local SHOW = {
-	text = function(s) outln(s.text) outln("") end,
-	run = function(s) show_command(s) outln("") end,
+	text = function(s)
+		result({ paragraph = s.text }, function() outln(s.text) outln("") end)
+	end,
+	run = show_run,
 	ask = show_question,
 	graded = show_grade,
 	["end"] = show_end,
@@ -179,7 +226,9 @@ local function over(s)
 			report(nil, "warning: lesson " .. s.course ..
 				" not recorded as done: " .. tostring(err))
 		else
-			outln(Course.ending(s.course, full))
+			result({ course = { lesson = s.course, done = full,
+				next = Course.next_name() or null } },
+				Course.ending(s.course, full))
 		end
 	end
 	return full
@@ -190,9 +239,10 @@ local function lesson_stop(s, why)
 	local r = s.runner
 	if r.over then return over(s) end
 	-- Readline leaves the cursor after the ^C it echoed.
-	if why == "Ctrl-C" then outln("") end
+	if why == "Ctrl-C" then text_only("") end
 	if r.q then
-		outln("No answer to question " .. r.q.number .. ": " .. why .. ".")
+		result({ unanswered = { number = r.q.number, why = why } },
+			"No answer to question " .. r.q.number .. ": " .. why .. ".")
 	end
 	inside(s.box, r.stop, r)
 	over(s)
@@ -220,7 +270,8 @@ local function lesson_answer(s, line)
 	local kind = r.q and Lesson.kind(r.q)
 	if kind and not s.asked_again and not Lesson.fits(kind, given) then
 		s.asked_again = true
-		outln("Answer with " .. KIND_ASKED[kind] .. "; q leaves the lesson.")
+		result({ ask_again = { number = r.q.number, kind = kind } },
+			"Answer with " .. KIND_ASKED[kind] .. "; q leaves the lesson.")
 		return true, true
 	end
 	s.asked_again = nil
@@ -247,14 +298,18 @@ local Session = { __index = { answer = lesson_answer, stop = lesson_stop } }
 -- A lesson runs with readers of its own (its sandbox's): the user's
 -- 'step on' or 'trace on' would otherwise do nothing without a word.
 local function say_readers_off()
-	local on = {}
+	local on, said = {}, {}
 	for _, name in ipairs(PRINTING) do
-		if sh.on[name] then on[#on + 1] = "'" .. name .. " on'" end
+		if sh.on[name] then
+			on[#on + 1], said[#said + 1] = name, "'" .. name .. " on'"
+		end
 	end
 	if #on > 0 then
-		outln("(" .. table.concat(on, " and ") .. ": off during a lesson, " ..
-			"whose commands show what they do; on again after it.)")
-		outln("")
+		result({ readers_off = on }, function()
+			outln("(" .. table.concat(said, " and ") .. ": off during a " ..
+				"lesson, whose commands show what they do; on again after it.)")
+			outln("")
+		end)
 	end
 end
 
@@ -269,8 +324,11 @@ local function start(lesson, answers, course)
 	end
 	local s = session(lesson)
 	s.course = course
-	outln(bold(lesson.title))
-	outln("")
+	result({ lesson = { name = lesson.name, title = lesson.title,
+		questions = s.runner.total } }, function()
+		outln(bold(lesson.title))
+		outln("")
+	end)
 	say_readers_off()
 	inside(s.box, s.runner.advance, s.runner)
 	if s.runner.over then return over(s) end
@@ -372,9 +430,10 @@ local function lesson_html(lesson, file)
 	local rec, asked = lesson_replay(lesson)
 	local ok, err = write_file(file, rec:html())
 	if not ok then return nil, err end
-	outln(string.format("wrote %d frames, %d question%s, to %s",
-		rec:count(), asked, asked == 1 and "" or "s", file))
-	return true
+	return result({ wrote = { file = file, frames = rec:count(),
+		questions = asked } }, string.format("wrote %d frames, %d " ..
+		"question%s, to %s", rec:count(), asked, asked == 1 and "" or "s",
+		file))
 end
 
 -- }----------------------------------------------------------------
@@ -427,24 +486,24 @@ end
 
 -- 'lesson --check': @lessons played with no one to answer, each
 -- question's answer revealed; prints each problem, "NAME: question K:
--- what", or "NAME: N questions: ok"; false if any has a problem.
+-- what", or "NAME: N questions: ok" (JSON: {"check": {lesson,
+-- questions, problems: [{number, text}]}} a lesson); false if any has
+-- a problem.
 local function lesson_check(lessons)
 	local ok = true
 	for _, l in ipairs(lessons) do
 		local played = inside(sandbox(), Lesson.play, l,
 			{ run = captured, stats = tree_stats })
 		local problems = Lint.problems(played)
-		if #problems > 0 then
-			ok = false
-			outln(Lint.lines(l.name, problems))
-		else
-			local n = 0
-			for _, q in ipairs(played) do
-				if q.kind == "question" then n = n + 1 end
-			end
-			outln(string.format("%s: %d question%s: ok", l.name, n,
-				n == 1 and "" or "s"))
+		local n = 0
+		for _, q in ipairs(played) do
+			if q.kind == "question" then n = n + 1 end
 		end
+		ok = ok and #problems == 0
+		result({ check = { lesson = l.name, questions = n,
+			problems = problems } }, #problems > 0 and
+			Lint.lines(l.name, problems) or string.format(
+			"%s: %d question%s: ok", l.name, n, n == 1 and "" or "s"))
 	end
 	return ok
 end

@@ -18,13 +18,18 @@
 --     print?"), of a paragraph since the previous question, or of that
 --     question's why (shown after its answer): "The next alloc returns
 --     30." before "Which ID will 'alloc a' return?".
--- (The question's choices, "live, stale or free", may name the answer;
--- a yes or no stated as a fact is left to a person reading it.)
+--   - a yes or no question stated as a fact before it is asked: a
+--     sentence (not a question) of such a paragraph or why, or of the
+--     question's own text before its last sentence, holding every word
+--     that the question asks about ("ID 5 is in use." before
+--     "Is ID 5 in use now (yes or no)?"), when it asks about three
+--     words or more.
+-- (The question's choices, "live, stale or free", may name the answer.)
 
 local Lesson = require "idrsh.lesson"
 
 -- Chunks run by 'lua' share _G: the shell keeps its own references.
-local ipairs, string, table = ipairs, string, table
+local ipairs, pairs, string, table = ipairs, pairs, string, table
 
 local normal = Lesson.normal
 local spoken = require "idrsh.spoken"
@@ -57,6 +62,74 @@ local function told(text, q, want)
 		if w then return w end
 	end
 end
+
+-- {---------------------- Yes or no, stated ------------------------
+
+-- Words that say nothing of what a yes or no question asks.
+local FILLER = {}
+for w in ([[a an the is are was were be been do does did has have had
+	will would can could should it its this that there then now still
+	again yet any anything exactly or yes no not of in on at to by for
+	from with and]]):gmatch("%S+") do
+	FILLER[w] = true
+end
+
+-- @w lower case, a plural's or a tense's ending cut: "packed",
+-- "packs" and "pack" are one word.
+local function stem(w)
+	w = w:lower()
+	for _, ending in ipairs({ "ing", "ed", "es", "s" }) do
+		if #w - #ending >= 3 and w:sub(-#ending) == ending then
+			return w:sub(1, -#ending - 1)
+		end
+	end
+	return w
+end
+
+local function word_set(text)
+	local set, n = {}, 0
+	for w in text:gmatch("[%w_]+") do
+		w = stem(w)
+		if not FILLER[w] and not set[w] then set[w], n = true, n + 1 end
+	end
+	return set, n
+end
+
+-- @text's sentences, each ending in . ! ? : or ; (or at the end), its
+-- asides in parentheses left out.
+local function sentences(text)
+	local list = {}
+	text = text:gsub("%b()", ""):gsub("%s+", " ")
+	if not text:find("[.!?:;]%s*$") then text = text .. "." end
+	for s in (text .. " "):gmatch("(.-[.!?:;]) ") do
+		if s:find("%S") then list[#list + 1] = s end
+	end
+	return list
+end
+
+-- The first sentence of @text that is no question and holds every word
+-- of @asked (a word_set of @n words), or nil.  Two words are too few:
+-- "this tree packs a leaf" says nothing of "is the leaf packed now?".
+local function stated(text, asked, n)
+	if n < 3 then return nil end
+	for _, s in ipairs(sentences(text)) do
+		local has = word_set(s)
+		local all = not s:find("%?%s*$")
+		for w in pairs(asked) do all = all and has[w] == true end
+		if all then return s:match("^%s*(.-)%s*$") end
+	end
+end
+
+-- A yes or no question @q's words, and the text before its last
+-- sentence (the question itself): nil when it is no such question.
+local function yes_no(q)
+	if Lesson.kind(q) ~= "yes or no" then return nil end
+	local list = sentences(q.text)
+	local asked, n = word_set(list[#list] or "")
+	return asked, n, table.concat(list, " ", 1, #list - 1)
+end
+
+-- }----------------------------------------------------------------
 
 local M = {}
 
@@ -114,12 +187,24 @@ function M.problems(played)
 					problem("its answer, " .. q.answer ..
 						", is in its own text")
 				end
+				local asked, n, before = yes_no(q)
+				local fact = asked and stated(before, asked, n)
+				if fact then
+					problem("its question is stated as a fact in its own " ..
+						"text: \"" .. fact .. "\"")
+				end
 				for _, b in ipairs(since) do
 					if b.command then shown_first(q, b, want, problem) end
 					local prose = b.kind == "text" and b.text or
 						b.kind == "question" and b.why
 					local w = prose and (telling(q.answer, want) and
 						said_in(prose, want) or told(prose, q, want))
+					local said = asked and prose and stated(prose, asked, n)
+					if said then
+						problem("its question is stated as a fact in the " ..
+							(b.kind == "text" and "paragraph" or "why") ..
+							" at line " .. b.line .. " (\"" .. said .. "\")")
+					end
 					if w then
 						problem("its answer, " .. q.answer .. ", is in the " ..
 							(b.kind == "text" and "paragraph" or "why") ..

@@ -197,7 +197,9 @@ local function invalid_bytes(s)
 	return table.concat(parts)
 end
 
--- A value as the shell shows it: bare if it needs no quotes.
+-- A value as the shell shows it: bare if it needs no quotes.  The
+-- dumps' lua/view/entry.lua quotes and escapes a string alike, and says
+-- why it stays a function of its own.
 -- An idr's value as list prints it; nil is a reserved ID's (a NULL
 -- entry), and a string that could pass for that mark is quoted.
 local function show(v)
@@ -246,6 +248,22 @@ local function write_file(file, text)
 	local closed, cerr = f:close()
 	if not (ok and closed) then return nil, file .. ": " .. (werr or cerr) end
 	return true
+end
+
+-- The bytes of @file when it holds at most @max (a file of any size
+-- would be read whole otherwise): the text, or nil, why and, when the
+-- file is longer, true.
+local function read_file(file, max)
+	local f, err = io.open(file, "rb")
+	if not f then return nil, err end
+	local text, rerr = f:read(max + 1)
+	f:close()
+	if rerr then return nil, file .. ": " .. rerr end
+	text = text or ""
+	if #text > max then
+		return nil, file .. ": longer than " .. max .. " bytes", true
+	end
+	return text
 end
 
 -- }===============================================================
@@ -501,6 +519,19 @@ local function capture(fn, ...)
 	return table.concat(got.out), got.err, table.unpack(r, 2, r.n)
 end
 
+-- Runs @fn(...) in the text format, with no text of the caller's
+-- pending: a lesson's commands print text for it to show and grade,
+-- whatever the user's format.  Return: what @fn returned; an error it
+-- raised is raised again, once the format is back.
+local function as_text(fn, ...)
+	local saved_format, saved_pending = format, pending
+	format, pending = "text", {}
+	local r = table.pack(pcall(fn, ...))
+	format, pending = saved_format, saved_pending
+	if not r[1] then error(r[2], 0) end
+	return table.unpack(r, 2, r.n)
+end
+
 -- }===============================================================
 
 return {
@@ -512,6 +543,7 @@ return {
 	show = show,
 	format_table = format_table,
 	write_file = write_file,
+	read_file = read_file,
 	result = result,
 	items = items,
 	done = done,
@@ -527,4 +559,5 @@ return {
 	run_time = run_time,
 	format = get_format,
 	capture = capture,
+	as_text = as_text,
 }

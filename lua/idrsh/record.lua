@@ -167,9 +167,9 @@ command {
 			local ok, err = record_save(args[2])
 			if not ok then return nil, err end
 			local n = record.rec:count()
-			outln(("wrote %d %s to %s"):format(n, n == 1 and "frame" or
+			return output.result({ wrote = { file = args[2], frames = n } },
+				("wrote %d %s to %s"):format(n, n == 1 and "frame" or
 				"frames", args[2]))
-			return true
 		end
 		return nil, usage("record")
 	end,

@@ -6,6 +6,7 @@
 
 local idr = require "idr"
 local sh = require "idrsh.state"
+local output = require "idrsh.output"
 local words = require "idrsh.words"
 local registry = require "idrsh.registry"
 local trees = require "idrsh.trees"
@@ -116,6 +117,7 @@ local PRINTING = { "trace", "explain", "step" }
 -- Runs one lesson line as the shell would; returns what it printed, on
 -- stdout and stderr both (the "idrsh: " of a message dropped), and
 -- true if it succeeded.  @answer: the line is a question's command.
+-- It runs as text: what the lesson shows and grades, in any format.
 local function captured(line, answer)
 	local muted = {}
 	for _, name in ipairs(answer and PRINTING or {}) do
@@ -133,7 +135,7 @@ local function captured(line, answer)
 	-- Captured, so never paged: a pager would bypass the sink.
 	local tty = sh.tty
 	sh.tty = false
-	local done, r = pcall(run_line, line, nil)
+	local done, r = pcall(output.as_text, run_line, line, nil)
 	sh.tty = tty
 	io.stdout, io.stderr, sh.config.color_err = so, se, color
 	for name, was in pairs(muted) do sh.on[name] = was end

@@ -17,7 +17,8 @@ local trees = require "idrsh.trees"
 local io, ipairs, pcall, rawget, table, tonumber, tostring =
 	io, ipairs, pcall, rawget, table, tonumber, tostring
 
-local outln, report = output.outln, output.report
+local report, read_file, result = output.report, output.read_file,
+	output.result
 local quoted, INT_MAX, U32_MAX = words.quoted, words.INT_MAX, words.U32_MAX
 local command, usage = registry.command, registry.usage
 local info_of, kind_of, keep, current, tree_names = trees.info_of,
@@ -33,7 +34,7 @@ local function plural(n, word)
 end
 
 -- The trees to save: all (NAME nil) or the one named; destroyed ones
--- (from Lua) cannot be.
+-- (from Lua) cannot be.  Return: the set, and the names.
 local function to_save(name)
 	local names = name and { name } or tree_names()
 	local set = {}
@@ -45,7 +46,7 @@ local function to_save(name)
 		end
 		set[n] = obj
 	end
-	return set, #names
+	return set, names
 end
 
 command {
@@ -59,13 +60,14 @@ command {
 	example = "save session.idr",
 	complete = "files",
 	run = function(args)
-		local set, n = to_save(args[2])
-		if not set then return nil, n end
+		local set, names = to_save(args[2])
+		if not set then return nil, names end
 		local cur = args[2] or (set[sh.current] and sh.current)
 		local done, ok, err = pcall(idr.save, args[1], set, cur)
 		if not (done and ok) then return nil, tostring(done and err or ok) end
-		outln("saved " .. plural(n, "tree") .. " to " .. args[1])
-		return true
+		return result({ saved = #names, trees = names, file = args[1],
+			current = cur or idr.json.null },
+			"saved " .. plural(#names, "tree") .. " to " .. args[1])
 	end,
 }
 
@@ -101,9 +103,15 @@ local function load_file(file, replace)
 		end
 	end
 	install(loaded, names, cur)
-	outln("loaded " .. plural(#names, "tree") .. " from " .. file ..
+	return result(function()
+		local list = {}
+		for i, name in ipairs(names) do
+			list[i] = { name = name, ids = loaded[name]:count() }
+		end
+		return { loaded = #names, trees = list, file = file,
+			current = cur or idr.json.null }
+	end, "loaded " .. plural(#names, "tree") .. " from " .. file ..
 		(cur and "; current: " .. cur or ""))
-	return true
 end
 
 command {
@@ -199,15 +207,8 @@ end
 
 -- An import file's lines: "ID [VALUE]", VALUE the rest of the line.
 local function read_entries(file)
-	local f, err = io.open(file, "rb")
-	if not f then return nil, err end
-	local text, rerr = f:read(IMPORT_BYTES_MAX + 1)
-	f:close()
-	if rerr then return nil, file .. ": " .. rerr end
-	text = text or ""
-	if #text > IMPORT_BYTES_MAX then
-		return nil, file .. ": larger than " .. IMPORT_BYTES_MAX .. " bytes"
-	end
+	local text, err = read_file(file, IMPORT_BYTES_MAX)
+	if not text then return nil, err end
 	local entries, n = {}, 0
 	for line in (text:sub(-1) == "\n" and text or text .. "\n"):gmatch("(.-)\r?\n") do
 		n = n + 1
@@ -282,9 +283,13 @@ command {
 		if not ok then return nil, ierr end
 		local cursor = pids and kind_of(t) ~= "ida" and next_pid()
 		if cursor and cursor <= U32_MAX then t:set_cursor(cursor) end
-		outln("imported " .. plural(#entries, "id") ..
+		return result(function()
+			local ids = {}
+			for i, e in ipairs(entries) do ids[i] = e.id end
+			return { imported = #entries, ids = ids,
+				cursor = cursor or idr.json.null }
+		end, "imported " .. plural(#entries, "id") ..
 			(cursor and "; cursor " .. cursor or ""))
-		return true
 	end,
 }
 

@@ -151,10 +151,11 @@ command {
 		if not snap then return nil, msg end
 		sh.marks[name] = { snap = snap, tree = sh.current,
 			of = setmetatable({ t }, { __mode = "v" }) }
-		outln(string.format("mark '%s': tree '%s', %s, height %d, %s",
+		return output.result({ mark = name, tree = sh.current,
+			ids = snap.count, height = snap.height, nodes = snap.nodes },
+			string.format("mark '%s': tree '%s', %s, height %d, %s",
 			name, sh.current, plural(snap.count, "ID", "IDs"),
 			snap.height, plural(snap.nodes, "node", "nodes")))
-		return true
 	end,
 }
 

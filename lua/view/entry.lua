@@ -34,25 +34,30 @@ local function quoted_char(c)
 	return string.char(c)
 end
 
--- The bytes of the character at @i: a UTF-8 sequence is never cut.
-local function char_len(s, i)
-	local n = 1
-	if byte(s, i) >= 0xc0 then
-		while i + n <= #s and byte(s, i + n) & 0xc0 == 0x80 do
-			n = n + 1
-		end
-	end
-	return n
+-- The bytes of the UTF-8 character its lead byte @c begins, or 1.
+local function char_len(c)
+	if c >= 0xf0 then return 4 end
+	if c >= 0xe0 then return 3 end
+	if c >= 0xc0 then return 2 end
+	return 1
 end
 
--- @s as pieces to print: each valid UTF-8 character as it is, each
--- other byte as quoted_char gives it.
+--[[
+@s as pieces to print: each valid UTF-8 character as it is, each other
+byte as quoted_char gives it; a stray continuation byte after a valid
+character is that byte alone, as utf8.len finds it (the shell's show,
+lua/idrsh/output.lua, escapes the same bytes).  The shell's show and
+this stay two functions: the presentation package cannot reach the
+shell, and they differ on purpose: a dump cuts a value to 40
+characters and names a non-string value by its type; 'list' shows
+the value whole, as tostring gives it.
+]]
 local function pieces(s)
 	local out, i = {}, 1
 	while i <= #s do
-		local step = char_len(s, i)
+		local step = char_len(byte(s, i))
 		local piece = sub(s, i, i + step - 1)
-		if step == 1 or not utf8.len(piece) then
+		if step == 1 or utf8.len(piece) ~= 1 then
 			piece, step = quoted_char(byte(s, i)), 1
 		end
 		out[#out + 1] = piece
