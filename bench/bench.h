@@ -81,6 +81,8 @@ struct map_impl {
 	void (*run)(const struct workload *w, double ns[MAP_SCENS],
 		    struct churn *churn);
 	void (*mem)(const struct workload *w, struct mem m[MAP_MEMS]);
+	/* alloc, find, iterate and remove alone (the minimums' rounds) */
+	void (*dense)(const struct workload *w, double ns[MAP_SCENS]);
 };
 
 struct set_impl {
@@ -125,7 +127,8 @@ _Noreturn void bench_fail(const char *impl, const char *scen, unsigned long i,
 #define CAT_(a, b) a##_##b
 #define CAT(a, b) CAT_(a, b)
 
-extern const struct map_impl idr_impl, judyl_impl, judyl_hint_impl, flat_impl;
+extern const struct map_impl idr_impl, judyl_impl, judyl_hint_impl, flat_impl,
+	kernel_impl;
 extern const struct set_impl ida_impl, judy1_impl, judy1_hint_impl, bitmap_impl;
 
 #endif /* BENCH_H */

@@ -9,13 +9,60 @@
  * instructions per operation: deterministic, unlike time on a shared
  * machine.
  *
+ * Built with INSTR_KERNEL (bench/instr-kernel), the same phases run on
+ * Linux 6.1's idr through bench/kernel_idr.c, whose call each operation
+ * adds to the kernel's count.
+ *
  *	instr N UPTO
  */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "args.h"
+
+#ifdef INSTR_KERNEL
+#include "kernel.h"
+
+#define T struct bench_kernel
+#define NEW() bench_kernel_new(0)
+#define DEL(t) bench_kernel_del(t)
+#define ALLOC(t, p) bench_kernel_alloc(t, p)
+#define FIND(t, id) bench_kernel_find(t, id)
+#define REMOVE(t, id, p) bench_kernel_remove(t, id, p)
+#define ITERATE(t, p) bench_kernel_count(t, p)
+#else
 #include "idr.h"
+
+#define T struct idr
+#define NEW() idr_new()
+#define DEL(t) (idr_destroy(t), free(t))
+#define ALLOC(t, p) idr_alloc(t, p, 0, 0, GFP_KERNEL)
+#define FIND(t, id) idr_find(t, id)
+#define REMOVE(t, id, p) (idr_remove(t, id) == (p))
+#define ITERATE(t, p) count_of(t, p)
+
+static struct idr *idr_new(void)
+{
+	struct idr *idr = malloc(sizeof(*idr));
+
+	if (!idr)
+		abort();
+	idr_init(idr);
+	return idr;
+}
+
+/* As bench_kernel_count(): the entries, each of them @p. */
+static unsigned long count_of(struct idr *idr, void *p)
+{
+	unsigned long n = 0;
+	void *e;
+	int id;
+
+	idr_for_each_entry(idr, e, id)
+		n += e == p;
+	return n;
+}
+#endif
 
 static void shuffle(unsigned int *a, unsigned int n)
 {
@@ -34,27 +81,24 @@ static void phases(unsigned int n, const unsigned int *order,
 		   unsigned long upto)
 {
 	static char v[] = "v";
-	DEFINE_IDR(idr);
+	T *t = NEW();
 	unsigned long sum = 0, want = 0;
 	unsigned int i;
-	void *e;
-	int id;
 
 	for (i = 0; upto >= 1 && i < n; i++)
-		if (idr_alloc(&idr, v, 0, 0, GFP_KERNEL) != (int)i)
+		if (ALLOC(t, v) != (int)i)
 			abort();
 	for (i = 0; upto >= 2 && i < n; i++, want++)
-		sum += idr_find(&idr, order[i]) == v;
+		sum += FIND(t, order[i]) == v;
 	if (upto >= 3) {
-		idr_for_each_entry(&idr, e, id)
-			sum += e == v;
+		sum += ITERATE(t, v);
 		want += n;
 	}
 	for (i = 0; upto >= 4 && i < n; i++, want++)
-		sum += idr_remove(&idr, order[i]) == v;
+		sum += REMOVE(t, order[i], v);
 	if (sum != want)
 		abort();
-	idr_destroy(&idr);
+	DEL(t);
 }
 
 int main(int argc, char **argv)

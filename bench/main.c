@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * main.c - make bench: the idr beside JudyL and a flat array, the IDA
- * beside Judy1 and a flat bitmap, in one run.
+ * beside Judy1 and a flat bitmap, in one run; built with BENCH_KERNEL
+ * (build/bench/bench-kernel), Linux 6.1's idr too, as "kernel", a fifth
+ * map with a ratio of its own (its IDA is not a peer: "-").
  *
- *	bench [N [RUNS [TSV [CHURN_TSV]]]]
+ *	bench [N [RUNS [TSV [CHURN_TSV [MIN_TSV]]]]]
  *	bench --mem N		(the memory child, see mem_from_child)
  *
  * Prints a table of medians over RUNS repetitions (ns per operation;
@@ -12,7 +14,9 @@
  * a hint, and writes the same figures to TSV for tools.  Exit 1 if any
  * implementation returned a wrong result.  Churn (bench.h) has a table
  * of its own, by live count, and its own TSV.  The PID allocator (pid,
- * mem-pid) and finds among changes (mixed) are in map.h.
+ * mem-pid) and finds among changes (mixed) are in map.h.  Then alloc,
+ * find, iterate and remove again, the minimum CPU time of ROUNDS
+ * interleaved rounds (issue 32's method), into MIN_TSV.
  */
 #include <malloc.h>
 #include <math.h>
@@ -25,16 +29,28 @@
 #include "bench.h"
 
 #define RUNS_MAX 99
-#define NIMPL 4
-/* Positions in the lists below: ours first, then the two baselines. */
+#define ROUNDS 9
+#define STR_(x) #x
+#define STR(x) STR_(x)
+/* Positions in the lists below: ours first, then the baselines. */
 #define OURS 0
 #define JUDY 2
 #define FLAT 3
+#ifdef BENCH_KERNEL
+#define KERNEL 4
+#define NIMPL 5
+#else
+#define NIMPL 4
+#endif
 
 static const struct map_impl *const maps[NIMPL] = {
-	&idr_impl, &judyl_impl, &judyl_hint_impl, &flat_impl
+	&idr_impl, &judyl_impl, &judyl_hint_impl, &flat_impl,
+#ifdef BENCH_KERNEL
+	&kernel_impl
+#endif
 };
 
+/* NULL: no set of that column's implementation (the kernel's). */
 static const struct set_impl *const sets[NIMPL] = {
 	&ida_impl, &judy1_impl, &judy1_hint_impl, &bitmap_impl
 };
@@ -55,6 +71,7 @@ struct row {
 	const char *scen, *impl;
 	int runs;
 	double ns, bytes, heap;
+	bool absent; /* not in the TSV: sets[] had no implementation */
 };
 
 /* {==================== Helpers ==================== */
@@ -206,6 +223,8 @@ static int mem_child(const struct workload *w)
 		for (k = 0; k < MAP_MEMS; k++)
 			printf("%d %d %.17g %.17g\n", i, k, m[k].reported,
 			       m[k].heap);
+		if (!sets[i])
+			continue;
 		sets[i]->mem(w, m);
 		printf("%d %d %.17g %.17g\n", i, MAP_MEMS, m[0].reported,
 		       m[0].heap);
@@ -218,8 +237,13 @@ static void mem_from_child(const char *self, unsigned long n,
 {
 	char cmd[4096];
 	struct mem m;
-	int i, k, got = 0;
+	int i, k, got = 0, want = NIMPL * MAP_MEMS;
 	FILE *p;
+
+	for (i = 0; i < NIMPL; i++) {
+		want += sets[i] != NULL;
+		res->set_mem[i] = (struct mem){ NAN, NAN };
+	}
 
 	if (strchr(self, '\'') ||
 	    snprintf(cmd, sizeof(cmd), "%s '%s' --mem %lu", MEM_ENV, self, n) >=
@@ -236,7 +260,7 @@ static void mem_from_child(const char *self, unsigned long n,
 			res->map_mem[i][k] = m;
 		got++;
 	}
-	if (pclose(p) != 0 || got != NIMPL * (MAP_MEMS + 1))
+	if (pclose(p) != 0 || got != want)
 		bench_fail("bench", "mem", (unsigned long)got,
 			   "the memory child failed");
 }
@@ -265,7 +289,10 @@ static void run_all(const struct workload *w, struct results *res)
 			for (k = 0; k < MAP_SCENS; k++)
 				res->map_ns[i][k][r] = ns[k];
 			keep_churn(res, i, r, &c);
-			sets[i]->run(w, ns);
+			for (k = 0; k < SET_SCENS; k++)
+				ns[k] = NAN;
+			if (sets[i])
+				sets[i]->run(w, ns);
 			for (k = 0; k < SET_SCENS; k++)
 				res->set_ns[i][k][r] = ns[k];
 		}
@@ -293,6 +320,14 @@ static struct row memory(const char *scen, const char *impl,
 			     .heap = m->heap };
 }
 
+/* A set's row: in the column of a map without a set, an absent one. */
+static struct row set_row(struct row r, int i)
+{
+	r.impl = sets[i] ? sets[i]->name : maps[i]->name;
+	r.absent = !sets[i];
+	return r;
+}
+
 /* The figures as rows, by table, then scenario, then implementation. */
 static int to_rows(struct results *res, struct row *rows)
 {
@@ -308,13 +343,44 @@ static int to_rows(struct results *res, struct row *rows)
 					   &res->map_mem[i][k]);
 	for (k = 0; k < SET_SCENS; k++)
 		for (i = 0; i < NIMPL; i++)
-			rows[n++] = timing(set_scen[k], sets[i]->name,
-					   res->set_ns[i][k], runs);
+			rows[n++] = set_row(timing(set_scen[k], NULL,
+						   res->set_ns[i][k], runs),
+					    i);
 	for (i = 0; i < NIMPL; i++)
-		rows[n++] = memory("ida-mem-100", sets[i]->name,
-				   &res->set_mem[i]);
+		rows[n++] = set_row(
+			memory("ida-mem-100", NULL, &res->set_mem[i]), i);
 	return n;
 }
+
+/* {==================== Minimums ==================== */
+
+/* The operations of map.h's dense scenario, whose minimums are kept. */
+#define NMIN 4
+static const enum map_scen min_scen[NMIN] = { S_ALLOC, S_FIND, S_ITER,
+					      S_REMOVE };
+
+/*
+ * Issue 32's method: per operation, the least CPU time of ROUNDS rounds,
+ * each implementation once in every round, so that the least disturbed
+ * of its runs stands for each.
+ */
+static void run_min(const struct workload *w, double min[NIMPL][NMIN])
+{
+	double ns[MAP_SCENS];
+	int i, k, r;
+
+	for (i = 0; i < NIMPL; i++)
+		for (k = 0; k < NMIN; k++)
+			min[i][k] = INFINITY;
+	for (r = 0; r < ROUNDS; r++)
+		for (i = 0; i < NIMPL; i++) {
+			maps[i]->dense(w, ns);
+			for (k = 0; k < NMIN; k++)
+				min[i][k] = fmin(min[i][k], ns[min_scen[k]]);
+		}
+}
+
+/* }==================== Minimums ==================== */
 
 /* }==================== Running ==================== */
 
@@ -357,8 +423,12 @@ static void header(const char *title, const struct row *group)
 	printf("\n%-12s", title);
 	for (i = 0; i < NIMPL; i++)
 		printf(" %10s", group[i].impl);
-	printf(" %9s/%-5s %s/%s\n", group[OURS].impl, group[FLAT].impl,
+	printf(" %9s/%-5s %s/%s", group[OURS].impl, group[FLAT].impl,
 	       group[OURS].impl, group[JUDY].impl);
+#ifdef KERNEL
+	printf(" %9s/%s", group[OURS].impl, group[KERNEL].impl);
+#endif
+	printf("\n");
 }
 
 /* One scenario: each implementation's figure, then ours as ratios. */
@@ -375,6 +445,9 @@ static void line(const char *label, const struct row *group, int heap)
 	}
 	cell(ratio(&group[OURS], &group[FLAT]), 15, "x");
 	cell(ratio(&group[OURS], &group[JUDY]), 15, "x");
+#ifdef KERNEL
+	cell(ratio(&group[OURS], &group[KERNEL]), 16, "x");
+#endif
 	printf("\n");
 }
 
@@ -444,6 +517,53 @@ static void print_churn(struct results *res)
 	}
 }
 
+/* The minimums; with the kernel, how many times faster ours is. */
+static void print_min(double min[NIMPL][NMIN])
+{
+	int i, k;
+
+	printf("\nCPU-time minimums of %d interleaved rounds, ns/op\n", ROUNDS);
+	printf("%-12s", "min of " STR(ROUNDS));
+	for (i = 0; i < NIMPL; i++)
+		printf(" %10s", maps[i]->name);
+	printf("\n");
+	for (k = 0; k < NMIN; k++) {
+		printf("%-12s", map_scen[min_scen[k]]);
+		for (i = 0; i < NIMPL; i++)
+			cell(min[i][k], 10, "");
+#ifdef KERNEL
+		if (min[OURS][k] <= min[KERNEL][k])
+			printf("   idr is %.2fx faster than the kernel",
+			       min[KERNEL][k] / min[OURS][k]);
+		else
+			printf("   idr is %.2fx slower than the kernel",
+			       min[OURS][k] / min[KERNEL][k]);
+#endif
+		printf("\n");
+	}
+}
+
+static int write_min_tsv(const char *path, double min[NIMPL][NMIN],
+			 unsigned long n)
+{
+	FILE *out = fopen(path, "w");
+	int i, k;
+
+	if (!out) {
+		perror(path);
+		return -1;
+	}
+	fputs("scenario\timpl\tn\trounds\tns_min\n", out);
+	for (k = 0; k < NMIN; k++)
+		for (i = 0; i < NIMPL; i++) {
+			fprintf(out, "%s\t%s\t%lu\t%d\t", map_scen[min_scen[k]],
+				maps[i]->name, n, ROUNDS);
+			put_num(out, "%.3f", min[i][k]);
+			fputc('\n', out);
+		}
+	return fclose(out) ? -1 : 0;
+}
+
 /* One row per live count and implementation: medians, mallocs. */
 static int write_churn_tsv(const char *path, struct results *res)
 {
@@ -479,11 +599,18 @@ static int write_tsv(const char *path, const struct row *rows, int nrows,
 		return -1;
 	}
 	fputs("scenario\timpl\tn\truns\tns_per_op\tbytes_per_id\t"
-	      "heap_bytes_per_id\tratio_flat\tratio_judy\n",
+	      "heap_bytes_per_id\tratio_flat\tratio_judy",
 	      out);
+#ifdef KERNEL
+	fputs("\tratio_kernel", out);
+#endif
+	fputc('\n', out);
 	for (g = 0; g < nrows; g += NIMPL)
 		for (i = 0; i < NIMPL; i++) {
 			const struct row *r = &rows[g + i];
+
+			if (r->absent)
+				continue;
 
 			fprintf(out, "%s\t%s\t%lu\t%d\t", r->scen, r->impl, n,
 				r->runs);
@@ -496,6 +623,10 @@ static int write_tsv(const char *path, const struct row *rows, int nrows,
 			put_num(out, "%.4f", ratio(r, &rows[g + FLAT]));
 			fputc('\t', out);
 			put_num(out, "%.4f", ratio(r, &rows[g + JUDY]));
+#ifdef KERNEL
+			fputc('\t', out);
+			put_num(out, "%.4f", ratio(r, &rows[g + KERNEL]));
+#endif
 			fputc('\n', out);
 		}
 	return fclose(out) ? -1 : 0;
@@ -507,6 +638,7 @@ int main(int argc, char **argv)
 {
 	static struct results res;
 	static struct row rows[(MAP_SCENS + MAP_MEMS + SET_SCENS + 1) * NIMPL];
+	double min[NIMPL][NMIN];
 	struct workload w;
 	int child = argc > 2 && !strcmp(argv[1], "--mem");
 	unsigned long n = 1000000, runs = 5;
@@ -516,7 +648,7 @@ int main(int argc, char **argv)
 	     !bench_num(argv[1 + child], 2, 100000000, &n)) ||
 	    (argc > 2 && !child && !bench_num(argv[2], 1, RUNS_MAX, &runs))) {
 		fprintf(stderr,
-			"usage: bench [N [RUNS [TSV [CHURN_TSV]]]], "
+			"usage: bench [N [RUNS [TSV [CHURN_TSV [MIN_TSV]]]]], "
 			"N >= 2, "
 			"1 <= RUNS <= %d\n",
 			RUNS_MAX);
@@ -531,9 +663,13 @@ int main(int argc, char **argv)
 	nrows = to_rows(&res, rows);
 	print_table(rows, nrows, &w, res.runs);
 	print_churn(&res);
+	run_min(&w, min);
+	print_min(min);
 	if (argc > 3 && write_tsv(argv[3], rows, nrows, w.n))
 		return 1;
 	if (argc > 4 && write_churn_tsv(argv[4], &res))
+		return 1;
+	if (argc > 5 && write_min_tsv(argv[5], min, w.n))
 		return 1;
 	workload_fini(&w);
 	return 0;

@@ -356,7 +356,7 @@ static void F(mem)(const struct workload *w, struct mem m[MAP_MEMS])
 	F(pid_mem)(w, &m[M_PID]);
 }
 
-const struct map_impl CAT(IMPL, impl) = { IMPL_NAME, F(run), F(mem) };
+const struct map_impl CAT(IMPL, impl) = { IMPL_NAME, F(run), F(mem), F(dense) };
 
 #undef F
 #undef IMPL

@@ -331,3 +331,69 @@ build_broken() {
 	n=$(echo "$output" | awk '$1 == "find" { print int($2) }')
 	[ "$n" -ge 20 ] && [ "$n" -le 500 ]
 }
+
+@test "targets: issue 32's kernel rows from measured counts and CPU minimums" {
+	I=$BATS_TEST_TMPDIR/i.tsv M=$BATS_TEST_TMPDIR/min.tsv
+	printf 'op\tinstr\td1_miss\tll_miss\tn\n' > "$I"
+	for r in alloc:270 find:71 remove:229 kernel-alloc:496.8 \
+		kernel-find:93 kernel-remove:216; do
+		printf '%s\t%s\t0\t0\t100000\n' "${r%:*}" "${r#*:}" >> "$I"
+	done
+	printf 'scenario\timpl\tn\trounds\tns_min\n' > "$M"
+	printf 'alloc\tidr\t100000\t9\t10\nalloc\tkernel\t100000\t9\t25\n' >> "$M"
+	printf 'find\tidr\t100000\t9\t4\nfind\tkernel\t100000\t9\t6\n' >> "$M"
+	printf 'remove\tidr\t100000\t9\t30\nremove\tkernel\t100000\t9\t15\n' >> "$M"
+	run lua5.4 bench/targets.lua /nonexistent /nonexistent "$I" "$M"
+	assert_success
+	# The kernel's measured counts are the marks, and say so.
+	assert_line --regexp '^remove instr/op +<= 216.0 \(kernel\) +229.0 +MISSED$'
+	assert_line --regexp '^find instr/op +<= 74.4 \(0.8 kernel\) +71.0 +ok$'
+	assert_line --regexp '^alloc instr/op +\(kernel 496.8\) +270.0 +-$'
+	assert_line 'the kernel'"'"'s instructions: measured in this run'
+	# Twice as fast in the minimums: 2.5x is, 1.5x and 0.5x are not.
+	assert_line --regexp '^alloc CPU min +>= 2x faster \(kernel\) +2.50x faster +ok$'
+	assert_line --regexp '^find CPU min +>= 2x faster \(kernel\) +1.50x faster +MISSED$'
+	assert_line --regexp '^remove CPU min +>= 2x faster \(kernel\) +2.00x slower +MISSED$'
+	# Kernel counts at another N than ours are not marks: the quoted ones
+	# are, and the line says so; no kernel minimums: "-".
+	sed 's/^\(kernel-.*\)100000$/\12000/' "$I" > "$BATS_TEST_TMPDIR/j.tsv"
+	grep -v kernel "$M" > "$BATS_TEST_TMPDIR/m.tsv"
+	run lua5.4 bench/targets.lua /nonexistent /nonexistent \
+		"$BATS_TEST_TMPDIR/j.tsv" "$BATS_TEST_TMPDIR/m.tsv"
+	assert_line --regexp '^remove instr/op +<= 238 \(kernel.s\) +229.0 +ok$'
+	assert_line --partial 'quoted by issue 32 (no kernel peer measured)'
+	for op in alloc find remove; do
+		assert_line --regexp "^$op CPU min +>= 2x faster \(kernel\) +- +-$"
+	done
+}
+
+# Needs Debian's linux-source-6.1 (make bench installs it as root; make
+# test does not need it).
+@test "kernel peer: Linux 6.1's idr builds beside ours and agrees on a tiny run" {
+	[ -f /usr/src/linux-source-6.1.tar.xz ] ||
+		skip "no /usr/src/linux-source-6.1.tar.xz (apt-get install linux-source-6.1)"
+	make -s build/bench/bench-kernel build/bench/instr-kernel >&2
+	# Only the adapter's names are global in the kernel's object.
+	run sh -c "nm -g --defined-only build/bench/kernel/kernel.o |
+		awk '{ print \$3 }' | grep -v '^bench_kernel_'"
+	assert_output ""
+	K=$BATS_TEST_TMPDIR
+	run ./build/bench/bench-kernel 2000 1 "$K/b.tsv" "$K/c.tsv" "$K/m.tsv"
+	assert_success
+	assert_line --regexp '^map +idr +judyl +judyl-hint +flat +kernel +idr/flat +idr/judyl-hint +idr/kernel$'
+	assert_line --regexp '^remove( +[0-9.]+){5}( +[0-9.]+x){3}$'
+	assert_line --regexp '^alloc( +[0-9.]+){5} +idr is [0-9.]+x (faster|slower) than the kernel$'
+	# Every map scenario has a kernel row, with a time or bytes.
+	assert_equal "$(awk -F '\t' '$2 == "kernel" && ($5 > 0 || $6 > 0)' \
+		"$K/b.tsv" | wc -l)" 16
+	assert_equal "$(awk -F '\t' '$2 == "kernel"' "$K/m.tsv" | wc -l)" 4
+	# Exact by construction: 2000 dense IDs in the kernel's 576-byte
+	# nodes of 64 slots are 32 leaves and a root, as its kmem_cache counts.
+	assert_equal "$(awk -F '\t' '$1 == "mem-100" && $2 == "kernel" { print $6 }' \
+		"$K/b.tsv")" 9.5040
+	# The instruction program's phases run on the kernel too.
+	for upto in 0 1 2 3 4; do
+		run ./build/bench/instr-kernel 2000 $upto
+		assert_success
+	done
+}

@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * impl_kernel.c - Linux 6.1's idr as a map peer (bench/kernel.h), in
+ * the bench built with it (BENCH_KERNEL, bench/bench.mk).
+ */
+#include "kernel.h"
+
+#define IMPL kernel
+#define IMPL_NAME "kernel"
+#define IMPL_T struct bench_kernel
+#define IMPL_SPARSE 1
+#include "map.h"
