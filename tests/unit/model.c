@@ -321,18 +321,25 @@ bool idr_snap_same(const struct idr *idr, struct idr_snap was)
 	       now.empty == was.empty && idr_check(idr) == 0;
 }
 
+unsigned long allocs_of(unsigned long (*run)(unsigned long skip,
+					     unsigned long count))
+{
+	struct seam_mem_stats m;
+	unsigned long before;
+
+	seam_mem_stats(&m);
+	before = m.allocs;
+	CHECK_EQ(run(0, 0), 0);
+	seam_mem_stats(&m);
+	return m.allocs - before;
+}
+
 void fault_each_allocation_of(const char *what,
 			      unsigned long (*run)(unsigned long skip,
 						   unsigned long count))
 {
-	struct seam_mem_stats m;
-	unsigned long skip, total;
+	unsigned long skip, total = allocs_of(run);
 
-	seam_mem_stats(&m);
-	total = m.allocs;
-	CHECK_EQ(run(0, 0), 0);
-	seam_mem_stats(&m);
-	total = m.allocs - total;
 	CHECK(total > 20);
 	for (skip = 0; skip < total; skip++)
 		CHECK_EQ(run(skip, 1), 1);

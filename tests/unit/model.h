@@ -58,6 +58,10 @@ struct idr_snap idr_snap_of(const struct idr *idr);
 bool idr_snap_same(const struct idr *idr, struct idr_snap was);
 #define CHECK_UNCHANGED(idr, was) CHECK(idr_snap_same((idr), (was)))
 
+/* How many allocations @run (as below) makes when none fails. */
+unsigned long allocs_of(unsigned long (*run)(unsigned long skip,
+					     unsigned long count));
+
 /*
  * Fail each allocation of a scenario in turn, then every one from the
  * first and from the middle on.  @run(skip, count) runs the scenario with
