@@ -471,8 +471,8 @@ store VALUE at the lowest free ID in [START, END); print the ID
 
 idr_alloc(): START defaults to 0 (or the tree's base), END <= 0 or
 absent means no limit.  Fails with ENOSPC when the range is full.
-A range of one ID (alloc v 7000 7001) makes packed nodes: see
-'lesson packed'.
+A lone ID makes packed nodes: a range of one (alloc v 7000 7001),
+or a START that is free with START-1 not taken: see 'lesson packed'.
 
 example:
   alloc eth0 5 30"
