@@ -233,14 +233,12 @@ __attribute__((cold, noinline)) static void *find_traced(const struct idr *idr,
 void *idr_find(const struct idr *idr, unsigned long id)
 {
 	uint64_t index;
-	void **slot;
 
 	if (idr__tracing(idr))
 		return find_traced(idr, id);
 	if (!to_index(idr, id, &index))
 		return NULL;
-	slot = idr__lookup_quiet(idr, index);
-	return slot ? idr__deref(slot) : NULL;
+	return idr__find(idr, index);
 }
 
 static void *remove_id(struct idr *idr, unsigned long id, bool *gone)

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * node.h - a node's layout, and the small helpers that read it: for
- * tree.c, which changes nodes, check.c, which checks them, and walk.c,
- * which shows them.  Nowhere else is a node's inside seen.  The packed-node policy (when a node is
- * packed, how much room it keeps) is named here too, in PACK_*.
+ * node.h - a node's layout, the small helpers that read it and the
+ * unrolled descent (DESCEND()), for the files that work on nodes: tree.c
+ * changes them, seek.c searches them, pack.c packs them, check.c checks
+ * and walk.c shows them.  The packed-node policy (when a node is packed,
+ * how much room it keeps) is named here too, in PACK_*.
  *
  *   struct idr_node (IDR__NODE_SIZE bytes, a whole node):
  *   +------+--------------+---------+----------------------------+
@@ -258,17 +259,20 @@ static inline void **child_slot(const struct idr_node *node, unsigned int off)
 
 /*
  * What an interior node's slot holds for @child: its address, with bit 0
- * set if it is a packed interior node.  So a descent knows a node's
- * layout from the slot that led there, without reading its pack word,
- * which is on another cache line than the slot it reads next.  The
- * idr's top link (idr_top) also has bit 1 set when the top is a leaf:
- * see top_link() in tree.c.
+ * set if it is packed.  So a descent knows a node's layout from the slot
+ * that led there, without reading its pack word, which is on another
+ * cache line than the slot it reads next: a find in a whole leaf reads
+ * its entry's slot and nothing else of the leaf.  The idr's top link
+ * (idr_top) also has bit 1 set when the top is a leaf: see top_link().
  */
 static inline void *link_to(const struct idr_node *child)
 {
-	bool tag = (child->pack & (PACK_INTERIOR | 1)) == (PACK_INTERIOR | 1);
+	return (void *)((uintptr_t)child | (child->pack & 1));
+}
 
-	return (void *)((uintptr_t)child | tag);
+static inline bool link_packed(const void *link)
+{
+	return (uintptr_t)link & 1;
 }
 
 #define TOP_LEAF ((uintptr_t)2)
@@ -359,6 +363,55 @@ static inline void *top_link(const struct idr *idr, unsigned int *shift)
 	if (link)
 		*shift = shift_of(linked(link));
 	return link;
+}
+
+/*
+ * The descent to @index's leaf, unrolled: the height is known before the
+ * first load, so one jump into a switch by height (the same jump for
+ * every call on a tree, so it is predicted) replaces a loop whose exit
+ * test waits on each load.  The switch is on the shift itself and never
+ * takes its default, so the jump needs no division by IDR_BITS and no
+ * range test (find 76 to 71 instructions).  DOWN(level) goes from the
+ * node at @level to its child on @index's path, after STEP(node) records
+ * it; a missing child ends the descent with MISSING.  @link, the slot
+ * that led to @node, says whether it is packed (see link_to()).
+ */
+_Static_assert(IDR__LEVELS <= 11, "DESCEND() unrolls");
+#define DOWN(level, STEP, MISSING)                                      \
+	case (level)*IDR_BITS:                                          \
+		STEP(linked(link));                                     \
+		link = step_down(link, digit(index, (level)*IDR_BITS)); \
+		READER_PAUSE();                                         \
+		if (!link)                                              \
+			MISSING;                                        \
+		__attribute__((fallthrough))
+#define DESCEND(STEP, MISSING)                          \
+	switch (shift) {                                \
+	default: /* never: IDR__LEVELS is at most 11 */ \
+		__builtin_unreachable();                \
+		DOWN(10, STEP, MISSING);                \
+		DOWN(9, STEP, MISSING);                 \
+		DOWN(8, STEP, MISSING);                 \
+		DOWN(7, STEP, MISSING);                 \
+		DOWN(6, STEP, MISSING);                 \
+		DOWN(5, STEP, MISSING);                 \
+		DOWN(4, STEP, MISSING);                 \
+		DOWN(3, STEP, MISSING);                 \
+		DOWN(2, STEP, MISSING);                 \
+		DOWN(1, STEP, MISSING);                 \
+	case 0:                                         \
+		STEP(linked(link));                     \
+	}
+/*
+ * From @link, a slot's link to an interior node, to its child's at @off.
+ * A whole node's link is its address: the usual case reads the slot and
+ * nothing else, with no masking in the chain of dependent loads.
+ */
+static inline void *step_down(void *link, unsigned int off)
+{
+	if (__builtin_expect((uintptr_t)link & 1, 0))
+		return link_rd(linked(link), off, true);
+	return idr__deref(&((struct idr_node *)link)->slots[off]);
 }
 
 /* }==================== Readers' loads ==================== */

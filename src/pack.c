@@ -18,7 +18,7 @@
  * itself (idr__insert_lone() in tree.c), and such an insertion moves a
  * packed node with no room to a block with room for twice its entries.
  * Every other insertion makes whole nodes and unpacks a packed one that
- * has no room.  A parent's slot tags a packed interior child (link_to()).
+ * has no room.  A parent's slot tags a packed child (link_to()).
  *
  * Everything here works on one node; tree.c links the blocks in.
  */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * seek.c - the lowest-first searches, down the bitmaps: the lowest free
- * index at or above a start (for allocation: the writer's) and the first
+ * seek.c - the searches: a lookup (find's, a tagged idr's, replace's),
+ * and the lowest-first searches down the bitmaps: the lowest free index
+ * at or above a start (for allocation: the writer's) and the first
  * present one (for idr_get_next() and iteration: a reader's).
  *
  * A reader's search may run beside the writer on an RCU idr: it loads
@@ -23,6 +24,91 @@ static inline void trace(const struct idr *idr, enum idr_trace_event event,
 		idr__trace_at(idr, event, index, shift, digit(index, shift),
 			      node->full);
 }
+
+/* {==================== Lookups ==================== */
+
+#define NO_STEP(node) (void)(node)
+
+/* The link to the leaf that would hold @index (tagged if the leaf is
+ * packed: link_to()), or NULL.  A reader's descent. */
+static inline __attribute__((always_inline)) void *
+leaf_of(const struct idr *idr, uint64_t index)
+{
+	unsigned int shift;
+	void *link = top_link(idr, &shift);
+
+	if (!link || index >= capacity(shift))
+		return NULL;
+	DESCEND(NO_STEP, return NULL)
+	return link;
+}
+
+/*
+ * The slot of the entry at @off of the leaf @link leads to, or NULL if
+ * there is none.  The layout is a branch: without one (both addresses, a
+ * mask) random finds in a dense tree of 10^6 took 54 ns against 31, and
+ * no less when half the leaves were packed (the rank is on every find's
+ * path to its entry).
+ */
+static inline void **leaf_find(const void *link, unsigned int off)
+{
+	struct idr_node *l = linked(link);
+	bool packed = link_packed(link);
+	/* One load: a packed leaf's rank must come from the bitmap read. */
+	uint64_t set = idr__acquire(packed ? &l->full : &l->present);
+
+	if (!(set >> off & 1))
+		return NULL;
+	READER_PAUSE();
+	if (packed)
+		return pack_slots(l) + rank_in(set, off);
+	return &l->slots[off];
+}
+
+/* The leaf slot of a present index, or NULL.  The path find takes. */
+void **idr__lookup(const struct idr *idr, uint64_t index)
+{
+	idr__trace_path(idr, index);
+	return idr__lookup_quiet(idr, index);
+}
+
+void **idr__lookup_quiet(const struct idr *idr, uint64_t index)
+{
+	void *link = leaf_of(idr, index);
+
+	return link ? leaf_find(link, digit(index, 0)) : NULL;
+}
+
+/*
+ * A whole leaf's slot is NULL when absent (and when reserved, which a
+ * find reports the same): its entry is all a find reads of it, one
+ * cache line where the bitmap's would be a second (random finds at
+ * 10^6 miss on both).
+ */
+void *idr__find(const struct idr *idr, uint64_t index)
+{
+	void *link = leaf_of(idr, index);
+	unsigned int off = digit(index, 0);
+	void **slot;
+
+	if (!link)
+		return NULL;
+	if (__builtin_expect(!link_packed(link), 1))
+		return idr__deref(&((struct idr_node *)link)->slots[off]);
+	slot = leaf_find(link, off);
+	return slot ? idr__deref(slot) : NULL;
+}
+
+uint64_t *idr__gen(const struct idr *idr, uint64_t index, void ***slot)
+{
+	void *link = leaf_of(idr, index);
+
+	if (slot)
+		*slot = link ? leaf_find(link, digit(index, 0)) : NULL;
+	return link ? &linked(link)->aux->bits[digit(index, 0)] : NULL;
+}
+
+/* }==================== Lookups ==================== */
 
 /* What a descent looks for in the leaves. */
 enum seek {

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tree.c - nodes, bitmaps, growing and shrinking, lowest-free search.
+ * tree.c - nodes, bitmaps, insertion and removal, growing and shrinking
+ * (the searches are seek.c's).
  *
  * Conventions in this file:
  *   @index  an ID minus the idr's base (or an IDA's bitmap number); at
@@ -80,7 +81,7 @@ static void trace_gone(const struct idr *idr, uint64_t index,
 
 /* }==================== Tracing ==================== */
 
-/* {==================== Search ==================== */
+/* {==================== The top and the path ==================== */
 
 /* Make @node, at @shift, the top (NULL: the tree is empty), for the
  * writer (idr_rt, idr_shift) and then for readers (idr_top). */
@@ -95,71 +96,8 @@ static void set_top(struct idr *idr, struct idr_node *node, unsigned int shift)
 	idr__publish(&idr->idr_top, (void *)link);
 }
 
-/*
- * The descent to @index's leaf, unrolled: the height is known before the
- * first load, so one jump into a switch by height (the same jump for
- * every call on a tree, so it is predicted) replaces a loop whose exit
- * test waits on each load.  The switch is on the shift itself and never
- * takes its default, so the jump needs no division by IDR_BITS and no
- * range test (find 76 to 71 instructions).  DOWN(level) goes from the
- * node at @level to its child on @index's path, after STEP(node) records
- * it; a missing child ends the descent with MISSING.  @link, the slot
- * that led to @node, says whether it is packed (see link_to()).
- */
-_Static_assert(IDR__LEVELS <= 11, "DESCEND() unrolls");
-#define DOWN(level, STEP, MISSING)                                      \
-	case (level)*IDR_BITS:                                          \
-		STEP(linked(link));                                     \
-		link = step_down(link, digit(index, (level)*IDR_BITS)); \
-		READER_PAUSE();                                         \
-		if (!link)                                              \
-			MISSING;                                        \
-		__attribute__((fallthrough))
-#define DESCEND(STEP, MISSING)                          \
-	switch (shift) {                                \
-	default: /* never: IDR__LEVELS is at most 11 */ \
-		__builtin_unreachable();                \
-		DOWN(10, STEP, MISSING);                \
-		DOWN(9, STEP, MISSING);                 \
-		DOWN(8, STEP, MISSING);                 \
-		DOWN(7, STEP, MISSING);                 \
-		DOWN(6, STEP, MISSING);                 \
-		DOWN(5, STEP, MISSING);                 \
-		DOWN(4, STEP, MISSING);                 \
-		DOWN(3, STEP, MISSING);                 \
-		DOWN(2, STEP, MISSING);                 \
-		DOWN(1, STEP, MISSING);                 \
-	case 0:                                         \
-		STEP(linked(link));                     \
-	}
-/*
- * From @link, a slot's link to an interior node, to its child's at @off.
- * A whole node's link is its address: the usual case reads the slot and
- * nothing else, with no masking in the chain of dependent loads.
- */
-static inline void *step_down(void *link, unsigned int off)
-{
-	if (__builtin_expect((uintptr_t)link & 1, 0))
-		return link_rd(linked(link), off, true);
-	return idr__deref(&((struct idr_node *)link)->slots[off]);
-}
-
-#define NO_STEP(node) (void)(node)
 #define RECORD(node) (path[depth++] = (node))
 #define BELOW(n) (above = node, node = (n))
-
-/* The leaf that would hold @index, or NULL.  A reader's descent. */
-static inline __attribute__((always_inline)) struct idr_node *
-leaf_of(const struct idr *idr, uint64_t index)
-{
-	unsigned int shift;
-	void *link = top_link(idr, &shift);
-
-	if (!link || index >= capacity(shift))
-		return NULL;
-	DESCEND(NO_STEP, return NULL)
-	return link; /* a leaf's: never tagged */
-}
 
 /*
  * Record the nodes from the top down to the leaf that holds @index in
@@ -179,51 +117,7 @@ descend(const struct idr *idr, uint64_t index, struct idr_node **path)
 	return depth;
 }
 
-/*
- * The slot of the entry at @off of @leaf, or NULL if there is none.  The
- * layout is a branch: without one (both addresses, a mask) random finds
- * in a dense tree of 10^6 took 54 ns against 31, and no less when half
- * the leaves were packed (the rank is on every find's path to its entry).
- */
-static inline void **leaf_find(const struct idr_node *leaf, unsigned int off)
-{
-	struct idr_node *l = (struct idr_node *)leaf;
-	bool packed = is_packed(l);
-	/* One load: a packed leaf's rank must come from the bitmap read. */
-	uint64_t set = idr__acquire(packed ? &l->full : &l->present);
-
-	if (!(set >> off & 1))
-		return NULL;
-	READER_PAUSE();
-	if (packed)
-		return pack_slots(l) + rank_in(set, off);
-	return &l->slots[off];
-}
-
-/* The leaf slot of a present index, or NULL.  The path find takes. */
-void **idr__lookup(const struct idr *idr, uint64_t index)
-{
-	idr__trace_path(idr, index);
-	return idr__lookup_quiet(idr, index);
-}
-
-void **idr__lookup_quiet(const struct idr *idr, uint64_t index)
-{
-	struct idr_node *leaf = leaf_of(idr, index);
-
-	return leaf ? leaf_find(leaf, digit(index, 0)) : NULL;
-}
-
-uint64_t *idr__gen(const struct idr *idr, uint64_t index, void ***slot)
-{
-	struct idr_node *leaf = leaf_of(idr, index);
-
-	if (slot)
-		*slot = leaf ? leaf_find(leaf, digit(index, 0)) : NULL;
-	return leaf ? &leaf->aux->bits[digit(index, 0)] : NULL;
-}
-
-/* }==================== Search ==================== */
+/* }==================== The top and the path ==================== */
 
 /* {==================== Insertion ==================== */
 

@@ -50,6 +50,8 @@ IDR__HIDDEN int idr__find_free(const struct idr *idr, uint64_t start,
 IDR__HIDDEN void **idr__lookup(const struct idr *idr, uint64_t index);
 /* The same, reporting nothing: the caller reports the path. */
 IDR__HIDDEN void **idr__lookup_quiet(const struct idr *idr, uint64_t index);
+/* The entry at @index, or NULL if absent or reserved; reporting nothing. */
+IDR__HIDDEN void *idr__find(const struct idr *idr, uint64_t index);
 /* The first present index at or above @start, and its entry. */
 IDR__HIDDEN bool idr__next_present(const struct idr *idr, uint64_t start,
 				   uint64_t *index, void **entry);
