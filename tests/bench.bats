@@ -247,7 +247,7 @@ build_broken() {
 	assert_line --regexp "^bytes/ID 10% \(heap\) +< judyl \([0-9.]+\) +[0-9.]+ \([0-9.]+x\)$v"
 	assert_line --regexp "^bytes/ID sparse \(heap\) +<= 2x judyl \([0-9.]+\) +[0-9.]+ \([0-9.]+x\)$v"
 	assert_line --regexp "^bytes/ID 100% +<= 8.6 +[0-9.]+$v"
-	assert_line --regexp '^remove instr/op +<= 238 \(kernel.s\) +- +-$'
+	assert_line --regexp '^remove instr/op +<= 238 \(kernel\) +- +-$'
 	# Every other row has its figures here, so each says ok or MISSED ...
 	assert_equal "$(echo "$output" | grep -cE ' (ok|MISSED)$')" 18
 	# ... and with no figures at all each row says "-".
@@ -265,13 +265,13 @@ build_broken() {
 	run lua5.4 bench/targets.lua /nonexistent /nonexistent \
 		"$BATS_TEST_TMPDIR/i.tsv"
 	assert_success
-	assert_line --regexp '^remove instr/op +<= 238 \(kernel.s\) +239.0 +MISSED$'
-	assert_line --regexp '^find instr/op +<= 71 \(0.8 kernel.s\) +70.0 +ok$'
-	assert_line --regexp '^alloc instr/op +\(kernel.s 496\) +300.0 +-$'
+	assert_line --regexp '^remove instr/op +<= 238 \(kernel\) +239.0 +MISSED$'
+	assert_line --regexp '^find instr/op +<= 71 \(0.8 kernel\) +70.0 +ok$'
+	assert_line --regexp '^alloc instr/op +\(kernel 496\) +300.0 +-$'
 	sed 's/100000$/2000/' "$BATS_TEST_TMPDIR/i.tsv" > "$BATS_TEST_TMPDIR/j.tsv"
 	run lua5.4 bench/targets.lua /nonexistent /nonexistent \
 		"$BATS_TEST_TMPDIR/j.tsv"
-	assert_line --regexp '^find instr/op +<= 71 \(0.8 kernel.s\) +70.0 at N 2000 +-$'
+	assert_line --regexp '^find instr/op +<= 71 \(0.8 kernel\) +70.0 at N 2000 +-$'
 }
 
 @test "targets: a missing TSV row shows - in its rows alone" {
@@ -332,7 +332,7 @@ build_broken() {
 	[ "$n" -ge 20 ] && [ "$n" -le 500 ]
 }
 
-@test "targets: issue 32's kernel rows from measured counts and CPU minimums" {
+@test "targets: issue 32's marks, the kernel measured beside them, CPU minimums" {
 	I=$BATS_TEST_TMPDIR/i.tsv M=$BATS_TEST_TMPDIR/min.tsv
 	printf 'op\tinstr\td1_miss\tll_miss\tn\n' > "$I"
 	for r in alloc:270 find:71 remove:229 kernel-alloc:496.8 \
@@ -345,23 +345,23 @@ build_broken() {
 	printf 'remove\tidr\t100000\t9\t30\nremove\tkernel\t100000\t9\t15\n' >> "$M"
 	run lua5.4 bench/targets.lua /nonexistent /nonexistent "$I" "$M"
 	assert_success
-	# The kernel's measured counts are the marks, and say so.
-	assert_line --regexp '^remove instr/op +<= 216.0 \(kernel\) +229.0 +MISSED$'
-	assert_line --regexp '^find instr/op +<= 74.4 \(0.8 kernel\) +71.0 +ok$'
-	assert_line --regexp '^alloc instr/op +\(kernel 496.8\) +270.0 +-$'
-	assert_line 'the kernel'"'"'s instructions: measured in this run'
+	# The issue's counts are the marks; the kernel measured shows beside.
+	assert_line --regexp '^remove instr/op +<= 238 \(kernel, here 216.0\) +229.0 +ok$'
+	assert_line --regexp '^find instr/op +<= 71 \(0.8 kernel, here 93.0\) +71.0 +ok$'
+	assert_line --regexp '^alloc instr/op +\(kernel 496, here 496.8\) +270.0 +-$'
+	assert_line --partial '"here": the kernel'"'"'s, measured in this run'
 	# Twice as fast in the minimums: 2.5x is, 1.5x and 0.5x are not.
 	assert_line --regexp '^alloc CPU min +>= 2x faster \(kernel\) +2.50x faster +ok$'
 	assert_line --regexp '^find CPU min +>= 2x faster \(kernel\) +1.50x faster +MISSED$'
 	assert_line --regexp '^remove CPU min +>= 2x faster \(kernel\) +2.00x slower +MISSED$'
-	# Kernel counts at another N than ours are not marks: the quoted ones
-	# are, and the line says so; no kernel minimums: "-".
+	# Kernel counts at another N than ours are not shown, and the line
+	# says so; no kernel minimums: "-".
 	sed 's/^\(kernel-.*\)100000$/\12000/' "$I" > "$BATS_TEST_TMPDIR/j.tsv"
 	grep -v kernel "$M" > "$BATS_TEST_TMPDIR/m.tsv"
 	run lua5.4 bench/targets.lua /nonexistent /nonexistent \
 		"$BATS_TEST_TMPDIR/j.tsv" "$BATS_TEST_TMPDIR/m.tsv"
-	assert_line --regexp '^remove instr/op +<= 238 \(kernel.s\) +229.0 +ok$'
-	assert_line --partial 'quoted by issue 32 (no kernel peer measured)'
+	assert_line --regexp '^remove instr/op +<= 238 \(kernel\) +229.0 +ok$'
+	assert_line --partial 'quotes (find: 0.8 of 89); no kernel peer measured'
 	for op in alloc find remove; do
 		assert_line --regexp "^$op CPU min +>= 2x faster \(kernel\) +- +-$"
 	done
