@@ -31,16 +31,17 @@ struct bitmap {
 	uint64_t *word, *ones, *used;
 };
 
-/* The bitmap at @chunk, if any; its path is the caller's to report. */
+/* The bitmap at @chunk, if any; its path is the caller's to report.  A
+ * present slot holds its bitmap, an absent one NULL: a find's read. */
 static bool bitmap_of(const struct ida *ida, uint64_t chunk, struct bitmap *map)
 {
-	void **slot = idr__lookup_quiet(&ida->ida_rt, chunk);
+	void *bitmap = idr__find(&ida->ida_rt, chunk);
 
-	if (!slot)
+	if (!bitmap)
 		return false;
-	map->word = idr__node_bits(*slot);
-	map->ones = idr__node_words_full(*slot);
-	map->used = idr__node_words_used(*slot);
+	map->word = idr__node_bits(bitmap);
+	map->ones = idr__node_words_full(bitmap);
+	map->used = idr__node_words_used(bitmap);
 	return true;
 }
 

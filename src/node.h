@@ -58,6 +58,12 @@ _Static_assert(sizeof(struct idr_node) == IDR__NODE_SIZE, "geom.h's size");
  * finds it, but a packed block goes back to malloc.
  */
 #define PACK_MIN (PACK_ROOM + 1)
+/*
+ * Spare slots a tight leaf keeps rather than shrink: below 4 (32 bytes),
+ * glibc's realloc gives nothing back (its smallest chunk is 32 bytes),
+ * so shrinking sooner costs a call per removal for no memory.
+ */
+#define PACK_SLACK 3u
 #define PACK_INTERIOR 4u
 /* A leaf a lone insertion grew keeps the room it was given: see
  * idr__room_kept(). */

@@ -30,8 +30,8 @@ idr__pack_copy(const struct idr_node *node, unsigned int shift,
  * the room it was packed with, and as many removals again (plus an
  * eighth): churn of up to PACK_ROOM + 1 IDs around a count shrinks it
  * at most once.  A tight one (the first shrink makes it so) keeps an
- * eighth, so leaves thinned by long runs of removals are as small as
- * they can be.
+ * eighth, or PACK_SLACK if more, so leaves thinned by long runs of
+ * removals are as small as malloc can make them.
  */
 static inline unsigned int idr__room_kept(const struct idr_node *leaf,
 					  unsigned int n)
@@ -40,7 +40,9 @@ static inline unsigned int idr__room_kept(const struct idr_node *leaf,
 	 * insertion after it cost nothing (see room_to_grow() in pack.c). */
 	if (leaf->pack & PACK_GROWN)
 		return n + 3;
-	return is_loose(leaf) ? 2 * PACK_ROOM + n / 8 : n / 8;
+	if (is_loose(leaf))
+		return 2 * PACK_ROOM + n / 8;
+	return n / 8 > PACK_SLACK ? n / 8 : PACK_SLACK;
 }
 
 /* Whether @leaf, holding @n entries after a removal, is to be packed

@@ -17,6 +17,7 @@
 #include "model.h"
 #include "seam.h"
 #include "tree.h"
+#include "walk.h"
 
 void model_init(struct model *m, uint32_t base)
 {
@@ -319,6 +320,26 @@ bool idr_snap_same(const struct idr *idr, struct idr_snap was)
 	return now.count == was.count && now.sum == was.sum &&
 	       now.height == was.height && now.cached == was.cached &&
 	       now.empty == was.empty && idr_check(idr) == 0;
+}
+
+unsigned int fill_packed_room(struct idr *idr, void *(*value)(unsigned long))
+{
+	struct idr_view views[IDR_LEVELS_MAX];
+	unsigned int n = idr__path_views(idr, 0, views), added = 0;
+	struct idr_view *leaf = &views[n - 1];
+	int id;
+
+	CHECK(n > 0 && leaf->packed);
+	while (n && (unsigned int)__builtin_popcountll(leaf->present) <
+			    leaf->packed) {
+		id = idr_alloc(idr, NULL, 0, 0, GFP_KERNEL);
+		if (!CHECK(id >= 0))
+			break;
+		idr_replace(idr, value((unsigned long)id), (unsigned long)id);
+		added++;
+		n = idr__path_views(idr, 0, views);
+	}
+	return added;
 }
 
 unsigned long allocs_of(unsigned long (*run)(unsigned long skip,

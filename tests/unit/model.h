@@ -58,6 +58,14 @@ struct idr_snap idr_snap_of(const struct idr *idr);
 bool idr_snap_same(const struct idr *idr, struct idr_snap was);
 #define CHECK_UNCHANGED(idr, was) CHECK(idr_snap_same((idr), (was)))
 
+/*
+ * Allocate the lowest free IDs until the leaf holding ID 0, packed, has
+ * no room left (the room a removal leaves it is pack.c's policy): the
+ * next insertion there must unpack it.  Each ID holds @value(ID).  How
+ * many were allocated.
+ */
+unsigned int fill_packed_room(struct idr *idr, void *(*value)(unsigned long));
+
 /* How many allocations @run (as below) makes when none fails. */
 unsigned long allocs_of(unsigned long (*run)(unsigned long skip,
 					     unsigned long count));

@@ -1053,7 +1053,7 @@ static void edges_trace_name(void)
  * What a leaf's packed room should be after a removal leaves @n entries
  * (pack.c's idr__pack_leaf: PACK_ROOM 2, packed from 3 to 3/4 of the
  * slots; a loose leaf keeps 2 * PACK_ROOM + n / 8 room, a tight one
- * n / 8).
+ * n / 8 or PACK_SLACK, 3, if more).
  */
 static unsigned int model_cap(unsigned int cap, bool *loose, unsigned int n)
 {
@@ -1065,7 +1065,7 @@ static unsigned int model_cap(unsigned int cap, bool *loose, unsigned int n)
 		*loose = true;
 		return n + 2 < IDR_SLOTS ? n + 2 : IDR_SLOTS;
 	}
-	room = *loose ? 4 + n / 8 : n / 8;
+	room = *loose ? 4 + n / 8 : n / 8 > 3 ? n / 8 : 3;
 	if (cap - n <= room)
 		return cap;
 	*loose = false;

@@ -13,6 +13,7 @@
 
 #include "check.h"
 #include "idr_view.h"
+#include "model.h"
 #include "nodes.h"
 #include "tag.h"
 #include "tree.h"
@@ -76,16 +77,19 @@ static void mutants_packed_leaf_freed(void)
 	struct tally t;
 	DEFINE_IDR(idr);
 	unsigned long id;
+	unsigned int k;
 
 	fill(&idr, 0, IDR_SLOTS);
 	for (id = 1; id < IDR_SLOTS; id++)
 		if (id != IDR_SLOTS / 2)
 			CHECK(idr_remove(&idr, id) == val(id));
 	CHECK_EQ(packed_leaves(&idr), 1);
+	k = fill_packed_room(&idr, val);
 	memset(&t, 0, sizeof(t));
 	idr_set_trace(&idr, count, &t);
-	/* A range, not ID 1 alone, which would grow it packed. */
-	CHECK_EQ(idr_alloc(&idr, val(1), 1, IDR_SLOTS, GFP_KERNEL), 1);
+	/* A range, not ID k + 1 alone, which would grow it packed. */
+	CHECK_EQ(idr_alloc(&idr, val(k + 1), 1, IDR_SLOTS, GFP_KERNEL),
+		 (int)k + 1);
 	CHECK_EQ(t.n[IDR_TRACE_NODE_FREE], 1);
 	CHECK_EQ(t.n[IDR_TRACE_FREE], 1);
 	CHECK_EQ(t.n[IDR_TRACE_CACHE_PUT], 0);

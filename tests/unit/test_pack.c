@@ -91,10 +91,13 @@ static void pack_by_removal(void)
 	idr_stats(&idr, &st);
 	CHECK_EQ(st.packed, LEAVES);
 	CHECK_EQ(st.level_nodes[0], LEAVES);
-	/* Interior nodes as they were; leaves with at most 1/8 room spare. */
+	/* Interior nodes as they were; leaves with at most 1/8 room spare,
+	 * or PACK_SLACK (3) slots if more. */
 	CHECK(st.bytes <=
 	      whole - LEAVES * st.node_bytes +
-		      LEAVES * (16 + 8 * (IDR_SLOTS / 4 + IDR_SLOTS / 32)));
+		      LEAVES * (16 + 8 * (IDR_SLOTS / 4 +
+					  (IDR_SLOTS / 32 > 3 ? IDR_SLOTS / 32
+							      : 3))));
 	check_contents(&idr, live_quarter);
 	idr_destroy(&idr);
 }
@@ -107,17 +110,23 @@ static void pack_unpacked_by_insertion(void)
 	char text[4096];
 	FILE *out;
 
+	unsigned int k, id;
+
 	fill(&idr, IDR_SLOTS);
 	thin(&idr, IDR_SLOTS, 2); /* one leaf, with 2 entries, packed */
-	out = fmemopen(text, sizeof(text), "w");
+	snprintf(text, sizeof(text), ", packed in %u", leaf_cap(&idr));
+	out = fmemopen(text + 64, sizeof(text) - 64, "w");
 	CHECK_EQ(idr_dump(&idr, out, 0), 0);
 	fclose(out);
-	CHECK(strstr(text, "2/") && strstr(text, ", packed in 2"));
-	CHECK_EQ(idr_alloc(&idr, val(1), 0, 0, GFP_KERNEL), 1);
+	CHECK(strstr(text + 64, "2/") && strstr(text + 64, text));
+	k = fill_packed_room(&idr, val); /* IDs 1 .. k, in place */
+	idr_stats(&idr, &st);
+	CHECK_EQ(st.packed, 1);
+	CHECK_EQ(idr_alloc(&idr, val(k + 1), 0, 0, GFP_KERNEL), k + 1);
 	idr_stats(&idr, &st);
 	CHECK_EQ(st.packed, 0);
-	CHECK(idr_find(&idr, 0) == val(0));
-	CHECK(idr_find(&idr, 1) == val(1));
+	for (id = 0; id <= k + 1; id++)
+		CHECK(idr_find(&idr, id) == val(id));
 	CHECK(idr_find(&idr, IDR_SLOTS / 2) == val(IDR_SLOTS / 2));
 	CHECK_SOUND(&idr);
 	idr_destroy(&idr);
@@ -154,21 +163,23 @@ static void pack_unpack_fails_cleanly(void)
 {
 	DEFINE_IDR(idr);
 	struct idr_snap was;
+	unsigned int k;
 	int id;
 
 	fill(&idr, IDR_SLOTS);
 	thin(&idr, IDR_SLOTS, 2);
+	k = fill_packed_room(&idr, val);
 	was = idr_snap_of(&idr);
 	seam_fault_inject(0, 1);
-	CHECK_EQ(idr_alloc(&idr, val(1), 0, 0, GFP_KERNEL), -ENOMEM);
+	CHECK_EQ(idr_alloc(&idr, val(k + 1), 0, 0, GFP_KERNEL), -ENOMEM);
 	seam_fault_inject(0, 0);
 	CHECK_UNCHANGED(&idr, was);
 	/* The 2004 API: the cache is empty, so -EAGAIN, and then it works. */
-	CHECK_EQ(idr_get_new(&idr, val(1), &id), -EAGAIN);
+	CHECK_EQ(idr_get_new(&idr, val(k + 1), &id), -EAGAIN);
 	CHECK_UNCHANGED(&idr, was);
 	CHECK(idr_pre_get(&idr, GFP_KERNEL));
-	CHECK_EQ(idr_get_new(&idr, val(1), &id), 0);
-	CHECK_EQ(id, 1);
+	CHECK_EQ(idr_get_new(&idr, val(k + 1), &id), 0);
+	CHECK_EQ(id, (int)k + 1);
 	CHECK_SOUND(&idr);
 	idr_destroy(&idr);
 }
