@@ -175,13 +175,18 @@ deps-bench:
 	@sh .ci/deps $(filter-out $(KERNEL_PKG),$(DEPS_BENCH))
 
 # The kernel peer when its sources are there or can be installed (as
-# root); $(KPEER) says so to the lines after.
+# root); $(KPEER) says so to the lines after.  The line that decides
+# calls $(MAKE), so make runs it even under -n: then it only says so.
 KPEER := $(B)/bench/kernel-peer
 KSUFFIX = $$(test -f $(KPEER) && echo -kernel)
+DRY_RUN := $(findstring n,$(firstword -$(MAKEFLAGS)))
 
 bench: deps-bench $(BENCH_BIN) $(B)/idr.so $(B)/idrsh
 	@rm -f $(KPEER)
-	@if test -f $(KERNEL_TAR) || sh .ci/deps $(KERNEL_PKG) 2>/dev/null; \
+	@if test -n "$(DRY_RUN)"; then \
+		echo "bench: make -n: would install $(KERNEL_PKG) if missing" \
+			"(as root) and build $(KERNEL_BIN)"; \
+	elif test -f $(KERNEL_TAR) || sh .ci/deps $(KERNEL_PKG) 2>/dev/null; \
 	then $(MAKE) -s $(KERNEL_BIN) && touch $(KPEER) || exit 1; \
 	else echo "$(KERNEL_SKIPPED)"; fi
 	@./$(B)/bench/bench$(KSUFFIX) $(N) $(RUNS) $(B)/bench/bench.tsv \

@@ -397,3 +397,14 @@ build_broken() {
 		assert_success
 	done
 }
+
+# The kernel peer's line calls $(MAKE), so make runs it even under -n;
+# there it must install nothing and build nothing, only say what it would.
+@test "make -n bench installs and builds nothing for the kernel peer" {
+	B=$BATS_TEST_TMPDIR/b
+	run make -n bench B="$B"
+	assert_success
+	assert_line --partial 'bench: make -n: would install linux-source-6.1 if missing'
+	[ ! -e "$B/bench/kernel-peer" ]
+	[ ! -e "$B/bench/kernel" ]
+}
