@@ -52,6 +52,7 @@ static bool leaf_sound(const struct idr *idr, const struct idr_node *leaf)
 	for (off = 0; off < IDR_SLOTS; off++) {
 		bool present = leaf->present & bit(off);
 
+		/* idr__find() reads a whole leaf's slot alone. */
 		if (!present && leaf->slots[off])
 			return false;
 		if (ida && present &&

@@ -208,6 +208,34 @@ out:
 }
 
 /*
+ * idr_check: a whole leaf's absent slot that is not NULL is -EUCLEAN
+ * (check.c, leaf_sound): idr_find() reads such a slot alone, so a stale
+ * pointer left there would be found.
+ */
+static void mutants_check_absent_slot(void)
+{
+	struct idr_view leaf;
+	void **slots;
+	DEFINE_IDR(idr);
+
+	fill(&idr, 0, 3);
+	CHECK(idr_remove(&idr, 1) == val(1));
+	CHECK(idr_find(&idr, 1) == NULL);
+	CHECK_EQ(idr_walk(&idr, first_leaf_of, &leaf), 1);
+	if (!CHECK(!leaf.packed && leaf.present == 5))
+		goto out; /* not the tree this case knows */
+	slots = (void **)((uint64_t *)(uintptr_t)leaf.node + 3);
+	if (!CHECK(slots[0] == val(0) && slots[1] == NULL))
+		goto out; /* not the layout this case knows */
+	slots[1] = val(1);
+	CHECK_EQ(idr_check(&idr), -EUCLEAN);
+	slots[1] = NULL;
+	CHECK_SOUND(&idr);
+out:
+	idr_destroy(&idr);
+}
+
+/*
  * idr_check: a whole leaf of an untagged idr with a generations node
  * (its second word set) is unsound (tree.c, leaf_sound's aux test).
  */
@@ -487,6 +515,7 @@ void suite_mutants(void)
 	RUN(mutants_no_room_after_last_slot);
 	RUN(mutants_delete_says_absent);
 	RUN(mutants_check_full_bit);
+	RUN(mutants_check_absent_slot);
 	RUN(mutants_check_leaf_aux);
 	RUN(mutants_iterate_to_capacity);
 	RUN(mutants_check_shift_limit);
