@@ -142,7 +142,7 @@ int idr_check(const struct idr *idr)
 	/* The tree is no taller than it must be. */
 	if (shift && !(top->present & ~bit(0)))
 		return -EUCLEAN;
-	if ((uintptr_t)top & 1) /* the top's link is never tagged */
+	if ((uintptr_t)top & 1) /* the writer's pointer: tags are links' */
 		return -EUCLEAN;
 	/* The readers' word: the top's link, TOP_LEAF for a leaf. */
 	if ((uintptr_t)idr->idr_top !=

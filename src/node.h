@@ -59,9 +59,9 @@ _Static_assert(sizeof(struct idr_node) == IDR__NODE_SIZE, "geom.h's size");
  */
 #define PACK_MIN (PACK_ROOM + 1)
 /*
- * Spare slots a tight leaf keeps rather than shrink: below 4 (32 bytes),
- * glibc's realloc gives nothing back (its smallest chunk is 32 bytes),
- * so shrinking sooner costs a call per removal for no memory.
+ * Spare slots a tight leaf keeps rather than shrink, so that a shrink is
+ * by 32 bytes or more: glibc splits off no chunk under 32, so a smaller
+ * shrink gives back nothing (by 8 or 16 bytes) or only sometimes (24).
  */
 #define PACK_SLACK 3u
 #define PACK_INTERIOR 4u

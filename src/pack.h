@@ -31,7 +31,7 @@ idr__pack_copy(const struct idr_node *node, unsigned int shift,
  * eighth): churn of up to PACK_ROOM + 1 IDs around a count shrinks it
  * at most once.  A tight one (the first shrink makes it so) keeps an
  * eighth, or PACK_SLACK if more, so leaves thinned by long runs of
- * removals are as small as malloc can make them.
+ * removals are small, and each shrink gives memory back.
  */
 static inline unsigned int idr__room_kept(const struct idr_node *leaf,
 					  unsigned int n)

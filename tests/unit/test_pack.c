@@ -114,12 +114,15 @@ static void pack_unpacked_by_insertion(void)
 
 	fill(&idr, IDR_SLOTS);
 	thin(&idr, IDR_SLOTS, 2); /* one leaf, with 2 entries, packed */
+	/* Tight, with at most PACK_SLACK (3) slots to spare. */
+	CHECK(leaf_cap(&idr) >= 2 && leaf_cap(&idr) <= 2 + 3);
 	snprintf(text, sizeof(text), ", packed in %u", leaf_cap(&idr));
 	out = fmemopen(text + 64, sizeof(text) - 64, "w");
 	CHECK_EQ(idr_dump(&idr, out, 0), 0);
 	fclose(out);
 	CHECK(strstr(text + 64, "2/") && strstr(text + 64, text));
-	k = fill_packed_room(&idr, val); /* IDs 1 .. k, in place */
+	k = leaf_cap(&idr) - 2;
+	CHECK_EQ(fill_packed_room(&idr, val), k); /* IDs 1 .. k, in place */
 	idr_stats(&idr, &st);
 	CHECK_EQ(st.packed, 1);
 	CHECK_EQ(idr_alloc(&idr, val(k + 1), 0, 0, GFP_KERNEL), k + 1);
