@@ -262,8 +262,18 @@ dom_at() {
 @test "at 700 pixels nothing overflows the page sideways; a slot map does not wrap" {
 	WINDOW=700,900 browser --dump-dom "$(url "$OUT/demo.html" "frame=2&layout")" \
 		> "$OUT/layout.html"
-	grep -q '<pre id="layout">page 700 of 700; tree left of side; out pre</pre>' \
+	grep -q '<pre id="layout">page 700 of 700; tree left of side; out pre; new nodes none</pre>' \
 		"$OUT/layout.html" || { grep -o '<pre id="layout">[^<]*' "$OUT/layout.html"; return 1; }
+}
+
+# The screenshots count pixels of the path, which a new node on it would
+# dim while it faded in: reduced motion must stop that fade too (it did
+# not: the rule that undid it was less specific than the one it undoes).
+@test "with reduced motion asked for, a new node does not fade in" {
+	browser --dump-dom "$(url "$OUT/demo.html" "frame=67&layout")" \
+		> "$OUT/motion.html"
+	grep -q '; new nodes still</pre>' "$OUT/motion.html" ||
+		{ grep -o '<pre id="layout">[^<]*' "$OUT/motion.html"; return 1; }
 }
 
 @test "step each event: a slot fills at its event, a node appears at its own" {

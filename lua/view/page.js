@@ -412,17 +412,20 @@ function selftest() {
   document.body.appendChild(pre);
 }
 /* #layout: what the page measures of itself, for the browser tests: its
- * width against the window's, the tree beside the text, and whether an
- * output box keeps its lines whole. */
+ * width against the window's, the tree beside the text, whether an
+ * output box keeps its lines whole, and whether a new node fades in. */
 function layoutNote() {
   var st = $("view").querySelector(".stage").getBoundingClientRect();
   var sd = $("view").querySelector(".side").getBoundingClientRect();
+  var nb = $("view").querySelector(".treebox .box.new");
   var pre = document.createElement("pre");
   pre.id = "layout";
   pre.textContent = "page " + document.documentElement.scrollWidth + " of " +
     window.innerWidth + "; tree " + (st.right <= sd.left ? "left of side" :
     "not beside the side") + "; out " +
-    getComputedStyle($("view").querySelector(".out")).whiteSpace;
+    getComputedStyle($("view").querySelector(".out")).whiteSpace +
+    "; new nodes " + (!nb ? "none" :
+      getComputedStyle(nb).animationName === "none" ? "still" : "fade in");
   document.body.appendChild(pre);
 }
 $("first").onclick = function () { stop(); show(0); };
