@@ -4,7 +4,10 @@
  * instructions under valgrind --tool=cachegrind (bench/instr).  Each run
  * does every phase up to @upto: 0 sets up (the shuffled order), 1 adds
  * lowest-free allocations of 0 .. N-1, 2 random finds of all N, 3 one
- * idr_for_each_entry over them, 4 random removes of all N.  The
+ * idr_for_each_entry over them, 4 random removes of all N, 5 N steps of
+ * a PID allocator (make bench's pid: a cyclic allocation and the removal
+ * of a random one of PID_LIVE live IDs; its first PID_LIVE allocations,
+ * a hundredth of the steps at N = 10^5, count too).  The
  * difference between two runs' counts, divided by N, is one phase's
  * instructions per operation: deterministic, unlike time on a shared
  * machine.
@@ -20,6 +23,11 @@
 
 #include "args.h"
 
+/* bench.h's PID allocator. */
+#define PID_START 300
+#define PID_END (1 << 22)
+#define PID_LIVE 1000
+
 #ifdef INSTR_KERNEL
 #include "kernel.h"
 
@@ -30,6 +38,7 @@
 #define FIND(t, id) bench_kernel_find(t, id)
 #define REMOVE(t, id, p) bench_kernel_remove(t, id, p)
 #define ITERATE(t, p) bench_kernel_count(t, p)
+#define CYCLIC(t, p) bench_kernel_cyclic(t, p, PID_START, PID_END)
 #else
 #include "idr.h"
 
@@ -40,6 +49,7 @@
 #define FIND(t, id) idr_find(t, id)
 #define REMOVE(t, id, p) (idr_remove(t, id) == (p))
 #define ITERATE(t, p) count_of(t, p)
+#define CYCLIC(t, p) idr_alloc_cyclic(t, p, PID_START, PID_END, GFP_KERNEL)
 
 static struct idr *idr_new(void)
 {
@@ -101,14 +111,34 @@ static void phases(unsigned int n, const unsigned int *order,
 	DEL(t);
 }
 
+/* @n steps of the PID allocator, its IDs checked. */
+static void pid(unsigned int n)
+{
+	static char v[] = "v";
+	unsigned int live[PID_LIVE], i, k, next = PID_START;
+	T *t = NEW();
+
+	srand(2);
+	for (i = 0; i < PID_LIVE + n; i++) {
+		if (CYCLIC(t, v) != (int)next)
+			abort();
+		k = i < PID_LIVE ? i : (unsigned int)rand() % PID_LIVE;
+		if (i >= PID_LIVE && !REMOVE(t, live[k], v))
+			abort();
+		live[k] = next;
+		next = next + 1 == PID_END ? PID_START : next + 1;
+	}
+	DEL(t);
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long n, upto;
 	unsigned int *order, i;
 
 	if (argc != 3 || !bench_num(argv[1], 2, 100000000, &n) ||
-	    !bench_num(argv[2], 0, 4, &upto)) {
-		fprintf(stderr, "usage: instr N UPTO, 0 <= UPTO <= 4\n");
+	    !bench_num(argv[2], 0, 5, &upto)) {
+		fprintf(stderr, "usage: instr N UPTO, 0 <= UPTO <= 5\n");
 		return 2;
 	}
 	order = malloc(n * sizeof(*order));
@@ -118,6 +148,8 @@ int main(int argc, char **argv)
 		order[i] = i;
 	shuffle(order, (unsigned int)n);
 	phases((unsigned int)n, order, upto);
+	if (upto >= 5)
+		pid((unsigned int)n);
 	free(order);
 	return 0;
 }

@@ -1,6 +1,6 @@
 #!/bin/sh
 # bench/instr.sh - instructions (and simulated last-level misses) per
-# operation of the idr's four operations, from valgrind --tool=cachegrind
+# operation of the idr's four operations and a PID allocator's step, from valgrind --tool=cachegrind
 # runs of bench/instr that stop after each phase: the difference between
 # consecutive runs, over N.  Deterministic, unlike time.  Given the
 # kernel's build of the same program (bench/instr-kernel), Linux 6.1's
@@ -25,7 +25,7 @@ printf 'op\tinstr\td1_miss\tll_miss\tn\n' > "$out"
 
 # measure BINARY NAME PREFIX: its table, and its lines into OUT.tsv.
 measure() {
-	for upto in 0 1 2 3 4; do
+	for upto in 0 1 2 3 4 5; do
 		valgrind --tool=cachegrind --cache-sim=yes \
 			--cachegrind-out-file="$tmp/cg.$upto" "$1" "$n" \
 			"$upto" 2>/dev/null
@@ -35,7 +35,7 @@ measure() {
 	done
 	printf '\n%-12s %10s %10s %10s   (cachegrind, N = %s)\n' "$2" \
 		"instr/op" "D1 miss" "LL miss" "$n"
-	for p in 1:alloc 2:find 3:iterate 4:remove; do
+	for p in 1:alloc 2:find 3:iterate 4:remove 5:pid; do
 		i=${p%%:*}
 		paste "$tmp/sum.$((i - 1))" "$tmp/sum.$i" | awk \
 			-v op="${p#*:}" -v pre="$3" -v n="$n" -v out="$out" '{

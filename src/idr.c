@@ -106,20 +106,36 @@ int idr__alloc_id(struct idr *idr, void *ptr, uint64_t start, uint64_t max,
 	return 0;
 }
 
-int idr_alloc_u32(struct idr *idr, void *ptr, uint32_t *nextid,
-		  unsigned long max, gfp_t gfp)
+static int alloc_u32(struct idr *idr, void *ptr, uint32_t *nextid,
+		     unsigned long max)
+{
+	uint64_t id;
+	int err = idr__alloc_id(idr, ptr, *nextid, max, IDR__ANY_NODES, &id);
+
+	if (!err)
+		*nextid = (uint32_t)id;
+	return err;
+}
+
+/* Out of line, as alloc_traced() below. */
+__attribute__((cold, noinline)) static int
+u32_traced(struct idr *idr, void *ptr, uint32_t *nextid, unsigned long max)
 {
 	bool op = idr__op(idr, "alloc_u32", *nextid,
 			  max > INT64_MAX ? INT64_MAX : (int64_t)max, 0);
-	uint64_t id;
-	int err;
+	int err = alloc_u32(idr, ptr, nextid, max);
 
-	(void)gfp;
-	err = idr__alloc_id(idr, ptr, *nextid, max, IDR__ANY_NODES, &id);
-	if (!err)
-		*nextid = (uint32_t)id;
-	idr__done(idr, op, err ? err : (int64_t)id);
+	idr__done(idr, op, err ? err : (int64_t)*nextid);
 	return err;
+}
+
+int idr_alloc_u32(struct idr *idr, void *ptr, uint32_t *nextid,
+		  unsigned long max, gfp_t gfp)
+{
+	(void)gfp;
+	if (idr__tracing(idr))
+		return u32_traced(idr, ptr, nextid, max);
+	return alloc_u32(idr, ptr, nextid, max);
 }
 
 static unsigned long range_max(int end)
@@ -171,25 +187,43 @@ int idr_alloc_tagged(struct idr *idr, void *ptr, int start, int end, gfp_t gfp)
 	return (int)idr__done(idr, op, id);
 }
 
-int idr_alloc_cyclic(struct idr *idr, void *ptr, int start, int end, gfp_t gfp)
+/* The cursor's allocation: at or after it, then from @start, as the
+ * kernel's; the op events are the caller's. */
+static int alloc_cyclic(struct idr *idr, void *ptr, int start, int end)
 {
-	bool op = idr__op(idr, "alloc_cyclic", start, end, idr->idr_next);
-	uint32_t id = idr->idr_next;
+	uint64_t first = idr->idr_next, max = range_max(end), id;
 	int err;
 
 	if (start < 0)
-		return (int)idr__done(idr, op, -EINVAL);
-	if (id < (uint32_t)start || id > INT_MAX)
-		id = (uint32_t)start;
-	err = idr_alloc_u32(idr, ptr, &id, range_max(end), gfp);
-	if (err == -ENOSPC && id > (uint32_t)start) {
-		id = (uint32_t)start;
-		err = idr_alloc_u32(idr, ptr, &id, range_max(end), gfp);
-	}
+		return -EINVAL;
+	if (first < (uint64_t)start || first > INT_MAX)
+		first = (uint64_t)start;
+	err = idr__alloc_id(idr, ptr, first, max, IDR__ANY_NODES, &id);
+	if (err == -ENOSPC && first > (uint64_t)start)
+		err = idr__alloc_id(idr, ptr, (uint64_t)start, max,
+				    IDR__ANY_NODES, &id);
 	if (err)
-		return (int)idr__done(idr, op, err);
-	idr->idr_next = id + 1;
-	return (int)idr__done(idr, op, id);
+		return err;
+	idr->idr_next = (unsigned int)id + 1;
+	idr->idr_flags |= IDR__CYCLIC;
+	return (int)id;
+}
+
+__attribute__((cold, noinline)) static int
+alloc_cyclic_traced(struct idr *idr, void *ptr, int start, int end)
+{
+	bool op = idr__op(idr, "alloc_cyclic", start, end, idr->idr_next);
+
+	return (int)idr__done(idr, op, alloc_cyclic(idr, ptr, start, end));
+}
+
+/* Untraced, as idr_alloc(): a PID allocator's every call. */
+int idr_alloc_cyclic(struct idr *idr, void *ptr, int start, int end, gfp_t gfp)
+{
+	(void)gfp;
+	if (idr__tracing(idr))
+		return alloc_cyclic_traced(idr, ptr, start, end);
+	return alloc_cyclic(idr, ptr, start, end);
 }
 
 unsigned int idr_get_cursor(const struct idr *idr)

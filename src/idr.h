@@ -187,6 +187,8 @@ struct idr {
 
 /* private: idr_flags of an IDA's tree: its leaves hold bitmaps */
 #define IDR__IDA 0x80u
+/* private: idr_alloc_cyclic() has allocated (its cursor's leaf stays whole) */
+#define IDR__CYCLIC 0x40u
 
 /* Every field in order, so that C++ (before C++20) takes it too. */
 /* clang-format off */

@@ -664,6 +664,21 @@ static inline void *leaf_take(struct idr_node *leaf, unsigned int off,
 	return entry;
 }
 
+/*
+ * Whether whole @leaf, due to be packed after the removal of @index, is
+ * the leaf where idr_alloc_cyclic() allocates next (once it has): that
+ * one stays whole.  A PID allocator's removals hit the leaf it is
+ * filling, and packing it made the next allocations unpack it again.
+ */
+static bool at_cursor(const struct idr *idr, const struct idr_node *leaf,
+		      uint64_t index)
+{
+	uint64_t next = (uint64_t)idr->idr_next - idr->idr_base;
+
+	return !is_packed(leaf) && idr->idr_flags & IDR__CYCLIC &&
+	       !((index ^ next) >> IDR_BITS);
+}
+
 /* After a removal left @n entries in path[@depth - 1]: pack it, or shrink
  * it if packed (pack.c says when), in its place; on an RCU idr into a
  * new block, the old one freed after readers. */
@@ -673,7 +688,7 @@ leaf_compact(struct idr *idr, struct idr_node **path, unsigned int depth,
 {
 	struct idr_node *old = path[depth - 1], *small;
 
-	if (!idr__pack_due(old, n))
+	if (!idr__pack_due(old, n) || at_cursor(idr, old, index))
 		return;
 	small = idr__pack_leaf(old, n, copy);
 	if (!small)
@@ -832,7 +847,7 @@ delete_usual(struct idr *idr, uint64_t index, void **entry)
 	idr->idr_mods++;
 	*entry = leaf_take(leaf, off, n);
 	idr__clear_bits(&leaf->full, bit(off));
-	if (idr__pack_due(leaf, n - 1))
+	if (idr__pack_due(leaf, n - 1) && !at_cursor(idr, leaf, index))
 		compact_below(parent, index, leaf, n - 1);
 	idr->idr_count--;
 	return true;

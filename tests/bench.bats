@@ -308,19 +308,19 @@ build_broken() {
 	done
 }
 
-@test "instr: cachegrind's instructions per operation for the four phases" {
+@test "instr: cachegrind's instructions per operation for the five phases" {
 	make -s build/bench/instr >&2
-	run ./build/bench/instr 2000 5
+	run ./build/bench/instr 2000 6
 	assert_failure 2
 	assert_output --partial 'usage: instr'
-	for upto in 0 1 2 3 4; do
+	for upto in 0 1 2 3 4 5; do
 		run ./build/bench/instr 2000 $upto
 		assert_success
 	done
 	command -v valgrind > /dev/null || skip "no valgrind"
 	run sh bench/instr.sh build/bench/instr 2000 "$BATS_TEST_TMPDIR/i.tsv"
 	assert_success
-	for s in alloc find iterate remove; do
+	for s in alloc find iterate remove pid; do
 		assert_line --regexp "^$s +[0-9]+\.[0-9] +[0-9.]+ +[0-9.]+$"
 		# The same figure in the TSV targets.lua reads.
 		assert_equal "$(awk -F '\t' -v s=$s '$1 == s { print $2, $5 }' \
@@ -330,6 +330,9 @@ build_broken() {
 	# A find is a few dozen instructions, never zero or thousands.
 	n=$(echo "$output" | awk '$1 == "find" { print int($2) }')
 	[ "$n" -ge 20 ] && [ "$n" -le 500 ]
+	# A PID step, an allocation and a removal, costs more than a find.
+	p=$(echo "$output" | awk '$1 == "pid" { print int($2) }')
+	[ "$p" -gt "$n" ] && [ "$p" -le 5000 ]
 }
 
 @test "targets: issue 32's marks, the kernel measured beside them, CPU minimums" {

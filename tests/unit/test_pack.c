@@ -41,13 +41,18 @@ static void thin(struct idr *idr, unsigned long n, unsigned int keep)
 			CHECK(idr_remove(idr, id) == val(id));
 }
 
-/* Room in the leaf holding ID 0 if it is packed, else 0. */
-static unsigned int leaf_cap(const struct idr *idr)
+/* Room in the leaf holding @id if it is packed, else 0. */
+static unsigned int leaf_cap_at(const struct idr *idr, unsigned long id)
 {
 	struct idr_view views[IDR_LEVELS_MAX];
-	unsigned int n = idr__path_views(idr, 0, views);
+	unsigned int n = idr__path_views(idr, id, views);
 
 	return n ? views[n - 1].packed : 0;
+}
+
+static unsigned int leaf_cap(const struct idr *idr)
+{
+	return leaf_cap_at(idr, 0);
 }
 
 /* Every ID below LEAVES * 64 is there exactly when @live says. */
@@ -919,6 +924,46 @@ static void pack_lone_churn_is_quiet(void)
 
 /* }==================== Lone IDs ==================== */
 
+/*
+ * Leaf 0 full and 3/4 of leaf 1 (the most a removal packs), by @cyclic
+ * allocation or not; then a removal from each leaf, which would pack
+ * both: the leaf idr_alloc_cyclic() fills stays whole until its cursor
+ * leaves it.
+ */
+static void pack_not_at_cursor_by(bool cyclic)
+{
+	unsigned long most = IDR_SLOTS * 3 / 4, id, n = IDR_SLOTS + most;
+	DEFINE_IDR(idr);
+
+	for (id = 0; id < n; id++)
+		CHECK_EQ(cyclic ? idr_alloc_cyclic(&idr, val(id), 0, 0,
+						   GFP_KERNEL)
+				: idr_alloc(&idr, val(id), 0, 0, GFP_KERNEL),
+			 id);
+	for (id = 0; id < IDR_SLOTS - most + 1; id++)
+		CHECK(idr_remove(&idr, id) == val(id));
+	CHECK(leaf_cap_at(&idr, 0) > 0);
+	CHECK(idr_remove(&idr, IDR_SLOTS) == val(IDR_SLOTS));
+	CHECK_EQ(leaf_cap_at(&idr, IDR_SLOTS) > 0, !cyclic);
+	/* The cursor moves on to leaf 2: leaf 1 packs at its next removal. */
+	id = 2 * IDR_SLOTS;
+	if (cyclic)
+		CHECK_EQ(idr_alloc_cyclic(&idr, val(id), (int)id, 0, GFP_KERNEL),
+			 id);
+	CHECK(idr_remove(&idr, IDR_SLOTS + 1) == val(IDR_SLOTS + 1));
+	CHECK(leaf_cap_at(&idr, IDR_SLOTS) > 0);
+	for (id = IDR_SLOTS + 2; id < n; id++)
+		CHECK(idr_find(&idr, id) == val(id));
+	CHECK_SOUND(&idr);
+	idr_destroy(&idr);
+}
+
+static void pack_not_at_cursor(void)
+{
+	pack_not_at_cursor_by(false);
+	pack_not_at_cursor_by(true);
+}
+
 /* One random change the body of a loop makes at @id, to both. */
 static void mutate(struct idr *idr, struct model *m, int id, uint64_t *rng)
 {
@@ -1024,6 +1069,7 @@ void suite_pack(void)
 	RUN(pack_lone_not_everywhere);
 	RUN(pack_lone_random_against_model);
 	RUN(pack_lone_churn_is_quiet);
+	RUN(pack_not_at_cursor);
 	RUN(pack_shrink_relinks_moved_leaf);
 	RUN(pack_remove_past_reach);
 	RUN(iter_matches_get_next);
