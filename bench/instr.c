@@ -6,8 +6,9 @@
  * lowest-free allocations of 0 .. N-1, 2 random finds of all N, 3 one
  * idr_for_each_entry over them, 4 random removes of all N, 5 N steps of
  * a PID allocator (make bench's pid: a cyclic allocation and the removal
- * of a random one of PID_LIVE live IDs; its first PID_LIVE allocations,
- * a hundredth of the steps at N = 10^5, count too).  The
+ * of a random one of PID_LIVE live IDs, drawn in phase 0; its first
+ * PID_LIVE allocations, a hundredth of the steps at N = 10^5, and the
+ * teardown count too).  The
  * difference between two runs' counts, divided by N, is one phase's
  * instructions per operation: deterministic, unlike time on a shared
  * machine.
@@ -111,18 +112,18 @@ static void phases(unsigned int n, const unsigned int *order,
 	DEL(t);
 }
 
-/* @n steps of the PID allocator, its IDs checked. */
-static void pid(unsigned int n)
+/* @n steps of the PID allocator, its IDs checked; step i removes the
+ * live ID @pick[i]. */
+static void pid(unsigned int n, const unsigned short *pick)
 {
 	static char v[] = "v";
 	unsigned int live[PID_LIVE], i, k, next = PID_START;
 	T *t = NEW();
 
-	srand(2);
 	for (i = 0; i < PID_LIVE + n; i++) {
 		if (CYCLIC(t, v) != (int)next)
 			abort();
-		k = i < PID_LIVE ? i : (unsigned int)rand() % PID_LIVE;
+		k = i < PID_LIVE ? i : pick[i - PID_LIVE];
 		if (i >= PID_LIVE && !REMOVE(t, live[k], v))
 			abort();
 		live[k] = next;
@@ -135,6 +136,7 @@ int main(int argc, char **argv)
 {
 	unsigned long n, upto;
 	unsigned int *order, i;
+	unsigned short *pick;
 
 	if (argc != 3 || !bench_num(argv[1], 2, 100000000, &n) ||
 	    !bench_num(argv[2], 0, 5, &upto)) {
@@ -142,14 +144,18 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	order = malloc(n * sizeof(*order));
-	if (!order)
+	pick = malloc(n * sizeof(*pick));
+	if (!order || !pick)
 		return 1;
 	for (i = 0; i < n; i++)
 		order[i] = i;
 	shuffle(order, (unsigned int)n);
+	for (i = 0; i < n; i++)
+		pick[i] = (unsigned short)(rand() % PID_LIVE);
 	phases((unsigned int)n, order, upto);
 	if (upto >= 5)
-		pid((unsigned int)n);
+		pid((unsigned int)n, pick);
+	free(pick);
 	free(order);
 	return 0;
 }

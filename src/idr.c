@@ -187,6 +187,25 @@ int idr_alloc_tagged(struct idr *idr, void *ptr, int start, int end, gfp_t gfp)
 	return (int)idr__done(idr, op, id);
 }
 
+/*
+ * The cursor to @next, the ID after the one allocated.  A removal does
+ * not pack the leaf the cursor is in (tree.c's at_cursor()); the leaf it
+ * leaves may be due.  The flag is stored once: it shares a cache line
+ * with the top, which RCU readers load.
+ */
+static inline void cursor_moved(struct idr *idr, unsigned int next)
+{
+	/* Below the base, an index wraps past the tree: no leaf holds it. */
+	uint64_t was = (uint64_t)idr->idr_next - idr->idr_base,
+		 now = (uint64_t)next - idr->idr_base;
+
+	idr->idr_next = next;
+	if (!(idr->idr_flags & IDR__CYCLIC))
+		idr->idr_flags |= IDR__CYCLIC;
+	else if ((was ^ now) >> IDR_BITS)
+		idr__cursor_left(idr, was);
+}
+
 /* The cursor's allocation: at or after it, then from @start, as the
  * kernel's; the op events are the caller's. */
 static int alloc_cyclic(struct idr *idr, void *ptr, int start, int end)
@@ -204,8 +223,7 @@ static int alloc_cyclic(struct idr *idr, void *ptr, int start, int end)
 				    IDR__ANY_NODES, &id);
 	if (err)
 		return err;
-	idr->idr_next = (unsigned int)id + 1;
-	idr->idr_flags |= IDR__CYCLIC;
+	cursor_moved(idr, (unsigned int)id + 1);
 	return (int)id;
 }
 

@@ -666,9 +666,10 @@ static inline void *leaf_take(struct idr_node *leaf, unsigned int off,
 
 /*
  * Whether whole @leaf, due to be packed after the removal of @index, is
- * the leaf where idr_alloc_cyclic() allocates next (once it has): that
- * one stays whole.  A PID allocator's removals hit the leaf it is
- * filling, and packing it made the next allocations unpack it again.
+ * the leaf where idr_alloc_cyclic() allocates next (once it has): a
+ * removal does not pack that one.  A PID allocator's removals hit the
+ * leaf it is filling, and packing it made the next allocations unpack it
+ * again.  When the cursor moves on, idr__cursor_left() packs the leaf.
  */
 static bool at_cursor(const struct idr *idr, const struct idr_node *leaf,
 		      uint64_t index)
@@ -697,6 +698,19 @@ leaf_compact(struct idr *idr, struct idr_node **path, unsigned int depth,
 	if (copy)
 		idr__retire(idr, old, node_size(old), !is_packed(old));
 	trace(idr, IDR_TRACE_PACK, index, 0, small);
+}
+
+void idr__cursor_left(struct idr *idr, uint64_t index)
+{
+	struct idr_node *path[IDR__LEVELS], *leaf;
+	unsigned int depth = descend(idr, index, path);
+
+	if (!depth || depth != idr__height(idr) || !packable(idr))
+		return;
+	leaf = path[depth - 1];
+	if (!is_packed(leaf))
+		leaf_compact(idr, path, depth, index, count_of(leaf->present),
+			     idr__rcu(idr));
 }
 
 /*

@@ -88,6 +88,9 @@ IDR__HIDDEN bool idr__delete(struct idr *idr, uint64_t index, void **entry);
 /* idr__delete() on an untraced idr, the usual case in one descent: the
  * entry at @index, or NULL if absent. */
 IDR__HIDDEN void *idr__remove(struct idr *idr, uint64_t index);
+/* idr_alloc_cyclic()'s cursor has left the leaf of @index, where
+ * removals did not pack (see at_cursor()): pack it now if it is due. */
+IDR__HIDDEN void idr__cursor_left(struct idr *idr, uint64_t index);
 /* Free every node of the tree (not the cache: see nodes.h). */
 IDR__HIDDEN void idr__free_all(struct idr *idr);
 

@@ -329,10 +329,12 @@ build_broken() {
 	done
 	# A find is a few dozen instructions, never zero or thousands.
 	n=$(echo "$output" | awk '$1 == "find" { print int($2) }')
-	[ "$n" -ge 20 ] && [ "$n" -le 500 ]
+	[ "$n" -ge 20 ]
+	[ "$n" -le 500 ]
 	# A PID step, an allocation and a removal, costs more than a find.
 	p=$(echo "$output" | awk '$1 == "pid" { print int($2) }')
-	[ "$p" -gt "$n" ] && [ "$p" -le 5000 ]
+	[ "$p" -gt "$n" ]
+	[ "$p" -le 5000 ]
 }
 
 @test "targets: issue 32's marks, the kernel measured beside them, CPU minimums" {

@@ -924,44 +924,97 @@ static void pack_lone_churn_is_quiet(void)
 
 /* }==================== Lone IDs ==================== */
 
-/*
- * Leaf 0 full and 3/4 of leaf 1 (the most a removal packs), by @cyclic
- * allocation or not; then a removal from each leaf, which would pack
- * both: the leaf idr_alloc_cyclic() fills stays whole until its cursor
- * leaves it.
- */
-static void pack_not_at_cursor_by(bool cyclic)
+static void quiet_trace(const struct idr *idr, const struct idr_trace *ev,
+			void *data)
 {
-	unsigned long most = IDR_SLOTS * 3 / 4, id, n = IDR_SLOTS + most;
+	(void)idr;
+	(void)ev;
+	++*(unsigned long *)data;
+}
+
+/*
+ * IDs @base .. of leaf 0 full and 3/4 of leaf 1 (the most a removal
+ * packs), by @cyclic allocation or not, @traced (removals then take the
+ * general path) or not; then a removal from each leaf, which would pack
+ * both: the leaf idr_alloc_cyclic() fills stays whole until its cursor
+ * leaves it, and is packed then.
+ */
+static void pack_not_at_cursor_by(bool cyclic, unsigned int base, bool traced)
+{
+	unsigned long most = IDR_SLOTS * 3 / 4, k, n = IDR_SLOTS + most,
+		      events = 0;
+	struct idr idr;
+
+	idr_init_base(&idr, (int)base);
+	if (traced)
+		idr_set_trace(&idr, quiet_trace, &events);
+	for (k = 0; k < n; k++)
+		CHECK_EQ(cyclic ? idr_alloc_cyclic(&idr, val(k), (int)base, 0,
+						   GFP_KERNEL)
+				: idr_alloc(&idr, val(k), 0, 0, GFP_KERNEL),
+			 base + k);
+	for (k = 0; k < IDR_SLOTS - most + 1; k++)
+		CHECK(idr_remove(&idr, base + k) == val(k));
+	CHECK(leaf_cap_at(&idr, 0) > 0);
+	CHECK(idr_remove(&idr, base + IDR_SLOTS) == val(IDR_SLOTS));
+	CHECK_EQ(leaf_cap_at(&idr, IDR_SLOTS) > 0, !cyclic);
+	/* The cursor moves on to leaf 2, and leaf 1 is packed. */
+	k = 2 * IDR_SLOTS;
+	if (cyclic)
+		CHECK_EQ(idr_alloc_cyclic(&idr, val(k), (int)(base + k), 0,
+					  GFP_KERNEL),
+			 base + k);
+	CHECK(leaf_cap_at(&idr, IDR_SLOTS) > 0);
+	CHECK(idr_remove(&idr, base + IDR_SLOTS + 1) == val(IDR_SLOTS + 1));
+	CHECK(leaf_cap_at(&idr, IDR_SLOTS) > 0);
+	for (k = IDR_SLOTS + 2; k < n; k++)
+		CHECK(idr_find(&idr, base + k) == val(k));
+	CHECK_EQ(events > 0, traced);
+	CHECK_SOUND(&idr);
+	idr_destroy(&idr);
+}
+
+/* Whether pack_behind_cursor() keeps @k. */
+static bool kept_behind(unsigned long k)
+{
+	return k % 4 == 0 || k % IDR_SLOTS >= IDR_SLOTS - 2;
+}
+
+/*
+ * A cyclic allocator whose IDs mostly die young: 3 of every 4 removed
+ * right after the next allocation (which then is no lone ID, born
+ * packed), none of a leaf's last two, so that each leaf loses them all
+ * while the cursor is in it.  Every leaf it has left is packed, none
+ * kept whole for good.
+ */
+static void pack_behind_cursor(void)
+{
+	unsigned long k, leaves = 4;
 	DEFINE_IDR(idr);
 
-	for (id = 0; id < n; id++)
-		CHECK_EQ(cyclic ? idr_alloc_cyclic(&idr, val(id), 0, 0,
-						   GFP_KERNEL)
-				: idr_alloc(&idr, val(id), 0, 0, GFP_KERNEL),
-			 id);
-	for (id = 0; id < IDR_SLOTS - most + 1; id++)
-		CHECK(idr_remove(&idr, id) == val(id));
-	CHECK(leaf_cap_at(&idr, 0) > 0);
-	CHECK(idr_remove(&idr, IDR_SLOTS) == val(IDR_SLOTS));
-	CHECK_EQ(leaf_cap_at(&idr, IDR_SLOTS) > 0, !cyclic);
-	/* The cursor moves on to leaf 2: leaf 1 packs at its next removal. */
-	id = 2 * IDR_SLOTS;
-	if (cyclic)
-		CHECK_EQ(idr_alloc_cyclic(&idr, val(id), (int)id, 0, GFP_KERNEL),
-			 id);
-	CHECK(idr_remove(&idr, IDR_SLOTS + 1) == val(IDR_SLOTS + 1));
-	CHECK(leaf_cap_at(&idr, IDR_SLOTS) > 0);
-	for (id = IDR_SLOTS + 2; id < n; id++)
-		CHECK(idr_find(&idr, id) == val(id));
+	for (k = 0; k <= leaves * IDR_SLOTS; k++) {
+		CHECK_EQ(idr_alloc_cyclic(&idr, val(k), 0, 0, GFP_KERNEL), k);
+		if (k && !kept_behind(k - 1))
+			CHECK(idr_remove(&idr, k - 1) == val(k - 1));
+	}
+	for (k = 0; k < leaves; k++)
+		CHECK(leaf_cap_at(&idr, k * IDR_SLOTS) > 0);
+	for (k = 0; k < leaves * IDR_SLOTS; k++)
+		CHECK(idr_find(&idr, k) == (kept_behind(k) ? val(k) : NULL));
 	CHECK_SOUND(&idr);
 	idr_destroy(&idr);
 }
 
 static void pack_not_at_cursor(void)
 {
-	pack_not_at_cursor_by(false);
-	pack_not_at_cursor_by(true);
+	static const unsigned int bases[] = { 0, 1, IDR_SLOTS + 5 };
+	unsigned int i;
+
+	for (i = 0; i < 3; i++) {
+		pack_not_at_cursor_by(false, bases[i], false);
+		pack_not_at_cursor_by(true, bases[i], false);
+		pack_not_at_cursor_by(true, bases[i], true);
+	}
 }
 
 /* One random change the body of a loop makes at @id, to both. */
@@ -1070,6 +1123,7 @@ void suite_pack(void)
 	RUN(pack_lone_random_against_model);
 	RUN(pack_lone_churn_is_quiet);
 	RUN(pack_not_at_cursor);
+	RUN(pack_behind_cursor);
 	RUN(pack_shrink_relinks_moved_leaf);
 	RUN(pack_remove_past_reach);
 	RUN(iter_matches_get_next);
