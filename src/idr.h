@@ -187,7 +187,8 @@ struct idr {
 
 /* private: idr_flags of an IDA's tree: its leaves hold bitmaps */
 #define IDR__IDA 0x80u
-/* private: idr_alloc_cyclic() has allocated (its cursor's leaf stays whole) */
+/* private: idr_alloc_cyclic() has allocated (removals leave the leaf of
+ * its cursor whole: tree.c's at_cursor()) */
 #define IDR__CYCLIC 0x40u
 
 /* Every field in order, so that C++ (before C++20) takes it too. */

@@ -707,6 +707,11 @@ void idr__cursor_left(struct idr *idr, uint64_t index)
 
 	if (!depth || depth != idr__height(idr) || !packable(idr))
 		return;
+	/* An RCU idr packs into a new block: a malloc, which an allocation
+	 * under idr_preload() may not make.  The leaf packs at its next
+	 * removal instead. */
+	if (idr__rcu(idr) && idr__preloaded())
+		return;
 	leaf = path[depth - 1];
 	if (!is_packed(leaf))
 		leaf_compact(idr, path, depth, index, count_of(leaf->present),

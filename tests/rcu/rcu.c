@@ -903,6 +903,62 @@ static void pending(void)
 }
 #endif
 
+/* Whether cyclic() keeps @k: 1 in 4, and a leaf's last two. */
+static bool kept(unsigned long k)
+{
+	return k % 4 == 0 || k % IDR_SLOTS >= IDR_SLOTS - 2;
+}
+
+/* @leaves leaves' worth of cyclic allocations on @idr, @preloaded or
+ * not; an ID not kept() goes right after the next allocation, in the
+ * leaf the cursor is in, so that no removal packs it.  The packed
+ * nodes then. */
+static unsigned long cyclic_fill(struct idr *idr, unsigned long from,
+				 unsigned long leaves, bool preloaded)
+{
+	unsigned long k, end = from + leaves * IDR_SLOTS;
+	struct idr_stats st;
+
+	for (k = from; k <= end; k++) {
+		if (preloaded)
+			idr_preload(GFP_KERNEL);
+		check(idr_alloc_cyclic(idr, idr, 0, 0,
+				       preloaded ? GFP_NOWAIT : GFP_KERNEL) ==
+			      (int)k,
+		      "cyclic: the cursor's ID");
+		if (preloaded)
+			idr_preload_end();
+		if (k > from && !kept(k - 1))
+			idr_remove(idr, k - 1);
+	}
+	idr_stats(idr, &st);
+	return st.packed;
+}
+
+/*
+ * A cyclic allocator on an RCU idr: the allocation that moves the cursor
+ * on packs the leaf it leaves, but not under idr_preload() (the pack is
+ * a copy, a malloc); that leaf packs at its next removal.
+ */
+static void cyclic(void)
+{
+	static struct idr idr;
+	struct idr_stats st;
+
+	idr_init_rcu(&idr);
+	check(cyclic_fill(&idr, 0, 1, true) == 0,
+	      "cyclic: under idr_preload(), the leaf left stays whole");
+	idr_remove(&idr, 0);
+	idr_stats(&idr, &st);
+	check(st.packed == 1, "cyclic: it packs at its next removal");
+	check(cyclic_fill(&idr, IDR_SLOTS + 1, 1, false) == 2,
+	      "cyclic: not preloaded, the leaf left is packed");
+	check(idr_check(&idr) == 0, "cyclic: sound");
+	idr_destroy(&idr);
+	idr__rcu_synchronize();
+	idr__rcu_barrier();
+}
+
 /* The same operations on an RCU idr and a plain one, over IDs below
  * @space: sparse (lone insertions, packed nodes) or dense. */
 static void model(unsigned long space)
@@ -921,7 +977,12 @@ static void model(unsigned long space)
 
 		if (step % 4096 >= 3000) /* thinning, now and then */
 			x &= ~1u;
-		if (x & 1) {
+		if (x & 1 && x & 0x200) {
+			int ia = idr_alloc_cyclic(&a, p, 0, end, GFP_KERNEL);
+			int ib = idr_alloc_cyclic(&b, p, 0, end, GFP_KERNEL);
+
+			bad += ia != ib;
+		} else if (x & 1) {
 			int ia = idr_alloc(&a, p, start, end, GFP_KERNEL);
 			int ib = idr_alloc(&b, p, start, end, GFP_KERNEL);
 
@@ -993,6 +1054,7 @@ int main(int argc, char **argv)
 	printf("# %.2f s a case, seed %u\n", seconds, seed);
 	model(1u << 16);
 	model(2048);
+	cyclic();
 #ifndef IDR_RCU_SHIM
 	pending();
 #endif
