@@ -334,6 +334,14 @@ local SAY = {
 	["bit-set"] = function(_, ev)
 		return ("%s; words full: %s."):format(cap(W.text(ev)), runs(ev.full))
 	end,
+	-- An allocation packs only the leaf its cursor has just left, which
+	-- removals thinned while the cursor was in it.
+	pack = function(st, ev)
+		if st.op ~= "alloc_cyclic" then return told(ev) end
+		return ("%s: the cursor has left it, and removals thinned it " ..
+			"while the cursor was there (no removal packs the " ..
+			"leaf the cursor is in)."):format(cap(W.text(ev)))
+	end,
 }
 SAY["bit-clear"] = SAY["bit-set"]
 SAY["subtree-open"] = SAY.full

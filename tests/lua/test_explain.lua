@@ -69,6 +69,16 @@ check("calls", o:explain(function()
 	o:find(2)
 end))
 
+-- The cyclic cursor leaves a leaf that removals thinned while it was
+-- there: the allocation packs it, and says why.
+local c = idr.new()
+for i = 0, 62 do assert(c:alloc_cyclic("v", 0, 0) == i) end
+for i = 1, 20 do assert(c:remove(i) == "v") end
+assert(not c:explain(function() c:remove(0) end):find("packed"))
+local left = c:explain(function() c:alloc_cyclic("v", 0, 0) end)
+assert(left:find("Leaf L0 0..63 is packed into a smaller block: the " ..
+	"cursor has left it", 1, true), left)
+
 -- The 2004 API: -EAGAIN, then pre_get fills the cache.
 local l = idr.new()
 check("legacy", l:explain(function()
