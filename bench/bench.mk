@@ -97,7 +97,8 @@ $(B)/bench/rcu: bench/rcu.c bench/args.h $(LIB_SRC) $(RCU_SRC) $(LIB_HDR)
 	$(QUIET_CC)$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc -pthread -o $@ bench/rcu.c \
 		$(LIB_SRC) $(RCU_SRC) $(URCU_LIBS)
 
-$(B)/bench/instr: bench/instr.c bench/args.h $(LIB_SRC) $(LIB_HDR)
+$(B)/bench/instr: bench/instr.c bench/args.h bench/bench.h $(LIB_SRC) \
+		$(LIB_HDR)
 	@mkdir -p $(@D)
 	$(QUIET_CC)$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc -o $@ bench/instr.c $(LIB_SRC)
 
@@ -158,7 +159,7 @@ $(B)/bench/bench-kernel: $(BENCH_SRC) bench/impl_kernel.c $(BENCH_HDR) \
 		-o $@ $(BENCH_SRC) bench/impl_kernel.c $(LIB_SRC) \
 		$(KDIR)/kernel.o -lJudy -lm $(URCU_LIBS) -pthread
 
-$(B)/bench/instr-kernel: bench/instr.c bench/args.h bench/kernel.h \
+$(B)/bench/instr-kernel: bench/instr.c bench/args.h bench/bench.h bench/kernel.h \
 		$(KDIR)/kernel.o
 	$(QUIET_CC)$(CC) $(CPPFLAGS) -DINSTR_KERNEL $(CFLAGS) -Isrc -Ibench \
 		-o $@ bench/instr.c $(KDIR)/kernel.o $(URCU_LIBS) -pthread

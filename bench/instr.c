@@ -23,11 +23,7 @@
 #include <stdlib.h>
 
 #include "args.h"
-
-/* bench.h's PID allocator. */
-#define PID_START 300
-#define PID_END (1 << 22)
-#define PID_LIVE 1000
+#include "bench.h" /* the PID allocator's PID_* */
 
 #ifdef INSTR_KERNEL
 #include "kernel.h"

@@ -195,14 +195,12 @@ int idr_alloc_tagged(struct idr *idr, void *ptr, int start, int end, gfp_t gfp)
  */
 static inline void cursor_moved(struct idr *idr, unsigned int next)
 {
-	/* Below the base, an index wraps past the tree: no leaf holds it. */
-	uint64_t was = (uint64_t)idr->idr_next - idr->idr_base,
-		 now = (uint64_t)next - idr->idr_base;
+	uint64_t was = idr__cursor_index(idr);
 
 	idr->idr_next = next;
 	if (!(idr->idr_flags & IDR__CYCLIC))
 		idr->idr_flags |= IDR__CYCLIC;
-	else if ((was ^ now) >> IDR_BITS)
+	else if ((was ^ idr__cursor_index(idr)) >> IDR_BITS)
 		idr__cursor_left(idr, was);
 }
 

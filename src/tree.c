@@ -674,10 +674,8 @@ static inline void *leaf_take(struct idr_node *leaf, unsigned int off,
 static bool at_cursor(const struct idr *idr, const struct idr_node *leaf,
 		      uint64_t index)
 {
-	uint64_t next = (uint64_t)idr->idr_next - idr->idr_base;
-
 	return !is_packed(leaf) && idr->idr_flags & IDR__CYCLIC &&
-	       !((index ^ next) >> IDR_BITS);
+	       !((index ^ idr__cursor_index(idr)) >> IDR_BITS);
 }
 
 /* After a removal left @n entries in path[@depth - 1]: pack it, or shrink

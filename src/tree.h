@@ -88,6 +88,12 @@ IDR__HIDDEN bool idr__delete(struct idr *idr, uint64_t index, void **entry);
 /* idr__delete() on an untraced idr, the usual case in one descent: the
  * entry at @index, or NULL if absent. */
 IDR__HIDDEN void *idr__remove(struct idr *idr, uint64_t index);
+/* The tree index of idr_alloc_cyclic()'s cursor: past the tree when the
+ * cursor is below the base. */
+static inline uint64_t idr__cursor_index(const struct idr *idr)
+{
+	return (uint64_t)idr->idr_next - idr->idr_base;
+}
 /* idr_alloc_cyclic()'s cursor has left the leaf of @index, where
  * removals did not pack (see at_cursor()): pack it now if it is due. */
 IDR__HIDDEN void idr__cursor_left(struct idr *idr, uint64_t index);
