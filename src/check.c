@@ -24,27 +24,44 @@ static bool bitmap_sound(const struct idr_node *map, bool full)
 	       used == map->present;
 }
 
-/* A packed node is of a packable idr, of its kind and level, with room
- * enough. */
-static bool packed_sound(const struct idr *idr, const struct idr_node *node,
-			 unsigned int shift)
+/* A packed node (pack word @word, holding @n) is of a packable idr, of
+ * its kind and level, with room enough; a leaf with room for 2 at least
+ * (word_at()). */
+static bool packed_sound(const struct idr *idr, uintptr_t word,
+			 unsigned int shift, unsigned int n)
 {
-	unsigned int cap = pack_cap(node);
+	unsigned int cap = word_cap(word);
 	bool interior = shift != 0;
 
-	return packable(idr) && !!(node->pack & PACK_INTERIOR) == interior &&
-	       shift_of(node) == shift && (node->pack & 0xf0) == 0 &&
-	       !(interior && (node->pack & PACK_GROWN)) &&
-	       cap >= count_of(present_of(node)) && cap <= IDR_SLOTS;
+	return packable(idr) && (word & 1) &&
+	       !!(word & PACK_INTERIOR) == interior &&
+	       (word >> 8 & 0xff) == shift && (word & 0xf0) == 0 &&
+	       !(interior && (word & PACK_GROWN)) && cap >= n &&
+	       cap <= IDR_SLOTS && (interior || cap >= 2);
 }
 
-static bool leaf_sound(const struct idr *idr, const struct idr_node *leaf)
+/* A packed leaf's pack word is in place and sound, unless the link says
+ * it has no room. */
+static bool packed_leaf_sound(const struct idr *idr, const void *link)
 {
+	unsigned int n = count_of(linked(link)->full);
+	uintptr_t word = leaf_word(link);
+
+	if (!((uintptr_t)link & LINK_NO_ROOM) && word_cap(word) <= n)
+		return false;
+	return packed_sound(idr, word, 0, n);
+}
+
+static bool leaf_sound(const struct idr *idr, const void *link)
+{
+	const struct idr_node *leaf = linked(link);
 	bool ida = idr->idr_flags & IDR__IDA;
 	unsigned int off;
 
-	if (is_packed(leaf))
-		return packed_sound(idr, leaf, 0);
+	if (link_packed(link))
+		return packed_leaf_sound(idr, link);
+	if ((uintptr_t)link & LINK_NO_ROOM)
+		return false;
 	if (idr__tagged(idr) != (leaf->aux != NULL))
 		return false;
 	if (!ida && leaf->full != leaf->present)
@@ -62,8 +79,9 @@ static bool leaf_sound(const struct idr *idr, const struct idr_node *leaf)
 	return true;
 }
 
-/* Count the entries under @node; -1 if any invariant is broken. */
-static long check_node(const struct idr *idr, const struct idr_node *node,
+/* Count the entries under the node @link leads to; -1 if any invariant
+ * is broken. */
+static long check_node(const struct idr *idr, const void *link,
 		       unsigned int shift);
 
 /* An interior node's children, and how many entries are under them. */
@@ -82,9 +100,10 @@ static long check_children(const struct idr *idr, const struct idr_node *node,
 			return -1;
 		if (!child)
 			continue;
-		if (link != link_to(child))
+		/* An interior child's layout is in its pack word too. */
+		if (shift > IDR_BITS && link != link_to(child))
 			return -1;
-		n = check_node(idr, child, shift - IDR_BITS);
+		n = check_node(idr, link, shift - IDR_BITS);
 		if (n < 0) /* -1 or > 0 */
 			return -1;
 		if ((child->full == ALL_SLOTS) != !!(node->full & bit(off)))
@@ -94,10 +113,11 @@ static long check_children(const struct idr *idr, const struct idr_node *node,
 	return entries;
 }
 
-static long check_node(const struct idr *idr, const struct idr_node *node,
+static long check_node(const struct idr *idr, const void *link,
 		       unsigned int shift)
 {
-	uint64_t present = present_of(node);
+	const struct idr_node *node = linked(link);
+	uint64_t present = present_in(link, shift);
 	/* Only a tagged idr's leaf may be empty: it keeps its generations. */
 	bool kept = shift == 0 && idr__tagged(idr);
 
@@ -105,22 +125,24 @@ static long check_node(const struct idr *idr, const struct idr_node *node,
 	    (node->full & ~present))
 		return -1;
 	if (shift == 0)
-		return leaf_sound(idr, node) ? (long)count_of(present) : -1;
+		return leaf_sound(idr, link) ? (long)count_of(present) : -1;
 	/* An interior node's pack word says its shift. */
-	if (is_packed(node) ? !packed_sound(idr, node, shift)
-			    : node->pack != whole_word(shift))
+	if (is_packed(node)
+		    ? !packed_sound(idr, node->pack, shift, count_of(present))
+		    : node->pack != whole_word(shift))
 		return -1;
 	return check_children(idr, node, shift);
 }
 
-/* The nodes of the subtree under @node, its own included. */
+/* The nodes of the subtree under interior @node (at @shift) or a leaf,
+ * its own included. */
 static unsigned long nodes_under(const struct idr_node *node,
 				 unsigned int shift)
 {
 	unsigned long n = 1;
 	uint64_t set;
 
-	for (set = shift ? present_of(node) : 0; set; set &= set - 1)
+	for (set = shift ? node->present : 0; set; set &= set - 1)
 		n += nodes_under(child_of(node, lowest(set)), shift - IDR_BITS);
 	return n;
 }
@@ -142,13 +164,16 @@ int idr_check(const struct idr *idr)
 	/* The tree is no taller than it must be. */
 	if (shift && !(top->present & ~bit(0)))
 		return -EUCLEAN;
-	if ((uintptr_t)top & 1) /* the writer's pointer: tags are links' */
+	/* The writer's pointer: tags are links' */
+	if ((uintptr_t)top & (LINK_PACKED | TOP_LEAF | LINK_NO_ROOM))
 		return -EUCLEAN;
-	/* The readers' word: the top's link, TOP_LEAF for a leaf. */
-	if ((uintptr_t)idr->idr_top !=
-	    ((uintptr_t)link_to(top) | (shift ? 0 : TOP_LEAF)))
+	/* The readers' word: the top's link, TOP_LEAF for a leaf (whose
+	 * link's tags check_node() checks). */
+	if (!((uintptr_t)idr->idr_top & TOP_LEAF) != !!shift ||
+	    linked(writer_top(idr)) != top ||
+	    (shift && writer_top(idr) != link_to(top)))
 		return -EUCLEAN;
-	entries = check_node(idr, top, shift);
+	entries = check_node(idr, writer_top(idr), shift);
 	if (entries < 0) /* -1 or > 0 */
 		return -EUCLEAN;
 	if ((unsigned long)entries != idr->idr_count + idr->idr_retired)

@@ -105,29 +105,29 @@ static void let_go(struct idr *idr, void *block, size_t size)
 		idr__free(block, size);
 }
 
-void idr__retire_subtree(struct idr *idr, struct idr_node *node,
-			 unsigned int shift)
+void idr__retire_subtree(struct idr *idr, void *link, unsigned int shift)
 {
+	struct idr_node *node = linked(link);
 	uint64_t set;
 
-	if (shift == 0 && is_packed(node)) {
-		let_go(idr, node, node_size(node));
+	if (shift == 0 && link_packed(link)) {
+		let_go(idr, node, link_size(link, 0));
 		return;
 	}
 	for (set = node->present; set; set &= set - 1) {
-		void *child = shift ? child_of(node, lowest(set))
-				    : node->slots[lowest(set)];
+		unsigned int off = lowest(set);
 
 		if (shift)
-			idr__retire_subtree(idr, child, shift - IDR_BITS);
+			idr__retire_subtree(idr, child_link(node, off),
+					    shift - IDR_BITS);
 		else if (idr->idr_flags & IDR__IDA)
-			idr__free(child, sizeof(*node));
+			idr__free(node->slots[off], sizeof(*node));
 	}
 	if (shift == 0 && node->aux) {
 		absorb_gens(idr, node);
 		let_go(idr, node->aux, sizeof(*node));
 	}
-	let_go(idr, node, node_size(node));
+	let_go(idr, node, link_size(link, shift));
 }
 
 /* }==================== A whole tree ==================== */

@@ -46,9 +46,10 @@ IDR__HIDDEN bool idr__retire(struct idr *idr, void *block, size_t size,
 
 struct idr_node;
 
-/* Let go of @node, at @shift, of a tree being freed whole, and of all
- * below it, children first (after readers if RCU; never to a cache). */
-IDR__HIDDEN void idr__retire_subtree(struct idr *idr, struct idr_node *node,
+/* Let go of the node @link leads to, at @shift, of a tree being freed
+ * whole, and of all below it, children first (after readers if RCU;
+ * never to a cache). */
+IDR__HIDDEN void idr__retire_subtree(struct idr *idr, void *link,
 				     unsigned int shift);
 
 #ifdef IDR_RCU_WINDOWS

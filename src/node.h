@@ -10,9 +10,16 @@
  *   +------+--------------+---------+----------------------------+
  *   | full | aux or pack  | present | slots[IDR_SLOTS] (or bits) |
  *   +------+--------------+---------+----------------------------+
- *   A packed leaf keeps its entries side by side from "present" on (its
- *   full bitmap says which slots they are); a packed interior node keeps
- *   its children side by side from "slots" on.  See tree.c's head.
+ *   A packed interior node keeps its children side by side from "slots"
+ *   on.  A packed leaf is its full bitmap and its entries, side by side
+ *   (the bitmap says which slots they are), then its pack word in the
+ *   first slot left free:
+ *   +------+-------------------+-----------+----------+
+ *   | full | entries (n of them) | pack word | (room)   |
+ *   +------+-------------------+-----------+----------+
+ *   One with no room left has no pack word, and the link to it says so
+ *   (LINK_NO_ROOM).  So a leaf packed to fit its entries costs 8 bytes
+ *   for them all, where a pack word up front cost 16.  See pack.c.
  */
 #ifndef IDR_NODE_H
 #define IDR_NODE_H
@@ -43,8 +50,8 @@ struct idr_node {
 };
 _Static_assert(sizeof(struct idr_node) == IDR__NODE_SIZE, "geom.h's size");
 
-/* A packed leaf holds entries from where a node's present bitmap is. */
-#define PACK_HEAD offsetof(struct idr_node, present)
+/* A packed leaf holds entries from right after its full bitmap. */
+#define PACK_HEAD offsetof(struct idr_node, aux)
 /* A packed interior node holds its children where a whole one does. */
 #define PACK_HEAD_INTERIOR offsetof(struct idr_node, slots)
 /* Leaves at or below this many entries are packed by removals; packed
@@ -115,33 +122,35 @@ static inline unsigned int shift_for(uint64_t index)
 	return shift;
 }
 
+/* An interior node's pack word says whether it is packed; a leaf's
+ * layout is in the link to it (link_packed()). */
 static inline bool is_packed(const struct idr_node *node)
 {
 	return node->pack & 1;
 }
 
-/* A packed leaf: its full bitmap is its present one. */
-static inline bool is_packed_leaf(const struct idr_node *node)
+/* The room of the packed node whose pack word is @word. */
+static inline unsigned int word_cap(uintptr_t word)
 {
-	return (node->pack & (PACK_INTERIOR | 1)) == 1;
+	return (unsigned int)(word >> 16);
 }
 
+/* An interior node's room, when it is packed. */
 static inline unsigned int pack_cap(const struct idr_node *node)
 {
-	return (unsigned int)(node->pack >> 16);
+	return word_cap(node->pack);
 }
 
-/* An interior node's shift, which its pack word keeps (never a leaf's:
- * a tagged leaf's word is its aux pointer). */
+/* An interior node's shift, which its pack word keeps. */
 static inline unsigned int shift_of(const struct idr_node *node)
 {
 	return (unsigned int)(node->pack >> 8) & 0xff;
 }
 
 /* Loose: packed from a whole leaf, with room kept on purpose. */
-static inline bool is_loose(const struct idr_node *leaf)
+static inline bool is_loose(uintptr_t word)
 {
-	return leaf->pack & 2;
+	return word & 2;
 }
 
 /* The pack word of a whole interior node at @shift (0: a leaf's). */
@@ -174,19 +183,35 @@ static inline size_t malloc_chunk(size_t size)
 	return chunk < 32 ? 32 : chunk;
 }
 
-/* The bytes @node takes, whatever its layout. */
-static inline size_t node_size(const struct idr_node *node)
+/* The bytes of a leaf whose pack word is @word (0: a whole one). */
+static inline size_t leaf_size(uintptr_t word)
 {
-	if (!is_packed(node))
-		return sizeof(*node);
-	return pack_size(pack_cap(node), node->pack & PACK_INTERIOR);
+	return word & 1 ? pack_size(word_cap(word), false)
+			: sizeof(struct idr_node);
 }
 
-static inline void **pack_slots(struct idr_node *leaf)
+/* The bytes of interior @node, whatever its layout. */
+static inline size_t interior_size(const struct idr_node *node)
+{
+	return is_packed(node) ? pack_size(pack_cap(node), true)
+			       : sizeof(*node);
+}
+
+static inline void **pack_slots(const struct idr_node *leaf)
 {
 	return (void **)((char *)leaf + PACK_HEAD);
 }
 
+/*
+ * Where a packed leaf of @n entries keeps its pack word: in the first
+ * free slot, but in slot 1 when it is empty, since an RCU reader may
+ * still read the entry just taken out of slot 0 (see leaf_take() in
+ * tree.c).  Every packed leaf has room for 2 at least.
+ */
+static inline uintptr_t *word_at(const struct idr_node *leaf, unsigned int n)
+{
+	return (uintptr_t *)pack_slots(leaf) + (n ? n : 1);
+}
 #if defined(__x86_64__) && !defined(__POPCNT__)
 /* Whether the CPU has popcnt, found when the library loads (pack.c). */
 extern IDR__HIDDEN bool idr__popcnt;
@@ -219,22 +244,88 @@ static inline unsigned int count_of(uint64_t bits)
 #endif
 }
 
-/* Slots holding an entry or a child, whatever the layout. */
-static inline uint64_t present_of(const struct idr_node *node)
+/* {==================== Links ==================== */
+
+/*
+ * What an interior node's slot holds for a child: its address, with
+ * LINK_PACKED set if it is packed, and LINK_NO_ROOM if it is a packed
+ * leaf with no room (and so no pack word).  So a descent knows a node's
+ * layout from the slot that led there, without reading the node, and a
+ * find in a whole leaf reads its entry's slot and nothing else of it.
+ * The idr's top link (idr_top) also has TOP_LEAF set when the top is a
+ * leaf: see top_link().  Blocks are 8-byte aligned at least.
+ */
+#define LINK_PACKED ((uintptr_t)1)
+#define TOP_LEAF ((uintptr_t)2)
+#define LINK_NO_ROOM ((uintptr_t)4)
+
+static inline bool link_packed(const void *link)
 {
-	return is_packed_leaf(node) ? node->full : node->present;
+	return (uintptr_t)link & LINK_PACKED;
 }
 
-/* The same for a leaf, which is packed only as a leaf. */
-static inline uint64_t leaf_present(const struct idr_node *leaf)
+static inline struct idr_node *linked(const void *link)
 {
-	return is_packed(leaf) ? leaf->full : leaf->present;
+	return (struct idr_node *)((uintptr_t)link &
+				   ~(LINK_PACKED | LINK_NO_ROOM));
 }
 
-/* A packed node that takes no more: an insertion must move it. */
-static inline bool no_room(const struct idr_node *node)
+/* The link to interior @node, or to a whole leaf. */
+static inline void *link_to(const struct idr_node *node)
 {
-	return is_packed(node) && count_of(present_of(node)) == pack_cap(node);
+	return (void *)((uintptr_t)node | (node->pack & LINK_PACKED));
+}
+
+/* The link to @leaf, packed with room for @cap (0: whole), holding @n. */
+static inline void *link_to_leaf(const struct idr_node *leaf, unsigned int cap,
+				 unsigned int n)
+{
+	uintptr_t bits = !cap	    ? 0
+			 : cap == n ? LINK_PACKED | LINK_NO_ROOM
+				    : LINK_PACKED;
+
+	return (void *)((uintptr_t)leaf | bits);
+}
+
+/* The slots of the leaf @link leads to that hold an entry. */
+static inline uint64_t leaf_present(const void *link)
+{
+	const struct idr_node *leaf = linked(link);
+
+	return link_packed(link) ? leaf->full : leaf->present;
+}
+
+/* The slots of the node @link leads to, at @shift, that hold an entry
+ * or a child. */
+static inline uint64_t present_in(const void *link, unsigned int shift)
+{
+	return shift ? linked(link)->present : leaf_present(link);
+}
+
+/* The pack word of the leaf @link leads to: 0 if it is whole, made up
+ * (tight) if it has no room. */
+static inline uintptr_t leaf_word(const void *link)
+{
+	const struct idr_node *leaf = linked(link);
+	unsigned int n;
+
+	if (!link_packed(link))
+		return 0;
+	n = count_of(leaf->full);
+	if ((uintptr_t)link & LINK_NO_ROOM)
+		return pack_word(n, false, 0);
+	return *word_at(leaf, n);
+}
+
+/* A packed node that takes no more: an insertion must move it.  @link
+ * leads to it, at @shift. */
+static inline bool no_room(const void *link, unsigned int shift)
+{
+	const struct idr_node *node = linked(link);
+
+	if (!shift)
+		return (uintptr_t)link & LINK_NO_ROOM;
+	return is_packed(node) && count_of(node->present) == pack_cap(node);
 }
 
 /* How many of @set's slots come before slot @off. */
@@ -243,12 +334,13 @@ static inline unsigned int rank_in(uint64_t set, unsigned int off)
 	return count_of(set & (bit(off) - 1));
 }
 
-/* Where the entry at @off (present, if @leaf is packed) is kept. */
-static inline void **leaf_slot(const struct idr_node *leaf, unsigned int off)
+/* Where the entry at @off (present, if packed) of the leaf @link leads
+ * to is kept. */
+static inline void **leaf_slot(const void *link, unsigned int off)
 {
-	struct idr_node *l = (struct idr_node *)leaf;
+	struct idr_node *l = linked(link);
 
-	if (is_packed(l))
+	if (link_packed(link))
 		return pack_slots(l) + rank_in(l->full, off);
 	return &l->slots[off];
 }
@@ -263,31 +355,6 @@ static inline void **child_slot(const struct idr_node *node, unsigned int off)
 	return &n->slots[off];
 }
 
-/*
- * What an interior node's slot holds for @child: its address, with bit 0
- * set if it is packed.  So a descent knows a node's layout from the slot
- * that led there, without reading its pack word, which is on another
- * cache line than the slot it reads next: a find in a whole leaf reads
- * its entry's slot and nothing else of the leaf.  The idr's top link
- * (idr_top) also has bit 1 set when the top is a leaf: see top_link().
- */
-static inline void *link_to(const struct idr_node *child)
-{
-	return (void *)((uintptr_t)child | (child->pack & 1));
-}
-
-static inline bool link_packed(const void *link)
-{
-	return (uintptr_t)link & 1;
-}
-
-#define TOP_LEAF ((uintptr_t)2)
-
-static inline struct idr_node *linked(const void *link)
-{
-	return (struct idr_node *)((uintptr_t)link & ~(uintptr_t)1);
-}
-
 /* The slot's link to the child at @off of interior @node, or NULL. */
 static inline void *link_at(const struct idr_node *node, unsigned int off,
 			    bool packed)
@@ -297,12 +364,60 @@ static inline void *link_at(const struct idr_node *node, unsigned int off,
 	return node->slots[off];
 }
 
+/* The link to the child at @off of interior @node, or NULL. */
+static inline void *child_link(const struct idr_node *node, unsigned int off)
+{
+	return link_at(node, off, is_packed(node));
+}
+
 /* The child at @off of interior @node, or NULL. */
 static inline struct idr_node *child_of(const struct idr_node *node,
 					unsigned int off)
 {
-	return linked(link_at(node, off, is_packed(node)));
+	return linked(child_link(node, off));
 }
+
+/* The bytes of the node @link leads to, at @shift. */
+static inline size_t link_size(const void *link, unsigned int shift)
+{
+	return shift ? interior_size(linked(link)) : leaf_size(leaf_word(link));
+}
+
+/* The top's link, for the writer: the readers' word without TOP_LEAF. */
+static inline void *writer_top(const struct idr *idr)
+{
+	return (void *)((uintptr_t)idr->idr_top & ~TOP_LEAF);
+}
+
+/* Where the link to path[@depth - 1], at @shift on @index's path, is
+ * kept: its parent's slot, or the idr's top. */
+static inline void **path_home(struct idr *idr, struct idr_node **path,
+			       unsigned int depth, uint64_t index,
+			       unsigned int shift)
+{
+	if (depth == 1)
+		return &idr->idr_top;
+	return child_slot(path[depth - 2], digit(index, shift + IDR_BITS));
+}
+
+/* The link to path[@depth - 1] (see path_home()). */
+static inline void *path_link(struct idr *idr, struct idr_node **path,
+			      unsigned int depth, uint64_t index,
+			      unsigned int shift)
+{
+	return (void *)((uintptr_t)*path_home(idr, path, depth, index, shift) &
+			~TOP_LEAF);
+}
+
+/* Set or clear LINK_NO_ROOM in the link at @home. */
+static inline void set_no_room(void **home, bool no_room)
+{
+	uintptr_t link = (uintptr_t)*home & ~LINK_NO_ROOM;
+
+	idr__publish(home, (void *)(link | (no_room ? LINK_NO_ROOM : 0)));
+}
+
+/* }==================== Links ==================== */
 
 /*
  * {==================== Readers' loads ====================
@@ -313,10 +428,12 @@ static inline struct idr_node *child_of(const struct idr_node *node,
  * rank comes from the bitmap already loaded: the one its slots match.
  */
 
-static inline uint64_t present_rd(const struct idr_node *node)
+/* The entries of the leaf @link leads to. */
+static inline uint64_t present_rd(const void *link)
 {
-	return idr__acquire(
-		is_packed_leaf(node) ? &node->full : &node->present);
+	const struct idr_node *leaf = linked(link);
+
+	return idr__acquire(link_packed(link) ? &leaf->full : &leaf->present);
 }
 
 static inline void *link_rd(const struct idr_node *node, unsigned int off,
@@ -332,20 +449,19 @@ static inline void *link_rd(const struct idr_node *node, unsigned int off,
 	return idr__deref(&node->slots[off]);
 }
 
-static inline struct idr_node *child_rd(const struct idr_node *node,
-					unsigned int off)
+/* The link to the child at @off of interior @node, or NULL. */
+static inline void *child_link_rd(const struct idr_node *node, unsigned int off)
 {
-	return linked(link_rd(node, off, is_packed(node)));
+	return link_rd(node, off, is_packed(node));
 }
 
-/* The entry at @off of @leaf, whose present bitmap was @set (loaded
- * with present_rd()). */
-static inline void *entry_rd(const struct idr_node *leaf, uint64_t set,
-			     unsigned int off)
+/* The entry at @off of the leaf @link leads to, whose present bitmap was
+ * @set (loaded with present_rd()). */
+static inline void *entry_rd(const void *link, uint64_t set, unsigned int off)
 {
-	struct idr_node *l = (struct idr_node *)leaf;
+	struct idr_node *l = linked(link);
 
-	if (is_packed(l))
+	if (link_packed(link))
 		return idr__deref(pack_slots(l) + rank_in(set, off));
 	return idr__deref(&l->slots[off]);
 }

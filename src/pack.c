@@ -6,7 +6,9 @@
  * many entries is *packed*: its entries sit side by side, in slot order,
  * in a block just big enough (cap), and slot @off is entry number
  * popcount(full below @off).  Its full bitmap is then its present bitmap
- * too.  Removal packs and shrinks leaves with realloc (which gives memory
+ * too, and its pack word (cap and flags) sits in the first free slot
+ * after its entries (node.h draws it); one with no room has none, and
+ * the link to it says so.  Removal packs and shrinks leaves with realloc (which gives memory
  * back, never takes it); an insertion into a packed leaf with no room
  * left unpacks it into a whole node, counted like any new node.  Packing
  * leaves room for PACK_ROOM more (see idr__pack_due() in pack.h), so that churn
@@ -18,7 +20,9 @@
  * itself (idr__insert_lone() in tree.c), and such an insertion moves a
  * packed node with no room to a block with room for twice its entries.
  * Every other insertion makes whole nodes and unpacks a packed one that
- * has no room.  A parent's slot tags a packed child (link_to()).
+ * has no room.  A parent's slot tags a packed child (node.h's links).
+ * Each block is as big as malloc's chunk for it is anyway (see
+ * room_fitted()): a packed leaf's room is even, at least 2.
  *
  * Everything here works on one node; tree.c links the blocks in.
  */
@@ -29,8 +33,7 @@
 
 /* On an RCU idr the child goes last (see must_move()): nothing moves,
  * and the slot is set before the bit that lets readers see it. */
-void idr__pack_child_put(struct idr_node *node, unsigned int off,
-			 struct idr_node *child)
+void idr__pack_child_put(struct idr_node *node, unsigned int off, void *link)
 {
 	void **s = child_slot(node, off);
 
@@ -39,32 +42,45 @@ void idr__pack_child_put(struct idr_node *node, unsigned int off,
 
 		memmove(s + 1, s, (size_t)(end - s) * sizeof(*s));
 	}
-	idr__publish(s, link_to(child));
+	idr__publish(s, link);
 	idr__set_bits(&node->present, bit(off));
 }
 
-void idr__unpack_into(struct idr_node *node, struct idr_node *pack,
-		      unsigned int skip)
+void idr__unpack_into(struct idr_node *node, const void *link,
+		      unsigned int shift, unsigned int skip)
 {
-	uint64_t set = present_of(pack),
+	const struct idr_node *pack = linked(link);
+	uint64_t set = shift ? pack->present : pack->full,
 		 gone = skip < IDR_SLOTS ? bit(skip) : 0;
-	void **from = is_packed_leaf(pack) ? pack_slots(pack) : pack->slots;
+	void *const *from = shift ? pack->slots : pack_slots(pack);
 
 	node->full = pack->full & ~gone;
 	node->present = set & ~gone;
-	node->pack = whole_word(is_packed_leaf(pack) ? 0 : shift_of(pack));
+	node->pack = whole_word(shift);
 	for (; set; set &= set - 1, from++)
 		if (!(set & gone & -set))
 			node->slots[lowest(set)] = *from;
 }
 
-struct idr_node *idr__pack_copy(const struct idr_node *node, unsigned int shift,
-				unsigned int skip, unsigned int cap)
+/* Give packed leaf @leaf, of @n entries in a block of @cap, the pack
+ * word @word where it goes: the link to it. */
+static void *leaf_worded(struct idr_node *leaf, unsigned int n,
+			 unsigned int cap, uintptr_t word)
 {
-	uint64_t set = present_of(node),
+	if (n < cap)
+		*word_at(leaf, n) = word;
+	return link_to_leaf(leaf, cap, n);
+}
+
+void *idr__pack_copy(const void *link, unsigned int shift, unsigned int skip,
+		     unsigned int cap)
+{
+	const struct idr_node *node = linked(link);
+	uint64_t set = shift ? node->present : node->full,
 		 gone = skip < IDR_SLOTS ? bit(skip) : 0;
+	uintptr_t word = shift ? node->pack : leaf_word(link);
 	struct idr_node *to = idr__malloc(pack_size(cap, shift));
-	void *const *from = shift ? node->slots : pack_slots((void *)node);
+	void *const *from = shift ? node->slots : pack_slots(node);
 	void **put;
 
 	if (!to)
@@ -74,11 +90,34 @@ struct idr_node *idr__pack_copy(const struct idr_node *node, unsigned int shift,
 		if (!(set & gone & -set))
 			*put++ = *from;
 	to->full = node->full & ~gone;
-	if (shift)
-		to->present = node->present & ~gone;
-	to->pack = cap == pack_cap(node) ? node->pack
-					 : pack_word(cap, false, shift);
-	return to;
+	if (cap != word_cap(word))
+		word = pack_word(cap, false, shift);
+	if (!shift)
+		return leaf_worded(to, count_of(to->full), cap, word);
+	to->present = node->present & ~gone;
+	to->pack = word;
+	return link_to(to);
+}
+
+/* Its pack word moves up a slot; when the entry takes the last room, it
+ * goes, and the caller sets LINK_NO_ROOM in the link.  Out of line: most
+ * insertions are into whole leaves. */
+__attribute__((noinline)) bool idr__pack_put(const void *link, unsigned int off,
+					     void *entry)
+{
+	struct idr_node *leaf = linked(link);
+	unsigned int n = count_of(leaf->full);
+	uintptr_t word = *word_at(leaf, n);
+	void **s = leaf_slot(link, off);
+
+	if (n + 1 < word_cap(word))
+		*word_at(leaf, n + 1) = word;
+	/* On an RCU idr the entry goes last: nothing moves (must_move() in
+	 * tree.c). */
+	memmove(s + 1, s, (size_t)(pack_slots(leaf) + n - s) * sizeof(*s));
+	idr__publish(s, entry);
+	idr__set_bits(&leaf->full, bit(off));
+	return n + 1 == word_cap(word);
 }
 
 /* {==================== Removal: packing and shrinking ==================== */
@@ -114,25 +153,26 @@ static struct idr_node *pack_whole(struct idr_node *leaf, unsigned int n,
  * does it shrink, tight, to no room.  So churn costs at most one unpack
  * (one node) when it starts at a full packed leaf, and nothing after.
  */
-struct idr_node *idr__pack_leaf(struct idr_node *leaf, unsigned int n,
-				bool copy)
+void *idr__pack_leaf(const void *link, unsigned int n, bool copy)
 {
-	struct idr_node *small;
-	unsigned int cap = n;
-	bool loose = false;
+	struct idr_node *leaf = linked(link), *small;
+	uintptr_t word = leaf_word(link);
+	unsigned int cap;
+	bool loose = !(word & 1);
 
-	if (is_packed(leaf) && copy) {
-		small = idr__pack_copy(leaf, 0, IDR_SLOTS, n);
-	} else if (is_packed(leaf)) {
-		small = idr__shrink(leaf, node_size(leaf), pack_size(n, false));
+	if (!loose) {
+		cap = idr__room_fitted(n, false);
+		if (copy)
+			return idr__pack_copy(link, 0, IDR_SLOTS, cap);
+		small = idr__shrink(leaf, leaf_size(word),
+				    pack_size(cap, false));
 	} else {
-		cap = n + PACK_ROOM < IDR_SLOTS ? n + PACK_ROOM : IDR_SLOTS;
-		loose = true;
+		cap = idr__room_fitted(n + PACK_ROOM, false);
 		small = pack_whole(leaf, n, cap, copy);
 	}
-	if (small)
-		small->pack = pack_word(cap, loose, 0);
-	return small;
+	if (!small)
+		return NULL;
+	return leaf_worded(small, n, cap, pack_word(cap, loose, 0));
 }
 
 /* }==================== Removal: packing and shrinking ==================== */
@@ -140,17 +180,19 @@ struct idr_node *idr__pack_leaf(struct idr_node *leaf, unsigned int n,
 /* {==================== Lone IDs ==================== */
 
 /*
- * The room that fills the block malloc gives for @cap anyway: glibc hands
- * out chunks in steps of 16 bytes, 8 of them its own header, so that a
- * leaf of room 1 (24 bytes) fills its chunk but an interior node of room
- * 1 (32) would leave 8 bytes of it unused.
+ * The room that fills the block malloc gives for @cap anyway (at most a
+ * whole node's): glibc hands out chunks in steps of 16 bytes, 8 of them
+ * its own header, and 32 at least, so a packed node's room comes in
+ * steps of 2, from 2 (a leaf of room 1, 16 bytes, would leave 8 bytes of
+ * its chunk unused).
  */
-static unsigned int room_fitted(unsigned int cap, bool interior)
+unsigned int idr__room_fitted(unsigned int cap, bool interior)
 {
 	size_t chunk = malloc_chunk(pack_size(cap, interior));
+	unsigned int room = (unsigned int)((chunk - 8 - pack_size(0, interior)) /
+					   sizeof(void *));
 
-	return (unsigned int)((chunk - 8 - pack_size(0, interior)) /
-			      sizeof(void *));
+	return room < IDR_SLOTS ? room : IDR_SLOTS;
 }
 
 /* The room a packed node of @n gets when it must take one more: twice
@@ -161,7 +203,13 @@ static unsigned int room_to_grow(unsigned int n, bool interior)
 
 	if (n + 1 > PACK_MAX)
 		return 0;
-	return room_fitted(cap < PACK_MAX ? cap : PACK_MAX, interior);
+	return idr__room_fitted(cap < PACK_MAX ? cap : PACK_MAX, interior);
+}
+
+/* The block of a lone insertion's new node at @shift. */
+static size_t lone_size(unsigned int shift)
+{
+	return pack_size(idr__room_fitted(1, shift), shift);
 }
 
 static void lone_free(struct idr__lone_blocks *b, unsigned int shift)
@@ -169,7 +217,7 @@ static void lone_free(struct idr__lone_blocks *b, unsigned int shift)
 	unsigned int i;
 
 	for (i = 0; i < b->n_made; i++)
-		idr__free(b->made[i], node_size(b->made[i]));
+		idr__free(b->made[i], lone_size(shift - (i + 1) * IDR_BITS));
 	if (b->grown)
 		idr__free(b->grown, pack_size(b->grown_cap, shift));
 }
@@ -181,14 +229,17 @@ static void lone_free(struct idr__lone_blocks *b, unsigned int shift)
  * False when it would grow past PACK_MAX (the insertion then takes whole
  * nodes) or malloc refuses.
  */
-bool idr__lone_malloc(struct idr__lone_blocks *b, const struct idr_node *node,
+bool idr__lone_malloc(struct idr__lone_blocks *b, const void *link,
 		      unsigned int shift)
 {
+	const struct idr_node *node = linked(link);
 	unsigned int s;
 
 	*b = (struct idr__lone_blocks){ NULL, 0, { NULL }, 0 };
-	if (no_room(node)) {
-		b->grown_cap = room_to_grow(pack_cap(node), shift != 0);
+	if (no_room(link, shift)) {
+		b->grown_cap = room_to_grow(shift ? pack_cap(node)
+						  : count_of(node->full),
+					    shift != 0);
 		if (!b->grown_cap)
 			return false;
 		b->grown = idr__malloc(pack_size(b->grown_cap, shift));
@@ -196,32 +247,44 @@ bool idr__lone_malloc(struct idr__lone_blocks *b, const struct idr_node *node,
 			return false;
 	}
 	for (s = shift; s; s -= IDR_BITS) {
-		bool interior = s > IDR_BITS;
-		unsigned int cap = room_fitted(1, interior);
-		struct idr_node *made = idr__malloc(pack_size(cap, interior));
+		unsigned int below = s - IDR_BITS,
+			     cap = idr__room_fitted(1, below);
+		struct idr_node *made = idr__malloc(lone_size(below));
 
 		if (!made) {
 			lone_free(b, shift);
 			return false;
 		}
-		made->full = made->present = 0;
-		made->pack = pack_word(cap, false, s - IDR_BITS);
+		made->full = 0;
+		if (below) {
+			made->present = 0;
+			made->pack = pack_word(cap, false, below);
+		} else {
+			*word_at(made, 0) = pack_word(cap, false, 0);
+		}
 		b->made[b->n_made++] = made;
 	}
 	return true;
 }
 
-struct idr_node *idr__lone_grow(struct idr__lone_blocks *b,
-				const struct idr_node *node, unsigned int shift)
+void *idr__lone_grow(struct idr__lone_blocks *b, const void *link,
+		     unsigned int shift)
 {
+	const struct idr_node *node = linked(link);
 	struct idr_node *to = b->grown;
+	unsigned int n;
 
-	memcpy(to, node, node_size(node));
+	if (shift) {
+		memcpy(to, node, pack_size(pack_cap(node), true));
+		to->pack = pack_word(b->grown_cap, false, shift);
+		return link_to(to);
+	}
 	/* Loose or not is never read here: idr__room_kept() asks a grown leaf
-	 * PACK_GROWN first, and interior nodes never shrink. */
-	to->pack = pack_word(b->grown_cap, false, shift) |
-		   (shift ? 0 : PACK_GROWN);
-	return to;
+	 * PACK_GROWN first. */
+	n = count_of(node->full);
+	memcpy(to, node, pack_size(n, false));
+	return leaf_worded(to, n, b->grown_cap,
+			   pack_word(b->grown_cap, false, 0) | PACK_GROWN);
 }
 
 /* }==================== Lone IDs ==================== */

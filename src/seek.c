@@ -116,17 +116,22 @@ enum seek {
 	SEEK_PRESENT, /* an entry */
 };
 
-/* The slots a search for @seek may enter. */
-static inline uint64_t
-candidates(const struct idr *idr, const struct idr_node *node,
-	   unsigned int shift, enum seek seek, unsigned int off)
+/* The slots a search for @seek may enter in the node at @shift that
+ * @link leads to. */
+static inline uint64_t candidates(const struct idr *idr, const void *link,
+				  unsigned int shift, enum seek seek,
+				  unsigned int off)
 {
+	const struct idr_node *node = linked(link);
 	bool free = seek == SEEK_FREE;
 	uint64_t set;
 
 	if (off >= IDR_SLOTS)
 		return 0;
-	set = free ? ~node->full : present_rd(node);
+	if (free)
+		set = ~node->full;
+	else
+		set = shift ? idr__acquire(&node->present) : present_rd(link);
 	/* Worn out, a missing child holds no free ID. */
 	if (free && shift && idr__worn_out(idr))
 		set &= node->present;
@@ -141,26 +146,30 @@ candidates(const struct idr *idr, const struct idr_node *node,
  * *@start (only the child holding it can fail so), the search goes back
  * up and on to the next candidate.  Returns how many nodes of @path lead
  * to the index (0: there is none): the tree's height when it is in a leaf
- * that exists; a free index may also be under a missing child.
+ * that exists; a free index may also be under a missing child.  @link
+ * leads to @path's last node on return, and to the top on the call.
  */
-static unsigned int descend_first(const struct idr *idr, struct idr_node *node,
+static unsigned int descend_first(const struct idr *idr, void **link,
 				  unsigned int shift, uint64_t *start,
 				  struct idr_node **path, enum seek seek)
 {
 	unsigned int depth = 0, off = digit(*start, shift), i;
 	uint64_t at = *start, set;
-	struct idr_node *child;
+	void *child;
 
 	for (;;) {
-		path[depth] = node;
-		set = candidates(idr, node, shift, seek, off);
+		path[depth] = linked(*link);
+		set = candidates(idr, *link, shift, seek, off);
 		if (!set) {
 			if (seek == SEEK_FREE && off < IDR_SLOTS)
-				trace(idr, IDR_TRACE_NO_ROOM, at, shift, node);
-			/* Nothing here: on to the parent's next slot. */
+				trace(idr, IDR_TRACE_NO_ROOM, at, shift,
+				      path[depth]);
+			/* Nothing here: on to the parent's next slot (an
+			 * interior node: its link is its address, tagged
+			 * when packed). */
 			if (depth-- == 0)
 				return 0;
-			node = path[depth];
+			*link = link_to(path[depth]);
 			shift += IDR_BITS;
 			off = digit(at, shift) + 1;
 			at = slot_start(at, shift, off & SLOT_MASK);
@@ -169,8 +178,8 @@ static unsigned int descend_first(const struct idr *idr, struct idr_node *node,
 		i = lowest(set);
 		if (i != digit(at, shift))
 			at = slot_start(at, shift, i);
-		trace(idr, IDR_TRACE_VISIT, at, shift, node);
-		child = shift ? child_rd(node, i) : NULL;
+		trace(idr, IDR_TRACE_VISIT, at, shift, path[depth]);
+		child = shift ? child_link_rd(path[depth], i) : NULL;
 		READER_PAUSE();
 		if (!child && shift && seek == SEEK_PRESENT) {
 			/* An RCU reader beside a removal: the bit it read
@@ -182,7 +191,7 @@ static unsigned int descend_first(const struct idr *idr, struct idr_node *node,
 			*start = at;
 			return depth + 1;
 		}
-		node = child;
+		*link = child;
 		shift -= IDR_BITS;
 		depth++;
 		off = digit(at, shift);
@@ -195,13 +204,14 @@ int idr__find_free_path(const struct idr *idr, uint64_t start, uint64_t max,
 			unsigned int *depth)
 {
 	unsigned int shift = idr->idr_shift;
+	void *link = writer_top(idr);
 
 	*depth = 0;
 	if (start > max)
 		return -ENOSPC;
 	*index = start;
-	if (idr->idr_rt && start < capacity(shift)) {
-		*depth = descend_first(idr, idr->idr_rt, shift, index, path,
+	if (link && start < capacity(shift)) {
+		*depth = descend_first(idr, &link, shift, index, path,
 				       SEEK_FREE);
 		if (!*depth)
 			*index = capacity(shift);
@@ -231,14 +241,13 @@ bool idr__next_present(const struct idr *idr, uint64_t start, uint64_t *index,
 
 	if (!top || start >= capacity(shift))
 		return false;
-	depth = descend_first(idr, linked(top), shift, &start, path,
-			      SEEK_PRESENT);
+	depth = descend_first(idr, &top, shift, &start, path, SEEK_PRESENT);
 	if (!depth)
 		return false;
 	*index = start;
-	set = present_rd(path[depth - 1]);
+	set = present_rd(top);
 	READER_PAUSE();
-	*entry = entry_rd(path[depth - 1], set, digit(start, 0));
+	*entry = entry_rd(top, set, digit(start, 0));
 	return true;
 }
 
@@ -251,21 +260,21 @@ void *idr__iter_find(struct idr__iter *it, uint64_t start, uint64_t *index)
 	void *entry, *top;
 
 	while ((top = top_link(idr, &shift)) && start < capacity(shift)) {
-		depth = descend_first(idr, linked(top), shift, &start, path,
+		depth = descend_first(idr, &top, shift, &start, path,
 				      SEEK_PRESENT);
 		if (!depth)
 			break;
 		leaf = path[depth - 1];
-		all = present_rd(leaf);
+		all = present_rd(top);
 		READER_PAUSE();
 		set = all & from(digit(start, 0));
 		/* NULL entries are reserved IDs: iteration steps over them. */
 		for (; set; set &= set - 1) {
 			off = lowest(set);
-			entry = entry_rd(leaf, all, off);
+			entry = entry_rd(top, all, off);
 			if (!entry)
 				continue;
-			it->packed = is_packed(leaf);
+			it->packed = link_packed(top);
 			it->slots = it->packed ? pack_slots(leaf) : leaf->slots;
 			it->rank = rank_in(all, off) + 1;
 			it->rest = set & (set - 1);

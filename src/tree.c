@@ -83,17 +83,16 @@ static void trace_gone(const struct idr *idr, uint64_t index,
 
 /* {==================== The top and the path ==================== */
 
-/* Make @node, at @shift, the top (NULL: the tree is empty), for the
- * writer (idr_rt, idr_shift) and then for readers (idr_top). */
-static void set_top(struct idr *idr, struct idr_node *node, unsigned int shift)
+/* Make the node @link leads to, at @shift, the top (NULL: the tree is
+ * empty), for the writer (idr_rt, idr_shift) and then for readers
+ * (idr_top). */
+static void set_top(struct idr *idr, void *link, unsigned int shift)
 {
-	uintptr_t link = node ? (uintptr_t)link_to(node) : 0;
-
-	idr->idr_rt = node;
+	idr->idr_rt = linked(link);
 	idr->idr_shift = (unsigned char)shift;
-	if (node && !shift)
-		link |= TOP_LEAF;
-	idr__publish(&idr->idr_top, (void *)link);
+	if (link && !shift)
+		link = (void *)((uintptr_t)link | TOP_LEAF);
+	idr__publish(&idr->idr_top, link);
 }
 
 #define RECORD(node) (path[depth++] = (node))
@@ -112,7 +111,7 @@ descend(const struct idr *idr, uint64_t index, struct idr_node **path)
 
 	if (!node || index >= capacity(shift))
 		return 0;
-	link = link_to(node);
+	link = writer_top(idr);
 	DESCEND(RECORD, return 0)
 	return depth;
 }
@@ -128,11 +127,14 @@ descend(const struct idr *idr, uint64_t index, struct idr_node **path)
  * entries under the readers' feet.  (Going last moves nothing: the slot
  * is set, then the bit that lets readers see it.)
  */
-static inline bool must_move(const struct idr *idr, const struct idr_node *node,
-			     unsigned int off)
+static inline bool must_move(const struct idr *idr, const void *link,
+			     unsigned int shift, unsigned int off)
 {
-	return no_room(node) ||
-	       (idr__rcu(idr) && is_packed(node) && present_of(node) >> off);
+	const struct idr_node *node = linked(link);
+
+	return no_room(link, shift) ||
+	       (idr__rcu(idr) && link_packed(link) &&
+		(shift ? node->present : node->full) >> off);
 }
 
 /*
@@ -145,25 +147,25 @@ static inline bool must_move(const struct idr *idr, const struct idr_node *node,
  */
 static unsigned int path_needed(const struct idr *idr, uint64_t index)
 {
-	const struct idr_node *node = idr->idr_rt;
+	const void *link = writer_top(idr);
 	unsigned int top = shift_for(index), shift = idr->idr_shift;
 	unsigned int s;
 
-	if (!node)
+	if (!link)
 		return top / IDR_BITS + 1;
 	for (s = top; s > shift; s -= IDR_BITS)
 		if (digit(index, s))
 			return (top - shift) / IDR_BITS + s / IDR_BITS;
 	for (; shift; shift -= IDR_BITS) {
-		const struct idr_node *child = child_of(node,
-							digit(index, shift));
+		const void *child = child_link(linked(link),
+					       digit(index, shift));
 
 		if (!child)
 			return shift / IDR_BITS +
-			       must_move(idr, node, digit(index, shift));
-		node = child;
+			       must_move(idr, link, shift, digit(index, shift));
+		link = child;
 	}
-	return must_move(idr, node, digit(index, 0));
+	return must_move(idr, link, 0, digit(index, 0));
 }
 
 /* A new leaf of a tagged idr also takes a node for its generations. */
@@ -209,73 +211,76 @@ static void trace_made(const struct idr *idr, uint64_t index,
 }
 
 /* Point the parent (or the idr) of the node at @shift on @index's path,
- * path[@depth - 1], at @node, which takes its place. */
+ * path[@depth - 1], at the node @link leads to, which takes its place. */
 static void relink(struct idr *idr, struct idr_node **path, unsigned int depth,
-		   uint64_t index, unsigned int shift, struct idr_node *node)
+		   uint64_t index, unsigned int shift, void *link)
 {
 	if (depth == 1)
-		set_top(idr, node, shift);
+		set_top(idr, link, shift);
 	else
 		idr__publish(child_slot(path[depth - 2],
 					digit(index, shift + IDR_BITS)),
-			     link_to(node));
-	path[depth - 1] = node;
+			     link);
+	path[depth - 1] = linked(link);
 }
 
 /*
- * Put @node, new, in the place of path[@depth - 1] (at @shift), which it
- * copies, and free the old one: node-new, attach, node-free, free.
+ * Put the node @link leads to, new, in the place of path[@depth - 1] (at
+ * @shift), which it copies, and free the old one: node-new, attach,
+ * node-free, free.  The new node.
  */
 static struct idr_node *replace_node(struct idr *idr, struct idr_node **path,
 				     unsigned int depth, uint64_t index,
-				     unsigned int shift, struct idr_node *node)
+				     unsigned int shift, void *link)
 {
-	struct idr_node *old = path[depth - 1];
+	void *old = path_link(idr, path, depth, index, shift);
+	size_t size = link_size(old, shift);
 
-	trace(idr, IDR_TRACE_NODE_NEW, index, shift, node);
-	relink(idr, path, depth, index, shift, node);
+	trace(idr, IDR_TRACE_NODE_NEW, index, shift, linked(link));
+	relink(idr, path, depth, index, shift, link);
 	if (depth > 1)
 		trace(idr, IDR_TRACE_ATTACH, index, shift + IDR_BITS,
 		      path[depth - 2]);
-	idr__retire(idr, old, node_size(old), !is_packed(old));
+	idr__retire(idr, linked(old), size, !link_packed(old));
 	trace_gone(idr, index, shift, false);
-	return node;
+	return linked(link);
 }
 
 /* path[@depth - 1], at @shift, ready to take one more: unpacked into a
- * whole node from @spare if it is packed with no room. */
-static struct idr_node *room_made(struct idr *idr, struct idr_node **path,
-				  unsigned int depth, uint64_t index,
-				  unsigned int shift, struct idr__nodes *spare)
+ * whole node from @spare if it is packed with no room.  Its link. */
+static void *room_made(struct idr *idr, struct idr_node **path,
+		       unsigned int depth, uint64_t index, unsigned int shift,
+		       struct idr__nodes *spare)
 {
-	struct idr_node *node = path[depth - 1], *whole;
+	void *link = path_link(idr, path, depth, index, shift);
+	struct idr_node *whole;
 
-	if (!must_move(idr, node, digit(index, shift)))
-		return node;
+	if (!must_move(idr, link, shift, digit(index, shift)))
+		return link;
 	whole = idr__node_take(spare);
-	idr__unpack_into(whole, node, IDR_SLOTS);
-	return replace_node(idr, path, depth, index, shift, whole);
+	idr__unpack_into(whole, link, shift, IDR_SLOTS);
+	replace_node(idr, path, depth, index, shift, link_to(whole));
+	return link_to(whole);
 }
 
-/* Store @entry at the free slot @off of @leaf, which has room. */
-static inline void leaf_put(struct idr *idr, struct idr_node *leaf,
-			    unsigned int off, void *entry)
+/* Store @entry at @index's free slot in its leaf, path[@depth - 1],
+ * which @link leads to and which has room. */
+static inline void leaf_put(struct idr *idr, struct idr_node **path,
+			    unsigned int depth, uint64_t index,
+			    const void *link, void *entry)
 {
-	unsigned int n;
-	void **s;
+	struct idr_node *leaf = linked(link);
+	unsigned int off = digit(index, 0);
 
 	idr->idr_mods++;
-	if (!is_packed(leaf)) {
-		idr__publish(&leaf->slots[off], entry);
-		idr__set_bits(&leaf->present, bit(off));
+	if (link_packed(link)) {
+		if (idr__pack_put(link, off, entry))
+			set_no_room(path_home(idr, path, depth, index, 0),
+				    true);
 		return;
 	}
-	/* On an RCU idr the entry goes last: nothing moves (must_move()). */
-	n = count_of(leaf->full);
-	s = leaf_slot(leaf, off);
-	memmove(s + 1, s, (size_t)(pack_slots(leaf) + n - s) * sizeof(*s));
-	idr__publish(s, entry);
-	idr__set_bits(&leaf->full, bit(off));
+	idr__publish(&leaf->slots[off], entry);
+	idr__set_bits(&leaf->present, bit(off));
 }
 
 /* The new top @top, the old one at its slot 0, its bit, the height. */
@@ -297,7 +302,7 @@ static void grow(struct idr *idr, uint64_t index, struct idr__nodes *spare)
 	unsigned int top = shift_for(index);
 
 	if (!idr->idr_rt) {
-		set_top(idr, node_new_at(idr, top, spare), top);
+		set_top(idr, link_to(node_new_at(idr, top, spare)), top);
 		idr->idr_nodes++;
 		trace_made(idr, index, top, idr->idr_rt);
 		return;
@@ -308,11 +313,11 @@ static void grow(struct idr *idr, uint64_t index, struct idr__nodes *spare)
 		struct idr_node *node = node_new_at(idr, shift, spare);
 
 		/* Complete before readers can reach it. */
-		node->slots[0] = link_to(old);
+		node->slots[0] = writer_top(idr);
 		node->present = bit(0);
 		if (old->full == ALL_SLOTS)
 			node->full = bit(0);
-		set_top(idr, node, shift);
+		set_top(idr, link_to(node), shift);
 		idr->idr_nodes++;
 		if (tracing(idr))
 			trace_grow(idr, node);
@@ -389,6 +394,7 @@ void idr__insert(struct idr *idr, uint64_t index, void *entry,
 	struct idr_node *path[IDR__LEVELS];
 	struct idr_node *node, *child;
 	unsigned int depth = 0, shift, off;
+	void *link;
 
 	grow(idr, index, spare);
 	node = idr->idr_rt;
@@ -397,9 +403,10 @@ void idr__insert(struct idr *idr, uint64_t index, void *entry,
 		path[depth++] = node;
 		child = child_of(node, off);
 		if (!child) {
-			node = room_made(idr, path, depth, index, shift, spare);
+			node = linked(room_made(idr, path, depth, index, shift,
+						spare));
 			child = node_new_at(idr, shift - IDR_BITS, spare);
-			idr__pack_child_put(node, off, child);
+			idr__pack_child_put(node, off, link_to(child));
 			idr->idr_nodes++;
 			trace_made(idr, index, shift - IDR_BITS, child);
 			trace(idr, IDR_TRACE_ATTACH, index, shift, node);
@@ -407,9 +414,9 @@ void idr__insert(struct idr *idr, uint64_t index, void *entry,
 		node = child;
 	}
 	path[depth++] = node;
-	node = room_made(idr, path, depth, index, 0, spare);
-	leaf_put(idr, node, digit(index, 0), entry);
-	trace(idr, IDR_TRACE_SLOT_SET, index, 0, node);
+	link = room_made(idr, path, depth, index, 0, spare);
+	leaf_put(idr, path, depth, index, link, entry);
+	trace(idr, IDR_TRACE_SLOT_SET, index, 0, linked(link));
 	if (fill == IDR__SLOT_FULL)
 		mark_full(idr, path, depth, index);
 	idr->idr_count++;
@@ -434,6 +441,7 @@ int idr__insert_lone(struct idr *idr, uint64_t index, void *entry)
 	struct idr_node *path[IDR__LEVELS], *node = idr->idr_rt, *child;
 	unsigned int depth = 0, shift = idr->idr_shift, i;
 	struct idr__lone_blocks b;
+	void *link;
 
 	if (!packable(idr) || !node || index >= capacity(shift))
 		return IDR__NEEDS_NODES;
@@ -443,27 +451,34 @@ int idr__insert_lone(struct idr *idr, uint64_t index, void *entry)
 			break;
 		node = child;
 	}
+	link = path_link(idr, path, depth, index, shift);
 	/* An RCU idr's packed node takes an ID in place only last, and
 	 * whole nodes take the rest (a copy would be published before the
 	 * insertion into it). */
-	if (idr__rcu(idr) && must_move(idr, node, digit(index, shift)))
+	if (idr__rcu(idr) && must_move(idr, link, shift, digit(index, shift)))
 		return IDR__NEEDS_NODES;
-	if (!idr__lone_malloc(&b, node, shift))
+	if (!idr__lone_malloc(&b, link, shift))
 		return IDR__NEEDS_NODES;
 	if (tracing(idr))
 		idr__trace_supply(idr, IDR_TRACE_MALLOC, b.n_made + !!b.grown);
-	if (b.grown)
-		node = replace_node(idr, path, depth, index, shift,
-				    idr__lone_grow(&b, node, shift));
+	if (b.grown) {
+		link = idr__lone_grow(&b, link, shift);
+		node = replace_node(idr, path, depth, index, shift, link);
+	}
 	for (i = 0; i < b.n_made; i++, shift -= IDR_BITS) {
 		child = b.made[i];
-		idr__pack_child_put(node, digit(index, shift), child);
+		/* A new leaf has room: it takes the entry below. */
+		link = shift > IDR_BITS
+			       ? link_to(child)
+			       : link_to_leaf(child, idr__room_fitted(1, false),
+					      0);
+		idr__pack_child_put(node, digit(index, shift), link);
 		idr->idr_nodes++;
 		trace_made(idr, index, shift - IDR_BITS, child);
 		trace(idr, IDR_TRACE_ATTACH, index, shift, node);
 		path[depth++] = node = child;
 	}
-	leaf_put(idr, node, digit(index, 0), entry);
+	leaf_put(idr, path, depth, index, link, entry);
 	trace(idr, IDR_TRACE_SLOT_SET, index, 0, node);
 	mark_full(idr, path, depth, index);
 	idr->idr_count++;
@@ -476,19 +491,20 @@ int idr__insert_lone(struct idr *idr, uint64_t index, void *entry)
 static int alloc_slow(struct idr *idr, void *entry, uint64_t start,
 		      uint64_t max, uint64_t *index)
 {
-	struct idr_node *path[IDR__LEVELS], *leaf;
+	struct idr_node *path[IDR__LEVELS];
 	unsigned int depth;
 	int err = idr__find_free_path(idr, start, max, index, path, &depth);
+	void *link;
 
 	if (err)
 		return err;
 	if (!depth || depth != idr__height(idr))
 		return IDR__NEEDS_NODES;
-	leaf = path[depth - 1];
-	if (must_move(idr, leaf, digit(*index, 0)))
+	link = path_link(idr, path, depth, *index, 0);
+	if (must_move(idr, link, 0, digit(*index, 0)))
 		return IDR__NEEDS_NODES;
-	leaf_put(idr, leaf, digit(*index, 0), entry);
-	trace(idr, IDR_TRACE_SLOT_SET, *index, 0, leaf);
+	leaf_put(idr, path, depth, *index, link, entry);
+	trace(idr, IDR_TRACE_SLOT_SET, *index, 0, linked(link));
 	mark_full(idr, path, depth, *index);
 	idr->idr_count++;
 	return IDR__STORED;
@@ -507,6 +523,7 @@ int idr__alloc_fast(struct idr *idr, void *entry, uint64_t start, uint64_t max,
 	struct idr_node *path[IDR__LEVELS], *node = idr->idr_rt;
 	unsigned int shift = idr->idr_shift, depth = 0, i;
 	uint64_t at = start, open;
+	void *link = NULL;
 
 	/* Tagged too: retired slots stay full, and a worn-out idr's missing
 	 * children (no free ID there) end the loop in alloc_slow(). */
@@ -522,17 +539,20 @@ int idr__alloc_fast(struct idr *idr, void *entry, uint64_t start, uint64_t max,
 			at = slot_start(at, shift, i);
 		if (!shift)
 			break;
-		node = child_of(node, i);
-		if (!node)
+		link = child_link(node, i);
+		if (!link)
 			return alloc_slow(idr, entry, start, max, index);
+		node = linked(link);
 		shift -= IDR_BITS;
 	}
 	*index = at;
 	if (at > max)
 		return -ENOSPC;
-	if (must_move(idr, node, i))
+	if (depth == 1)
+		link = writer_top(idr);
+	if (must_move(idr, link, 0, i))
 		return IDR__NEEDS_NODES;
-	leaf_put(idr, node, i, entry);
+	leaf_put(idr, path, depth, at, link, entry);
 	mark_full(idr, path, depth, at);
 	idr->idr_count++;
 	return IDR__STORED;
@@ -553,12 +573,14 @@ void idr__set_full(struct idr *idr, uint64_t index, enum idr__fill fill)
 		mark_open(idr, path, depth, index);
 }
 
-/* A node of an untagged tree (a tagged one keeps its leaves: prune()),
- * out of it: to the idr's cache or freed, after readers if RCU. */
-static void node_release_at(struct idr *idr, struct idr_node *node,
-			    uint64_t index, unsigned int shift)
+/* The node @link leads to, at @shift, of an untagged tree (a tagged one
+ * keeps its leaves: prune()), out of it: to the idr's cache or freed,
+ * after readers if RCU. */
+static void node_release_at(struct idr *idr, void *link, uint64_t index,
+			    unsigned int shift)
 {
-	bool cached = idr__retire(idr, node, node_size(node), !is_packed(node));
+	bool cached = idr__retire(idr, linked(link), link_size(link, shift),
+				  !link_packed(link));
 
 	idr->idr_nodes--;
 	trace_gone(idr, index, shift, cached);
@@ -592,19 +614,22 @@ static bool take_out(struct idr *idr, struct idr_node **path,
 		     unsigned int depth, uint64_t index, unsigned int shift,
 		     unsigned int cap)
 {
-	struct idr_node *node = path[depth - 1], *copy;
+	void *link = path_link(idr, path, depth, index, shift), *copy;
+	struct idr_node *node = linked(link), *whole;
 	unsigned int off = digit(index, shift);
 
-	if (!idr__rcu(idr) || !is_packed(node) ||
-	    count_of(present_of(node)) == 1) {
+	if (!idr__rcu(idr) || !link_packed(link) ||
+	    count_of(shift ? node->present : node->full) == 1) {
 		if (shift)
 			clear_slot(node, off);
 		return true;
 	}
 	/* No memory for that: a whole node from the idr's cache. */
-	copy = idr__pack_copy(node, shift, off, cap);
-	if (!copy && (copy = idr__cache_take_one(idr)))
-		idr__unpack_into(copy, node, off);
+	copy = idr__pack_copy(link, shift, off, cap);
+	if (!copy && (whole = idr__cache_take_one(idr))) {
+		idr__unpack_into(whole, link, shift, off);
+		copy = link_to(whole);
+	}
 	if (!copy)
 		return false;
 	replace_node(idr, path, depth, index, shift, copy);
@@ -617,7 +642,7 @@ static __attribute__((noinline)) void shrink_top(struct idr *idr)
 	struct idr_node *top = idr->idr_rt;
 
 	while (top && idr->idr_shift && top->present == bit(0)) {
-		struct idr_node *child = child_of(top, 0);
+		void *child = child_link(top, 0);
 		unsigned int shift = idr->idr_shift;
 
 		/* An RCU reader still in the old top goes on down its slot
@@ -628,8 +653,8 @@ static __attribute__((noinline)) void shrink_top(struct idr *idr)
 			clear_slot(top, 0);
 		trace(idr, IDR_TRACE_DETACH, 0, shift, top);
 		set_top(idr, child, shift - IDR_BITS);
-		node_release_at(idr, top, 0, shift);
-		top = child;
+		node_release_at(idr, link_to(top), 0, shift);
+		top = linked(child);
 		trace(idr, IDR_TRACE_SHRINK, 0, idr->idr_shift, top);
 	}
 }
@@ -644,20 +669,29 @@ static inline void shrink(struct idr *idr)
 }
 
 /*
- * Take the entry at @off out of @leaf, which holds @n entries (counted
- * once by the caller, which compacts the leaf with it); mark_open() then
- * clears its bit.  On an RCU idr a packed @leaf holds @off alone.
+ * Take the entry at @off out of the leaf @link leads to, which holds @n
+ * entries (counted once by the caller, which compacts the leaf with it);
+ * mark_open() then clears its bit.  A packed leaf's pack word moves down
+ * a slot (if it had no room, the caller clears LINK_NO_ROOM), into
+ * *@word too (0 for a whole leaf).  On an RCU
+ * idr a packed leaf holds @off alone, and its entry stays for readers:
+ * an empty leaf keeps its word in slot 1 (word_at()).
  */
-static inline void *leaf_take(struct idr_node *leaf, unsigned int off,
-			      unsigned int n)
+static inline __attribute__((always_inline)) void *
+leaf_take(const void *link, unsigned int off, unsigned int n, uintptr_t *word)
 {
-	void **s = leaf_slot(leaf, off), *entry = *s;
+	struct idr_node *leaf = linked(link);
+	void **s = leaf_slot(link, off), *entry = *s;
 
-	if (is_packed(leaf)) {
+	if (link_packed(link)) {
 		void **end = pack_slots(leaf) + n;
 
+		*word = (uintptr_t)link & LINK_NO_ROOM ? pack_word(n, false, 0)
+						       : *word_at(leaf, n);
 		memmove(s, s + 1, (size_t)(end - s - 1) * sizeof(*s));
+		*word_at(leaf, n - 1) = *word;
 	} else {
+		*word = 0;
 		idr__publish(s, NULL);
 		idr__clear_bits(&leaf->present, bit(off));
 	}
@@ -665,16 +699,15 @@ static inline void *leaf_take(struct idr_node *leaf, unsigned int off,
 }
 
 /*
- * Whether whole @leaf, due to be packed after the removal of @index, is
- * the leaf where idr_alloc_cyclic() allocates next (once it has): a
+ * Whether the whole leaf @link leads to, due to be packed after the
+ * removal of @index, is the leaf where idr_alloc_cyclic() allocates next (once it has): a
  * removal does not pack that one.  A PID allocator's removals hit the
  * leaf it is filling, and packing it made the next allocations unpack it
  * again.  When the cursor moves on, idr__cursor_left() packs the leaf.
  */
-static bool at_cursor(const struct idr *idr, const struct idr_node *leaf,
-		      uint64_t index)
+static bool at_cursor(const struct idr *idr, const void *link, uint64_t index)
 {
-	return !is_packed(leaf) && idr->idr_flags & IDR__CYCLIC &&
+	return !link_packed(link) && idr->idr_flags & IDR__CYCLIC &&
 	       !((index ^ idr__cursor_index(idr)) >> IDR_BITS);
 }
 
@@ -685,23 +718,25 @@ static inline __attribute__((always_inline)) void
 leaf_compact(struct idr *idr, struct idr_node **path, unsigned int depth,
 	     uint64_t index, unsigned int n, bool copy)
 {
-	struct idr_node *old = path[depth - 1], *small;
+	void *old = path_link(idr, path, depth, index, 0), *small;
+	uintptr_t word = leaf_word(old);
 
-	if (!idr__pack_due(old, n) || at_cursor(idr, old, index))
+	if (!idr__pack_due(word, n) || at_cursor(idr, old, index))
 		return;
 	small = idr__pack_leaf(old, n, copy);
 	if (!small)
 		return;
 	relink(idr, path, depth, index, 0, small);
 	if (copy)
-		idr__retire(idr, old, node_size(old), !is_packed(old));
-	trace(idr, IDR_TRACE_PACK, index, 0, small);
+		idr__retire(idr, linked(old), leaf_size(word), !(word & 1));
+	trace(idr, IDR_TRACE_PACK, index, 0, linked(small));
 }
 
 void idr__cursor_left(struct idr *idr, uint64_t index)
 {
-	struct idr_node *path[IDR__LEVELS], *leaf;
+	struct idr_node *path[IDR__LEVELS];
 	unsigned int depth = descend(idr, index, path);
+	void *link;
 
 	if (!depth || depth != idr__height(idr) || !packable(idr))
 		return;
@@ -710,10 +745,10 @@ void idr__cursor_left(struct idr *idr, uint64_t index)
 	 * removal instead. */
 	if (idr__rcu(idr) && idr__preloaded())
 		return;
-	leaf = path[depth - 1];
-	if (!is_packed(leaf))
-		leaf_compact(idr, path, depth, index, count_of(leaf->present),
-			     idr__rcu(idr));
+	link = path_link(idr, path, depth, index, 0);
+	if (!link_packed(link))
+		leaf_compact(idr, path, depth, index,
+			     count_of(linked(link)->present), idr__rcu(idr));
 }
 
 /*
@@ -727,10 +762,18 @@ prune(struct idr *idr, struct idr_node **path, unsigned int depth,
       uint64_t index, bool rcu)
 {
 	unsigned int shift = 0;
+	void *empty;
 
-	for (; depth > 1 && !present_of(path[depth - 1]); depth--) {
-		struct idr_node *empty = path[depth - 1], *parent;
+	for (; empty = path_link(idr, path, depth, index, shift),
+	       !present_in(empty, shift);
+	     depth--) {
+		struct idr_node *parent;
 
+		if (depth == 1) {
+			set_top(idr, NULL, 0);
+			node_release_at(idr, empty, index, shift);
+			return;
+		}
 		shift += IDR_BITS;
 		parent = path[depth - 2];
 		/* RCU, no memory for the parent's copy: the empty node stays,
@@ -743,11 +786,6 @@ prune(struct idr *idr, struct idr_node **path, unsigned int depth,
 		trace(idr, IDR_TRACE_DETACH, index, shift, path[depth - 2]);
 		node_release_at(idr, empty, index, shift - IDR_BITS);
 	}
-	if (!present_of(path[0])) {
-		shift = idr->idr_shift;
-		set_top(idr, NULL, 0);
-		node_release_at(idr, path[0], index, shift);
-	}
 	shrink(idr);
 }
 
@@ -759,26 +797,32 @@ static inline __attribute__((always_inline)) bool
 entry_out(struct idr *idr, struct idr_node **path, unsigned int depth,
 	  uint64_t index, unsigned int n, void **entry, bool rcu)
 {
-	struct idr_node *leaf = path[depth - 1];
+	void **home = path_home(idr, path, depth, index, 0);
+	void *link = (void *)((uintptr_t)*home & ~TOP_LEAF);
 	unsigned int off = digit(index, 0), cap;
+	uintptr_t word;
 	bool full;
 
-	if (!rcu || !is_packed(leaf) || n == 1) {
-		*entry = leaf_take(leaf, off, n);
+	if (!rcu || !link_packed(link) || n == 1) {
+		*entry = leaf_take(link, off, n, &word);
+		if ((uintptr_t)link & LINK_NO_ROOM)
+			set_no_room(home, false);
 		return true;
 	}
-	*entry = *leaf_slot(leaf, off);
-	cap = idr__pack_due(leaf, n - 1) ? n - 1 : pack_cap(leaf);
+	*entry = *leaf_slot(link, off);
+	word = leaf_word(link);
+	cap = idr__pack_due(word, n - 1) ? idr__room_fitted(n - 1, false)
+					 : word_cap(word);
 	/* The copy has the bit clear: mark_open() would stop at it.  A
 	 * full leaf (packed loose, with room for every slot: not at 6
 	 * bits a level) had its parent's set. */
-	full = leaf->full == ALL_SLOTS;
+	full = linked(link)->full == ALL_SLOTS;
 	if (take_out(idr, path, depth, index, 0, cap)) {
 		if (full)
 			mark_open_at(idr, path, depth - 1, index, IDR_BITS);
 		return true;
 	}
-	idr__publish(leaf_slot(leaf, off), NULL);
+	idr__publish(leaf_slot(link, off), NULL);
 	return false;
 }
 
@@ -788,7 +832,8 @@ static inline __attribute__((always_inline)) void
 delete_at(struct idr *idr, struct idr_node **path, unsigned int depth,
 	  uint64_t index, void **entry, bool rcu)
 {
-	unsigned int n = count_of(leaf_present(path[depth - 1]));
+	unsigned int n = count_of(
+		leaf_present(path_link(idr, path, depth, index, 0)));
 
 	idr->idr_mods++;
 	if (!entry_out(idr, path, depth, index, n, entry, rcu))
@@ -796,7 +841,7 @@ delete_at(struct idr *idr, struct idr_node **path, unsigned int depth,
 	trace(idr, IDR_TRACE_SLOT_CLEAR, index, 0, path[depth - 1]);
 	/* An RCU idr's copy has the bit clear already (see entry_out()). */
 	mark_open(idr, path, depth, index);
-	if (leaf_present(path[depth - 1]) && packable(idr))
+	if (n > 1 && packable(idr))
 		leaf_compact(idr, path, depth, index, n - 1, rcu);
 	/* A tagged idr keeps its leaves: they hold the generations. */
 	if (!idr__tagged(idr))
@@ -812,9 +857,10 @@ delete_rcu(struct idr *idr, struct idr_node **path, unsigned int depth,
 	delete_at(idr, path, depth, index, entry, true);
 }
 
-/* The leaf that holds @index below the top, its parent in @parent, or
- * NULL: the usual removal's descent (the writer's: plain loads). */
-static inline __attribute__((always_inline)) struct idr_node *
+/* The link to the leaf that holds @index below the top, its parent in
+ * @parent, or NULL: the usual removal's descent (the writer's: plain
+ * loads). */
+static inline __attribute__((always_inline)) void *
 leaf_below(const struct idr *idr, uint64_t index, struct idr_node **parent)
 {
 	unsigned int shift = idr->idr_shift;
@@ -825,20 +871,20 @@ leaf_below(const struct idr *idr, uint64_t index, struct idr_node **parent)
 		return NULL;
 	DESCEND(BELOW, return NULL)
 	*parent = above;
-	return node;
+	return link;
 }
 
-/* The usual removal's leaf, of @n entries after it, packed or shrunk
- * (pack.c says when) and linked in its place below @parent. */
+/* The usual removal's leaf, which @link leads to, of @n entries after
+ * it, packed or shrunk (pack.c says when) and linked in its place below
+ * @parent. */
 static __attribute__((noinline)) void
-compact_below(struct idr_node *parent, uint64_t index, struct idr_node *leaf,
+compact_below(struct idr_node *parent, uint64_t index, const void *link,
 	      unsigned int n)
 {
-	struct idr_node *small = idr__pack_leaf(leaf, n, false);
+	void *small = idr__pack_leaf(link, n, false);
 
 	if (small)
-		idr__publish(child_slot(parent, digit(index, IDR_BITS)),
-			     link_to(small));
+		idr__publish(child_slot(parent, digit(index, IDR_BITS)), small);
 }
 
 /*
@@ -851,21 +897,27 @@ compact_below(struct idr_node *parent, uint64_t index, struct idr_node *leaf,
 static inline __attribute__((always_inline)) bool
 delete_usual(struct idr *idr, uint64_t index, void **entry)
 {
-	struct idr_node *parent, *leaf = leaf_below(idr, index, &parent);
+	struct idr_node *parent;
+	void *link = leaf_below(idr, index, &parent);
 	unsigned int off = digit(index, 0), n;
+	uintptr_t word;
 	uint64_t set;
 
-	if (!leaf)
+	if (!link)
 		return false;
-	set = leaf_present(leaf);
+	set = leaf_present(link);
 	n = count_of(set);
 	if (!(set & bit(off)) || n - 2 > IDR_SLOTS - 3) /* n is 1 or all */
 		return false;
 	idr->idr_mods++;
-	*entry = leaf_take(leaf, off, n);
-	idr__clear_bits(&leaf->full, bit(off));
-	if (idr__pack_due(leaf, n - 1) && !at_cursor(idr, leaf, index))
-		compact_below(parent, index, leaf, n - 1);
+	*entry = leaf_take(link, off, n, &word);
+	if (__builtin_expect((uintptr_t)link & LINK_NO_ROOM, 0)) {
+		link = (void *)((uintptr_t)link & ~LINK_NO_ROOM);
+		idr__publish(child_slot(parent, digit(index, IDR_BITS)), link);
+	}
+	idr__clear_bits(&linked(link)->full, bit(off));
+	if (idr__pack_due(word, n - 1) && !at_cursor(idr, link, index))
+		compact_below(parent, index, link, n - 1);
 	idr->idr_count--;
 	return true;
 }
@@ -876,7 +928,8 @@ bool idr__delete(struct idr *idr, uint64_t index, void **entry)
 	struct idr_node *path[IDR__LEVELS];
 	unsigned int depth = descend(idr, index, path);
 
-	if (!depth || !(leaf_present(path[depth - 1]) & bit(digit(index, 0))))
+	if (!depth || !(leaf_present(path_link(idr, path, depth, index, 0)) &
+			bit(digit(index, 0))))
 		return false;
 	if (__builtin_expect(idr__rcu(idr), 0)) {
 		delete_rcu(idr, path, depth, index, entry);
@@ -911,7 +964,7 @@ void *idr__remove(struct idr *idr, uint64_t index)
  * Generations keep moving forward. */
 void idr__free_all(struct idr *idr)
 {
-	struct idr_node *top = idr->idr_rt;
+	void *top = writer_top(idr);
 	unsigned int shift = idr->idr_shift;
 
 	set_top(idr, NULL, 0);

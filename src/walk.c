@@ -8,10 +8,18 @@
 #include "trace.h"
 #include "walk.h"
 
-static void view_of(const struct idr *idr, const struct idr_node *node,
-		    unsigned int shift, uint64_t index, unsigned int depth,
-		    struct idr_view *view)
+/* The room of the node at @shift @link leads to, if it is packed. */
+static unsigned int packed_room(const void *link, unsigned int shift)
 {
+	if (!link_packed(link))
+		return 0;
+	return shift ? pack_cap(linked(link)) : word_cap(leaf_word(link));
+}
+
+static void view_of(const struct idr *idr, const void *link, unsigned int shift,
+		    uint64_t index, unsigned int depth, struct idr_view *view)
+{
+	const struct idr_node *node = linked(link);
 	uint64_t span = capacity(shift);
 
 	view->depth = depth;
@@ -19,28 +27,29 @@ static void view_of(const struct idr *idr, const struct idr_node *node,
 	view->shift = shift;
 	view->slots = IDR_SLOTS;
 	view->full = node->full;
-	view->present = present_of(node);
-	view->packed = is_packed(node) ? pack_cap(node) : 0;
+	view->present = present_in(link, shift);
+	view->packed = packed_room(link, shift);
 	view->node = node;
 	idr__range(idr, index / span * span, span, &view->first, &view->last);
 }
 
-static int walk_node(const struct idr *idr, const struct idr_node *node,
+static int walk_node(const struct idr *idr, const void *link,
 		     unsigned int shift, uint64_t first, unsigned int depth,
 		     int (*fn)(const struct idr_view *, void *), void *data)
 {
+	const struct idr_node *node = linked(link);
 	struct idr_view view;
 	uint64_t set;
 	int ret;
 
-	view_of(idr, node, shift, first, depth, &view);
+	view_of(idr, link, shift, first, depth, &view);
 	ret = fn(&view, data);
 	if (ret || shift == 0)
 		return ret;
 	for (set = node->present; set; set &= set - 1) {
 		unsigned int i = lowest(set);
 
-		ret = walk_node(idr, child_of(node, i), shift - IDR_BITS,
+		ret = walk_node(idr, child_link(node, i), shift - IDR_BITS,
 				first + ((uint64_t)i << shift), depth + 1, fn,
 				data);
 		if (ret)
@@ -54,14 +63,14 @@ int idr_walk(const struct idr *idr,
 {
 	if (!idr->idr_rt)
 		return 0;
-	return walk_node(idr, idr->idr_rt, idr->idr_shift, 0, 0, fn, data);
+	return walk_node(idr, writer_top(idr), idr->idr_shift, 0, 0, fn, data);
 }
 
 bool idr_view_top(const struct idr *idr, struct idr_view *view)
 {
 	if (!idr->idr_rt)
 		return false;
-	view_of(idr, idr->idr_rt, idr->idr_shift, 0, 0, view);
+	view_of(idr, writer_top(idr), idr->idr_shift, 0, 0, view);
 	return true;
 }
 
@@ -75,7 +84,7 @@ bool idr_view_child(const struct idr *idr, const struct idr_view *parent,
 		return false;
 	first = idr->idr_flags & IDR__IDA ? parent->first / IDR__CHUNK
 					  : parent->first - idr->idr_base;
-	view_of(idr, child_of(parent->node, slot), parent->shift - IDR_BITS,
+	view_of(idr, child_link(parent->node, slot), parent->shift - IDR_BITS,
 		first + ((uint64_t)slot << parent->shift), parent->depth + 1,
 		child);
 	return true;
@@ -84,18 +93,18 @@ bool idr_view_child(const struct idr *idr, const struct idr_view *parent,
 unsigned int idr__path_views(const struct idr *idr, uint64_t index,
 			     struct idr_view *views)
 {
-	const struct idr_node *node = idr->idr_rt;
+	const void *link = writer_top(idr);
 	unsigned int n = 0, shift = idr->idr_shift;
 
-	if (!node || index >= capacity(shift))
+	if (!link || index >= capacity(shift))
 		return 0;
 	for (;; shift -= IDR_BITS) {
-		view_of(idr, node, shift, index, n, &views[n]);
+		view_of(idr, link, shift, index, n, &views[n]);
 		n++;
 		if (shift == 0)
 			return n;
-		node = child_of(node, digit(index, shift));
-		if (!node)
+		link = child_link(linked(link), digit(index, shift));
+		if (!link)
 			return n;
 	}
 }
@@ -104,7 +113,9 @@ void *idr_view_entry(const struct idr_view *view, unsigned int slot)
 {
 	if (view->level || slot >= IDR_SLOTS || !(view->present & bit(slot)))
 		return NULL;
-	return *leaf_slot(view->node, slot);
+	if (view->packed)
+		return pack_slots(view->node)[rank_in(view->present, slot)];
+	return view->node->slots[slot];
 }
 
 uint64_t idr_view_gen(const struct idr *idr, const struct idr_view *view,

@@ -1049,11 +1049,21 @@ static void edges_trace_name(void)
 
 /* {==================== Packing ==================== */
 
+/* A packed leaf's room for @n: what fills malloc's chunk (16-byte
+ * steps with its 8-byte header, around the leaf's 8-byte bitmap and its
+ * 8-byte slots): @n rounded up to even, at most a whole leaf's. */
+static unsigned int fitted_leaf(unsigned int n)
+{
+	unsigned int cap = (n + 1) & ~1u;
+
+	return cap < IDR_SLOTS ? cap : IDR_SLOTS;
+}
+
 /*
  * What a leaf's packed room should be after a removal leaves @n entries
  * (pack.c's idr__pack_leaf: PACK_ROOM 2, packed from 3 to 3/4 of the
  * slots; a loose leaf keeps 2 * PACK_ROOM + n / 8 room, a tight one
- * n / 8 or PACK_SLACK, 3, if more).
+ * n / 8 or PACK_SLACK, 3, if more; each fitted to malloc's chunk).
  */
 static unsigned int model_cap(unsigned int cap, bool *loose, unsigned int n)
 {
@@ -1063,13 +1073,13 @@ static unsigned int model_cap(unsigned int cap, bool *loose, unsigned int n)
 		if (n < 3 || n > IDR_SLOTS * 3 / 4)
 			return 0;
 		*loose = true;
-		return n + 2 < IDR_SLOTS ? n + 2 : IDR_SLOTS;
+		return fitted_leaf(n + 2);
 	}
 	room = *loose ? 4 + n / 8 : n / 8 > 3 ? n / 8 : 3;
 	if (cap - n <= room)
 		return cap;
 	*loose = false;
-	return n;
+	return fitted_leaf(n);
 }
 
 /* A full leaf emptied from the top: its room at every count
@@ -1113,15 +1123,15 @@ static unsigned int room_after_one_removal(unsigned int n)
 }
 
 /* A whole leaf is packed from 3 entries (PACK_MIN) up to 3/4 of its
- * slots (PACK_MAX), with room for 2 more (tree.c:915). */
+ * slots (PACK_MAX), with room for 2 more, and what fills malloc's chunk
+ * (tree.c:915). */
 static void edges_pack_bounds(void)
 {
 	unsigned int max = IDR_SLOTS * 3 / 4;
 
 	CHECK_EQ(room_after_one_removal(3), 0); /* 2 left */
-	CHECK_EQ(room_after_one_removal(4), 5); /* 3 left */
-	CHECK_EQ(room_after_one_removal(max + 1),
-		 max + 2 < IDR_SLOTS ? max + 2 : IDR_SLOTS);
+	CHECK_EQ(room_after_one_removal(4), 6); /* 3 left, 5 fitted */
+	CHECK_EQ(room_after_one_removal(max + 1), fitted_leaf(max + 2));
 	CHECK_EQ(room_after_one_removal(max + 2), 0);
 }
 
@@ -1171,9 +1181,10 @@ static void edges_check_deep_leaf(void)
  * idr_check's limits on a packed leaf's room: from its entries to a whole
  * node's slots (tree.c:1138, cap <= IDR_SLOTS: with 64 slots no packed
  * leaf has that much room, so only a leaf made to claim it shows it).
- * The room is the word after the full bitmap:
+ * The room is in the pack word, in the first slot after the entries:
  * cap << 16 | shift << 8 | grown << 3 | interior << 2 | loose << 1 | 1
- * (a leaf's shift is 0).
+ * (a leaf's shift is 0); that slot is room, so the room is more than
+ * the entries.
  */
 static void edges_check_pack_room(void)
 {
@@ -1188,7 +1199,7 @@ static void edges_check_pack_room(void)
 	for (id = IDR_SLOTS - 1; id >= n; id--)
 		CHECK(idr_remove(&idr, id) == val(id));
 	CHECK_EQ(idr_walk(&idr, first_leaf, &leaf), 1);
-	word = (uintptr_t *)(uintptr_t)leaf.node + 1;
+	word = (uintptr_t *)(uintptr_t)leaf.node + 1 + n;
 	was = *word;
 	if (!CHECK(leaf.packed > 0 &&
 		   was == ((uintptr_t)leaf.packed << 16 | 3)))
@@ -1197,9 +1208,9 @@ static void edges_check_pack_room(void)
 	CHECK_EQ(idr_check(&idr), 0);
 	*word = (uintptr_t)(IDR_SLOTS + 1) << 16 | 3;
 	CHECK_EQ(idr_check(&idr), -EUCLEAN);
-	*word = (uintptr_t)n << 16 | 3;
+	*word = (uintptr_t)(n + 1) << 16 | 3;
 	CHECK_EQ(idr_check(&idr), 0);
-	*word = (uintptr_t)(n - 1) << 16 | 3;
+	*word = (uintptr_t)n << 16 | 3;
 	CHECK_EQ(idr_check(&idr), -EUCLEAN);
 	*word = was;
 	CHECK_SOUND(&idr);

@@ -383,8 +383,9 @@ static void churn_quiet_at_every_count(unsigned int amp)
 			idr_destroy(&idr);
 		}
 	CHECK_EQ(loud, 0);
-	/* Full packed leaves exist at every count up to half a leaf. */
-	CHECK(full >= IDR_SLOTS / 2);
+	/* Full packed leaves exist at every even count up to half a leaf
+	 * (a packed leaf's room is even: it fills malloc's chunk). */
+	CHECK(full >= IDR_SLOTS / 4);
 }
 
 static void pack_churn_pairs(void)
@@ -426,24 +427,25 @@ static void pack_churn_legacy_cache(void)
 		CHECK_SOUND(&idr);
 		idr_destroy(&idr);
 	}
-	CHECK(full >= IDR_SLOTS / 2);
+	CHECK(full >= IDR_SLOTS / 4);
 }
 
 /* }==================== Churn ==================== */
 
 /* {==================== Lone IDs ==================== */
 
-/* Bytes of packed nodes with room for @cap: a leaf's header is two
- * words (full, pack), an interior node's three (and present). */
-#define LEAF_BYTES(cap) ((2 + (cap)) * sizeof(void *))
+/* Bytes of packed nodes with room for @cap: a leaf's header is one
+ * word (full; its pack word takes a free slot), an interior node's three
+ * (full, pack, present). */
+#define LEAF_BYTES(cap) ((1 + (cap)) * sizeof(void *))
 #define INTERIOR_BYTES(cap) ((3 + (cap)) * sizeof(void *))
 
 /* The room that fills the chunk glibc gives for @cap: 16-byte steps, 8
- * bytes of them its header.  A leaf of 1 fills its 32; an interior node
- * gets 2 for the same 48 bytes as 1. */
+ * bytes of them its header.  A leaf and an interior node of 1 both get
+ * 2, for the same 32 and 48 bytes. */
 static unsigned int fitted(unsigned int cap, bool interior)
 {
-	size_t head = (interior ? 3 : 2) * sizeof(void *);
+	size_t head = (interior ? 3 : 1) * sizeof(void *);
 	size_t chunk = (head + cap * sizeof(void *) + 8 + 15) / 16 * 16;
 
 	return (unsigned int)((chunk - 8 - head) / sizeof(void *));
@@ -505,11 +507,12 @@ static unsigned int nodes_on_path(const struct idr *idr, unsigned long id)
 	return idr__path_views(idr, id, v);
 }
 
-/* A lone ID's new nodes are born packed with room for one; a packed node
- * with no room grows; removals give every byte back. */
+/* A lone ID's new nodes are born packed with room for one (two, which
+ * malloc's chunk holds anyway); a packed node with no room grows;
+ * removals give every byte back. */
 static void pack_lone_born_packed(void)
 {
-	unsigned long c = FAR_ID, d = c ^ 1, e = c ^ IDR_SLOTS, next;
+	unsigned long c = FAR_ID, d = c ^ 1, f = c ^ 3, e = c ^ IDR_SLOTS, next;
 	unsigned int made, level;
 	DEFINE_IDR(idr);
 	size_t before;
@@ -519,19 +522,24 @@ static void pack_lone_born_packed(void)
 	CHECK(made >= 3); /* a leaf and two levels above it */
 	before = seam_bytes();
 	put_lone(&idr, c);
-	CHECK_EQ(cap_at(&idr, c, 0), 1);
+	CHECK_EQ(cap_at(&idr, c, 0), 2);
 	for (level = 1; level < made; level++)
 		CHECK_EQ(cap_at(&idr, c, level), 2);
 	CHECK_EQ(cap_at(&idr, c, made), 0);
 	CHECK_EQ(seam_bytes() - before,
-		 LEAF_BYTES(1) + (made - 1) * INTERIOR_BYTES(2));
-	put_lone(&idr, d); /* the leaf: room for twice the two, and one */
-	CHECK_EQ(cap_at(&idr, c, 0), 5);
+		 LEAF_BYTES(2) + (made - 1) * INTERIOR_BYTES(2));
+	put_lone(&idr, d); /* in the leaf's room: now it has none */
+	CHECK_EQ(cap_at(&idr, c, 0), 2);
+	CHECK_EQ(seam_bytes() - before,
+		 LEAF_BYTES(2) + (made - 1) * INTERIOR_BYTES(2));
+	put_lone(&idr, f); /* the leaf: room for twice the three */
+	CHECK_EQ(cap_at(&idr, c, 0), 6);
 	put_lone(&idr, e); /* a second leaf: its parent has room */
-	CHECK_EQ(cap_at(&idr, e, 0), 1);
+	CHECK_EQ(cap_at(&idr, e, 0), 2);
 	CHECK_EQ(cap_at(&idr, e, 1), 2);
-	CHECK_EQ(seam_bytes() - before, LEAF_BYTES(5) + LEAF_BYTES(1) +
+	CHECK_EQ(seam_bytes() - before, LEAF_BYTES(6) + LEAF_BYTES(2) +
 						(made - 1) * INTERIOR_BYTES(2));
+	CHECK(idr_find(&idr, f) == val(f));
 	CHECK(idr_find(&idr, c) == val(c) && idr_find(&idr, d) == val(d) &&
 	      idr_find(&idr, e) == val(e));
 	CHECK(idr_find(&idr, c ^ 2) == NULL);
@@ -548,6 +556,7 @@ static void pack_lone_born_packed(void)
 	CHECK_EQ(cap_at(&idr, c, 1), 6);
 	CHECK(idr_remove(&idr, c) == val(c));
 	CHECK(idr_remove(&idr, d) == val(d));
+	CHECK(idr_remove(&idr, f) == val(f));
 	CHECK_EQ(seam_bytes(), before);
 	CHECK_SOUND(&idr);
 	idr_destroy(&idr);
@@ -595,10 +604,10 @@ static void pack_lone_grows_to_whole(void)
 }
 
 /*
- * A leaf packed by removal with room for PACK_MAX - 1 (a whole leaf of
- * PACK_MAX - 2 IDs, less one, and PACK_ROOM) that lone IDs fill still
- * grows packed: PACK_MAX entries fit one.  The caps growth alone gives
- * (1, 5, 13, ...) never meet that edge.
+ * A leaf packed by removal (a whole leaf of PACK_MAX - 2 IDs, less one,
+ * with PACK_ROOM: room for PACK_MAX - 1, which malloc's chunk rounds up
+ * to PACK_MAX) that lone IDs fill holds PACK_MAX entries packed, and the
+ * next goes whole: no packed leaf grows past PACK_MAX.
  */
 static void pack_lone_grows_at_the_edge(void)
 {
@@ -609,13 +618,14 @@ static void pack_lone_grows_at_the_edge(void)
 		CHECK_EQ(idr_alloc(&idr, val(id), 0, 0, GFP_KERNEL), id);
 	CHECK_EQ(cap_at(&idr, 0, 0), 0);
 	CHECK(idr_remove(&idr, most - 3) == val(most - 3));
-	CHECK_EQ(cap_at(&idr, 0, 0), (int)(most - 1));
-	put_lone(&idr, most - 3);
-	put_lone(&idr, most - 2); /* full: most - 1 entries */
-	CHECK_EQ(cap_at(&idr, 0, 0), (int)(most - 1));
-	put_lone(&idr, most - 1);
-	CHECK_EQ(cap_at(&idr, 0, 0), (int)fitted(most, false));
-	for (id = 0; id < most; id++)
+	CHECK_EQ(fitted(most - 1, false), most);
+	CHECK_EQ(cap_at(&idr, 0, 0), (int)most);
+	for (id = most - 3; id < most; id++)
+		put_lone(&idr, id);
+	CHECK_EQ(cap_at(&idr, 0, 0), (int)most); /* full, packed */
+	put_lone(&idr, most);
+	CHECK_EQ(cap_at(&idr, 0, 0), 0);
+	for (id = 0; id <= most; id++)
 		CHECK(idr_find(&idr, id) == val(id));
 	CHECK_SOUND(&idr);
 	idr_destroy(&idr);
@@ -634,7 +644,8 @@ static void pack_lone_fails_cleanly(void)
 	long got;
 
 	tall_tree(&idr);
-	put_lone(&idr, c); /* its leaf packed, full: the next grows it */
+	put_lone(&idr, c);
+	put_lone(&idr, c ^ 3); /* its leaf packed, full: the next grows it */
 	for (skip = 0; refused; skip++) {
 		seam_mem_stats(&st);
 		was = idr_snap_of(&idr);
