@@ -44,8 +44,6 @@ static inline bool idr__rcu(const struct idr *idr)
 IDR__HIDDEN bool idr__retire(struct idr *idr, void *block, size_t size,
 			     bool whole);
 
-struct idr_node;
-
 /* Let go of the node @link leads to, at @shift, of a tree being freed
  * whole, and of all below it, children first (after readers if RCU;
  * never to a cache). */

@@ -26,7 +26,7 @@ declare -gA RIGHT=(
 	[pre-get]=$'11\nEAGAIN\nnone'
 	[generations]=$'65541\nstale\n0x20005\nno'
 	[ida]=$'2\n1\n8'
-	[packed]=$'yes\n0\nno\n0\n2\nno'
+	[packed]=$'yes\n0\nno\n0\n2\nyes'
 	[lookup]=$'3\n17\nno\nno'
 	[removal]=$'0\n4\n1\n3\nENOENT'
 	[iteration]=$'5000\nv\nENOENT\n7'
@@ -259,16 +259,16 @@ $(yes nonsense | head -n $((2 * n)))"
 	[[ $(tr '\n' ' ' <<<"$output") == *"counts the nodes waiting in the cache too, 6 of them and the leaf, 7 * 536 = 3752"* ]]
 }
 
-@test "packed says what the library does: growing makes whole nodes; a full leaf of 2 gets room for 5" {
+@test "packed says what the library does: growing makes whole nodes; a full leaf of 2 gets room for 6" {
 	run "$IDRSH" <<<"lesson packed
 ${RIGHT[packed]}"
 	assert_success
 	# The lesson's claims, as the library checks them: the lone ID that
-	# grows the tree leaves no packed node; the full packed leaf that
-	# takes a second lone ID has room for 5, not twice 2.
+	# grows the tree leaves no packed node; the full packed leaf of 2
+	# that takes a third lone ID has room for twice 3, 6.
 	[ "$(sed -n '/^idr> alloc top 262143 262144$/,/^Right: /p' <<<"$output" |
 		tail -n 1)" = "Right: 0." ]
-	assert_line --partial "2/64, packed in 5"
+	assert_line --partial "3/64, packed in 6"
 	# And the old claims are gone: packed from the start, whatever the
 	# tree; room for twice what it holds.
 	refute_output --partial "makes the nodes it adds packed from the start:"
