@@ -797,16 +797,13 @@ static inline __attribute__((always_inline)) bool
 entry_out(struct idr *idr, struct idr_node **path, unsigned int depth,
 	  uint64_t index, unsigned int n, void **entry, bool rcu)
 {
-	void **home = path_home(idr, path, depth, index, 0);
-	void *link = (void *)((uintptr_t)*home & ~TOP_LEAF);
+	void *link = path_link(idr, path, depth, index, 0);
 	unsigned int off = digit(index, 0), cap;
 	uintptr_t word;
 	bool full;
 
 	if (!rcu || !link_packed(link) || n == 1) {
 		*entry = leaf_take(link, off, n, &word);
-		if ((uintptr_t)link & LINK_NO_ROOM)
-			set_no_room(home, false);
 		return true;
 	}
 	*entry = *leaf_slot(link, off);
@@ -832,8 +829,8 @@ static inline __attribute__((always_inline)) void
 delete_at(struct idr *idr, struct idr_node **path, unsigned int depth,
 	  uint64_t index, void **entry, bool rcu)
 {
-	unsigned int n = count_of(
-		leaf_present(path_link(idr, path, depth, index, 0)));
+	void *was = path_link(idr, path, depth, index, 0);
+	unsigned int n = count_of(leaf_present(was));
 
 	idr->idr_mods++;
 	if (!entry_out(idr, path, depth, index, n, entry, rcu))
@@ -841,6 +838,11 @@ delete_at(struct idr *idr, struct idr_node **path, unsigned int depth,
 	trace(idr, IDR_TRACE_SLOT_CLEAR, index, 0, path[depth - 1]);
 	/* An RCU idr's copy has the bit clear already (see entry_out()). */
 	mark_open(idr, path, depth, index);
+	/* Taken out in place from a leaf with no room: it has some now, but
+	 * not before its bit is clear, lest a trace callback that reads the
+	 * tree look for its pack word past its block. */
+	if ((uintptr_t)was & LINK_NO_ROOM && path[depth - 1] == linked(was))
+		set_no_room(path_home(idr, path, depth, index, 0), false);
 	if (n > 1 && packable(idr))
 		leaf_compact(idr, path, depth, index, n - 1, rcu);
 	/* A tagged idr keeps its leaves: they hold the generations. */

@@ -192,6 +192,39 @@ static void pack_unpack_fails_cleanly(void)
 	idr_destroy(&idr);
 }
 
+/* A trace callback that reads the whole tree at every event. */
+static void read_all(const struct idr *idr, const struct idr_trace *ev,
+		     void *data)
+{
+	struct idr_stats st;
+
+	(void)ev;
+	idr_stats(idr, &st);
+	*(unsigned long *)data += st.packed;
+}
+
+/*
+ * A trace callback may read the tree in the middle of an operation: a
+ * removal from a packed leaf with no room (whose link says it has no pack
+ * word) shows a sound leaf at every event; under ASan, nothing is read
+ * past its block.
+ */
+static void pack_trace_reads_full_leaf(void)
+{
+	DEFINE_IDR(idr);
+	unsigned long seen = 0;
+
+	fill(&idr, IDR_SLOTS);
+	thin(&idr, IDR_SLOTS, 2); /* one leaf, with 2 entries, packed */
+	CHECK(fill_packed_room(&idr, val) > 0); /* IDs 1 .. k: no room */
+	idr_set_trace(&idr, read_all, &seen);
+	CHECK(idr_remove(&idr, 1) == val(1));
+	idr_set_trace(&idr, NULL, NULL);
+	CHECK(seen > 0);
+	CHECK_SOUND(&idr);
+	idr_destroy(&idr);
+}
+
 /* IDA and tagged leaves keep their layout: they hold more than entries. */
 static void pack_only_plain_idrs(void)
 {
@@ -1136,6 +1169,7 @@ void suite_pack(void)
 	RUN(pack_not_at_cursor);
 	RUN(pack_behind_cursor);
 	RUN(pack_shrink_relinks_moved_leaf);
+	RUN(pack_trace_reads_full_leaf);
 	RUN(pack_remove_past_reach);
 	RUN(iter_matches_get_next);
 	RUN(iter_honours_id_changes);
