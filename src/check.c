@@ -118,8 +118,10 @@ static long check_node(const struct idr *idr, const void *link,
 {
 	const struct idr_node *node = linked(link);
 	uint64_t present = present_in(link, shift);
-	/* Only a tagged idr's leaf may be empty: it keeps its generations. */
-	bool kept = shift == 0 && idr__tagged(idr);
+	/* Only a tagged idr's leaf may be empty (it keeps its generations),
+	 * or any node of an RCU idr's that a removal could not take out, with
+	 * no memory for its parent's copy (prune() in tree.c). */
+	bool kept = (shift == 0 && idr__tagged(idr)) || idr__rcu(idr);
 
 	if ((!present && !kept) || (present & ~ALL_SLOTS) ||
 	    (node->full & ~present))

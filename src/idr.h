@@ -957,8 +957,9 @@ IDR_API void idr_get_allocator(struct idr_allocator *a);
  * @idr: idr handle.
  *
  * Checks that each bitmap bit matches its slot or subtree, that the
- * count matches, that no empty node is kept and that the tree is no
- * taller than its highest ID needs.  A debugging aid: O(nodes).
+ * count matches, that no empty node is kept (but on an RCU idr, one a
+ * removal could not take out, with no memory for its parent's copy) and
+ * that the tree is no taller than its highest ID needs.  A debugging aid: O(nodes).
  *
  * Return: 0 if the tree is sound, -EUCLEAN if it is not.
  */

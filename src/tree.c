@@ -121,20 +121,23 @@ descend(const struct idr *idr, uint64_t index, struct idr_node **path)
 /* {==================== Insertion ==================== */
 
 /*
- * Whether an insertion at @off of @node must first move it to a whole
- * node: a packed one with no room; on an RCU idr also one where the new
- * entry or child would not go last, since making room in place moves
- * entries under the readers' feet.  (Going last moves nothing: the slot
- * is set, then the bit that lets readers see it.)
+ * Whether an insertion at @off of the node @link leads to, at @shift,
+ * must first move it to a whole node: a packed one with no room; on an
+ * RCU idr also one where the new entry or child would not go last, since
+ * making room in place moves entries under the readers' feet.  (Going
+ * last moves nothing: the slot is set, then the bit that lets readers
+ * see it.)  Nor may it go in place into an empty packed node (one that
+ * prune() could not take out): its slot 0 still holds what a reader that
+ * loaded the old bitmap takes for the entry or child that was there.
  */
 static inline bool must_move(const struct idr *idr, const void *link,
 			     unsigned int shift, unsigned int off)
 {
 	const struct idr_node *node = linked(link);
+	uint64_t set = shift ? node->present : node->full;
 
 	return no_room(link, shift) ||
-	       (idr__rcu(idr) && link_packed(link) &&
-		(shift ? node->present : node->full) >> off);
+	       (idr__rcu(idr) && link_packed(link) && (!set || set >> off));
 }
 
 /*

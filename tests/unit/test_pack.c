@@ -704,6 +704,70 @@ static void pack_lone_fails_cleanly(void)
 	idr_destroy(&idr);
 }
 
+/* RCU hooks for one thread: work waits in a queue until drained, as it
+ * would for readers still in a read-side section. */
+static struct idr_rcu_work *rcu_queue[256];
+static unsigned int rcu_queued;
+
+static void rcu_defer(struct idr_rcu_work *work)
+{
+	if (CHECK(rcu_queued < 256))
+		rcu_queue[rcu_queued++] = work;
+}
+
+static void rcu_wait(void)
+{
+}
+
+static void rcu_drain(void)
+{
+	while (rcu_queued) {
+		struct idr_rcu_work *work = rcu_queue[--rcu_queued];
+
+		work->idr_fn(work);
+	}
+}
+
+static const struct idr_rcu_hooks queue_hooks = { rcu_defer, rcu_wait };
+
+/*
+ * An RCU idr's removal that empties a packed leaf leaves its entry in
+ * place for readers, and when there is no memory for its parent's copy,
+ * the empty leaf stays in the tree (sound: idr_check() says so).  An
+ * insertion into it may not go in place: a reader that loaded the old
+ * bitmap would take the new entry, at the same rank, for the old one.
+ */
+static void pack_rcu_kept_empty_leaf(void)
+{
+	/* d's leaf goes last in c's parent: in place, on an RCU idr. */
+	unsigned long c = FAR_ID, d = c + IDR_SLOTS;
+	unsigned int off = (unsigned int)(c % IDR_SLOTS);
+	struct idr_view v[IDR_LEVELS_MAX], reader;
+	struct idr idr = IDR__INIT_RCU(0, 0, &queue_hooks);
+	unsigned int n;
+
+	tall_tree(&idr);
+	put_lone(&idr, c);
+	put_lone(&idr, d);
+	CHECK_EQ(cap_at(&idr, c, 1), 2); /* c's parent: packed, two children */
+	rcu_drain();
+	n = idr__path_views(&idr, c, v);
+	reader = v[n - 1]; /* a reader at c's leaf, its bitmap loaded */
+	CHECK(reader.packed && idr_view_entry(&reader, off) == val(c));
+	CHECK_EQ(idr_cache_count(&idr), 0);
+	seam_fault_inject(0, ~0UL);
+	CHECK(idr_remove(&idr, c) == val(c)); /* no copy of the parent */
+	seam_fault_inject(0, 0);
+	CHECK_SOUND(&idr);
+	CHECK_EQ(idr__path_views(&idr, c, v), n); /* the empty leaf stays */
+	put_lone(&idr, c ^ 1);
+	CHECK(idr_view_entry(&reader, off) == val(c));
+	CHECK(idr_find(&idr, c) == NULL && idr_find(&idr, c ^ 1) == val(c ^ 1));
+	CHECK_SOUND(&idr);
+	idr_destroy(&idr);
+	rcu_drain();
+}
+
 /*
  * Other insertions meet packed interior nodes: one with room takes a
  * whole leaf in place; one without is unpacked, one node more.  A
@@ -1170,6 +1234,7 @@ void suite_pack(void)
 	RUN(pack_behind_cursor);
 	RUN(pack_shrink_relinks_moved_leaf);
 	RUN(pack_trace_reads_full_leaf);
+	RUN(pack_rcu_kept_empty_leaf);
 	RUN(pack_remove_past_reach);
 	RUN(iter_matches_get_next);
 	RUN(iter_honours_id_changes);
