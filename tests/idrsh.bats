@@ -965,8 +965,9 @@ idrsh: <stdin>:4: dot: /nonexistent/dir/t.dot: No such file or directory"
 }
 
 @test "explain says a packed node with no room moves, not that the path had no node" {
+	# A lone ID's leaf has room for two: the second fills it.
 	idrsh_lines "alloc a 262143 262144" "alloc b 100000 100001" \
-		"explain alloc c 100001 100002"
+		"alloc b 100002 100003" "explain alloc c 100001 100002"
 	assert_success
 	assert_line "  Leaf L0 99968..100031 was packed with no room left: a copy with more room (a bigger block, or a whole node) takes its place in slot 26 of the node L1 98304..102399, and the old block goes back to malloc."
 	refute_line --partial "the path had no node there"
