@@ -212,6 +212,7 @@ static inline uintptr_t *word_at(const struct idr_node *leaf, unsigned int n)
 {
 	return (uintptr_t *)pack_slots(leaf) + (n ? n : 1);
 }
+
 #if defined(__x86_64__) && !defined(__POPCNT__)
 /* Whether the CPU has popcnt, found when the library loads (pack.c). */
 extern IDR__HIDDEN bool idr__popcnt;
@@ -302,19 +303,21 @@ static inline uint64_t present_in(const void *link, unsigned int shift)
 	return shift ? linked(link)->present : leaf_present(link);
 }
 
-/* The pack word of the leaf @link leads to: 0 if it is whole, made up
- * (tight) if it has no room. */
-static inline uintptr_t leaf_word(const void *link)
+/* The pack word of the packed leaf @link leads to, of @n entries: made
+ * up (tight) if it has no room. */
+static inline uintptr_t packed_word(const void *link, unsigned int n)
 {
-	const struct idr_node *leaf = linked(link);
-	unsigned int n;
-
-	if (!link_packed(link))
-		return 0;
-	n = count_of(leaf->full);
 	if ((uintptr_t)link & LINK_NO_ROOM)
 		return pack_word(n, false, 0);
-	return *word_at(leaf, n);
+	return *word_at(linked(link), n);
+}
+
+/* The pack word of the leaf @link leads to: 0 if it is whole. */
+static inline uintptr_t leaf_word(const void *link)
+{
+	if (!link_packed(link))
+		return 0;
+	return packed_word(link, count_of(linked(link)->full));
 }
 
 /* A packed node that takes no more: an insertion must move it.  @link

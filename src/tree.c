@@ -676,9 +676,9 @@ static inline void shrink(struct idr *idr)
  * entries (counted once by the caller, which compacts the leaf with it);
  * mark_open() then clears its bit.  A packed leaf's pack word moves down
  * a slot (if it had no room, the caller clears LINK_NO_ROOM), into
- * *@word too (0 for a whole leaf).  On an RCU
- * idr a packed leaf holds @off alone, and its entry stays for readers:
- * an empty leaf keeps its word in slot 1 (word_at()).
+ * *@word too (0 for a whole leaf).  On an RCU idr a packed leaf holds
+ * @off alone, and its entry stays for readers: an empty leaf keeps its
+ * word in slot 1 (word_at()).
  */
 static inline __attribute__((always_inline)) void *
 leaf_take(const void *link, unsigned int off, unsigned int n, uintptr_t *word)
@@ -689,8 +689,7 @@ leaf_take(const void *link, unsigned int off, unsigned int n, uintptr_t *word)
 	if (link_packed(link)) {
 		void **end = pack_slots(leaf) + n;
 
-		*word = (uintptr_t)link & LINK_NO_ROOM ? pack_word(n, false, 0)
-						       : *word_at(leaf, n);
+		*word = packed_word(link, n);
 		memmove(s, s + 1, (size_t)(end - s - 1) * sizeof(*s));
 		*word_at(leaf, n - 1) = *word;
 	} else {
@@ -703,8 +702,8 @@ leaf_take(const void *link, unsigned int off, unsigned int n, uintptr_t *word)
 
 /*
  * Whether the whole leaf @link leads to, due to be packed after the
- * removal of @index, is the leaf where idr_alloc_cyclic() allocates next (once it has): a
- * removal does not pack that one.  A PID allocator's removals hit the
+ * removal of @index, is the leaf where idr_alloc_cyclic() allocates next
+ * (once it has): a removal does not pack that one.  A PID allocator's removals hit the
  * leaf it is filling, and packing it made the next allocations unpack it
  * again.  When the cursor moves on, idr__cursor_left() packs the leaf.
  */
