@@ -187,21 +187,29 @@ int idr_alloc_tagged(struct idr *idr, void *ptr, int start, int end, gfp_t gfp)
 	return (int)idr__done(idr, op, id);
 }
 
-/*
- * The cursor to @next, the ID after the one allocated.  A removal does
- * not pack the leaf the cursor is in (tree.c's at_cursor()); the leaf it
- * leaves may be due.  The flag is stored once: it shares a cache line
- * with the top, which RCU readers load.
- */
-static inline void cursor_moved(struct idr *idr, unsigned int next)
+/* The cursor to @next: the leaf it leaves, kept whole for it once
+ * idr_alloc_cyclic() has allocated (tree.c's at_cursor()), may be due. */
+static inline void cursor_to(struct idr *idr, unsigned int next)
 {
 	uint64_t was = idr__cursor_index(idr);
 
 	idr->idr_next = next;
-	if (!(idr->idr_flags & IDR__CYCLIC))
-		idr->idr_flags |= IDR__CYCLIC;
-	else if ((was ^ idr__cursor_index(idr)) >> IDR_BITS)
+	if (idr->idr_flags & IDR__CYCLIC &&
+	    (was ^ idr__cursor_index(idr)) >> IDR_BITS)
 		idr__cursor_left(idr, was);
+}
+
+/* The cursor to @next, the ID after the one allocated.  The flag is
+ * stored once: it shares a cache line with the top, which RCU readers
+ * load. */
+static inline void cursor_moved(struct idr *idr, unsigned int next)
+{
+	if (idr->idr_flags & IDR__CYCLIC) {
+		cursor_to(idr, next);
+		return;
+	}
+	idr->idr_flags |= IDR__CYCLIC;
+	idr->idr_next = next;
 }
 
 /* The cursor's allocation: at or after it, then from @start, as the
@@ -249,7 +257,7 @@ unsigned int idr_get_cursor(const struct idr *idr)
 
 void idr_set_cursor(struct idr *idr, unsigned int val)
 {
-	idr->idr_next = val;
+	cursor_to(idr, val);
 }
 
 /*

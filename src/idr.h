@@ -279,6 +279,10 @@ IDR_API unsigned int idr_get_cursor(const struct idr *idr);
  * idr_set_cursor() - Set the ID idr_alloc_cyclic() will try first.
  * @idr: idr handle.
  * @val: the new cursor.
+ *
+ * Once idr_alloc_cyclic() has allocated, the leaf the cursor leaves may
+ * be packed, as when an allocation moves it (see idr(3), packed nodes):
+ * a malloc, and nothing changes if it fails.
  */
 IDR_API void idr_set_cursor(struct idr *idr, unsigned int val);
 

@@ -1113,6 +1113,35 @@ static void pack_behind_cursor(void)
 	idr_destroy(&idr);
 }
 
+/*
+ * The cursor moved by idr_set_cursor() leaves its leaf as an allocation
+ * does: the removals that left KEPT entries there (PACK_MIN, the fewest
+ * a whole leaf packs with) kept it whole for the cursor, and it packs
+ * when the cursor goes.
+ */
+#define KEPT 3u
+static void pack_set_cursor_leaves(void)
+{
+	unsigned long k;
+	DEFINE_IDR(idr);
+
+	for (k = 0; k + 1 < IDR_SLOTS; k++)
+		CHECK_EQ(idr_alloc_cyclic(&idr, val(k), 0, 0, GFP_KERNEL), k);
+	for (k = KEPT; k + 1 < IDR_SLOTS; k++)
+		CHECK(idr_remove(&idr, k) == val(k));
+	CHECK_EQ(leaf_cap(&idr), 0);
+	idr_set_cursor(&idr, 0);
+	CHECK_EQ(leaf_cap(&idr), 0);
+	idr_set_cursor(&idr, 5 * IDR_SLOTS);
+	CHECK(leaf_cap(&idr) >= KEPT);
+	for (k = 0; k < IDR_SLOTS; k++)
+		CHECK(idr_find(&idr, k) == (k < KEPT ? val(k) : NULL));
+	CHECK_EQ(idr_alloc_cyclic(&idr, val(1), 0, 0, GFP_KERNEL),
+		 5 * IDR_SLOTS);
+	CHECK_SOUND(&idr);
+	idr_destroy(&idr);
+}
+
 static void pack_not_at_cursor(void)
 {
 	static const unsigned int bases[] = { 0, 1, IDR_SLOTS + 5 };
@@ -1232,6 +1261,7 @@ void suite_pack(void)
 	RUN(pack_lone_churn_is_quiet);
 	RUN(pack_not_at_cursor);
 	RUN(pack_behind_cursor);
+	RUN(pack_set_cursor_leaves);
 	RUN(pack_shrink_relinks_moved_leaf);
 	RUN(pack_trace_reads_full_leaf);
 	RUN(pack_rcu_kept_empty_leaf);
