@@ -35,6 +35,18 @@ setup() {
 	[[ "$output" == *"the Linux kernel's integer ID allocator"* ]]
 }
 
+@test "every public name idr(3) links to is in its synopsis" {
+	names=$(sh tests/man3-links src/idr.h src/idr_view.h src/idr_rcu.h)
+	synopsis=$(sed -n '/^\.SH SYNOPSIS/,/^\.SH DESCRIPTION/p' man/idr.3)
+	[ -n "$names" ] && [ -n "$synopsis" ]
+	# idr_iter_step() is ABI for idr_for_each_entry(), not to be called.
+	for n in $names; do
+		[ "$n" = idr_iter_step ] ||
+			[[ "$synopsis" == *"$n("* || "$synopsis" == *"$n "* ]] ||
+				{ echo "idr(3)'s synopsis lacks $n"; return 1; }
+	done
+}
+
 @test "the man page's example is the README's" {
 	readme_block c > "$BATS_TEST_TMPDIR/readme.c"
 	sed -n '/^\.SH EXAMPLES/,/^\.EE/p' man/idr.3 | sed '1,2d;$d' |
