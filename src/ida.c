@@ -31,18 +31,22 @@ struct bitmap {
 	uint64_t *word, *ones, *used;
 };
 
+/* The bitmap @node (NULL: none) as a struct bitmap in @map. */
+static bool bitmap_at(void *node, struct bitmap *map)
+{
+	if (!node)
+		return false;
+	map->word = idr__node_bits(node);
+	map->ones = idr__node_words_full(node);
+	map->used = idr__node_words_used(node);
+	return true;
+}
+
 /* The bitmap at @chunk, if any; its path is the caller's to report.  A
  * present slot holds its bitmap, an absent one NULL: a find's read. */
 static bool bitmap_of(const struct ida *ida, uint64_t chunk, struct bitmap *map)
 {
-	void *bitmap = idr__find(&ida->ida_rt, chunk);
-
-	if (!bitmap)
-		return false;
-	map->word = idr__node_bits(bitmap);
-	map->ones = idr__node_words_full(bitmap);
-	map->used = idr__node_words_used(bitmap);
-	return true;
+	return bitmap_at(idr__find(&ida->ida_rt, chunk), map);
 }
 
 static bool test_bit(const struct bitmap *map, unsigned int n)
@@ -154,13 +158,14 @@ static int alloc_range(struct ida *ida, unsigned int min, unsigned int max)
 	for (;;) {
 		struct bitmap map;
 		unsigned int n;
+		void *bitmap;
 
 		if (idr__find_free(&ida->ida_rt, id / CHUNK, max / CHUNK,
-				   &chunk) < 0)
+				   &chunk, &bitmap) < 0)
 			return -ENOSPC;
 		if (chunk != id / CHUNK)
 			id = chunk * CHUNK;
-		if (!bitmap_of(ida, chunk, &map))
+		if (!bitmap_at(bitmap, &map))
 			return bitmap_new(ida, chunk, id);
 		n = find_bit(&map, (unsigned int)(id % CHUNK), false);
 		if (n < CHUNK)

@@ -257,7 +257,10 @@ unsigned int idr_get_cursor(const struct idr *idr)
 
 void idr_set_cursor(struct idr *idr, unsigned int val)
 {
+	bool op = idr__op(idr, "set_cursor", 0, 0, val);
+
 	cursor_to(idr, val);
+	idr__done(idr, op, 0);
 }
 
 /*

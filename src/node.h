@@ -420,6 +420,46 @@ static inline void set_no_room(void **home, bool no_room)
 	idr__publish(home, (void *)(link | (no_room ? LINK_NO_ROOM : 0)));
 }
 
+/*
+ * The writer's search for the lowest free index at or above *@at, from
+ * the top @node at @shift, in the usual case: one descent down the full bitmaps that never has to go
+ * back up.  The depth of the index's leaf, with *@at the index,
+ * path[0 .. depth - 1] its nodes, *@link the link to the leaf below the
+ * top (the top's is writer_top()) and *@off its slot there; 0 when the
+ * descent meets a subtree with no free index past *@at, or a missing
+ * child (seek.c's idr__find_free_path() then searches).  The tree is not
+ * empty and *@at below its capacity.
+ */
+static inline __attribute__((always_inline)) unsigned int
+free_descent(struct idr_node *node, unsigned int shift, uint64_t *at,
+	     struct idr_node **path, void **link, unsigned int *off)
+{
+	unsigned int depth = 0, i;
+	uint64_t index = *at, open;
+	void *l = NULL;
+
+	for (;;) {
+		path[depth++] = node;
+		open = ~node->full & from(digit(index, shift));
+		if (!open)
+			return 0;
+		i = lowest(open);
+		if (i != digit(index, shift))
+			index = slot_start(index, shift, i);
+		if (!shift)
+			break;
+		l = child_link(node, i);
+		if (!l)
+			return 0;
+		node = linked(l);
+		shift -= IDR_BITS;
+	}
+	*at = index;
+	*link = l;
+	*off = i;
+	return depth;
+}
+
 /* }==================== Links ==================== */
 
 /*

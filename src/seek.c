@@ -221,14 +221,40 @@ int idr__find_free_path(const struct idr *idr, uint64_t start, uint64_t max,
 	return *index <= max ? 0 : -ENOSPC;
 }
 
-/* The lowest free index in [@start, @max]: 0, or -ENOSPC. */
+/* What the leaf slot of @index holds (path[@depth - 1] is its leaf). */
+static void *slot_entry(const struct idr *idr, struct idr_node **path,
+			unsigned int depth, uint64_t index)
+{
+	void *link = path_link((struct idr *)idr, path, depth, index, 0);
+	unsigned int off = digit(index, 0);
+
+	return leaf_present(link) & bit(off) ? *leaf_slot(link, off) : NULL;
+}
+
 int idr__find_free(const struct idr *idr, uint64_t start, uint64_t max,
-		   uint64_t *index)
+		   uint64_t *index, void **entry)
 {
 	struct idr_node *path[IDR__LEVELS];
-	unsigned int depth;
+	unsigned int depth = 0, off;
+	void *link;
+	int err;
 
-	return idr__find_free_path(idr, start, max, index, path, &depth);
+	*index = start;
+	if (!idr__tracing(idr) && idr->idr_rt && start <= max &&
+	    start < capacity(idr->idr_shift))
+		depth = free_descent(idr->idr_rt, idr->idr_shift, index, path,
+				     &link, &off);
+	if (!depth) {
+		err = idr__find_free_path(idr, start, max, index, path, &depth);
+		if (err)
+			return err;
+	} else if (*index > max) {
+		return -ENOSPC;
+	}
+	*entry = depth && depth == idr__height(idr)
+			 ? slot_entry(idr, path, depth, *index)
+			 : NULL;
+	return 0;
 }
 
 bool idr__next_present(const struct idr *idr, uint64_t start, uint64_t *index,

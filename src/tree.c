@@ -524,36 +524,23 @@ int idr__alloc_fast(struct idr *idr, void *entry, uint64_t start, uint64_t max,
 		    uint64_t *index)
 {
 	struct idr_node *path[IDR__LEVELS], *node = idr->idr_rt;
-	unsigned int shift = idr->idr_shift, depth = 0, i;
-	uint64_t at = start, open;
-	void *link = NULL;
+	unsigned int shift = idr->idr_shift, depth, off;
+	uint64_t at = start;
+	void *link;
 
 	/* Tagged too: retired slots stay full, and a worn-out idr's missing
-	 * children (no free ID there) end the loop in alloc_slow(). */
+	 * children (no free ID there) end the descent in alloc_slow(). */
 	if (tracing(idr) || !node || start >= capacity(shift))
 		return alloc_slow(idr, entry, start, max, index);
-	for (;;) {
-		path[depth++] = node;
-		open = ~node->full & from(digit(at, shift));
-		if (!open)
-			return alloc_slow(idr, entry, start, max, index);
-		i = lowest(open);
-		if (i != digit(at, shift))
-			at = slot_start(at, shift, i);
-		if (!shift)
-			break;
-		link = child_link(node, i);
-		if (!link)
-			return alloc_slow(idr, entry, start, max, index);
-		node = linked(link);
-		shift -= IDR_BITS;
-	}
+	depth = free_descent(node, shift, &at, path, &link, &off);
+	if (!depth)
+		return alloc_slow(idr, entry, start, max, index);
 	*index = at;
 	if (at > max)
 		return -ENOSPC;
 	if (depth == 1)
 		link = writer_top(idr);
-	if (must_move(idr, link, 0, i))
+	if (must_move(idr, link, 0, off))
 		return IDR__NEEDS_NODES;
 	leaf_put(idr, path, depth, at, link, entry);
 	mark_full(idr, path, depth, at);

@@ -43,9 +43,10 @@ IDR__HIDDEN void idr__trace_path(const struct idr *idr, uint64_t index);
 IDR__HIDDEN int idr__find_free_path(
 	const struct idr *idr, uint64_t start, uint64_t max, uint64_t *index,
 	struct idr_node **path, unsigned int *depth);
-/* The lowest free index in [@start, @max]: 0, or -ENOSPC. */
+/* The lowest free index in [@start, @max] (0, or -ENOSPC), and what its
+ * leaf slot holds (NULL: nothing, or no leaf yet): an IDA's bitmap. */
 IDR__HIDDEN int idr__find_free(const struct idr *idr, uint64_t start,
-			       uint64_t max, uint64_t *index);
+			       uint64_t max, uint64_t *index, void **entry);
 /* The leaf slot of a present index, or NULL; its visits reported. */
 IDR__HIDDEN void **idr__lookup(const struct idr *idr, uint64_t index);
 /* The same, reporting nothing: the caller reports the path. */

@@ -118,6 +118,9 @@ local function asked(ev)
 			"%d (one past the last ID it gave) and wrapping to %d if " ..
 			"nothing is free above."):format(call, range(ev), ev.id,
 			ev.start)
+	elseif op == "set_cursor" then
+		return ("%s: where idr_alloc_cyclic() searches from next."):format(
+			call)
 	elseif op == "get_new" then
 		return call .. ", the 2004 API: the lowest free ID, with nodes " ..
 			"from the idr's cache only."
@@ -153,7 +156,7 @@ local function where(ev, s)
 		op:find("find_first") then
 		id = ev.start
 	elseif op == "get_new" or op == "for_each" or op == "pre_get" or
-		op == "ida_count" then
+		op == "ida_count" or op == "set_cursor" then
 		return nil
 	else
 		id = ev.id
@@ -337,6 +340,11 @@ local SAY = {
 	-- An allocation packs only the leaf its cursor has just left, which
 	-- removals thinned while the cursor was in it.
 	pack = function(st, ev)
+		if st.op == "set_cursor" then
+			return ("%s: the cursor has left it, and no removal packs " ..
+				"the leaf the cursor is in, so one it leaves with few " ..
+				"enough entries packs now."):format(cap(W.text(ev)))
+		end
 		if st.op ~= "alloc_cyclic" then return told(ev) end
 		return ("%s: the cursor has left it, and removals thinned it " ..
 			"while the cursor was there (no removal packs the " ..
@@ -375,6 +383,10 @@ local function result(st, ev)
 	end
 	local op = ev.op
 	if op == "pre_get" then return "Result: the cache is full." end
+	if op == "set_cursor" then
+		return ("Result: the cursor is %d (idr_set_cursor() returns " ..
+			"nothing)."):format(st.id)
+	end
 	if op == "for_each" then return ("Result: %d."):format(r) end
 	if op == "ida_count" then return ("Result: %d IDs."):format(r) end
 	if op == "ida_exists" then return ("Result: ID %d is in use."):format(r) end
@@ -544,7 +556,8 @@ local function narrate(t, kind, events)
 				idx = index_of(st.shape, cursor_start(ev))
 			elseif SEARCH[ev.op] or ev.op:find("find_first") then
 				idx = index_of(st.shape, ev.start)
-			elseif not NEXT[ev.op] and ev.op ~= "pre_get" then
+			elseif not NEXT[ev.op] and ev.op ~= "pre_get" and
+				ev.op ~= "set_cursor" then
 				idx = index_of(st.shape, ev.id)
 			elseif ev.op:find("get_next") then
 				idx = index_of(st.shape, ev.id)

@@ -59,7 +59,7 @@ local FIELD = { start = "start", ["end"] = "end", nextid = "start",
 local ARGS = {
 	alloc = { "start", "end" }, alloc_tagged = { "start", "end" },
 	alloc_u32 = { "nextid", "max" },
-	alloc_cyclic = { "start", "end", "cursor" },
+	alloc_cyclic = { "start", "end", "cursor" }, set_cursor = { "cursor" },
 	get_new_above = { "starting_id" },
 	ida_alloc_range = { "min", "max" },
 	ida_find_first_range = { "min", "max" },
@@ -97,6 +97,7 @@ local OP_KERNEL = {
 	alloc = "idr_alloc() -> idr_alloc_u32() -> idr_get_free()",
 	alloc_u32 = "idr_alloc_u32() -> idr_get_free()",
 	alloc_cyclic = "idr_alloc_cyclic() -> idr_alloc_u32() -> idr_get_free()",
+	set_cursor = "idr_set_cursor(): a store to idr->idr_next, nothing more",
 	find = "idr_find() -> radix_tree_lookup()",
 	remove = "idr_remove() -> radix_tree_delete_item()",
 	replace = "idr_replace() -> __radix_tree_lookup(), __radix_tree_replace()",
@@ -147,7 +148,7 @@ local FAMILY = { alloc = "alloc", alloc_u32 = "alloc",
 	for_each = "iter", remove = "remove", remove_tagged = "remove",
 	ida_alloc_range = "ida_alloc", ida_free = "ida_free",
 	ida_exists = "ida_find", ida_find_first_range = "ida_find",
-	ida_count = "ida_find" }
+	ida_count = "ida_find", set_cursor = "cursor" }
 
 -- What a "done" event's result is: the operation's ID, which only the
 -- allocations return; a lookup or removal returns the entry it found.
@@ -156,6 +157,7 @@ local OUTCOME = {
 	replace = "%s's entry replaced: it returns the old one",
 	iter = "the next in use is %s: it returns its entry",
 	remove = "%s removed: it returns the entry it held",
+	cursor = "the cursor is set: it returns nothing",
 }
 
 local function outcome(e)

@@ -63,7 +63,7 @@ check("calls", o:explain(function()
 	o:replace(1, "new")
 	o:get_next(3)
 	o:for_each(function() end)
-	-- Off the leaf it fills, which a removal would not pack.
+	-- Off the leaf it fills, which no removal packs: the move packs it.
 	o:set_cursor(64)
 	o:remove(2)
 	o:find(2)
