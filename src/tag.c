@@ -41,6 +41,10 @@ int idr_tag_init(struct idr *idr, unsigned int id_bits, unsigned int flags)
 	idr->idr_id_bits = (unsigned char)id_bits;
 	idr->idr_flags = (unsigned char)((idr->idr_flags & ~IDR_TAG_RETIRE) |
 					 flags);
+	/* A wrapping idr's seed may be past a retiring one's limit, where it
+	 * means the same (worn out) but idr_tag_set_seed() refuses it. */
+	if (idr__retiring(idr) && idr->idr_gen_seed > idr__gen_limit(idr))
+		idr->idr_gen_seed = idr__gen_limit(idr);
 	return 0;
 }
 
@@ -115,7 +119,9 @@ void *idr_unalloc(struct idr *idr, unsigned long id)
 
 	if (idr__tagged(idr))
 		id &= idr__id_max(idr);
-	if (id >= idr->idr_base)
+	/* A retired slot stays full but holds no ID: not the caller's. */
+	if (id >= idr->idr_base &&
+	    !(idr__tagged(idr) && idr__tag_retired(idr, id - idr->idr_base)))
 		idr__delete(idr, id - idr->idr_base, &entry);
 	return entry;
 }

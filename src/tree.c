@@ -729,10 +729,10 @@ void idr__cursor_left(struct idr *idr, uint64_t index)
 
 	if (!depth || depth != idr__height(idr) || !packable(idr))
 		return;
-	/* An RCU idr packs into a new block: a malloc, which an allocation
-	 * under idr_preload() may not make.  The leaf packs at its next
-	 * removal instead. */
-	if (idr__rcu(idr) && idr__preloaded())
+	/* Packing calls the allocator (realloc; on an RCU idr, malloc for
+	 * a new block), which an allocation under idr_preload() may not.
+	 * The leaf packs at its next removal instead. */
+	if (idr__preloaded())
 		return;
 	link = path_link(idr, path, depth, index, 0);
 	if (!link_packed(link))

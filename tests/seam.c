@@ -3,7 +3,8 @@
  * seam.c - the tests' counting, failing allocator (seam.h).  Counters are
  * atomic because preloading threads allocate outside the caller's lock.
  * realloc, which the library only shrinks with, is neither counted as an
- * allocation nor failed: it gives bytes back.
+ * allocation nor failed: it gives bytes back; each thread counts its
+ * calls, which no allocation under idr_preload() may make.
  */
 #include <stdatomic.h>
 #include <stdio.h>
@@ -15,7 +16,7 @@
 static atomic_size_t bytes_in_use;
 static atomic_ulong allocs, frees, failed;
 static atomic_ulong fault_skip, fault_count;
-static _Thread_local unsigned long thread_allocs;
+static _Thread_local unsigned long thread_allocs, thread_reallocs;
 static _Thread_local bool fault_held;
 
 /* Whether fault injection refuses this allocation. */
@@ -62,6 +63,7 @@ static void *seam_realloc(void *ptr, size_t old_size, size_t new_size,
 	void *moved = realloc(ptr, new_size);
 
 	(void)ctx;
+	thread_reallocs++;
 	if (moved) {
 		atomic_fetch_add_explicit(&bytes_in_use, new_size,
 					  memory_order_relaxed);
@@ -101,6 +103,7 @@ void seam_mem_stats(struct seam_mem_stats *stats)
 	stats->frees = atomic_load(&frees);
 	stats->failed = atomic_load(&failed);
 	stats->thread_allocs = thread_allocs;
+	stats->thread_reallocs = thread_reallocs;
 }
 
 void seam_fault_hold(bool hold)

@@ -17,7 +17,8 @@ struct seam_mem_stats {
 	unsigned long allocs; /* successful allocations so far */
 	unsigned long frees;  /* frees so far */
 	unsigned long failed; /* allocations refused by fault injection */
-	unsigned long thread_allocs; /* allocations by the calling thread */
+	unsigned long thread_allocs;   /* allocations by the calling thread */
+	unsigned long thread_reallocs; /* its calls of realloc */
 };
 
 /* The counters, all threads together (thread_allocs: this one's). */

@@ -60,9 +60,10 @@ static unsigned long rnd_id(unsigned long max)
  * set to fail: -ENOMEM (or a malloc counted) means the preload fell short.
  */
 struct one_alloc {
-	long ret;	       /* the allocation's result */
-	unsigned long mallocs; /* this thread's mallocs meanwhile */
-	unsigned int took;     /* preloaded nodes it used */
+	long ret;		/* the allocation's result */
+	unsigned long mallocs;	/* this thread's mallocs meanwhile */
+	unsigned long reallocs; /* and reallocs */
+	unsigned int took;	/* preloaded nodes it used */
 };
 
 static struct one_alloc preloaded_alloc(struct idr *idr, struct ida *ida,
@@ -91,6 +92,7 @@ static struct one_alloc preloaded_alloc(struct idr *idr, struct ida *ida,
 	seam_fault_inject(0, 0);
 	seam_mem_stats(&after);
 	r.mallocs = after.thread_allocs - before.thread_allocs;
+	r.reallocs = after.thread_reallocs - before.thread_reallocs;
 	r.took = had - idr__preloaded();
 	idr_preload_end();
 	return r;
@@ -169,7 +171,7 @@ static void preload_suffices_from_random_trees(void)
 		r = preloaded_alloc(&idr, kind == 2 ? &ida : NULL,
 				    rnd() & 1 ? max : rnd_id(max));
 		if (!CHECK(r.ret >= 0 || r.ret == -ENOSPC) ||
-		    !CHECK_EQ(r.mallocs, 0) ||
+		    !CHECK_EQ(r.mallocs, 0) || !CHECK_EQ(r.reallocs, 0) ||
 		    !CHECK(r.took <= IDR__INSERT_NODES_MAX))
 			printf("# round %u, kind %u, bits %u\n", round, kind,
 			       bits);
@@ -177,6 +179,36 @@ static void preload_suffices_from_random_trees(void)
 		ida_destroy(&ida);
 		idr_destroy(&idr);
 	}
+}
+
+/*
+ * A cyclic allocation under a preload that moves the cursor out of a
+ * leaf removals thinned while it was there: that leaf packs later (at
+ * its next removal), since packing calls the allocator (realloc, or
+ * malloc on an RCU idr).
+ */
+static void preload_cyclic_leaves_leaf_whole(void)
+{
+	struct seam_mem_stats before, after;
+	unsigned int i;
+	DEFINE_IDR(idr);
+
+	for (i = 0; i < 10; i++)
+		CHECK_EQ(idr_alloc_cyclic(&idr, &idr, 0, 0, GFP_KERNEL), i);
+	for (i = 10; i < IDR_SLOTS; i++)
+		CHECK_EQ(idr_alloc(&idr, &idr, 0, 0, GFP_KERNEL), i);
+	for (i = 10; i + 4 < IDR_SLOTS; i++)
+		CHECK(idr_remove(&idr, i) == &idr);
+	idr_preload(GFP_KERNEL);
+	seam_mem_stats(&before);
+	CHECK_EQ(idr_alloc_cyclic(&idr, &idr, 2 * IDR_SLOTS, 0, GFP_NOWAIT),
+		 2 * IDR_SLOTS);
+	seam_mem_stats(&after);
+	idr_preload_end();
+	CHECK_EQ(after.thread_allocs - before.thread_allocs, 0);
+	CHECK_EQ(after.thread_reallocs - before.thread_reallocs, 0);
+	CHECK_SOUND(&idr);
+	idr_destroy(&idr);
 }
 
 /* }==================== The worst case, from any tree ==================== */
@@ -282,6 +314,7 @@ void suite_preload(void)
 	RUN(preload_covers_worst_case);
 	RUN(preload_worst_case_is_exact);
 	RUN(preload_suffices_from_random_trees);
+	RUN(preload_cyclic_leaves_leaf_whole);
 	RUN(preload_end_frees_leftovers);
 	RUN(preload_short_falls_back);
 	RUN(preload_threads_share_one_lock);

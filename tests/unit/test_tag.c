@@ -1178,6 +1178,49 @@ static void tag_retire_lagging_slot_after_destroy(void)
  * afresh (the seed 8 bits left would retire every slot of a 1-bit
  * generation); with the same id_bits they go on.
  */
+/* idr_unalloc() of a retired slot: no ID there to take back, so nothing
+ * changes (it used to count one out, and free the slot for reuse). */
+static void tag_unalloc_retired_slot(void)
+{
+	int i, t;
+	DEFINE_IDR(idr);
+
+	CHECK_EQ(idr_tag_init(&idr, 30, IDR_TAG_RETIRE), 0);
+	for (i = 0; i < 2; i++) {
+		t = idr_alloc_tagged(&idr, val(1), 0, 1, GFP);
+		CHECK(t >= 0 && idr_remove_tagged(&idr, t) == val(1));
+	}
+	CHECK_EQ(idr_alloc(&idr, val(2), 0, 1, GFP), -ENOSPC);
+	CHECK(idr_unalloc(&idr, 0) == NULL);
+	CHECK_EQ(idr_count(&idr), 0);
+	CHECK(idr_is_empty(&idr));
+	CHECK_EQ(idr_alloc_tagged(&idr, val(2), 0, 1, GFP), -ENOSPC);
+	CHECK_SOUND(&idr);
+	idr_destroy(&idr);
+}
+
+/* Tagging a wrapping idr again as retiring clamps a seed past the new
+ * limit to it (worn out either way), so a save of it restores. */
+static void tag_retag_clamps_seed(void)
+{
+	int i, t;
+	DEFINE_IDR(idr);
+	DEFINE_IDR(copy);
+
+	CHECK_EQ(idr_tag_init(&idr, 30, 0), 0);
+	for (i = 0; i < 5; i++) {
+		t = idr_alloc_tagged(&idr, val(1), 0, 1, GFP);
+		CHECK(t >= 0 && idr_remove_tagged(&idr, t) == val(1));
+	}
+	CHECK_EQ(idr_tag_init(&idr, 30, IDR_TAG_RETIRE), 0);
+	CHECK_EQ(idr_tag_get_seed(&idr), 2);
+	CHECK_EQ(idr_alloc_tagged(&idr, val(2), 0, 0, GFP), -ENOSPC);
+	CHECK_EQ(idr_tag_init(&copy, 30, IDR_TAG_RETIRE), 0);
+	CHECK_EQ(idr_tag_set_seed(&copy, idr_tag_get_seed(&idr)), 0);
+	idr_destroy(&idr);
+	idr_destroy(&copy);
+}
+
 static void tag_other_bits_after_destroy(void)
 {
 	int i, t = 0;
@@ -1204,6 +1247,8 @@ void suite_tag(void)
 	RUN(tag_retired_after_destroy);
 	RUN(tag_retire_lagging_slot_after_destroy);
 	RUN(tag_other_bits_after_destroy);
+	RUN(tag_unalloc_retired_slot);
+	RUN(tag_retag_clamps_seed);
 	RUN(tag_init_arguments);
 	RUN(tag_errors);
 	RUN(tag_id_bits_limit);

@@ -338,8 +338,11 @@ static void trace_ops_idr(void)
 			  "slot-set L0 0 s0 f0 n0 h1\n"
 			  "full L0 0 s0 f1 n0 h1\n"
 			  "done alloc 0\n"));
-	/* It calls idr_alloc_u32 (twice, wrapping): still one op. */
+	/* An op of its own: moving the cursor may pack the leaf it leaves. */
 	idr_set_cursor(&idr, 5);
+	CHECK(tape_is(&t, "op set_cursor 0 0 5\n"
+			  "done set_cursor 0\n"));
+	/* It calls idr_alloc_u32 (twice, wrapping): still one op. */
 	CHECK_EQ(idr_alloc_cyclic(&idr, value, 0, 2, 0), 1);
 	CHECK(tape_is(&t, "op alloc_cyclic 0 2 5\n"
 			  "visit L0 0 s1 f1 n0 h1\n"
