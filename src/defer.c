@@ -11,7 +11,9 @@
  * libidr, needs no RCU library: the hooks are called, never linked.
  *
  * Each block waits in a work item of its own, malloc'd through the
- * allocator seam; when malloc refuses, the writer waits for a grace
+ * allocator seam, or set aside by idr_preload(): an insertion lets go
+ * of one block at most (the node it copies whole), and under a preload
+ * it may not malloc.  When malloc refuses, the writer waits for a grace
  * period there and then (hooks->wait) and frees the block at once.  A
  * whole node waiting for its grace period goes to the idr's cache only
  * if the idr has not been destroyed meanwhile (its epoch is the same):
@@ -58,13 +60,39 @@ static void deferred_run(struct idr_rcu_work *work)
 	__atomic_fetch_sub(&idr->idr_rcu_pending, 1, __ATOMIC_RELEASE);
 }
 
+/* This thread's work item from idr_preload(), or NULL. */
+static _Thread_local struct deferred *reserved;
+
+void idr__defer_reserve(void)
+{
+	if (!reserved)
+		reserved = idr__malloc(sizeof(*reserved));
+}
+
+void idr__defer_release(void)
+{
+	if (reserved)
+		idr__free(reserved, sizeof(*reserved));
+	reserved = NULL;
+}
+
+static struct deferred *work_new(void)
+{
+	struct deferred *d = reserved;
+
+	if (!d)
+		return idr__malloc(sizeof(*d));
+	reserved = NULL;
+	return d;
+}
+
 bool idr__retire(struct idr *idr, void *block, size_t size, bool whole)
 {
 	struct deferred *d;
 
 	if (!idr__rcu(idr))
 		return reclaim(idr, block, size, whole, idr->idr_epoch);
-	d = idr__malloc(sizeof(*d));
+	d = work_new();
 	if (!d) {
 		idr->idr_rcu->wait();
 		return reclaim(idr, block, size, whole, idr->idr_epoch);

@@ -44,6 +44,11 @@ static inline bool idr__rcu(const struct idr *idr)
 IDR__HIDDEN bool idr__retire(struct idr *idr, void *block, size_t size,
 			     bool whole);
 
+/* Set aside (idr_preload) and give back (idr_preload_end) this thread's
+ * work item for the one block an insertion may let go of on an RCU idr. */
+IDR__HIDDEN void idr__defer_reserve(void);
+IDR__HIDDEN void idr__defer_release(void);
+
 /* Let go of the node @link leads to, at @shift, of a tree being freed
  * whole, and of all below it, children first (after readers if RCU;
  * never to a cache). */

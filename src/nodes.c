@@ -256,11 +256,13 @@ void idr_preload(idr_gfp_t gfp)
 	(void)gfp;
 	/* A short preload is not an error: idr_alloc() mallocs the rest. */
 	(void)fill(&preloaded, IDR__INSERT_NODES_MAX);
+	idr__defer_reserve();
 }
 
 void idr_preload_end(void)
 {
 	drain(&preloaded, 0);
+	idr__defer_release();
 }
 
 unsigned int idr__preloaded(void)

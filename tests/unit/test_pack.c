@@ -715,8 +715,11 @@ static void rcu_defer(struct idr_rcu_work *work)
 		rcu_queue[rcu_queued++] = work;
 }
 
+static unsigned int rcu_waits;
+
 static void rcu_wait(void)
 {
+	rcu_waits++;
 }
 
 static void rcu_drain(void)
@@ -763,6 +766,44 @@ static void pack_rcu_kept_empty_leaf(void)
 	put_lone(&idr, c ^ 1);
 	CHECK(idr_view_entry(&reader, off) == val(c));
 	CHECK(idr_find(&idr, c) == NULL && idr_find(&idr, c ^ 1) == val(c ^ 1));
+	CHECK_SOUND(&idr);
+	idr_destroy(&idr);
+	rcu_drain();
+}
+
+/*
+ * An insertion under idr_preload() that moves an RCU idr's packed leaf
+ * hands the old block to RCU in a work item the preload set aside: no
+ * malloc, and no wait for readers under the caller's lock.
+ */
+static void pack_rcu_move_under_preload(void)
+{
+	struct idr idr = IDR__INIT_RCU(0, 0, &queue_hooks);
+	struct seam_mem_stats before, after;
+	unsigned int i, n = IDR_SLOTS / 3, queued;
+
+	for (i = 0; i < IDR_SLOTS; i++)
+		CHECK_EQ(idr_alloc(&idr, val(i), 0, 0, GFP_KERNEL), i);
+	for (i = n; i < IDR_SLOTS; i++)
+		CHECK(idr_remove(&idr, i) == val(i));
+	/* Its room filled: the next insertion moves it to a whole node. */
+	for (; n < leaf_cap(&idr); n++)
+		CHECK_EQ(idr_alloc(&idr, val(n), 0, 0, GFP_KERNEL), n);
+	CHECK(n < IDR_SLOTS && leaf_cap(&idr) == n);
+	rcu_drain();
+	rcu_waits = 0;
+	idr_preload(GFP_KERNEL);
+	seam_mem_stats(&before);
+	seam_fault_inject(0, ~0UL);
+	CHECK_EQ(idr_alloc(&idr, val(n), 0, 0, GFP_NOWAIT), n);
+	seam_fault_inject(0, 0);
+	seam_mem_stats(&after);
+	queued = rcu_queued;
+	idr_preload_end();
+	CHECK_EQ(after.thread_allocs - before.thread_allocs, 0);
+	CHECK_EQ(rcu_waits, 0);
+	CHECK_EQ(queued, 1); /* the old leaf, after readers */
+	CHECK_EQ(leaf_cap(&idr), 0);
 	CHECK_SOUND(&idr);
 	idr_destroy(&idr);
 	rcu_drain();
@@ -1265,6 +1306,7 @@ void suite_pack(void)
 	RUN(pack_shrink_relinks_moved_leaf);
 	RUN(pack_trace_reads_full_leaf);
 	RUN(pack_rcu_kept_empty_leaf);
+	RUN(pack_rcu_move_under_preload);
 	RUN(pack_remove_past_reach);
 	RUN(iter_matches_get_next);
 	RUN(iter_honours_id_changes);
