@@ -102,6 +102,21 @@ static bool bitmap_full(const struct bitmap *map)
 	return *map->ones == ALL_WORDS;
 }
 
+/*
+ * The kernel's IDA takes a lock of its own (xa_lock), so that callers
+ * need none: each public call here holds the tree's idr_ida_lock, a
+ * byte.  It is the IDA's own state, a const IDA's too.
+ */
+static void ida_lock(const struct ida *ida)
+{
+	idr__byte_lock((unsigned char *)&ida->ida_rt.idr_ida_lock);
+}
+
+static void ida_unlock(const struct ida *ida)
+{
+	idr__byte_unlock((unsigned char *)&ida->ida_rt.idr_ida_lock);
+}
+
 void ida_init(struct ida *ida)
 {
 	*ida = (struct ida)IDA_INIT(*ida);
@@ -181,10 +196,15 @@ int ida_alloc_range(struct ida *ida, unsigned int min, unsigned int max,
 		    gfp_t gfp)
 {
 	const struct idr *tree = &ida->ida_rt;
-	bool op = idr__op(tree, "ida_alloc_range", min, max, 0);
+	bool op;
+	int id;
 
 	(void)gfp;
-	return (int)idr__done(tree, op, alloc_range(ida, min, max));
+	ida_lock(ida);
+	op = idr__op(tree, "ida_alloc_range", min, max, 0);
+	id = (int)idr__done(tree, op, alloc_range(ida, min, max));
+	ida_unlock(ida);
+	return id;
 }
 
 int ida_alloc(struct ida *ida, gfp_t gfp)
@@ -231,25 +251,31 @@ static int free_id(struct ida *ida, unsigned int id)
 
 int ida_free(struct ida *ida, unsigned int id)
 {
-	bool op = idr__op(&ida->ida_rt, "ida_free", 0, 0, id);
-	int err = free_id(ida, id);
+	bool op;
+	int err;
 
+	ida_lock(ida);
+	op = idr__op(&ida->ida_rt, "ida_free", 0, 0, id);
+	err = free_id(ida, id);
 	idr__done(&ida->ida_rt, op, err ? err : (int64_t)id);
+	ida_unlock(ida);
 	return err;
 }
 
 bool ida_exists(const struct ida *ida, unsigned int id)
 {
-	bool op = idr__op(&ida->ida_rt, "ida_exists", 0, 0, id);
 	struct bitmap map;
-	bool yes;
+	bool op, yes;
 
+	ida_lock(ida);
+	op = idr__op(&ida->ida_rt, "ida_exists", 0, 0, id);
 	if (id <= INT_MAX)
 		idr__trace_path(&ida->ida_rt, id / CHUNK);
 	yes = id <= INT_MAX && bitmap_of(ida, id / CHUNK, &map) &&
 	      test_bit(&map, id % CHUNK);
 
 	idr__done(&ida->ida_rt, op, yes ? (int64_t)id : -ENOENT);
+	ida_unlock(ida);
 	return yes;
 }
 
@@ -283,10 +309,14 @@ static int find_first_range(const struct ida *ida, unsigned int min,
 int ida_find_first_range(const struct ida *ida, unsigned int min,
 			 unsigned int max)
 {
-	bool op = idr__op(&ida->ida_rt, "ida_find_first_range", min, max, 0);
+	bool op;
+	int id;
 
-	return (int)idr__done(&ida->ida_rt, op,
-			      find_first_range(ida, min, max));
+	ida_lock(ida);
+	op = idr__op(&ida->ida_rt, "ida_find_first_range", min, max, 0);
+	id = (int)idr__done(&ida->ida_rt, op, find_first_range(ida, min, max));
+	ida_unlock(ida);
+	return id;
 }
 
 int ida_find_first(const struct ida *ida)
@@ -296,17 +326,24 @@ int ida_find_first(const struct ida *ida)
 
 bool ida_is_empty(const struct ida *ida)
 {
-	return idr_is_empty(&ida->ida_rt);
+	bool empty;
+
+	ida_lock(ida);
+	empty = idr_is_empty(&ida->ida_rt);
+	ida_unlock(ida);
+	return empty;
 }
 
 unsigned long ida_count(const struct ida *ida)
 {
-	bool op = idr__op(&ida->ida_rt, "ida_count", 0, 0, 0);
 	uint64_t chunk = 0;
 	unsigned long count = 0;
 	unsigned int w;
 	void *node;
+	bool op;
 
+	ida_lock(ida);
+	op = idr__op(&ida->ida_rt, "ida_count", 0, 0, 0);
 	while (idr__next_present(&ida->ida_rt, chunk, &chunk, &node)) {
 		for (w = 0; w < WORDS; w++)
 			count += (unsigned long)__builtin_popcountll(
@@ -314,13 +351,16 @@ unsigned long ida_count(const struct ida *ida)
 		chunk++;
 	}
 	idr__done(&ida->ida_rt, op, (int64_t)count);
+	ida_unlock(ida);
 	return count;
 }
 
 void ida_destroy(struct ida *ida)
 {
+	ida_lock(ida);
 	idr__free_all(&ida->ida_rt);
 	idr__cache_drain(&ida->ida_rt);
+	ida_unlock(ida);
 }
 
 const struct idr *ida_tree(const struct ida *ida)
@@ -330,5 +370,10 @@ const struct idr *ida_tree(const struct ida *ida)
 
 int ida_check(const struct ida *ida)
 {
-	return idr_check(&ida->ida_rt);
+	int err;
+
+	ida_lock(ida);
+	err = idr_check(&ida->ida_rt);
+	ida_unlock(ida);
+	return err;
 }

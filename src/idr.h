@@ -181,8 +181,9 @@ struct idr {
 	/* RCU idrs: blocks waiting for a grace period, and their bytes. */
 	unsigned long idr_rcu_pending;
 	unsigned long idr_rcu_pending_bytes;
-	unsigned int idr_next;	/* idr_alloc_cyclic's cursor */
-	unsigned char idr_lock; /* guards idr_cache against pre_get */
+	unsigned int idr_next;	    /* idr_alloc_cyclic's cursor */
+	unsigned char idr_lock;	    /* guards idr_cache against pre_get */
+	unsigned char idr_ida_lock; /* an IDA's own lock (was padding) */
 };
 
 /* private: idr_flags of an IDA's tree: its leaves hold bitmaps */
@@ -195,7 +196,7 @@ struct idr {
 /* clang-format off */
 #define IDR__INIT_RCU(base, flags, rcu)                                      \
 	{ NULL, NULL, (rcu), (base), 0, (flags), 0, NULL, NULL, 0, 0, 0,     \
-	  { 0 }, 0, 0, 0, { NULL, 0 }, 0, 0, 0, 0 }
+	  { 0 }, 0, 0, 0, { NULL, 0 }, 0, 0, 0, 0, 0 }
 #define IDR__INIT(base, flags) IDR__INIT_RCU(base, flags, NULL)
 /* clang-format on */
 #define IDR_INIT_BASE(name, base) IDR__INIT(base, 0)
@@ -773,6 +774,8 @@ IDR_API int idr_tag_set_gen(struct idr *idr, unsigned long id, uint64_t gen);
  * An IDA hands out IDs without pointers, at about one bit per ID when
  * dense: its leaves point to bitmaps of IDA_BITMAP_BITS IDs each (4096
  * with the default tree; the kernel's are 1024).  IDs are 0 .. INT_MAX.
+ * As the kernel's, each ida_*() call takes the IDA's own lock: callers
+ * need none, and a trace callback on its tree must not call them.
  */
 struct ida {
 	/* private: */

@@ -114,19 +114,24 @@ struct idr_node *idr__node_take(struct idr__nodes *spare)
  * waiter that only spun would then burn its whole time slice: so it
  * spins a little, reading rather than writing the flag, then yields.
  */
-static void cache_lock(struct idr *idr)
+void idr__byte_lock_wait(unsigned char *lock)
 {
 	unsigned int spins = 0;
 
-	while (__atomic_test_and_set(&idr->idr_lock, __ATOMIC_ACQUIRE))
-		while (__atomic_load_n(&idr->idr_lock, __ATOMIC_RELAXED))
+	while (__atomic_test_and_set(lock, __ATOMIC_ACQUIRE))
+		while (__atomic_load_n(lock, __ATOMIC_RELAXED))
 			if (++spins % CACHE_SPINS == 0)
 				sched_yield();
 }
 
+static void cache_lock(struct idr *idr)
+{
+	idr__byte_lock(&idr->idr_lock);
+}
+
 static void cache_unlock(struct idr *idr)
 {
-	__atomic_clear(&idr->idr_lock, __ATOMIC_RELEASE);
+	idr__byte_unlock(&idr->idr_lock);
 }
 
 /* Push @node if the cache has room and (@epoch not NULL) the idr has not

@@ -35,6 +35,20 @@
 _Static_assert(IDR__CACHE_NODES >= IDR__INSERT_NODES_MAX,
 	       "after idr_pre_get(), idr_get_new() must never need more");
 
+/* A lock in a byte, held for short work (the idr's cache, an IDA's
+ * calls): its waiter spins reading it, then yields (nodes.c). */
+IDR__HIDDEN void idr__byte_lock_wait(unsigned char *lock);
+static inline void idr__byte_lock(unsigned char *lock)
+{
+	if (__atomic_test_and_set(lock, __ATOMIC_ACQUIRE))
+		idr__byte_lock_wait(lock);
+}
+
+static inline void idr__byte_unlock(unsigned char *lock)
+{
+	__atomic_clear(lock, __ATOMIC_RELEASE);
+}
+
 /* Where an insertion may take its nodes from. */
 enum idr__supply {
 	IDR__ANY_NODES,	   /* the preload, the idr's cache, then malloc */

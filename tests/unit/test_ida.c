@@ -2,10 +2,12 @@
 /*
  * test_ida.c - the IDA: IDs without pointers, a bit each when dense.
  * Edges at word, bitmap and leaf boundaries and at INT_MAX, errors that
- * change nothing, memory per ID, fault injection, and a long random
- * sequence held to model.c's sorted array (NULL values).
+ * change nothing, memory per ID, fault injection, a long random
+ * sequence held to model.c's sorted array (NULL values), and threads
+ * with no lock of their own, as the kernel's IDA allows.
  */
 #include <limits.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -749,6 +751,54 @@ static void ida_seed(uint64_t seed)
 	model_free(&r.model);
 }
 
+/* Threads sharing one IDA with no lock of their own (the kernel's IDA
+ * takes its own): every ID handed out once, the frees between them. */
+#define SHARED_IDS 20000u
+#define SHARERS 4u
+
+static struct ida shared = IDA_INIT(shared);
+
+static void *sharer(void *arg)
+{
+	int *got = arg;
+	unsigned int i;
+
+	for (i = 0; i < SHARED_IDS; i++) {
+		got[i] = ida_alloc(&shared, GFP);
+		/* Every other one back and again: frees race allocations. */
+		if (i % 2 && got[i] >= 0 &&
+		    !ida_free(&shared, (unsigned int)got[i]))
+			got[i] = ida_alloc(&shared, GFP);
+		(void)ida_exists(&shared, (unsigned int)i);
+	}
+	return NULL;
+}
+
+static void ida_threads_need_no_lock(void)
+{
+	static int got[SHARERS][SHARED_IDS];
+	static unsigned char seen[SHARERS * SHARED_IDS];
+	pthread_t t[SHARERS];
+	unsigned int k, i, dups = 0;
+
+	for (k = 0; k < SHARERS; k++)
+		CHECK_EQ(pthread_create(&t[k], NULL, sharer, got[k]), 0);
+	for (k = 0; k < SHARERS; k++)
+		CHECK_EQ(pthread_join(t[k], NULL), 0);
+	for (k = 0; k < SHARERS; k++)
+		for (i = 0; i < SHARED_IDS; i++) {
+			int id = got[k][i];
+
+			if (!CHECK(id >= 0 && id < (int)sizeof(seen)))
+				return;
+			dups += seen[id]++ != 0;
+		}
+	CHECK_EQ(dups, 0);
+	CHECK_EQ(ida_count(&shared), SHARERS * SHARED_IDS);
+	CHECK_IDA(&shared);
+	ida_destroy(&shared);
+}
+
 static void ida_model_seed1(void)
 {
 	ida_seed(1);
@@ -781,6 +831,7 @@ void suite_ida(void)
 	RUN(ida_fault_enomem);
 	RUN(ida_preload);
 	RUN(ida_fault_each_allocation);
+	RUN(ida_threads_need_no_lock);
 	RUN(ida_model_seed1);
 	RUN(ida_model_seed2);
 	RUN(ida_model_seed3);
