@@ -91,7 +91,8 @@ bool idr__retire(struct idr *idr, void *block, size_t size, bool whole)
 	struct deferred *d;
 
 	if (!idr__rcu(idr))
-		return reclaim(idr, block, size, whole, idr->idr_epoch);
+		return reclaim(idr, block, size, whole && idr__keeps_nodes(idr),
+			       idr->idr_epoch);
 	d = work_new();
 	if (!d) {
 		idr->idr_rcu->wait();

@@ -184,6 +184,7 @@ struct idr {
 	unsigned int idr_next;	    /* idr_alloc_cyclic's cursor */
 	unsigned char idr_lock;	    /* guards idr_cache against pre_get */
 	unsigned char idr_ida_lock; /* an IDA's own lock (was padding) */
+	unsigned char idr_legacy;   /* idr_pre_get() has filled the cache */
 };
 
 /* private: idr_flags of an IDA's tree: its leaves hold bitmaps */
@@ -196,7 +197,7 @@ struct idr {
 /* clang-format off */
 #define IDR__INIT_RCU(base, flags, rcu)                                      \
 	{ NULL, NULL, (rcu), (base), 0, (flags), 0, NULL, NULL, 0, 0, 0,     \
-	  { 0 }, 0, 0, 0, { NULL, 0 }, 0, 0, 0, 0, 0 }
+	  { 0 }, 0, 0, 0, { NULL, 0 }, 0, 0, 0, 0, 0, 0 }
 #define IDR__INIT(base, flags) IDR__INIT_RCU(base, flags, NULL)
 /* clang-format on */
 #define IDR_INIT_BASE(name, base) IDR__INIT(base, 0)

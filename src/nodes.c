@@ -162,10 +162,18 @@ static bool cache_put(struct idr *idr, struct idr_node *node)
 }
 
 /* Fill the cache to capacity; malloc runs outside the spinlock. */
+void idr__tree_emptied(struct idr *idr)
+{
+	if (!idr__keeps_nodes(idr) && idr_cache_count(idr))
+		idr__cache_drain(idr);
+}
+
 int idr__cache_fill(struct idr *idr)
 {
 	unsigned int made = 0;
 	int err = 0;
+
+	__atomic_store_n(&idr->idr_legacy, 1, __ATOMIC_RELAXED);
 
 	while (idr_cache_count(idr) < IDR__CACHE_NODES) {
 		struct idr_node *node = node_new();
@@ -243,7 +251,7 @@ unsigned int idr_cache_count(const struct idr *idr)
 
 bool idr__node_release(struct idr *idr, struct idr_node *node)
 {
-	if (cache_put(idr, node))
+	if (idr__keeps_nodes(idr) && cache_put(idr, node))
 		return true;
 	idr__free(node, IDR__NODE_SIZE);
 	return false;

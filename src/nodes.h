@@ -49,6 +49,22 @@ static inline void idr__byte_unlock(unsigned char *lock)
 	__atomic_clear(lock, __ATOMIC_RELEASE);
 }
 
+/*
+ * Whether a node @idr lets go of may wait in its cache: while its tree
+ * is not empty, or once idr_pre_get() has filled it.  An emptied idr or
+ * IDA owns no memory, as the kernel's (whose ida_destroy() an empty IDA
+ * needs not): see idr__tree_emptied().
+ */
+static inline bool idr__keeps_nodes(const struct idr *idr)
+{
+	return idr->idr_rt ||
+	       __atomic_load_n(&idr->idr_legacy, __ATOMIC_RELAXED);
+}
+
+/* The tree of @idr has just become empty: free its cache, unless
+ * idr_pre_get() filled it. */
+IDR__HIDDEN void idr__tree_emptied(struct idr *idr);
+
 /* Where an insertion may take its nodes from. */
 enum idr__supply {
 	IDR__ANY_NODES,	   /* the preload, the idr's cache, then malloc */

@@ -761,6 +761,7 @@ prune(struct idr *idr, struct idr_node **path, unsigned int depth,
 		if (depth == 1) {
 			set_top(idr, NULL, 0);
 			node_release_at(idr, empty, index, shift);
+			idr__tree_emptied(idr);
 			return;
 		}
 		shift += IDR_BITS;

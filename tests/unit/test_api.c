@@ -10,6 +10,7 @@
 
 #include "check.h"
 #include "model.h"
+#include "seam.h"
 #include "tree.h"
 
 #define GFP GFP_KERNEL
@@ -1179,6 +1180,40 @@ static void api_shrink_to_empty(void)
 	idr_destroy(&idr);
 }
 
+/*
+ * An idr or IDA emptied by removals owns no memory, as the kernel's (an
+ * empty IDA needs no ida_destroy()): the nodes removals freed into its
+ * cache go too.  One whose cache idr_pre_get() filled keeps it.
+ */
+static void api_emptied_owns_nothing(void)
+{
+	unsigned int far = 3 * IDR_SLOTS * IDR_SLOTS;
+	struct seam_mem_stats before, after;
+	DEFINE_IDR(idr);
+	DEFINE_IDR(old);
+	DEFINE_IDA(ida);
+
+	seam_mem_stats(&before);
+	CHECK_EQ(idr_alloc(&idr, &idr, 0, 0, GFP_KERNEL), 0);
+	CHECK_EQ(idr_alloc(&idr, &idr, (int)far, 0, GFP_KERNEL), (int)far);
+	CHECK_EQ(ida_alloc(&ida, GFP_KERNEL), 0);
+	CHECK_EQ(ida_alloc_min(&ida, far * 64, GFP_KERNEL), (int)far * 64);
+	/* The far branches go to the caches, the tree still in use. */
+	CHECK(idr_remove(&idr, far) == &idr);
+	CHECK_EQ(ida_free(&ida, far * 64), 0);
+	CHECK(idr_cache_count(&idr) > 0 && idr_cache_count(&ida.ida_rt) > 0);
+	CHECK(idr_remove(&idr, 0) == &idr);
+	CHECK_EQ(ida_free(&ida, 0), 0);
+	seam_mem_stats(&after);
+	CHECK_EQ(after.bytes, before.bytes);
+	CHECK_EQ(idr_cache_count(&idr) + idr_cache_count(&ida.ida_rt), 0);
+	CHECK(idr_pre_get(&old, GFP_KERNEL));
+	CHECK_EQ(idr_alloc(&old, &old, 0, 0, GFP_KERNEL), 0);
+	CHECK(idr_remove(&old, 0) == &old);
+	CHECK(idr_cache_count(&old) > 0);
+	idr_destroy(&old);
+}
+
 static void api_destroy(void)
 {
 	struct idr idr;
@@ -1381,6 +1416,7 @@ void suite_api(void)
 	RUN(api_height_grow_shrink);
 	RUN(api_height_keeps);
 	RUN(api_shrink_to_empty);
+	RUN(api_emptied_owns_nothing);
 	RUN(api_destroy);
 	RUN(api_dense);
 }

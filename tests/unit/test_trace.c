@@ -185,13 +185,16 @@ static void trace_remove_empties_leaf(void)
 		      "shrink L0 0 s0 f1 n0 h1\n",
 		      S, S, S, S, S));
 	CHECK_SOUND(&idr);
-	/* The last ID: the last node goes, and the tree is empty. */
+	/* The last ID: the last node goes, and the tree is empty.  It is
+	 * freed, and so are the cached ones: an empty idr owns nothing. */
+	CHECK_EQ(idr_cache_count(&idr), 2);
 	CHECK(idr_remove(&idr, 0) == value);
 	CHECK(tape_is(&t, "visit L0 0 s0 f1 n0 h1\n"
 			  "slot-clear L0 0 s0 f1 n0 h1\n"
 			  "open L0 0 s0 f0 n0 h1\n"
 			  "node-free L0 0 s0 f0 n0 h0\n"
-			  "cache-put L0 0 s0 f0 n0 h0\n"));
+			  "free L0 0 s0 f0 n0 h0\n"));
+	CHECK_EQ(idr_cache_count(&idr), 0);
 	/* A removal of a free ID still shows where it looked. */
 	CHECK(idr_remove(&idr, 0) == NULL);
 	CHECK(tape_is(&t, ""));
