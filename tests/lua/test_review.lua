@@ -1,0 +1,105 @@
+-- Defects an outside review found in the binding, each checked here
+-- against what the documentation promises.
+local idr = require "idr"
+
+local seed = tonumber(os.getenv("IDR_SEED") or "") or 41
+math.randomseed(seed)
+
+-- {======================== Reserved IDs in a diff ========================
+
+-- A model of an idr: id -> { v = value }, a reserved ID's v nil.
+local function model_diff(before, after)
+	local ids, out = {}, {}
+	for id in pairs(before) do ids[#ids + 1] = id end
+	for id in pairs(after) do
+		if not before[id] then ids[#ids + 1] = id end
+	end
+	table.sort(ids)
+	for _, id in ipairs(ids) do
+		local a, b = before[id], after[id]
+		if not a then
+			out[#out + 1] = "added " .. id .. " " .. tostring(b.v)
+		elseif not b then
+			out[#out + 1] = "removed " .. id .. " " .. tostring(a.v)
+		elseif not rawequal(a.v, b.v) then
+			out[#out + 1] = "replaced " .. id .. " " .. tostring(a.v) ..
+				" " .. tostring(b.v)
+		end
+	end
+	return table.concat(out, "\n")
+end
+
+local function got_diff(t, snap)
+	local out = {}
+	for _, c in ipairs(t:diff(snap)) do
+		if c.change == "replaced" then
+			out[#out + 1] = "replaced " .. c.id .. " " ..
+				tostring(c.from) .. " " .. tostring(c.to)
+		elseif c.id then
+			out[#out + 1] = c.change .. " " .. c.id .. " " ..
+				tostring(c.value)
+		end
+	end
+	return table.concat(out, "\n")
+end
+
+local function copy(m)
+	local c = {}
+	for id, e in pairs(m) do c[id] = { v = e.v } end
+	return c
+end
+
+local VALUES = { "a", "b", 7, false }
+
+local function some(m)
+	local ids = {}
+	for id in pairs(m) do ids[#ids + 1] = id end
+	table.sort(ids)
+	return ids[math.random(math.max(#ids, 1))]
+end
+
+-- A random operation on @t and @m alike; nil values half the time.
+local function op(t, m)
+	local r, v = math.random(6), nil
+	if math.random(2) == 1 then v = VALUES[math.random(#VALUES)] end
+	if r <= 3 then
+		local id = assert(t:alloc(v, math.random(0, 150)))
+		m[id] = { v = v }
+	elseif r <= 5 then
+		local id = some(m)
+		if id then
+			assert(t:replace(id, v) == m[id].v)
+			m[id].v = v
+		end
+	else
+		local id = some(m)
+		if id then
+			assert(t:remove(id) == m[id].v)
+			m[id] = nil
+		end
+	end
+end
+
+local t, m = idr.new(), {}
+for _ = 1, 200 do
+	local before, snap = copy(m), t:mark()
+	for _ = 1, math.random(0, 12) do op(t, m) end
+	local want, got = model_diff(before, m), got_diff(t, snap)
+	assert(want == got, "seed " .. seed .. ": want\n" .. want ..
+		"\ngot\n" .. got)
+end
+
+-- The review's case, and its text.
+local r = idr.new()
+r:alloc("a")
+r:alloc(nil)
+local snap = r:mark()
+r:alloc(nil)
+r:replace(0, nil)
+r:replace(1, "b")
+assert(got_diff(r, snap) == "replaced 0 a nil\nreplaced 1 nil b\nadded 2 nil")
+local text = r:diff_text(snap)
+assert(text:find("1 ID added, 2 replaced", 1, true), text)
+assert(text:find("added   2 = NULL", 1, true), text)
+
+-- }======================================================
