@@ -99,7 +99,8 @@ local function word_value(w)
 	if w == "true" or w == "false" then return w == "true" end
 	if w:find("^%-?%d+$") then return math.tointeger(tonumber(w)) end
 	local n = w:find("^%-?%d[%d.e+-]*$") and tonumber(w)
-	if n and n == n and n ~= math.huge and n ~= -math.huge then return n + 0.0 end
+	-- n * 1.0, not n + 0.0: -0.0 keeps its sign.
+	if n and n == n and n ~= math.huge and n ~= -math.huge then return n * 1.0 end
 	return nil
 end
 

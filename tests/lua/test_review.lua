@@ -103,3 +103,31 @@ assert(text:find("1 ID added, 2 replaced", 1, true), text)
 assert(text:find("added   2 = NULL", 1, true), text)
 
 -- }======================================================
+
+-- {======================== Saving and loading ========================
+
+local path = os.tmpname()
+
+-- -0.0 comes back -0.0 (the file says so), as every other float does.
+local f = idr.new()
+for _, v in ipairs { -0.0, 0.0, 1.5, -2.25e-300, 1e300, 3 } do f:alloc(v) end
+assert(f:save(path))
+local g = assert(idr.load(path))
+for id, v in f:pairs() do
+	local w = g:find(id)
+	assert(math.type(w) == math.type(v) and w == v and 1 / w == 1 / v,
+		"id " .. id .. ": " .. tostring(v) .. " came back " .. tostring(w))
+end
+assert(1 / g:find(0) == -math.huge)
+
+-- A save of no tree loads as no tree: never nil and a table.
+assert(idr.save(path, {}) == true)
+for _, got in ipairs { { idr.load(path) },
+	{ idr.load_text("idr-save 1\nend\n") } } do
+	assert(got[1] == false and next(got[2]) == nil and got[3] == nil and
+		#got[4] == 0)
+end
+
+os.remove(path)
+
+-- }======================================================
