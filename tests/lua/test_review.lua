@@ -131,3 +131,34 @@ end
 os.remove(path)
 
 -- }======================================================
+
+-- {======================== Errno names ========================
+
+-- Every errno name the binding's sources can return is a field of the
+-- module, equal to its name (idr.EVENTS, a table, is no errno).
+local here = debug.getinfo(1, "S").source:match("^@(.*)/[^/]*$") or "."
+local lists = assert(io.popen("ls " .. here .. "/../../lua/*.c " ..
+	here .. "/../../lua/view/*.lua"))
+local names, files = {}, 0
+for file in lists:lines() do
+	local src = assert(io.open(file)):read("a")
+	files = files + 1
+	for name in src:gmatch('"(E[A-Z]+)"') do
+		if name ~= "EVENTS" then names[name] = file end
+	end
+end
+lists:close()
+assert(files > 20 and names.EBUSY and names.EISDIR and names.EIO)
+for name, file in pairs(names) do
+	assert(idr[name] == name, file .. " returns " .. name ..
+		", which is no field of the module")
+end
+
+-- The review's cases: returned, and fields.
+local tg = idr.new { tagged = { id_bits = 4, retire = true } }
+tg:alloc_tagged("x")
+local code = select(3, tg:set_gen(0, 1 << tg:info().tagged.gen_bits))
+assert(code == "EBUSY" and idr.EBUSY == code)
+assert(select(3, idr.new():save("/tmp")) == idr.EISDIR)
+
+-- }======================================================
