@@ -14,7 +14,10 @@ local io, ipairs, math, os, pairs, string, table, tostring, type, utf8 =
 
 local FORMAT = 1
 local MAGIC = "idr-save"
--- A larger file is refused unread; so is one holding more IDs.
+-- A larger file is refused unread; so is one holding more IDs, and a
+-- save refuses them too.  An IDA's "range" line costs little memory,
+-- but a load makes its IDs one by one (16M take seconds): the limit
+-- holds for every kind.
 local BYTES_MAX = 256 * 1024 * 1024
 local IDS_MAX = 1 << 24
 local U32_MAX, INT_MAX = 0xffffffff, 0x7fffffff
@@ -255,6 +258,16 @@ function idr.save(path, trees, current)
 	current = current or names[1]
 	if current ~= nil and trees[current] == nil then
 		O.bad("save", "current names no tree of trees")
+	end
+	-- The load's limit, checked here so that no file saved fails to load.
+	local ids = 0
+	for _, name in ipairs(names) do
+		O.tree("save", trees[name])
+		ids = ids + trees[name]:count()
+	end
+	if ids > IDS_MAX then
+		return nil, ("%d ids: a save file holds at most %d"):format(ids,
+			IDS_MAX), "EFBIG"
 	end
 	local out = { MAGIC .. " " .. FORMAT,
 		"# " .. #names .. " trees; the format is in idrsh(1), FILES" }

@@ -162,3 +162,33 @@ assert(code == "EBUSY" and idr.EBUSY == code)
 assert(select(3, idr.new():save("/tmp")) == idr.EISDIR)
 
 -- }======================================================
+
+-- {======================== Save and load agree on size ========================
+
+-- A save refuses what a load would: more than 2^24 IDs in one file,
+-- reserved ones and an IDA's too.  Making that many takes seconds: the
+-- trees here only say they hold them.
+do
+	local p2 = os.tmpname()
+	local a, rs = idr.ida(), idr.new()
+	a:alloc()
+	rs:alloc(nil)
+	local ida_count = getmetatable(a).__index.count
+	local idr_count = getmetatable(rs).__index.count
+	getmetatable(a).__index.count = function() return 1 << 23 end
+	getmetatable(rs).__index.count = function() return (1 << 23) + 1 end
+	local ok1, msg1, code1 = idr.save(p2, { a = a, r = rs })
+	local ok2 = idr.save(p2, { a = a })
+	getmetatable(a).__index.count = ida_count
+	getmetatable(rs).__index.count = idr_count
+	assert(ok1 == nil and code1 == "EFBIG" and
+		msg1 == "16777217 ids: a save file holds at most 16777216", msg1)
+	assert(ok2 == true)
+	-- What the load refuses: one ID more than that.
+	local big = "idr-save 1\ntree a ida\nrange 0 16777215\nid 16777216\nend\n"
+	local none, lmsg = idr.load_text(big)
+	assert(none == nil and lmsg:find("more than 16777216 ids", 1, true))
+	os.remove(p2)
+end
+
+-- }======================================================
