@@ -45,6 +45,7 @@ local function integer(v)
 	if type(v) == "string" then v = tonumber(v) end
 	return type(v) == "number" and math.tointeger(v) or nil
 end
+O.integer = integer
 
 --- O.id_arg(name, ...) -> id: the first of ..., an ID (0 to 2^32 - 1),
 -- checked as the binding checks an integer argument.
@@ -111,6 +112,16 @@ local function known(name, o, keys)
 	end
 end
 
+--- O.opts(name, o, keys): raise unless @o is nil or a table whose keys
+-- are all in the set @keys.
+function O.opts(name, o, keys)
+	if o == nil then return end
+	if type(o) ~= "table" then
+		bad(name, "table expected, got " .. typename(o))
+	end
+	known(name, o, keys)
+end
+
 local function set(list)
 	local s = {}
 	for _, k in ipairs(list) do s[k] = true end
@@ -127,10 +138,7 @@ O.DOT = set { "at", "changed", "entries", "full", "max_entries",
 -- depth, max_lines, full, at, range } (absent: nil, full: false).
 function O.check(name, o, keys)
 	if o == nil then return { full = false } end
-	if type(o) ~= "table" then
-		bad(name, "table expected, got " .. typename(o))
-	end
-	known(name, o, keys)
+	O.opts(name, o, keys)
 	local c = {}
 	local entries = int_opt(name, o, "entries", 1, ENTRIES_MAX)
 	local old = int_opt(name, o, "max_entries", 1, ENTRIES_MAX)
@@ -162,7 +170,8 @@ local FIELD_MAX = { level = LEVELS_MAX - 1, first = math.maxinteger,
 local function event_field(name, i, e, k)
 	local v = e[k]
 	if v == nil then return 0 end
-	if math.type(v) ~= "integer" or v < 0 or v > FIELD_MAX[k] then
+	v = integer(v)
+	if not v or v < 0 or v > FIELD_MAX[k] then
 		bad(name, ("changed[%d].%s must be an integer 0..%d"):format(i, k,
 			FIELD_MAX[k]))
 	end

@@ -5,6 +5,13 @@ local idr = require "idr"
 local seed = tonumber(os.getenv("IDR_SEED") or "") or 41
 math.randomseed(seed)
 
+local function raises(pattern, fn, ...)
+	local ok, err = pcall(fn, ...)
+	assert(not ok, "no error; wanted " .. pattern)
+	assert(type(err) == "string" and err:find(pattern),
+		tostring(err) .. " does not match " .. pattern)
+end
+
 -- {======================== Reserved IDs in a diff ========================
 
 -- A model of an idr: id -> { v = value }, a reserved ID's v nil.
@@ -190,5 +197,31 @@ do
 	assert(none == nil and lmsg:find("more than 16777216 ids", 1, true))
 	os.remove(p2)
 end
+
+-- }======================================================
+
+-- {======================== Integral floats, unknown options ========================
+
+-- Whole-number floats (and numeric strings) count as integers in every
+-- option, as they do in arguments: lua_tointegerx()'s rule.
+assert(idr.new { base = 2 ^ 10 }:alloc(1) == 1024)
+assert(idr.new { tagged = { id_bits = 2 ^ 3 } }:info().tagged.id_bits == 8)
+local fl = idr.new()
+local fm = fl:mark { max_entries = 10.0 }
+assert(fm.max_entries == 10 and math.type(fm.max_entries) == "integer")
+fl:alloc("x")
+assert(fl:diff_text(fm, { max_lines = 10.0 }):find("1 ID added", 1, true))
+raises("base must be an integer", idr.new, { base = 1.5 })
+raises("non%-negative integer expected", fl.mark, fl, { max_entries = 0.5 })
+raises("non%-negative integer expected", fl.diff_text, fl, fm,
+	{ max_lines = -1.0 })
+
+-- A table of known options, or nothing: anything else is named.
+raises("^bad argument #1 to 'mark' %(table expected, got number%)",
+	fl.mark, fl, 5)
+raises("^bad argument #1 to 'mark' %(unknown option 'bogus'%)",
+	fl.mark, fl, { bogus = 1 })
+raises("^bad argument #1 to 'diff_text' %(unknown option 'max_entries'%)",
+	fl.diff_text, fl, fm, { max_entries = 1 })
 
 -- }======================================================
