@@ -112,6 +112,14 @@ local function known(name, o, keys)
 	end
 end
 
+--- O.func(name, v): raise unless @v can be called.
+function O.func(name, v)
+	local mt = getmetatable(v)
+	if type(v) ~= "function" and not (type(mt) == "table" and mt.__call) then
+		bad(name, "function expected, got " .. typename(v))
+	end
+end
+
 --- O.opts(name, o, keys): raise unless @o is nil or a table whose keys
 -- are all in the set @keys.
 function O.opts(name, o, keys)
@@ -209,6 +217,42 @@ function O.changed(name, o)
 	local evs = {}
 	for i = 1, n do evs[i] = event_of(name, i, list[i]) end
 	return evs
+end
+
+-- The levels an unsigned long index needs: an event's height is at most
+-- this, its level below it.  A larger one is no event of this library,
+-- and would have explain spell out that many digits.
+local HEIGHT_MAX = (64 + idr.BITS - 1) // idr.BITS
+
+-- An event's integer fields and their ranges (nil: any integer).
+local EVENT_INTS = { height = { 0, HEIGHT_MAX }, level = { 0, HEIGHT_MAX - 1 },
+	slot = { 0, INT_MAX }, nodes = { 0, INT_MAX }, first = {}, last = {},
+	full = {}, start = {}, ["end"] = {}, id = {}, result = {} }
+
+local function check_event(name, i, e)
+	if type(e) ~= "table" or type(e.event) ~= "string" or
+			not EVENT[e.event] then
+		bad(name, ("event %d is not an event table (see t:events())")
+			:format(i))
+	end
+	for k, r in pairs(EVENT_INTS) do
+		local v = e[k]
+		local n = integer(v)
+		if v ~= nil and (not n or (r[1] and (n < r[1] or n > r[2]))) then
+			bad(name, ("event %d: %s must be an integer%s, not %s"):format(
+				i, k, r[1] and (" in [%d, %d]"):format(r[1], r[2]) or "",
+				tostring(v)))
+		end
+	end
+	if e.op ~= nil and type(e.op) ~= "string" then
+		bad(name, ("event %d: op must be a string"):format(i))
+	end
+end
+
+--- O.events(name, list, n): raise unless the first @n entries of @list
+-- are events as t:events() gives them, their fields in range.
+function O.events(name, list, n)
+	for i = 1, n do check_event(name, i, list[i]) end
 end
 
 -- }================================================================

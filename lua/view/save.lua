@@ -245,7 +245,9 @@ end
 -- @trees: name -> idr or IDA; written in name order.  See idr(3lua).
 function idr.save(path, trees, current)
 	if type(path) ~= "string" then O.bad("save", "path must be a string") end
-	if type(trees) ~= "table" then O.bad("save", "trees must be a table") end
+	if type(trees) ~= "table" then
+		error("bad argument #2 to 'save' (trees must be a table)", 0)
+	end
 	local names = {}
 	for name in pairs(trees) do
 		if not valid_name(name) then

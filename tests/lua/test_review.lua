@@ -225,3 +225,66 @@ raises("^bad argument #1 to 'diff_text' %(unknown option 'max_entries'%)",
 	fl.diff_text, fl, fm, { max_entries = 1 })
 
 -- }======================================================
+
+-- {======================== Misuse named ========================
+
+local mt = idr.new()
+for i = 0, 100 do mt:alloc(i) end
+local rec = idr.recorder()
+raises("^bad argument #1 to 'recorder' %(table expected, got number%)",
+	idr.recorder, 5)
+raises("^bad argument #1 to 'recorder' %(unknown option 'bogus'%)",
+	idr.recorder, { bogus = 1 })
+raises("^bad argument #1 to 'recorder' %(title must be a string%)",
+	idr.recorder, { title = 5 })
+raises("^bad argument #1 to 'frame' %(table expected, got number%)",
+	rec.frame, rec, 5)
+raises("^bad argument #1 to 'frame' %(events must be a list",
+	rec.frame, rec, { events = 5 })
+raises("^bad argument #1 to 'frame' %(tree must be an idr or IDA",
+	rec.frame, rec, { tree = 5 })
+raises("^bad argument #1 to 'watch' %(function expected, got number%)",
+	rec.watch, rec, 5)
+raises("^bad argument #1 to 'events' %(function expected, got nil%)",
+	mt.events, mt)
+raises("^bad argument #2 to 'save' %(trees must be a table%)",
+	idr.save, os.tmpname(), nil)
+assert(rec:count() == 0)
+-- A callable table is a function to them.
+local calls = setmetatable({}, { __call = function() return 7 end })
+assert(select(2, mt:events(calls)) == 7)
+
+-- t:fold() reads the node it is given again: a table with only a level
+-- and a first ID names the node as well as t:top()'s.
+local top = mt:top()
+local runs = mt:fold { level = top.level, first = top.first }
+assert(#runs == #mt:fold(top) and runs[1].words == mt:fold(top)[1].words)
+
+-- }======================================================
+
+-- {======================== Events out of range ========================
+
+-- An event whose height no tree of this library has would have the
+-- narration spell out that many levels (minutes, then no memory).
+local huge = { { event = "op", op = "alloc", start = 0, ["end"] = 0, id = 0,
+	height = 1 << 40 } }
+raises("^bad argument #1 to 'frame' %(event 1: height must be an integer " ..
+	"in %[0, %d+%], not 1099511627776%)", rec.frame, rec,
+	{ tree = mt, events = huge })
+raises("event 1: height must be", rec.frame, rec, { tree = mt,
+	events = { { event = "visit", level = 0, first = 0, height = 2 ^ 40 } } })
+local fine = { event = "op", op = "alloc", start = 0, ["end"] = 0, id = 0,
+	height = 1 }
+raises("event 2: level must be", rec.frame, rec, { tree = mt,
+	events = { fine, { event = "visit", level = 99, first = 0 } } })
+raises("event 1 is not an event table", rec.frame, rec,
+	{ events = { { event = "nonsense" } } })
+assert(rec:frame { tree = mt, events = { fine } } == 1)
+-- Real events, of every kind an idr and an IDA report, go in.
+local ia = idr.ida()
+local evs = ia:events(function() for _ = 1, 3000 do ia:alloc() end end)
+assert(rec:frame { tree = ia, events = evs } == 2)
+assert(rec:frame { tree = mt, events = mt:events(mt.alloc, mt, "x", 1 << 30) }
+	== 3)
+
+-- }======================================================
