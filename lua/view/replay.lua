@@ -30,10 +30,10 @@ local concat, format = table.concat, string.format
 local Recorder = {}
 Recorder.__index = Recorder
 
---- idr.recorder([opts]) -> recorder: an empty replay.  opts.title names
--- the page; opts.name_of(t), a tree's name for a frame that gives none.
 local RECORDER_KEYS = { title = true, name_of = true }
 
+--- idr.recorder([opts]) -> recorder: an empty replay.  opts.title names
+-- the page; opts.name_of(t), a tree's name for a frame that gives none.
 function idr.recorder(opts)
 	O.opts("recorder", opts, RECORDER_KEYS)
 	opts = opts or {}
