@@ -46,14 +46,16 @@ unsigned long lidr_ulong_arg(lua_State *L, int arg)
 	return (unsigned long)lidr_range_arg(L, arg, 0, UINT32_MAX);
 }
 
-/* The errnos a result may name; each is also a constant of the module. */
+/* The errnos a result may name, the C library's and those of set_gen and
+ * the save files' I/O; each is also a constant of the module. */
 static const struct {
 	int err;
 	const char *name;
 } errnos[] = {
 	{ ENOSPC, "ENOSPC" },	{ EAGAIN, "EAGAIN" }, { ENOMEM, "ENOMEM" },
 	{ ENOENT, "ENOENT" },	{ ESTALE, "ESTALE" }, { EINVAL, "EINVAL" },
-	{ EUCLEAN, "EUCLEAN" },
+	{ EUCLEAN, "EUCLEAN" }, { EBUSY, "EBUSY" },   { EIO, "EIO" },
+	{ EACCES, "EACCES" },	{ EISDIR, "EISDIR" }, { EFBIG, "EFBIG" },
 };
 
 #define ERRNOS (sizeof(errnos) / sizeof(errnos[0]))

@@ -69,12 +69,13 @@ int lidr_rcu_barrier(lua_State *L)
 
 /* }==================== RCU idrs ==================== */
 
-/* Option @k, on top: an integer in [@lo, @hi]. */
+/* Option @k, on top: an integer in [@lo, @hi] (2^10 too, as arguments). */
 static int opt_int(lua_State *L, const char *k, int lo, int hi)
 {
-	lua_Integer v = lua_tointeger(L, -1);
+	int isnum;
+	lua_Integer v = lua_tointegerx(L, -1, &isnum);
 
-	if (!lua_isinteger(L, -1) || v < lo || v > hi)
+	if (!isnum || v < lo || v > hi)
 		luaL_argerror(L, 1,
 			      lua_pushfstring(L,
 					      "%s must be an integer "

@@ -83,18 +83,19 @@ static int scratch_gc(lua_State *L)
  * last entry's value, 7 the values kept, in an array made big enough. */
 struct marking {
 	lua_State *L;
+	const struct idr *tree;
 	struct mark *m;
 	struct out *nodes, *runs;
 	uint64_t run; /* entries in the run under way */
 };
 
-uint64_t lidr_snapshot_entries(const struct idr_view *v)
+uint64_t lidr_snapshot_entries(const struct idr *tree, const struct idr_view *v)
 {
-	uint64_t set, entries = 0;
+	uint64_t set, entries = v->present;
 
 	for (set = v->present; set; set &= set - 1)
-		if (idr_view_entry(v, ctz(set)))
-			entries |= set & -set;
+		if (idr_view_retired(tree, v, ctz(set)))
+			entries &= ~(set & -set);
 	return entries;
 }
 
@@ -162,7 +163,9 @@ static int mark_node(const struct idr_view *v, void *data)
 	struct marking *k = data;
 	struct mark *m = k->m;
 	bool leaf = v->level == 0, idr_leaf = leaf && !m->ida;
-	uint64_t entries = idr_leaf && m->kept ? lidr_snapshot_entries(v) : 0,
+	uint64_t entries = idr_leaf && m->kept
+				   ? lidr_snapshot_entries(k->tree, v)
+				   : 0,
 		 set;
 	unsigned int flags = v->full == v->present ? FULL_SAME
 			     : v->full == 0	   ? FULL_NONE
@@ -195,7 +198,7 @@ static void mark_walk(lua_State *L, const struct idr *tree, bool kept,
 		      lua_Integer max, struct mark *m)
 {
 	struct scratch *s = lua_touserdata(L, 4);
-	struct marking k = { L, m, &s->nodes, &s->runs, 0 };
+	struct marking k = { L, tree, m, &s->nodes, &s->runs, 0 };
 	struct idr_info info;
 
 	idr_info(tree, &info);

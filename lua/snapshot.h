@@ -40,7 +40,7 @@
 #define MARK_MT "idr.mark"
 
 /* A node's flags: its full bitmap is its present one, or 0; an idr leaf's
- * every slot in use holds an entry (none is reserved). */
+ * every slot in use holds an ID (none is retired). */
 #define FULL_SAME 0x01u
 #define FULL_NONE 0x02u
 #define ENTRIES_SAME 0x04u
@@ -94,8 +94,10 @@ struct scratch {
 /* The tree at index 1, and its values table at 5 (nil for an IDA). */
 const struct idr *lidr_snapshot_tree(lua_State *L);
 
-/* An idr leaf's slots that hold an entry (not reserved, not retired). */
-uint64_t lidr_snapshot_entries(const struct idr_view *v);
+/* An idr leaf's slots that hold an ID, reserved ones (a nil value)
+ * included: the slots in use, less a tagged idr's retired ones. */
+uint64_t lidr_snapshot_entries(const struct idr *tree,
+			       const struct idr_view *v);
 
 /* A scratch, pushed; and its C memory freed (its __gc does it too). */
 struct scratch *lidr_snapshot_scratch(lua_State *L);

@@ -221,6 +221,7 @@ struct run {
 
 struct comparing {
 	lua_State *L;
+	const struct idr *tree;
 	const struct mark *m;
 	struct reader rd;
 	struct scratch *f;
@@ -339,7 +340,7 @@ static void leaf_entries(struct comparing *c, const struct snode *s,
 			 const struct idr_view *v)
 {
 	uint64_t then = s ? s->entries : 0,
-		 now = v ? lidr_snapshot_entries(v) : 0, set;
+		 now = v ? lidr_snapshot_entries(c->tree, v) : 0, set;
 	uint64_t first = s ? s->first : v->first;
 
 	for (set = then | now; set; set &= set - 1) {
@@ -611,7 +612,7 @@ int lidr_snapshot_compare(lua_State *L)
 	c.f = lidr_snapshot_scratch(L);
 	lua_pushnil(L);
 	lua_getiuservalue(L, 2, 1);
-	tree = lidr_snapshot_tree(L);
+	c.tree = tree = lidr_snapshot_tree(L);
 	idr_info(tree, &info);
 	if (info.ida != m->ida)
 		return luaL_error(L, "a mark of an %s compared with an %s",

@@ -12,6 +12,7 @@
 -- says so.
 local idr, idr_methods, ida_methods, view = ...
 
+local O = view "options"
 local S = view "snapshot"
 
 local fmt = string.format
@@ -38,10 +39,13 @@ local function serial(t)
 	return s
 end
 
+local MARK_KEYS, TEXT_KEYS = { max_entries = true }, { max_lines = true }
+
 local function opt(o, k, default, what)
 	local v = o and o[k]
 	if v == nil then return default end
-	if math.type(v) ~= "integer" or v < 0 then
+	v = O.integer(v)
+	if not v or v < 0 then
 		error("bad option '" .. k .. "' to '" .. what ..
 			"' (non-negative integer expected)", 3)
 	end
@@ -54,6 +58,7 @@ end
 -- (how many it holds).  It keeps the entries unless the tree held more
 -- than max_entries (default: no limit).
 function idr_methods:mark(o)
+	O.opts("mark", o, MARK_KEYS)
 	local max = opt(o, "max_entries", math.maxinteger, "mark")
 	return S.mark(self, serial(self), max)
 end
@@ -239,6 +244,7 @@ end
 -- there are.  Ends with a newline.  Only the lines shown are made.
 function idr_methods:diff_text(snap, o)
 	check_mark(self, snap, "diff_text")
+	O.opts("diff_text", o, TEXT_KEYS)
 	local max = opt(o, "max_lines", MAX_LINES, "diff_text")
 	local list, counts = S.compare(self, snap, max, RUN)
 	local total, shown, lines = 0, 0, {}

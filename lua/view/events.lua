@@ -4,12 +4,15 @@
 -- operation reports, as t:trace() delivers them: one table an event, in
 -- order, after the operation is over.  t:events() collects them for
 -- one piece of work, keeping whatever trace function was set.
-local idr, idr_methods, ida_methods = ...
+local idr, idr_methods, ida_methods, view = ...
+
+local O = view "options"
 
 --- t:events(fn, ...) -> events, ...: calls fn(...) with t traced and
 -- returns the list of the events its operations on t reported, then
 -- fn's results.  An error in fn goes on, with the trace put back.
 function idr_methods:events(fn, ...)
+	O.func("events", fn)
 	local list = {}
 	local prev
 	prev = self:trace(function(ev)

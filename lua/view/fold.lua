@@ -122,6 +122,16 @@ function F.words(n, run)
 	return ("%d %s with room"):format(k, plural(k, "node", "nodes"))
 end
 
+-- The node @n names (its level and first ID), read from the tree: a
+-- table the caller made holds no bitmaps to trust.
+local function read_again(t, n)
+	local v = t:top()
+	while v.level > n.level do
+		v = t:child(v, (n.first - v.first) // G.span(v))
+	end
+	return v
+end
+
 --- t:fold(node) -> runs: the children of an interior node as F.runs()
 -- folds them (nil for a leaf), each run with its words.
 local function fold(t, n)
@@ -129,7 +139,9 @@ local function fold(t, n)
 		error("bad argument #1 to 'fold' (node expected, got " ..
 			type(n) .. ")", 2)
 	end
+	-- t:slot() checks that the node is there (or raises).
 	if t:slot(n, 0) and n.level == 0 then return nil end
+	n = read_again(t, n)
 	local runs = F.runs(t, n)
 	for _, r in ipairs(runs) do r.words = F.words(n, r) end
 	return runs

@@ -401,7 +401,8 @@ local function read_file(path)
 end
 
 --- idr.load_text(text[, name]) -> tree, trees, current, names; or nil,
--- msg, errno name.  @name names the text in messages ("save").
+-- msg, errno name.  @name names the text in messages ("save").  A save
+-- of no tree loads as false, {}, nil, {}: nil would say it failed.
 function idr.load_text(text, name)
 	if type(text) ~= "string" then O.bad("load_text", "text must be a string") end
 	name = name or "save"
@@ -413,6 +414,7 @@ function idr.load_text(text, name)
 	if not st then return nil, err, "EINVAL" end
 	local trees, names, code = build_all(st, name)
 	if not trees then return nil, names, code end
+	if not st.current then return false, trees, nil, names end
 	return trees[st.current], trees, st.current, names
 end
 

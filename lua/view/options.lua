@@ -45,6 +45,7 @@ local function integer(v)
 	if type(v) == "string" then v = tonumber(v) end
 	return type(v) == "number" and math.tointeger(v) or nil
 end
+O.integer = integer
 
 --- O.id_arg(name, ...) -> id: the first of ..., an ID (0 to 2^32 - 1),
 -- checked as the binding checks an integer argument.
@@ -111,6 +112,24 @@ local function known(name, o, keys)
 	end
 end
 
+--- O.func(name, v): raise unless @v can be called.
+function O.func(name, v)
+	local mt = getmetatable(v)
+	if type(v) ~= "function" and not (type(mt) == "table" and mt.__call) then
+		bad(name, "function expected, got " .. typename(v))
+	end
+end
+
+--- O.opts(name, o, keys): raise unless @o is nil or a table whose keys
+-- are all in the set @keys.
+function O.opts(name, o, keys)
+	if o == nil then return end
+	if type(o) ~= "table" then
+		bad(name, "table expected, got " .. typename(o))
+	end
+	known(name, o, keys)
+end
+
 local function set(list)
 	local s = {}
 	for _, k in ipairs(list) do s[k] = true end
@@ -127,10 +146,7 @@ O.DOT = set { "at", "changed", "entries", "full", "max_entries",
 -- depth, max_lines, full, at, range } (absent: nil, full: false).
 function O.check(name, o, keys)
 	if o == nil then return { full = false } end
-	if type(o) ~= "table" then
-		bad(name, "table expected, got " .. typename(o))
-	end
-	known(name, o, keys)
+	O.opts(name, o, keys)
 	local c = {}
 	local entries = int_opt(name, o, "entries", 1, ENTRIES_MAX)
 	local old = int_opt(name, o, "max_entries", 1, ENTRIES_MAX)
@@ -162,7 +178,8 @@ local FIELD_MAX = { level = LEVELS_MAX - 1, first = math.maxinteger,
 local function event_field(name, i, e, k)
 	local v = e[k]
 	if v == nil then return 0 end
-	if math.type(v) ~= "integer" or v < 0 or v > FIELD_MAX[k] then
+	v = integer(v)
+	if not v or v < 0 or v > FIELD_MAX[k] then
 		bad(name, ("changed[%d].%s must be an integer 0..%d"):format(i, k,
 			FIELD_MAX[k]))
 	end
@@ -200,6 +217,42 @@ function O.changed(name, o)
 	local evs = {}
 	for i = 1, n do evs[i] = event_of(name, i, list[i]) end
 	return evs
+end
+
+-- The levels an unsigned long index needs: an event's height is at most
+-- this, its level below it.  A larger one is no event of this library,
+-- and would have explain spell out that many digits.
+local HEIGHT_MAX = (64 + idr.BITS - 1) // idr.BITS
+
+-- An event's integer fields and their ranges (nil: any integer).
+local EVENT_INTS = { height = { 0, HEIGHT_MAX }, level = { 0, HEIGHT_MAX - 1 },
+	slot = { 0, INT_MAX }, nodes = { 0, INT_MAX }, first = {}, last = {},
+	full = {}, start = {}, ["end"] = {}, id = {}, result = {} }
+
+local function check_event(name, i, e)
+	if type(e) ~= "table" or type(e.event) ~= "string" or
+			not EVENT[e.event] then
+		bad(name, ("event %d is not an event table (see t:events())")
+			:format(i))
+	end
+	for k, r in pairs(EVENT_INTS) do
+		local v = e[k]
+		local n = integer(v)
+		if v ~= nil and (not n or (r[1] and (n < r[1] or n > r[2]))) then
+			bad(name, ("event %d: %s must be an integer%s, not %s"):format(
+				i, k, r[1] and (" in [%d, %d]"):format(r[1], r[2]) or "",
+				tostring(v)))
+		end
+	end
+	if e.op ~= nil and type(e.op) ~= "string" then
+		bad(name, ("event %d: op must be a string"):format(i))
+	end
+end
+
+--- O.events(name, list, n): raise unless the first @n entries of @list
+-- are events as t:events() gives them, their fields in range.
+function O.events(name, list, n)
+	for i = 1, n do check_event(name, i, list[i]) end
 end
 
 -- }================================================================

@@ -20,6 +20,7 @@
 local idr, idr_methods, ida_methods, view = ...
 
 local L = view "frame"
+local O = view "options"
 local W = view "words"
 local G = view "geometry"
 
@@ -29,10 +30,17 @@ local concat, format = table.concat, string.format
 local Recorder = {}
 Recorder.__index = Recorder
 
+local RECORDER_KEYS = { title = true, name_of = true }
+
 --- idr.recorder([opts]) -> recorder: an empty replay.  opts.title names
 -- the page; opts.name_of(t), a tree's name for a frame that gives none.
 function idr.recorder(opts)
+	O.opts("recorder", opts, RECORDER_KEYS)
 	opts = opts or {}
+	if opts.title ~= nil and type(opts.title) ~= "string" then
+		O.bad("recorder", "title must be a string")
+	end
+	if opts.name_of ~= nil then O.func("recorder", opts.name_of) end
 	return setmetatable({
 		title = opts.title or "idr replay",
 		name_of = opts.name_of or function() return "" end,
@@ -172,6 +180,26 @@ function Recorder.narrate(_, t, all, more)
 	return text
 end
 
+-- Raise unless @f is a frame table: a tree, a list of events, a count.
+local function check_frame(f)
+	if type(f) ~= "table" then
+		O.bad("frame", "table expected, got " .. type(f))
+	end
+	local mt = getmetatable(f.tree)
+	if f.tree ~= nil and not (type(mt) == "table" and
+			(mt.__index == idr_methods or mt.__index == ida_methods)) then
+		O.bad("frame", "tree must be an idr or IDA, not " .. type(f.tree))
+	end
+	if f.events ~= nil and type(f.events) ~= "table" then
+		O.bad("frame", "events must be a list of events, as t:events() " ..
+			"returns, not " .. type(f.events))
+	end
+	if f.more ~= nil and not (math.type(f.more) == "integer" and
+			f.more >= 0) then
+		O.bad("frame", "more must be a non-negative integer")
+	end
+end
+
 --- rec:frame(f) -> n: records one operation as frame n: f.tree (an idr
 -- or IDA, as it is after the operation, or nil if there was none),
 -- f.name (the tree's name), f.command, f.output, f.events (the list
@@ -181,9 +209,12 @@ end
 -- ("Question 1 of 3"), text, command, answer, output, why, narration },
 -- whose answer the page hides until a click.
 function Recorder:frame(f)
+	check_frame(f)
 	local all = f.events or {}
 	local kept = all
 	if #all > MAX_EVENTS then kept = { table.unpack(all, 1, MAX_EVENTS) } end
+	-- What the frame reads: the kept events, drawn and told.
+	O.events("frame", kept, #kept)
 	local boxes, w, h, where = {}, 0, 0, {}
 	if f.tree then
 		boxes, w, h, where = L.layout(f.tree, kept, self:rows_of(f.tree))
@@ -283,6 +314,7 @@ end
 -- tree, while it runs; a Lua script's replay.  Past WATCH_MAX calls,
 -- the rest share one last frame (the tree the last of them changed).
 function Recorder:watch(fn, ...)
+	O.func("watch", fn)
 	local saved = {}
 	for _, m in ipairs({ idr_methods, ida_methods }) do
 		for _, name in ipairs(CHANGES) do

@@ -14,7 +14,10 @@ local io, ipairs, math, os, pairs, string, table, tostring, type, utf8 =
 
 local FORMAT = 1
 local MAGIC = "idr-save"
--- A larger file is refused unread; so is one holding more IDs.
+-- A larger file is refused unread; so is one holding more IDs, and a
+-- save refuses them too.  An IDA's "range" line costs little memory,
+-- but a load makes its IDs one by one (16M take seconds): the limit
+-- holds for every kind.
 local BYTES_MAX = 256 * 1024 * 1024
 local IDS_MAX = 1 << 24
 local U32_MAX, INT_MAX = 0xffffffff, 0x7fffffff
@@ -99,7 +102,8 @@ local function word_value(w)
 	if w == "true" or w == "false" then return w == "true" end
 	if w:find("^%-?%d+$") then return math.tointeger(tonumber(w)) end
 	local n = w:find("^%-?%d[%d.e+-]*$") and tonumber(w)
-	if n and n == n and n ~= math.huge and n ~= -math.huge then return n + 0.0 end
+	-- n * 1.0, not n + 0.0: -0.0 keeps its sign.
+	if n and n == n and n ~= math.huge and n ~= -math.huge then return n * 1.0 end
 	return nil
 end
 
@@ -241,7 +245,9 @@ end
 -- @trees: name -> idr or IDA; written in name order.  See idr(3lua).
 function idr.save(path, trees, current)
 	if type(path) ~= "string" then O.bad("save", "path must be a string") end
-	if type(trees) ~= "table" then O.bad("save", "trees must be a table") end
+	if type(trees) ~= "table" then
+		error("bad argument #2 to 'save' (trees must be a table)", 0)
+	end
 	local names = {}
 	for name in pairs(trees) do
 		if not valid_name(name) then
@@ -254,6 +260,16 @@ function idr.save(path, trees, current)
 	current = current or names[1]
 	if current ~= nil and trees[current] == nil then
 		O.bad("save", "current names no tree of trees")
+	end
+	-- The load's limit, checked here so that no file saved fails to load.
+	local ids = 0
+	for _, name in ipairs(names) do
+		O.tree("save", trees[name])
+		ids = ids + trees[name]:count()
+	end
+	if ids > IDS_MAX then
+		return nil, ("%d ids: a save file holds at most %d"):format(ids,
+			IDS_MAX), "EFBIG"
 	end
 	local out = { MAGIC .. " " .. FORMAT,
 		"# " .. #names .. " trees; the format is in idrsh(1), FILES" }

@@ -11,9 +11,10 @@ math.randomseed(seed)
 
 -- {======================== The naive diff ========================
 
+-- Reserved IDs too (an IDA's pairs takes no options, and ignores them).
 local function copy(t)
 	local ids, values = {}, {}
-	for id, v in t:pairs() do
+	for id, v in t:pairs { reserved = true } do
 		ids[#ids + 1], values[#ids + 1] = id, v
 	end
 	local nodes = t:nodes()
@@ -116,7 +117,7 @@ end
 -- Some IDs in use, in no order.
 local function some_id(t)
 	local ids = {}
-	for id in t:pairs() do ids[#ids + 1] = id end
+	for id in t:pairs { reserved = true } do ids[#ids + 1] = id end
 	return ids[math.random(math.max(#ids, 1))]
 end
 
@@ -133,7 +134,7 @@ local function idr_op(t, span)
 		if id then t:remove(id) end
 	else
 		local id = some_id(t)
-		if id then t:replace(id, value()) end
+		if id then t:replace(id, math.random(4) > 1 and value() or nil) end
 	end
 end
 

@@ -127,7 +127,9 @@ raises("base must be an integer in [0, 2147483647]",
 	function() return idr.new { base = 2^31 } end)
 raises("base must be an integer in [0, 2147483647]",
 	function() return idr.new { base = 1.5 } end)
-raises("base must be an integer", function() return idr.new { base = "1" } end)
+-- Options convert as arguments do (lua_tointegerx): "1" and 1.0 are 1.
+assert(idr.new { base = "1" }:alloc(0) == 1)
+raises("base must be an integer", function() return idr.new { base = "x" } end)
 raises("id_bits must be an integer in [1, 30]",
 	function() return idr.new { tagged = { id_bits = 0 } } end)
 raises("id_bits must be an integer in [1, 30]",

@@ -112,16 +112,17 @@ local list = d:diff(m)
 local kinds = {}
 for i, c in ipairs(list) do kinds[i] = c.change end
 assert(table.concat(kinds, " ") == "height node-new node-new bits " ..
-	"node-new node-new removed replaced added", table.concat(kinds, " "))
+	"node-new node-new removed replaced added added",
+	table.concat(kinds, " "))
 assert(list[1].from == 1 and list[1].to == 3)
 local bits = list[4]
 assert(bits.level == 0 and bits.first == 0 and bits.last == 63)
 assert(#bits.present_cleared == 1 and bits.present_cleared[1] == 2)
 assert(#bits.present_set == 1 and bits.present_set[1] == 6)
 assert(list[8].id == 3 and list[8].from == "v4" and list[8].to == "new value")
-assert(list[9].id == 5000 and list[9].value == "far")
--- A reserved ID (a NULL value) is no entry, as t:pairs() says: it
--- shows in its leaf's bits only.
+-- A reserved ID is an ID: added, with a nil value.
+assert(list[9].id == 6 and list[9].value == nil)
+assert(list[10].id == 5000 and list[10].value == "far")
 
 local m2 = d:mark()
 d:remove(5000)
