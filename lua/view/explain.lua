@@ -10,6 +10,7 @@ local idr, idr_methods, ida_methods, view = ...
 
 local G = view "geometry"
 local W = view "words"              -- the one table of event words
+local O = view "options"
 local SLOTS = G.SLOTS                -- slots per node: BITS bits of the ID
 local BITS = G.BITS
 local BITMAP = G.CHUNK               -- IDs in one IDA bitmap
@@ -578,20 +579,26 @@ local function narrate(t, kind, events)
 	return table.concat(out, "\n") .. (#out > 0 and "\n" or "")
 end
 
+-- @events as explain takes them: a list of events, their fields in range
+-- (a height of 2^40 would narrate for minutes), or a function to run.
+local function events_of(t, events, ...)
+	if type(events) == "function" then return t:events(events, ...) end
+	if type(events) ~= "table" then
+		error("bad argument #1 to 'explain' (a function or a list of " ..
+			"events expected, got " .. type(events) .. ")", 3)
+	end
+	O.events("explain", events, #events)
+	return events
+end
+
 --- t:explain(events) -> text: the narration of @events (a list from
 -- t:events(), or a function to run traced, with its arguments).
 function idr_methods:explain(events, ...)
-	if type(events) == "function" then
-		events = self:events(events, ...)
-	end
-	return narrate(self, "idr", events)
+	return narrate(self, "idr", events_of(self, events, ...))
 end
 
 function ida_methods:explain(events, ...)
-	if type(events) == "function" then
-		events = self:events(events, ...)
-	end
-	return narrate(self, "ida", events)
+	return narrate(self, "ida", events_of(self, events, ...))
 end
 
 -- }================================================================

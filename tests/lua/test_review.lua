@@ -273,6 +273,10 @@ raises("^bad argument #1 to 'frame' %(event 1: height must be an integer " ..
 	{ tree = mt, events = huge })
 raises("event 1: height must be", rec.frame, rec, { tree = mt,
 	events = { { event = "visit", level = 0, first = 0, height = 2 ^ 40 } } })
+raises("^bad argument #1 to 'explain' %(event 1: height must be", mt.explain,
+	mt, huge)
+raises("^bad argument #1 to 'explain' %(a function or a list of events",
+	mt.explain, mt, 5)
 local fine = { event = "op", op = "alloc", start = 0, ["end"] = 0, id = 0,
 	height = 1 }
 raises("event 2: level must be", rec.frame, rec, { tree = mt,
