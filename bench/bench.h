@@ -130,5 +130,8 @@ _Noreturn void bench_fail(const char *impl, const char *scen, unsigned long i,
 extern const struct map_impl idr_impl, judyl_impl, judyl_hint_impl, flat_impl,
 	kernel_impl;
 extern const struct set_impl ida_impl, judy1_impl, judy1_hint_impl, bitmap_impl;
+#ifdef BENCH_KERNEL
+extern const struct set_impl kernel_ida_impl;
+#endif
 
 #endif /* BENCH_H */

@@ -28,4 +28,14 @@ unsigned long bench_kernel_count(struct bench_kernel *k, void *p);
 size_t bench_kernel_bytes(struct bench_kernel *k);
 double bench_kernel_mallocs(struct bench_kernel *k);
 
+/* Its IDA (lib/idr.c on lib/xarray.c), set.h's interface. */
+struct bench_kernel_ida;
+
+struct bench_kernel_ida *bench_kernel_ida_new(unsigned long cap);
+void bench_kernel_ida_del(struct bench_kernel_ida *k);
+long bench_kernel_ida_get(struct bench_kernel_ida *k);
+bool bench_kernel_ida_put(struct bench_kernel_ida *k, unsigned long id);
+/* Its xarray's nodes and its bitmaps (kmalloc'd, 128 bytes each). */
+size_t bench_kernel_ida_bytes(struct bench_kernel_ida *k);
+
 #endif /* BENCH_KERNEL_H */

@@ -6,7 +6,8 @@
  * whose kmem_cache (linux.c) hands out the nodes.  bench/bench.mk
  * extracts those sources from Debian's linux-source-6.1 at build time
  * and links them with this file into one object whose only global names
- * are bench_kernel_*: the kernel's idr_alloc and ours never meet.
+ * are bench_kernel_*: the kernel's idr_alloc and ours never meet.  Its
+ * IDA is here too, on lib/xarray.c.
  */
 #include <stdlib.h>
 
@@ -127,3 +128,59 @@ double bench_kernel_mallocs(struct bench_kernel *k)
 	(void)k;
 	return (double)kmem_cache_nr_tallocated(radix_tree_node_cachep);
 }
+
+/* {==================== The IDA ==================== */
+
+struct bench_kernel_ida {
+	struct ida ida;
+	unsigned long base; /* the node cache's bytes when it was made */
+};
+
+struct bench_kernel_ida *bench_kernel_ida_new(unsigned long cap)
+{
+	struct bench_kernel_ida *k = calloc(1, sizeof(*k));
+
+	(void)cap;
+	if (!k)
+		abort();
+	if (!radix_tree_node_cachep)
+		radix_tree_init();
+	ida_init(&k->ida);
+	k->base = kmem_cache_get_alloc(radix_tree_node_cachep);
+	return k;
+}
+
+void bench_kernel_ida_del(struct bench_kernel_ida *k)
+{
+	ida_destroy(&k->ida);
+	free(k);
+}
+
+long bench_kernel_ida_get(struct bench_kernel_ida *k)
+{
+	return ida_alloc(&k->ida, GFP_KERNEL);
+}
+
+/* The kernel's ida_free() returns nothing (it warns on a free ID). */
+bool bench_kernel_ida_put(struct bench_kernel_ida *k, unsigned long id)
+{
+	ida_free(&k->ida, (unsigned int)id);
+	return true;
+}
+
+/* A slot holds a bitmap, or a value entry: up to 62 IDs in the slot's
+ * own word, with no bitmap. */
+size_t bench_kernel_ida_bytes(struct bench_kernel_ida *k)
+{
+	size_t bytes = kmem_cache_get_alloc(radix_tree_node_cachep) - k->base;
+	unsigned long index;
+	void *entry;
+
+	xa_for_each(&k->ida.xa, index, entry) {
+		if (!xa_is_value(entry))
+			bytes += sizeof(struct ida_bitmap);
+	}
+	return bytes;
+}
+
+/* }==================== The IDA ==================== */

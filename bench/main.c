@@ -3,7 +3,7 @@
  * main.c - make bench: the idr beside JudyL and a flat array, the IDA
  * beside Judy1 and a flat bitmap, in one run; built with BENCH_KERNEL
  * (build/bench/bench-kernel), Linux 6.1's idr too, as "kernel", a fifth
- * map with a ratio of its own (its IDA is not a peer: "-").
+ * map with a ratio of its own, and its IDA beside ours.
  *
  *	bench [N [RUNS [TSV [CHURN_TSV [MIN_TSV]]]]]
  *	bench --mem N		(the memory child, see mem_from_child)
@@ -50,9 +50,12 @@ static const struct map_impl *const maps[NIMPL] = {
 #endif
 };
 
-/* NULL: no set of that column's implementation (the kernel's). */
+/* NULL: no set of that column's implementation. */
 static const struct set_impl *const sets[NIMPL] = {
-	&ida_impl, &judy1_impl, &judy1_hint_impl, &bitmap_impl
+	&ida_impl, &judy1_impl, &judy1_hint_impl, &bitmap_impl,
+#ifdef BENCH_KERNEL
+	&kernel_ida_impl
+#endif
 };
 
 static const char *const map_scen[MAP_SCENS] = {
