@@ -29,15 +29,6 @@
 void (*idr__reader_pause)(void);
 #endif
 
-struct deferred {
-	struct idr_rcu_work work; /* first: the hooks see only this */
-	struct idr *idr;
-	void *block;
-	size_t size;
-	uint64_t epoch;
-	bool whole;
-};
-
 static bool reclaim(struct idr *idr, void *block, size_t size, bool whole,
 		    uint64_t epoch)
 {
@@ -60,30 +51,12 @@ static void deferred_run(struct idr_rcu_work *work)
 	__atomic_fetch_sub(&idr->idr_rcu_pending, 1, __ATOMIC_RELEASE);
 }
 
-/* This thread's work item from idr_preload(), or NULL. */
-static _Thread_local struct deferred *reserved;
-
-void idr__defer_reserve(void)
-{
-	if (!reserved)
-		reserved = idr__malloc(sizeof(*reserved));
-}
-
-void idr__defer_release(void)
-{
-	if (reserved)
-		idr__free(reserved, sizeof(*reserved));
-	reserved = NULL;
-}
-
+/* This thread's work item from idr_preload() (nodes.c), or a new one. */
 static struct deferred *work_new(void)
 {
-	struct deferred *d = reserved;
+	struct deferred *d = idr__preload_work();
 
-	if (!d)
-		return idr__malloc(sizeof(*d));
-	reserved = NULL;
-	return d;
+	return d ? d : idr__malloc(sizeof(*d));
 }
 
 bool idr__retire(struct idr *idr, void *block, size_t size, bool whole)

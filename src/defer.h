@@ -33,6 +33,16 @@ static inline bool idr__rcu(const struct idr *idr)
 	return idr->idr_rcu != NULL;
 }
 
+/* A block waiting for its grace period: a work item of its own. */
+struct deferred {
+	struct idr_rcu_work work; /* first: the hooks see only this */
+	struct idr *idr;
+	void *block;
+	size_t size;
+	uint64_t epoch;
+	bool whole;
+};
+
 /*
  * @block (@size bytes; @whole: a whole node) has left @idr's tree, and
  * no pointer to it is reachable from the top any more: free it, or put
@@ -43,11 +53,6 @@ static inline bool idr__rcu(const struct idr *idr)
  */
 IDR__HIDDEN bool idr__retire(struct idr *idr, void *block, size_t size,
 			     bool whole);
-
-/* Set aside (idr_preload) and give back (idr_preload_end) this thread's
- * work item for the one block an insertion may let go of on an RCU idr. */
-IDR__HIDDEN void idr__defer_reserve(void);
-IDR__HIDDEN void idr__defer_release(void);
 
 /* Let go of the node @link leads to, at @shift, of a tree being freed
  * whole, and of all below it, children first (after readers if RCU;

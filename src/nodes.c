@@ -261,21 +261,34 @@ bool idr__node_release(struct idr *idr, struct idr_node *node)
 
 /* {==================== Preload and reservation ==================== */
 
-/* Nodes idr_preload() set aside for this thread's next allocation. */
+/* Nodes idr_preload() set aside for this thread's next allocation, and
+ * a work item for the block it may let go of (see defer.c). */
 static _Thread_local struct idr__nodes preloaded;
+static _Thread_local struct deferred *preload_work;
 
 void idr_preload(idr_gfp_t gfp)
 {
 	(void)gfp;
 	/* A short preload is not an error: idr_alloc() mallocs the rest. */
 	(void)fill(&preloaded, IDR__INSERT_NODES_MAX);
-	idr__defer_reserve();
+	if (!preload_work)
+		preload_work = idr__malloc(sizeof(*preload_work));
 }
 
 void idr_preload_end(void)
 {
 	drain(&preloaded, 0);
-	idr__defer_release();
+	if (preload_work)
+		idr__free(preload_work, sizeof(*preload_work));
+	preload_work = NULL;
+}
+
+struct deferred *idr__preload_work(void)
+{
+	struct deferred *work = preload_work;
+
+	preload_work = NULL;
+	return work;
 }
 
 unsigned int idr__preloaded(void)

@@ -95,5 +95,8 @@ IDR__HIDDEN void idr__trace_supply(const struct idr *idr,
 				   enum idr_trace_event event, unsigned int n);
 /* Nodes this thread's idr_preload() holds now. */
 IDR__HIDDEN unsigned int idr__preloaded(void);
+/* The work item idr_preload() set aside for the one block an insertion
+ * may let go of on an RCU idr (defer.c), now the caller's; or NULL. */
+IDR__HIDDEN struct deferred *idr__preload_work(void);
 
 #endif /* IDR_NODES_H */

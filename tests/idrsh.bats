@@ -978,7 +978,8 @@ idrsh: <stdin>:4: dot: /nonexistent/dir/t.dot: No such file or directory"
 	assert_success
 	assert_line "  A new bitmap for IDs 0..4095 hangs at slot 0 of its leaf (4096 bits, all free)."
 	assert_line "  Bit 0 of the bitmap of 0..4095 is set: ID 0 is taken; words full: none."
-	assert_line "  The bitmap for IDs 0..4095, now empty, goes to the idr's cache."
+	# The IDA is empty then: it owns no memory, its cache none either.
+	assert_line "  The bitmap for IDs 0..4095, now empty, goes back to malloc."
 }
 
 @test "doc/teaching.md's explain and trace session is what idrsh prints" {
