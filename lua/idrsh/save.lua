@@ -19,7 +19,8 @@ local io, ipairs, pcall, rawget, table, tonumber, tostring =
 
 local report, read_file, result = output.report, output.read_file,
 	output.result
-local quoted, INT_MAX, U32_MAX = words.quoted, words.INT_MAX, words.U32_MAX
+local number, quoted, INT_MAX, U32_MAX = words.number, words.quoted,
+	words.INT_MAX, words.U32_MAX
 local command, usage = registry.command, registry.usage
 local info_of, kind_of, keep, current, tree_names = trees.info_of,
 	trees.kind_of, trees.keep, trees.current, trees.tree_names
@@ -205,20 +206,23 @@ local function import_entries(t, entries)
 	return take_all(t, entries)
 end
 
--- An import file's lines: "ID [VALUE]", VALUE the rest of the line.
+-- An import file's lines: "ID [VALUE]", the ID as the shell reads one,
+-- VALUE the rest of the line after a space.
 local function read_entries(file)
 	local text, err = read_file(file, IMPORT_BYTES_MAX)
 	if not text then return nil, err end
 	local entries, n = {}, 0
 	for line in (text:sub(-1) == "\n" and text or text .. "\n"):gmatch("(.-)\r?\n") do
 		n = n + 1
-		local id, value = line:match("^%s*(%d+)%s*(.-)%s*$")
-		if not line:find("^%s*$") and not line:find("^%s*#") then
-			if not id or #id > 10 then
-				return nil, ("%s:%d: not 'ID [VALUE]': %s"):format(file, n,
-					quoted(line))
+		-- The ID is a word, so "12abc" is no ID 12 with a value abc.
+		local word, value = line:match("^%s*(%S+)%s*(.-)%s*$")
+		if word and word:sub(1, 1) ~= "#" then
+			local id, why = number(word, "id", U32_MAX)
+			if not id then
+				return nil, ("%s:%d: %s (nothing was imported)"):format(
+					file, n, why)
 			end
-			entries[#entries + 1] = { id = tonumber(id),
+			entries[#entries + 1] = { id = id,
 				value = value ~= "" and value or nil,
 				where = file .. ":" .. n }
 		end
@@ -256,11 +260,12 @@ end
 command {
 	name = "import", args = "FILE|pids", min = 1,
 	help = "allocate the IDs listed in FILE (or this system's PIDs)",
-	text = "FILE has one ID a line, then optionally a value: the rest of\n" ..
-		"the line; blank lines and lines starting with # are skipped.\n" ..
-		"The current tree takes them all, or none: an ID out of its range,\n" ..
-		"listed twice or allocated already refuses the file, naming the\n" ..
-		"line.  'import pids' reads the running processes from /proc, each\n" ..
+	text = "FILE has one ID a line (decimal or 0x hex, as IDs are typed),\n" ..
+		"then optionally a space and a value: the rest of the line; blank\n" ..
+		"lines and lines starting with # are skipped.  The current tree\n" ..
+		"takes them all, or none: a line that is no ID, an ID out of its\n" ..
+		"range, listed twice or allocated already refuses the file, naming\n" ..
+		"the line.  'import pids' reads the running processes from /proc, each\n" ..
 		"PID with its command name, and sets the cyclic cursor after the\n" ..
 		"last PID the kernel handed out (its PIDs come from\n" ..
 		"idr_alloc_cyclic).  A file named pids: import ./pids.",
