@@ -24,6 +24,7 @@ local number, quoted, INT_MAX, U32_MAX = words.number, words.quoted,
 local command, usage = registry.command, registry.usage
 local info_of, kind_of, keep, current, tree_names = trees.info_of,
 	trees.kind_of, trees.keep, trees.current, trees.tree_names
+local all_or_none = trees.all_or_none
 
 -- An import file holds at most this many bytes.
 local IMPORT_BYTES_MAX = 64 * 1024 * 1024
@@ -175,24 +176,26 @@ local function give_back(t, took)
 	end
 end
 
--- Allocates every entry's ID in @t, or none: nil, why.
+-- Allocates every entry's ID in @t, or none (Ctrl-C too): nil, why.
 local function take_all(t, entries)
 	local took, ida = {}, kind_of(t) == "ida"
-	for _, e in ipairs(entries) do
-		local id, err
-		if ida then
-			id, err = t:alloc(e.id, e.id)
-		else
-			id, err = t:alloc_u32(e.value, e.id, e.id)
+	return all_or_none(function(poll)
+		for _, e in ipairs(entries) do
+			local id, err
+			if ida then
+				id, err = t:alloc(e.id, e.id)
+			else
+				id, err = t:alloc_u32(e.value, e.id, e.id)
+			end
+			if not id then
+				return nil, e.where .. ": " .. tostring(err) ..
+					" (nothing was imported)"
+			end
+			took[#took + 1] = id
+			poll()
 		end
-		if not id then
-			give_back(t, took)
-			return nil, e.where .. ": " .. tostring(err) ..
-				" (nothing was imported)"
-		end
-		took[#took + 1] = id
-	end
-	return true
+		return true
+	end, function() give_back(t, took) end)
 end
 
 local function import_entries(t, entries)
@@ -263,9 +266,10 @@ command {
 	text = "FILE has one ID a line (decimal or 0x hex, as IDs are typed),\n" ..
 		"then optionally a space and a value: the rest of the line; blank\n" ..
 		"lines and lines starting with # are skipped.  The current tree\n" ..
-		"takes them all, or none: a line that is no ID, an ID out of its\n" ..
-		"range, listed twice or allocated already refuses the file, naming\n" ..
-		"the line.  'import pids' reads the running processes from /proc, each\n" ..
+		"takes them all, or none (Ctrl-C too gives back those taken): a\n" ..
+		"line that is no ID, an ID out of its range, listed twice or\n" ..
+		"allocated already refuses the file, naming the line.\n" ..
+		"'import pids' reads the running processes from /proc, each\n" ..
 		"PID with its command name, and sets the cyclic cursor after the\n" ..
 		"last PID the kernel handed out (its PIDs come from\n" ..
 		"idr_alloc_cyclic).  A file named pids: import ./pids.",

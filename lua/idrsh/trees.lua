@@ -151,6 +151,22 @@ local function call(obj, m, ...)
 	return table.unpack(r, 2, r.n)
 end
 
+-- Runs @fn(poll), a change made in steps, with interrupts held: @fn
+-- calls poll() between its steps, which raises if Ctrl-C came.  If @fn
+-- fails (nil, why) or raises, @undo() takes its steps back before the
+-- error goes on; a Ctrl-C during @undo waits.  Return: as @fn.
+local function all_or_none(fn, undo)
+	local hold = sh.config.hold_interrupts
+	hold(true)
+	local r = table.pack(pcall(fn, function()
+		if hold() then error(INTERRUPTED, 0) end
+	end))
+	if not (r[1] and r[2]) then undo() end
+	hold(false)
+	if not r[1] then error(r[2], 0) end
+	return table.unpack(r, 2, r.n)
+end
+
 -- Prints the new ID, or says why there is none.
 local function allocated(id, msg, errno, what)
 	if id == nil then
@@ -245,6 +261,7 @@ return {
 	update_globals = update_globals,
 	valid_name = valid_name,
 	call = call,
+	all_or_none = all_or_none,
 	allocated = allocated,
 	entry = entry,
 	entry_text = entry_text,

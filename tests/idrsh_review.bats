@@ -1,0 +1,48 @@
+#!/usr/bin/env bats
+# Defects an outside review of the shell found, each held to its fix:
+# Ctrl-C keeps alloc_many and import all or none.
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	load test_helper
+	idrsh_setup
+}
+
+# Runs idrsh on the lines given, each allocation in the current tree
+# slowed down by its trace callback, so that the command the 100th is
+# part of is still under way when SIGINT comes, once that allocation has
+# said "going" on stderr.  A watchdog kills idrsh after 60 s (exit 137):
+# a lost signal fails the test.
+interrupt_slowly() {
+	local slow='if e.event == "op" and e.op:find("^alloc") then n = (n or 0) + 1; if n == 100 then io.stderr:write("going\n") end; for _ = 1, 20000 do end end'
+	printf '%s\n' "lua local _ = t:trace(function(e) $slow end)" "$@" >"$BATS_TEST_TMPDIR/in"
+	run --separate-stderr bash -c '
+		: > "$3"
+		"$1" < "$2" 2> "$3" & pid=$!
+		(sleep 60; kill -KILL $pid) >/dev/null 2>&1 </dev/null 3>&- & dog=$!
+		for i in $(seq 300); do grep -qs going "$3" && break; sleep 0.1; done
+		sleep 0.2
+		kill -INT $pid
+		wait $pid; status=$?; kill $dog 2>/dev/null
+		cat "$3" >&2; exit $status' \
+		sh "$IDRSH" "$BATS_TEST_TMPDIR/in" "$BATS_TEST_TMPDIR/err"
+}
+
+@test "Ctrl-C stops alloc_many and gives its IDs back, as a failure does" {
+	interrupt_slowly 'alloc keep' 'alloc_many 1000000' 'lua local _ = t:trace(nil)' count 'find 1'
+	assert_failure 1
+	assert_output "0
+1"
+	assert_regex "$stderr" "<stdin>:3: interrupted!"
+	assert_regex "$stderr" "find: no id 1 \(ENOENT\)"
+}
+
+@test "Ctrl-C stops import and gives its IDs back" {
+	seq 1 1000000 >"$BATS_TEST_TMPDIR/ids"
+	interrupt_slowly 'alloc keep' "import $BATS_TEST_TMPDIR/ids" 'lua local _ = t:trace(nil)' count 'find 1'
+	assert_failure 1
+	assert_output "0
+1"
+	assert_regex "$stderr" "<stdin>:3: interrupted!"
+}
