@@ -113,19 +113,19 @@ static void on_sigint(int sig)
 }
 
 /*
- * hold_interrupts(true) holds them; hold_interrupts() and (false), which
- * ends the hold, say whether one came meanwhile.  A second Ctrl-C is not
- * held: it stops a command that does not stop for the first.
+ * hold_interrupts(true) holds them, (false) lets them through again;
+ * each call returns whether one came since the last, and takes it.  A
+ * second Ctrl-C is not held: it stops a command that does not stop for
+ * the first.
  */
 static int hold_interrupts(lua_State *L)
 {
-	bool came = held;
+	bool set = !lua_isnoneornil(L, 1);
 
-	if (!lua_isnoneornil(L, 1)) {
+	lua_pushboolean(L, held);
+	held = 0;
+	if (set)
 		holding = lua_toboolean(L, 1);
-		held = 0;
-	}
-	lua_pushboolean(L, came);
 	return 1;
 }
 

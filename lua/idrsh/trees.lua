@@ -151,8 +151,9 @@ local function call(obj, m, ...)
 	return table.unpack(r, 2, r.n)
 end
 
--- Runs @fn(poll), a change made in steps, with interrupts held: @fn
--- calls poll() between its steps, which raises if Ctrl-C came.  If @fn
+-- Runs @fn(poll), a change made in steps, with interrupts held
+-- (src/idrsh.c's hold_interrupts): @fn calls poll() between its steps,
+-- which raises if Ctrl-C came.  If @fn
 -- fails (nil, why) or raises, @undo() takes its steps back before the
 -- error goes on; a Ctrl-C during @undo waits.  Return: as @fn.
 local function all_or_none(fn, undo)
