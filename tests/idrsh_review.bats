@@ -46,3 +46,31 @@ interrupt_slowly() {
 1"
 	assert_regex "$stderr" "<stdin>:3: interrupted!"
 }
+
+@test "trace, explain and step show nothing of list's walk: no steps outside an op" {
+	run -0 "$IDRSH" -c 'alloc_many 3' -c 'trace on' -c list -c 'find 1'
+	assert_output "3 IDs: 0..2
+0 v
+1 v
+2 v
+trace: op find id=1
+trace: visit level=0 first=0 last=63 slot=1
+trace: done find result=1
+v"
+	run -0 "$IDRSH" --json -c 'alloc_many 2' -c 'trace on' -c list
+	assert_output '[0,1]
+[{"id":0,"value":"v"},{"id":1,"value":"v"}]'
+	run -0 "$IDRSH" -c 'alloc_many 2' -c 'explain list'
+	assert_output "2 IDs: 0..1
+0 v
+1 v"
+	# The user's own trace function is back after the walk.
+	run -0 "$IDRSH" -c 'alloc_many 2' -c 'lua n = 0; t:trace(function() n = n + 1 end)' \
+		-c list -c '= n' -c 'find 0' -c '= n > 0'
+	assert_output "2 IDs: 0..1
+0 v
+1 v
+0
+v
+true"
+}
