@@ -685,8 +685,9 @@ static void usage(void)
 	      "      --load=FILE  start with the trees 'save' wrote to FILE\n"
 	      "  -h, --help       display this help and exit\n"
 	      "  -V, --version    output version information and exit\n\n"
-	      "Exit status: 0 if every command succeeded, 1 if one failed, "
-	      "2 for a usage error.\n"
+	      "Exit status: 0 if every command of a script, -c, -e or piped "
+	      "input succeeded,\n1 if one failed (lines typed at the prompt "
+	      "do not count), 2 for a usage error.\n"
 	      "History: $IDRSH_HISTORY (empty: none), else "
 	      "$XDG_STATE_HOME/idrsh_history,\nelse ~/.idrsh_history; "
 	      "$IDRSH_HISTSIZE lines (default 1000), saved as typed.\n",

@@ -74,3 +74,20 @@ v"
 v
 true"
 }
+
+@test "exit status: --help, shell.md and idrsh(1) say that lines typed at the prompt do not count" {
+	run -0 "$IDRSH" --help
+	assert_line "Exit status: 0 if every command of a script, -c, -e or piped input succeeded,"
+	assert_line "1 if one failed (lines typed at the prompt do not count), 2 for a usage error."
+	grep -qF "$(sed -n 's/^\(1 if one failed.*\)$/\1/p' <<<"$output")" doc/shell.md
+	man_text=$(man -l man/idrsh.1 2>/dev/null | sed -n '/^EXIT STATUS/,/^EXAMPLES/p' | tr -s ' \n' '  ')
+	[[ "$man_text" == *"Lines typed at the prompt do not count"* ]]
+	# And so it is: piped input counts, the same line typed does not,
+	# -c does even when the prompt follows.
+	run bash -c 'printf "find 7\n" | "$1" -q' sh "$IDRSH"
+	assert_failure 1
+	run bash -c 'printf "find 7\n" | "$1" -q --interactive' sh "$IDRSH"
+	assert_success
+	run bash -c 'printf "count\n" | "$1" -q --interactive -c "find 7" -i' sh "$IDRSH"
+	assert_failure 1
+}
