@@ -25,6 +25,7 @@ local tree, call, allocated, print_entry, on_id, absent, print_value,
 	trees.on_id, trees.absent, trees.print_value, trees.print_result,
 	trees.kind_of, trees.keep, trees.alloc_with, trees.id_max,
 	trees.entry, trees.entry_text
+local search_from = trees.search_from
 
 -- {=========================== The idr ============================
 
@@ -61,7 +62,7 @@ command {
 		if not n then return nil, e end
 		local id, msg, errno = call(t, "alloc_u32", args[1], n[1], n[2])
 		return allocated(id, msg, errno,
-			string.format("in [%d, %d]", n[1], n[2]))
+			string.format("in [%d, %d]", search_from(t, n[1]), n[2]))
 	end,
 }
 

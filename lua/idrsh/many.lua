@@ -16,6 +16,7 @@ local numbers, failure, range_text = words.numbers, words.failure,
 local command = registry.command
 local all_or_none, call, current = trees.all_or_none, trees.call,
 	trees.current
+local search_from = trees.search_from
 
 -- {========================== alloc_many ===========================
 
@@ -64,7 +65,8 @@ local function alloc_all(t, kind, n, ids, poll)
 			id, msg, errno = call(t, "alloc", "v", n[2])
 		end
 		if id == nil then
-			return nil, many_failed(msg, errno, n[2], #ids, n[1])
+			return nil, many_failed(msg, errno, search_from(t, n[2]),
+				#ids, n[1])
 		end
 		ids[#ids + 1] = id
 		poll()

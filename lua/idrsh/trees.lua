@@ -238,6 +238,13 @@ local function print_result(m, text_m)
 	end
 end
 
+-- Where an allocation from @start searches @t: the library starts one
+-- below the base at the base, and the message says so.
+local function search_from(t, start)
+	local base = t:info().base
+	return (start or 0) < base and base or start
+end
+
 -- alloc, alloc_cyclic and alloc_tagged: VALUE [START [END]].
 local function alloc_with(method, args)
 	local t, err = tree(method == "alloc_tagged" and "tagged" or "idr")
@@ -246,7 +253,7 @@ local function alloc_with(method, args)
 		{ 3, "END", INT_MAX, INT_MIN })
 	if not n then return nil, e end
 	local id, msg, errno = call(t, method, args[1], n[1], n[2])
-	return allocated(id, msg, errno, range_text(n[1], n[2]))
+	return allocated(id, msg, errno, range_text(search_from(t, n[1]), n[2]))
 end
 
 -- }===============================================================
@@ -273,4 +280,5 @@ return {
 	print_value = print_value,
 	print_result = print_result,
 	alloc_with = alloc_with,
+	search_from = search_from,
 }
