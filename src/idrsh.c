@@ -78,6 +78,9 @@ static struct shell *sh;
 static volatile sig_atomic_t in_lua;
 static volatile sig_atomic_t stopping; /* the hook is set, not run */
 static volatile sig_atomic_t got_sigint;
+/* A command that must undo its changes together holds interrupts: one
+ * that comes is kept for it to ask about (hold_interrupts()). */
+static volatile sig_atomic_t holding, held;
 
 /* lua.c's way: a hook, not a longjmp from the handler. */
 static void interrupt_hook(lua_State *L, lua_Debug *ar)
@@ -92,7 +95,9 @@ static void interrupt_hook(lua_State *L, lua_Debug *ar)
 static void on_sigint(int sig)
 {
 	(void)sig;
-	if (in_lua && !stopping) {
+	if (in_lua && holding && !held) {
+		held = 1;
+	} else if (in_lua && !stopping) {
 		stopping = 1;
 		lua_sethook(sh->L, interrupt_hook,
 			    LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
@@ -105,6 +110,23 @@ static void on_sigint(int sig)
 		signal(SIGINT, SIG_DFL);
 		raise(SIGINT);
 	}
+}
+
+/*
+ * hold_interrupts(true) holds them, (false) lets them through again;
+ * each call returns whether one came since the last, and takes it.  A
+ * second Ctrl-C is not held: it stops a command that does not stop for
+ * the first.
+ */
+static int hold_interrupts(lua_State *L)
+{
+	bool set = !lua_isnoneornil(L, 1);
+
+	lua_pushboolean(L, held);
+	held = 0;
+	if (set)
+		holding = lua_toboolean(L, 1);
+	return 1;
 }
 
 static bool run_fn(struct shell *s, const char *name);
@@ -214,6 +236,7 @@ static bool call(struct shell *s, int nargs, const char *where)
 	in_lua = 0;
 	lua_sethook(s->L, NULL, 0, 0);
 	stopping = 0;
+	holding = held = 0;
 	if (rc != LUA_OK) {
 		const char *msg = lua_tostring(s->L, -1);
 
@@ -384,6 +407,8 @@ static int open_shell(lua_State *L)
 	lua_pushboolean(L, s->json);
 	lua_setfield(L, -2, "json");
 	shell_sys_fields(L);
+	lua_pushcfunction(L, hold_interrupts);
+	lua_setfield(L, -2, "hold_interrupts");
 	lua_call(L, 1, 0);
 	s->module = luaL_ref(L, LUA_REGISTRYINDEX);
 	return 0;
@@ -660,8 +685,9 @@ static void usage(void)
 	      "      --load=FILE  start with the trees 'save' wrote to FILE\n"
 	      "  -h, --help       display this help and exit\n"
 	      "  -V, --version    output version information and exit\n\n"
-	      "Exit status: 0 if every command succeeded, 1 if one failed, "
-	      "2 for a usage error.\n"
+	      "Exit status: 0 if every command of a script, -c, -e or piped "
+	      "input succeeded,\n1 if one failed (lines typed at the prompt "
+	      "do not count), 2 for a usage error.\n"
 	      "History: $IDRSH_HISTORY (empty: none), else "
 	      "$XDG_STATE_HOME/idrsh_history,\nelse ~/.idrsh_history; "
 	      "$IDRSH_HISTSIZE lines (default 1000), saved as typed.\n",

@@ -169,7 +169,7 @@ bad_file() {
 	printf '1\n2\nthree\n' >bad
 	run "$IDRSH" -c "alloc keep" -c "import bad" -c count
 	assert_failure 1
-	assert_output --partial "import: bad:3: not 'ID [VALUE]': 'three'"
+	assert_output --partial "import: bad:3: bad id 'three': not a number (nothing was imported)"
 	assert_line 1
 	printf '1\n2\n1\n' >twice
 	run "$IDRSH" -c "import twice" -c count
@@ -184,6 +184,24 @@ bad_file() {
 	assert_line 0
 	run "$IDRSH" -c "new i --ida" -c "import ids"
 	assert_output --partial "ids:1: an IDA's ids hold no value"
+}
+
+@test "import reads IDs as the shell does: hex, a sign, a word apart from the value" {
+	printf '0x10 sixteen\n+5 x\n7\ttab\n' >ids
+	run -0 "$IDRSH" -c "import ids" -c list
+	assert_output "imported 3 ids
+5 x
+7 tab
+16 sixteen"
+	printf '0x10 sixteen\n12abc\n' >glued
+	run "$IDRSH" -c "import glued" -c count
+	assert_failure 1
+	assert_output --partial "import: glued:2: bad id '12abc': not a number (nothing was imported)"
+	assert_line 0
+	printf '1\n-3 minus\n' >minus
+	run "$IDRSH" -c "import minus" -c count
+	assert_output --partial "minus:2: bad id '-3': out of range 0 .. 4294967295"
+	assert_line 0
 }
 
 @test "import pids: this system's processes, and the kernel's cursor" {

@@ -143,3 +143,19 @@ run_time"
 	assert_line --index 2 "0"
 	[ "${#lines[@]}" -eq 5 ]
 }
+
+@test "time lesson, time quiz, timer on: Run Time after the score, answers graded as without" {
+	run -0 bash -c 'printf "2\n65\n10\n" | "$1" -c "time lesson lowest-free"' sh "$IDRSH"
+	assert_regex "${lines[-1]}" "$RUN_TIME"
+	assert_regex "${lines[-3]}" "^Score: 3 of 3"
+	[ "$(printf '%s\n' "$output" | grep -c '^Run Time')" = 1 ]
+	run bash -c 'printf "1\n2\n" | "$1" -c "time quiz 2 --seed 1"' sh "$IDRSH"
+	assert_regex "${lines[-1]}" "$RUN_TIME"
+	assert_regex "${lines[-2]}" "^Score: "
+	# timer on: the lesson's own commands are not timed, so their
+	# output, the answers, stay as they are.
+	run -0 bash -c 'printf "2\n65\n10\n" | "$1" -c "timer on" -c "lesson lowest-free" -c count' sh "$IDRSH"
+	assert_line --partial "Score: 3 of 3"
+	[ "$(printf '%s\n' "$output" | grep -c '^Run Time')" = 2 ]
+	assert_regex "${lines[-1]}" "$RUN_TIME"
+}

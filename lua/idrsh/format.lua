@@ -11,12 +11,11 @@ local run = require "idrsh.run"
 -- Chunks run by 'lua' share _G: the shell keeps its own references.
 local error, pcall = error, pcall
 
-local result, set_format, set_timer, timing, clock, run_time =
-	output.result, output.set_format, output.set_timer, output.timing,
-	output.clock, output.run_time
+local result, set_format, set_timer, timing, clock = output.result,
+	output.set_format, output.set_timer, output.timing, output.clock
 local failure_text = words.failure_text
 local command, usage = registry.command, registry.usage
-local dispatch = run.dispatch
+local dispatch, timed = run.dispatch, run.timed
 
 -- {======================= Formats, timing ========================
 
@@ -49,7 +48,9 @@ command {
 		"  Run Time: real 0.002 user 0.001520 sys 0.000000\n" ..
 		"real: wall-clock seconds; user, sys: CPU seconds of idrsh in\n" ..
 		"user space and in the kernel.  In JSON: {\"run_time\": {\"real\":\n" ..
-		"R, \"user\": U, \"sys\": S}}.  time fails when COMMAND fails.",
+		"R, \"user\": U, \"sys\": S}}.  A lesson or quiz is timed whole,\n" ..
+		"its answers too: the line comes after its score.  time fails\n" ..
+		"when COMMAND fails.",
 	example = "time alloc_many 100000",
 	complete = registry.names,
 	runs = function(rest)
@@ -62,7 +63,7 @@ command {
 		local ok, name, r, err = pcall(dispatch, rest, src)
 		if not ok then error(name, 0) end
 		-- A line that ran no command (unknown) has no time to show.
-		if start and name ~= "" then run_time(start) end
+		if start and name ~= "" then timed(start) end
 		if r == nil and err then return nil, failure_text(name, err) end
 		return r
 	end,
@@ -71,7 +72,9 @@ command {
 command {
 	name = "timer", args = "on|off", min = 1,
 	help = "print the wall and CPU time of each command after it",
-	text = "timer on: 'time' for every later command (see 'help time').",
+	text = "timer on: 'time' for every later command (see 'help time');\n" ..
+		"a lesson's own commands are not timed, or the Run Time lines\n" ..
+		"would be part of the output its questions grade.",
 	example = "timer on",
 	complete = { "on", "off" },
 	run = function(args)

@@ -11,7 +11,8 @@ local registry = require "idrsh.registry"
 local trees = require "idrsh.trees"
 
 -- Chunks run by 'lua' share _G: the shell keeps its own references.
-local pcall, string, tostring, type = pcall, string, tostring, type
+local error, pcall, string, tostring, type = error, pcall, string, tostring,
+	type
 
 local show, result, items, value = output.show, output.result,
 	output.items, output.value
@@ -24,6 +25,7 @@ local tree, call, allocated, print_entry, on_id, absent, print_value,
 	trees.on_id, trees.absent, trees.print_value, trees.print_result,
 	trees.kind_of, trees.keep, trees.alloc_with, trees.id_max,
 	trees.entry, trees.entry_text
+local search_from = trees.search_from
 
 -- {=========================== The idr ============================
 
@@ -60,7 +62,7 @@ command {
 		if not n then return nil, e end
 		local id, msg, errno = call(t, "alloc_u32", args[1], n[1], n[2])
 		return allocated(id, msg, errno,
-			string.format("in [%d, %d]", n[1], n[2]))
+			string.format("in [%d, %d]", search_from(t, n[1]), n[2]))
 	end,
 }
 
@@ -147,6 +149,16 @@ local function shown_id(t)
 	end, true
 end
 
+-- Runs @fn() with @t's trace function off.  The iteration's steps report
+-- their visits outside any operation (no op and done around them), so
+-- the views would show them as steps of none.
+local function untraced(t, fn)
+	local prev = t:trace(nil)
+	local ok, why = pcall(fn)
+	t:trace(prev)
+	if not ok then error(why, 0) end
+end
+
 command {
 	name = "list", args = "[A B] [--count N]", max = 4,
 	help = "print the entries as 'ID VALUE' (an IDA's IDs), in ID order",
@@ -154,7 +166,8 @@ command {
 		"'ID (reserved)'; on an IDA, one ID a line.  A string value that\n" ..
 		"starts with ( is quoted, so that it cannot pass for one.  On a\n" ..
 		"tagged tree each ID is tagged, as alloc_tagged printed it, in\n" ..
-		"slot order, and A B bound the tagged IDs.\n" ..
+		"slot order, and A B bound the tagged IDs.  The walk is not\n" ..
+		"traced: trace, explain and step show nothing for it.\n" ..
 		"  A B          only the IDs from A to B, both included\n" ..
 		"  --count N    only the first N entries (of those)",
 	example = "list 100 200 --count 10",
@@ -176,18 +189,20 @@ command {
 		local from = not tagged and o.first and o.first > 0 and
 			o.first - 1 or nil
 		local list, n = items(), 0
-		for raw, v in step, state, from do
-			local id = shown(raw)
-			if not tagged and id > (o.last or id) or
-				n >= (o.count or n + 1) then
-				break
+		untraced(t, function()
+			for raw, v in step, state, from do
+				local id = shown(raw)
+				if not tagged and id > (o.last or id) or
+					n >= (o.count or n + 1) then
+					break
+				end
+				if id >= (o.first or id) and id <= (o.last or id) then
+					n = n + 1
+					if ida then list:add(id, id) else
+						list:add(entry, entry_text, id, v) end
+				end
 			end
-			if id >= (o.first or id) and id <= (o.last or id) then
-				n = n + 1
-				if ida then list:add(id, id) else
-					list:add(entry, entry_text, id, v) end
-			end
-		end
+		end)
 		return list:close()
 	end,
 }

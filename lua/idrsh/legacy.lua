@@ -14,6 +14,7 @@ local number, failure, range_text = words.number, words.failure,
 	words.range_text
 local command = registry.command
 local tree, call, allocated = trees.tree, trees.call, trees.allocated
+local search_from = trees.search_from
 
 -- {======================== The 2004 API ==========================
 
@@ -88,7 +89,7 @@ command {
 		local start, e = number(args[2], "START")
 		if not start then return nil, e end
 		local id, msg, errno = call(t, "get_new_above", args[1], start)
-		return allocated(id, msg, errno, range_text(start))
+		return allocated(id, msg, errno, range_text(search_from(t, start)))
 	end,
 }
 

@@ -231,6 +231,10 @@ local function over(s)
 				Course.ending(s.course, full))
 		end
 	end
+	-- 'time lesson': the run time comes after all of it (run.timed).
+	local after = s.after
+	s.after = nil
+	if after then after() end
 	return full
 end
 

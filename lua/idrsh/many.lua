@@ -14,7 +14,9 @@ local result = output.result
 local numbers, failure, range_text = words.numbers, words.failure,
 	words.range_text
 local command = registry.command
-local call, current = trees.call, trees.current
+local all_or_none, call, current = trees.all_or_none, trees.call,
+	trees.current
+local search_from = trees.search_from
 
 -- {========================== alloc_many ===========================
 
@@ -52,14 +54,35 @@ local function many_failed(msg, errno, start, done, want)
 		"%s given back (%%1)", done, want, back)))
 end
 
+-- Allocates @n[1] IDs from @n[2] up into @ids.  Return: true, or nil
+-- and why the one that failed did.
+local function alloc_all(t, kind, n, ids, poll)
+	for _ = 1, n[1] do
+		local id, msg, errno
+		if kind == "ida" then
+			id, msg, errno = call(t, "alloc", n[2])
+		else
+			id, msg, errno = call(t, "alloc", "v", n[2])
+		end
+		if id == nil then
+			return nil, many_failed(msg, errno, search_from(t, n[2]),
+				#ids, n[1])
+		end
+		ids[#ids + 1] = id
+		poll()
+	end
+	return true
+end
+
 command {
 	name = "alloc_many", args = "N [START]", min = 1, max = 2,
 	help = "allocate N IDs, all or none, from START up; print them",
 	text = "On an idr each ID holds the value 'v' (alloc v START); on an\n" ..
 		"IDA, ida_alloc START.  Prints the IDs as runs: 0..63 70.  At\n" ..
 		"most " .. FILL_MAX .. " at a time.  All or none: if one fails\n" ..
-		"(ENOSPC, or ENOMEM after 'fail N'), those before are given back\n" ..
-		"and the tree is as it was, a tagged one's generations too.",
+		"(ENOSPC, or ENOMEM after 'fail N') or Ctrl-C stops it, those\n" ..
+		"before are given back and the tree is as it was, a tagged one's\n" ..
+		"generations too.",
 	example = "alloc_many 64",
 	run = function(args)
 		local t, kind = current()
@@ -67,19 +90,11 @@ command {
 		local n, e = numbers(args, { 1, "N", FILL_MAX }, { 2, "START" })
 		if not n then return nil, e end
 		local ids = {}
-		for _ = 1, n[1] do
-			local id, msg, errno
-			if kind == "ida" then
-				id, msg, errno = call(t, "alloc", n[2])
-			else
-				id, msg, errno = call(t, "alloc", "v", n[2])
-			end
-			if id == nil then
-				give_back(t, kind, ids)
-				return nil, many_failed(msg, errno, n[2], #ids, n[1])
-			end
-			ids[#ids + 1] = id
-		end
+		-- Ctrl-C gives the IDs back too.
+		local ok, why = all_or_none(function(poll)
+			return alloc_all(t, kind, n, ids, poll)
+		end, function() give_back(t, kind, ids) end)
+		if not ok then return nil, why end
 		table.sort(ids)
 		-- In JSON, the IDs: an array of numbers, ascending.
 		return result(ids, #ids == 0 and "0 IDs" or

@@ -55,6 +55,16 @@ function dispatch(line, src)
 	return name, c.run(args, rest)
 end
 
+-- Prints the run time since @start after the command's output: a lesson
+-- or quiz it started is part of that output, so at the lesson's end.
+local function timed(start)
+	if sh.started then
+		sh.started.after = function() run_time(start) end
+	else
+		run_time(start)
+	end
+end
+
 -- Runs one line.  Return: true, false (the error is reported), or "quit".
 function run_line(line, where, src)
 	if line:find("\0", 1, true) then
@@ -87,7 +97,7 @@ function run_line(line, where, src)
 	command_done(line)
 	done()
 	-- 'timer off' ends the timing before its own line is shown.
-	if start and timing() then run_time(start) end
+	if start and timing() then timed(start) end
 	return r == "quit" and "quit" or (r and true or false)
 end
 
@@ -186,6 +196,7 @@ end
 -- The terminal, standard input and each -c share this reader.
 
 return {
+	timed = timed,
 	dispatch = dispatch,
 	run_line = run_line,
 	feed = feed,

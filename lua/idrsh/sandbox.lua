@@ -94,14 +94,18 @@ local function preload_as(n)
 end
 
 -- Calls @fn(...) with @box's trees, readers, marks and preload as the
--- shell's, and only the lines a lesson may run.
+-- shell's, and only the lines a lesson may run.  The user's 'timer on'
+-- waits: a Run Time line in a command's output would grade it wrong.
 local function inside(box, fn, ...)
 	local users, cur, on, marks = sh.trees, sh.current, sh.on, sh.marks
 	local only, users_preload = sh.only, preloaded()
+	local timer = output.timing()
 	sh.trees, sh.current, sh.on = box.trees, box.current, box.on
 	sh.marks, sh.only = box.marks, lesson_allowed
 	preload_as(box.preloaded)
+	output.set_timer(false)
 	local r = table.pack(pcall(fn, ...))
+	output.set_timer(timer)
 	box.current, box.preloaded = sh.current, preloaded()
 	preload_as(users_preload)
 	sh.trees, sh.current, sh.on, sh.marks = users, cur, on, marks

@@ -19,10 +19,12 @@ local io, ipairs, pcall, rawget, table, tonumber, tostring =
 
 local report, read_file, result = output.report, output.read_file,
 	output.result
-local quoted, INT_MAX, U32_MAX = words.quoted, words.INT_MAX, words.U32_MAX
+local number, quoted, INT_MAX, U32_MAX = words.number, words.quoted,
+	words.INT_MAX, words.U32_MAX
 local command, usage = registry.command, registry.usage
 local info_of, kind_of, keep, current, tree_names = trees.info_of,
 	trees.kind_of, trees.keep, trees.current, trees.tree_names
+local all_or_none = trees.all_or_none
 
 -- An import file holds at most this many bytes.
 local IMPORT_BYTES_MAX = 64 * 1024 * 1024
@@ -174,24 +176,26 @@ local function give_back(t, took)
 	end
 end
 
--- Allocates every entry's ID in @t, or none: nil, why.
+-- Allocates every entry's ID in @t, or none (Ctrl-C too): nil, why.
 local function take_all(t, entries)
 	local took, ida = {}, kind_of(t) == "ida"
-	for _, e in ipairs(entries) do
-		local id, err
-		if ida then
-			id, err = t:alloc(e.id, e.id)
-		else
-			id, err = t:alloc_u32(e.value, e.id, e.id)
+	return all_or_none(function(poll)
+		for _, e in ipairs(entries) do
+			local id, err
+			if ida then
+				id, err = t:alloc(e.id, e.id)
+			else
+				id, err = t:alloc_u32(e.value, e.id, e.id)
+			end
+			if not id then
+				return nil, e.where .. ": " .. tostring(err) ..
+					" (nothing was imported)"
+			end
+			took[#took + 1] = id
+			poll()
 		end
-		if not id then
-			give_back(t, took)
-			return nil, e.where .. ": " .. tostring(err) ..
-				" (nothing was imported)"
-		end
-		took[#took + 1] = id
-	end
-	return true
+		return true
+	end, function() give_back(t, took) end)
 end
 
 local function import_entries(t, entries)
@@ -205,20 +209,23 @@ local function import_entries(t, entries)
 	return take_all(t, entries)
 end
 
--- An import file's lines: "ID [VALUE]", VALUE the rest of the line.
+-- An import file's lines: "ID [VALUE]", the ID as the shell reads one,
+-- VALUE the rest of the line after a space.
 local function read_entries(file)
 	local text, err = read_file(file, IMPORT_BYTES_MAX)
 	if not text then return nil, err end
 	local entries, n = {}, 0
 	for line in (text:sub(-1) == "\n" and text or text .. "\n"):gmatch("(.-)\r?\n") do
 		n = n + 1
-		local id, value = line:match("^%s*(%d+)%s*(.-)%s*$")
-		if not line:find("^%s*$") and not line:find("^%s*#") then
-			if not id or #id > 10 then
-				return nil, ("%s:%d: not 'ID [VALUE]': %s"):format(file, n,
-					quoted(line))
+		-- The ID is a word, so "12abc" is no ID 12 with a value abc.
+		local word, value = line:match("^%s*(%S+)%s*(.-)%s*$")
+		if word and word:sub(1, 1) ~= "#" then
+			local id, why = number(word, "id", U32_MAX)
+			if not id then
+				return nil, ("%s:%d: %s (nothing was imported)"):format(
+					file, n, why)
 			end
-			entries[#entries + 1] = { id = tonumber(id),
+			entries[#entries + 1] = { id = id,
 				value = value ~= "" and value or nil,
 				where = file .. ":" .. n }
 		end
@@ -256,11 +263,13 @@ end
 command {
 	name = "import", args = "FILE|pids", min = 1,
 	help = "allocate the IDs listed in FILE (or this system's PIDs)",
-	text = "FILE has one ID a line, then optionally a value: the rest of\n" ..
-		"the line; blank lines and lines starting with # are skipped.\n" ..
-		"The current tree takes them all, or none: an ID out of its range,\n" ..
-		"listed twice or allocated already refuses the file, naming the\n" ..
-		"line.  'import pids' reads the running processes from /proc, each\n" ..
+	text = "FILE has one ID a line (decimal or 0x hex, as IDs are typed),\n" ..
+		"then optionally a space and a value: the rest of the line; blank\n" ..
+		"lines and lines starting with # are skipped.  The current tree\n" ..
+		"takes them all, or none (Ctrl-C too gives back those taken): a\n" ..
+		"line that is no ID, an ID out of its range, listed twice or\n" ..
+		"allocated already refuses the file, naming the line.\n" ..
+		"'import pids' reads the running processes from /proc, each\n" ..
 		"PID with its command name, and sets the cyclic cursor after the\n" ..
 		"last PID the kernel handed out (its PIDs come from\n" ..
 		"idr_alloc_cyclic).  A file named pids: import ./pids.",

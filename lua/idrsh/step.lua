@@ -51,6 +51,9 @@ local function step_key()
 		local ok, line, err = pcall(io.read, "l")
 		if not ok and line ~= INTERRUPTED then error(line, 0) end
 		if not ok or (line == nil and err) then
+			-- A command that holds interrupts (alloc_many) would
+			-- stop at this one: it was for the stepping.
+			sh.config.hold_interrupts()
 			out("\n(stepping stops here: the command goes on to its end)\n")
 			return "q"
 		end

@@ -151,6 +151,23 @@ local function call(obj, m, ...)
 	return table.unpack(r, 2, r.n)
 end
 
+-- Runs @fn(poll), a change made in steps, with interrupts held
+-- (src/idrsh.c's hold_interrupts): @fn calls poll() between its steps,
+-- which raises if Ctrl-C came.  If @fn
+-- fails (nil, why) or raises, @undo() takes its steps back before the
+-- error goes on; a Ctrl-C during @undo waits.  Return: as @fn.
+local function all_or_none(fn, undo)
+	local hold = sh.config.hold_interrupts
+	hold(true)
+	local r = table.pack(pcall(fn, function()
+		if hold() then error(INTERRUPTED, 0) end
+	end))
+	if not (r[1] and r[2]) then undo() end
+	hold(false)
+	if not r[1] then error(r[2], 0) end
+	return table.unpack(r, 2, r.n)
+end
+
 -- Prints the new ID, or says why there is none.
 local function allocated(id, msg, errno, what)
 	if id == nil then
@@ -221,6 +238,13 @@ local function print_result(m, text_m)
 	end
 end
 
+-- Where an allocation from @start searches @t: the library starts one
+-- below the base at the base, and the message says so.
+local function search_from(t, start)
+	local base = t:info().base
+	return (start or 0) < base and base or start
+end
+
 -- alloc, alloc_cyclic and alloc_tagged: VALUE [START [END]].
 local function alloc_with(method, args)
 	local t, err = tree(method == "alloc_tagged" and "tagged" or "idr")
@@ -229,7 +253,7 @@ local function alloc_with(method, args)
 		{ 3, "END", INT_MAX, INT_MIN })
 	if not n then return nil, e end
 	local id, msg, errno = call(t, method, args[1], n[1], n[2])
-	return allocated(id, msg, errno, range_text(n[1], n[2]))
+	return allocated(id, msg, errno, range_text(search_from(t, n[1]), n[2]))
 end
 
 -- }===============================================================
@@ -245,6 +269,7 @@ return {
 	update_globals = update_globals,
 	valid_name = valid_name,
 	call = call,
+	all_or_none = all_or_none,
 	allocated = allocated,
 	entry = entry,
 	entry_text = entry_text,
@@ -255,4 +280,5 @@ return {
 	print_value = print_value,
 	print_result = print_result,
 	alloc_with = alloc_with,
+	search_from = search_from,
 }
