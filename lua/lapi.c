@@ -290,6 +290,22 @@ int lidr_unalloc(lua_State *L)
 	return 1;
 }
 
+/*
+ * idr_destroy(), the object kept: every ID and node freed, and the values
+ * with them; the base, the cursor, the tagging (its generations as the
+ * seed, so that old tags stay stale) and the trace function stay.
+ * destroy() ends the object instead.
+ */
+int lidr_clear(lua_State *L)
+{
+	struct lidr *t = lidr_checkidr(L);
+
+	idr_destroy(&t->idr);
+	lua_newtable(L);
+	lua_setiuservalue(L, 1, UV_VALUES);
+	return 0;
+}
+
 /* The old value (nil if reserved); a failed store puts the old back. */
 int lidr_replace(lua_State *L)
 {

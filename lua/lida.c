@@ -89,6 +89,13 @@ int lida_free(lua_State *L)
 	return 1;
 }
 
+/* ida_destroy(), the object kept (see lidr_clear()). */
+int lida_clear(lua_State *L)
+{
+	ida_destroy(&lidr_checkida(L)->ida);
+	return 0;
+}
+
 int lida_exists(lua_State *L)
 {
 	struct lida *a = lidr_checkida(L);

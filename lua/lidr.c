@@ -260,6 +260,7 @@ static const luaL_Reg idr_methods[] = {
 	{ "find", lidr_find },
 	{ "remove", lidr_remove },
 	{ "unalloc", lidr_unalloc },
+	{ "clear", lidr_clear },
 	{ "replace", lidr_replace },
 	{ "get_next", lidr_get_next },
 	{ "pairs", lidr_pairs },
@@ -309,6 +310,7 @@ static const luaL_Reg idr_meta[] = {
 static const luaL_Reg ida_methods[] = {
 	{ "alloc", lida_alloc },
 	{ "free", lida_free },
+	{ "clear", lida_clear },
 	{ "exists", lida_exists },
 	{ "find_first", lida_find_first },
 	{ "count", obj_count },

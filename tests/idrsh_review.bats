@@ -106,3 +106,20 @@ idrsh: -c:1: alloc_tagged: no free id in [15, 14): the range is empty (ENOSPC)"
 idrsh: -c:1: alloc_u32: no free id in [15, 3] (ENOSPC)
 idrsh: -c:1: alloc: no free id in [20, 21) (ENOSPC)"
 }
+
+@test "destroy empties the tree as idr_destroy() does: stale tags stay stale, the cursor and the handles stay" {
+	run ./build/idrsh -q -c 'new h --tagged 8' -c 'alloc_tagged a' \
+		-c 'remove_tagged 0' -c 'alloc_tagged b' -c destroy \
+		-c 'alloc_tagged c' -c 'check 0' -c count
+	assert_success
+	assert_line "512"
+	assert_line --partial "stale: id 0 gen 0"
+	refute_line --partial "live"
+	run ./build/idrsh -q -c 'alloc_cyclic a' -c 'alloc_cyclic b' \
+		-c 'alloc a' -e 'old = t' -c destroy -c cursor \
+		-c 'alloc_cyclic c' -c '= old:count()'
+	assert_success
+	assert_equal "${lines[3]}" "2"
+	assert_equal "${lines[4]}" "2"
+	assert_equal "${lines[5]}" "1"
+}

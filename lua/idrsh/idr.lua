@@ -3,16 +3,13 @@
 -- idr_remove, ...): alloc, alloc_cyclic, alloc_u32, find, remove,
 -- replace, next, list, cursor, count, empty, destroy.
 
-local idr = require "idr"
-local sh = require "idrsh.state"
 local output = require "idrsh.output"
 local words = require "idrsh.words"
 local registry = require "idrsh.registry"
 local trees = require "idrsh.trees"
 
 -- Chunks run by 'lua' share _G: the shell keeps its own references.
-local error, pcall, string, tostring, type = error, pcall, string, tostring,
-	type
+local error, pcall, string, type = error, pcall, string, type
 
 local show, result, items, value = output.show, output.result,
 	output.items, output.value
@@ -20,11 +17,11 @@ local number, numbers, failure = words.number, words.numbers, words.failure
 local U32_MAX = words.U32_MAX
 local command, usage = registry.command, registry.usage
 local tree, call, allocated, print_entry, on_id, absent, print_value,
-	print_result, kind_of, keep, alloc_with, id_max, entry, entry_text =
+	print_result, kind_of, alloc_with, id_max, entry, entry_text =
 	trees.tree, trees.call, trees.allocated, trees.print_entry,
 	trees.on_id, trees.absent, trees.print_value, trees.print_result,
-	trees.kind_of, trees.keep, trees.alloc_with, trees.id_max,
-	trees.entry, trees.entry_text
+	trees.kind_of, trees.alloc_with, trees.id_max, trees.entry,
+	trees.entry_text
 local search_from = trees.search_from
 
 -- {=========================== The idr ============================
@@ -246,26 +243,20 @@ command {
 	end,
 }
 
--- The binding's destroy() ends the object; the shell's keeps a usable,
--- empty tree of the same kind under the same name.
+-- The binding's destroy() ends the object; the shell's is clear(): the
+-- same object, so its cursor, its tagging's generations (old tags stay
+-- stale) and the handles and marks taken from it live on.
 command {
 	name = "destroy",
 	help = "free every ID and node of the current tree",
-	text = "idr_destroy(): the tree stays usable.",
+	text = "idr_destroy(): the tree stays usable, with its base, its\n" ..
+		"cursor and its tagging (a tag made stale stays stale).",
 	example = "destroy",
 	run = function()
 		local t, err = tree("any")
 		if not t then return nil, err end
-		local info = t:info()
-		local ok, fresh = pcall(function()
-			return info.kind == "ida" and idr.ida() or idr.new(info)
-		end)
-		if not ok then return nil, tostring(fresh) end
-		if t.trace and sh.chained[t] then
-			fresh:trace(sh.chained[t])
-		end
-		t:destroy()
-		keep(sh.current, fresh)
+		local ok, msg = call(t, "clear")
+		if ok == nil and msg then return nil, msg end
 		return true
 	end,
 }
