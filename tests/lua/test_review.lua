@@ -292,3 +292,26 @@ assert(rec:frame { tree = mt, events = mt:events(mt.alloc, mt, "x", 1 << 30) }
 	== 3)
 
 -- }======================================================
+
+-- {======================== t:clear() ========================
+
+-- idr_destroy() with the object kept: IDs, values and nodes go; the
+-- cursor and a tagged tree's generations stay.
+local c = idr.new { base = 2, tagged = { id_bits = 8 } }
+local tag = c:alloc_tagged("x")
+assert(c:remove_tagged(tag) == "x")
+local tag2 = c:alloc_tagged("y")
+c:clear()
+assert(#c == 0 and c:info().base == 2)
+assert(c:find_tagged(tag2) == nil)
+assert(c:alloc_tagged("z") ~= tag2, "a stale tag came back live")
+local cy = idr.new()
+cy:alloc_cyclic("a"); cy:alloc_cyclic("b")
+cy:clear()
+assert(cy:get_cursor() == 2 and cy:alloc_cyclic("c") == 2)
+local ia2 = idr.ida()
+ia2:alloc(); ia2:alloc()
+ia2:clear()
+assert(#ia2 == 0 and ia2:alloc() == 0)
+
+-- }======================================================
