@@ -73,22 +73,40 @@ local function retired(d, n, slot)
 	return d.retiring and d.t:slot(n, slot).retired
 end
 
--- One character a slot: what it holds.
+-- The slot of a bitmap's one set bit @low (2^63 is mininteger).
+local SLOT_OF = {}
+for slot = 0, 63 do SLOT_OF[1 << slot] = slot end
+
+-- The slots of @bits, lowest first: for slot in slots_of(bits).  A
+-- sparse tree's nodes hold a slot or two of 64: a walk of the set bits,
+-- not of every slot, is what keeps a full dump of one fast.
+local function slots_of(bits)
+	return function()
+		if bits == 0 then return nil end
+		local low = bits & -bits
+		bits = bits ~ low
+		return SLOT_OF[low]
+	end
+end
+
+-- One character a slot: what it holds; the free ones in runs.
 local map = {}
 
 local function slot_map(d, n)
-	for slot = 0, n.slots - 1 do
+	local free = (n.level > 0 or d.ida) and "-" or "."
+	local k, from = 0, 0
+	for slot in slots_of(n.present) do
 		local c
-		if n.present >> slot & 1 == 0 then
-			c = (n.level > 0 or d.ida) and "-" or "."
-		elseif n.level == 0 and not d.ida then
+		if n.level == 0 and not d.ida then
 			c = retired(d, n, slot) and "x" or "#"
 		else
 			c = n.full >> slot & 1 == 1 and "#" or "+"
 		end
-		map[slot + 1] = c
+		map[k + 1], map[k + 2], k = rep(free, slot - from), c, k + 2
+		from = slot + 1
 	end
-	return concat(map, "", 1, n.slots)
+	map[k + 1] = rep(free, n.slots - from)
+	return concat(map, "", 1, k + 1)
 end
 
 -- A leaf's entries, wrapped at WIDTH, then "(+N more)" when cut.
@@ -102,7 +120,7 @@ local function leaf_entries(d, n, indent)
 		total = G.used(n)
 	end
 	say(d, spaces(indent))
-	for slot = 0, n.slots - 1 do
+	for slot in slots_of(n.present) do
 		if shown >= d.entries then break end
 		if shown_slot(d, n, slot) then
 			-- An entry longer than a line is cut to fit one.
