@@ -391,9 +391,14 @@ build_broken() {
 	assert_line --regexp '^map +idr +judyl +judyl-hint +flat +kernel +idr/flat +idr/judyl-hint +idr/kernel$'
 	assert_line --regexp '^remove( +[0-9.]+){5}( +[0-9.]+x){3}$'
 	assert_line --regexp '^alloc( +[0-9.]+){5} +idr is [0-9.]+x (faster|slower) than the kernel$'
-	# Every map scenario has a kernel row, with a time or bytes.
+	# Every map scenario (16) and IDA scenario (4) has a kernel row,
+	# with a time or bytes.
 	assert_equal "$(awk -F '\t' '$2 == "kernel" && ($5 > 0 || $6 > 0)' \
-		"$K/b.tsv" | wc -l)" 16
+		"$K/b.tsv" | wc -l)" 20
+	# Exact by construction: 2000 dense IDs in the kernel's IDA are two
+	# 128-byte bitmaps (1024 IDs each) under one 576-byte xarray node.
+	assert_equal "$(awk -F '\t' '$1 == "ida-mem-100" && $2 == "kernel" { print $6 }' \
+		"$K/b.tsv")" 0.4160
 	assert_equal "$(awk -F '\t' '$2 == "kernel"' "$K/m.tsv" | wc -l)" 4
 	# Exact by construction: 2000 dense IDs in the kernel's 576-byte
 	# nodes of 64 slots are 32 leaves and a root, as its kmem_cache counts.
