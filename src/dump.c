@@ -360,8 +360,15 @@ static void path_tag(FILE *out, const struct idr *idr, const struct idr_path *p)
 			: "not current (stale, or never handed out)");
 }
 
-static void path_step(FILE *out, const struct idr_path_step *st, bool ida)
+/* @retired: the leaf's slot is retired, full for good but holding no ID. */
+static void path_step(FILE *out, const struct idr_path_step *st, bool ida,
+		      bool retired)
 {
+	if (retired) {
+		fprintf(out, "L0 %lu..%lu: slot %u is retired\n", st->first,
+			st->last, st->slot);
+		return;
+	}
 	if (ida && !st->level && st->present) {
 		fprintf(out, "L0 %lu..%lu: slot %u holds a bitmap, %s\n",
 			st->first, st->last, st->slot,
@@ -411,7 +418,8 @@ int idr_path_print(const struct idr *idr, unsigned long id, FILE *out)
 		fputs(" (one digit a level, top first)\n", out);
 	}
 	for (i = 0; i < p.steps; i++)
-		path_step(out, &p.step[i], p.ida);
+		path_step(out, &p.step[i], p.ida,
+			  i + 1 == p.steps && p.end == IDR_PATH_RETIRED);
 	if (p.ida && p.end == IDR_PATH_FREE_SLOT)
 		path_ida_end(out, &p);
 	else

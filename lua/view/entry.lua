@@ -112,7 +112,8 @@ function E.text(s, tagged)
 	if s.bits then
 		return ("%d..%d:%d"):format(s.first, s.first + G.CHUNK - 1, s.bits)
 	end
-	local v = s.value == nil and "(reserved)" or E.value_text(s.value)
+	local v = s.retired and "(retired)" or s.value == nil and
+		"(reserved)" or E.value_text(s.value)
 	local text = s.first .. ":" .. v
 	if tagged then text = text .. "@g" .. s.gen end
 	return text

@@ -41,9 +41,12 @@ local function ida_end(p)
 	return "stop: no bitmap in that slot, so every ID of it is free"
 end
 
-local function step_line(s, ida)
+-- @retired: the leaf's slot is retired, full for good but holding no ID.
+local function step_line(s, ida, retired)
 	local what
-	if not s.present then
+	if retired then
+		what = "retired"
+	elseif not s.present then
 		what = "empty"
 	elseif ida and s.level == 0 then
 		return ("L%d %d..%d: slot %d holds a bitmap, %s\n"):format(
@@ -76,8 +79,10 @@ local function path_text(t, ...)
 			"top first)\n"):format(p.index, G.SLOTS,
 			table.concat(p.digits, " "))
 	end
-	for _, s in ipairs(p.steps) do out[#out + 1] = step_line(s, p.ida) end
 	local e = p["end"]
+	for i, s in ipairs(p.steps) do
+		out[#out + 1] = step_line(s, p.ida, i == #p.steps and e == "retired")
+	end
 	out[#out + 1] = (p.ida and e == "free-slot" and ida_end(p) or ENDS[e]) ..
 		"\n"
 	return table.concat(out)

@@ -315,3 +315,17 @@ ia2:clear()
 assert(#ia2 == 0 and ia2:alloc() == 0)
 
 -- }======================================================
+
+-- {======================== Retired slots in the views ========================
+
+-- A retired slot holds no ID: the dump and the path say retired, not
+-- reserved or in use.
+local rt = idr.new { tagged = { id_bits = 29, retire = true } }
+for i = 1, 4 do assert(rt:remove_tagged(rt:alloc_tagged(i)) == i) end
+assert(rt:dump():find("0:(retired)@g4", 1, true), rt:dump())
+assert(not rt:dump():find("(reserved)", 1, true))
+local pt = rt:path_text(0)
+assert(pt:find("L0 0..63: slot 0 is retired\n", 1, true), pt)
+assert(not pt:find("in use", 1, true))
+
+-- }======================================================

@@ -6,10 +6,12 @@
  * to a model that remembers every tag ever handed out.
  */
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
+#include "idr_view.h"
 #include "model.h"
 #include "seam.h"
 #include "tree.h"
@@ -1221,6 +1223,32 @@ static void tag_retag_clamps_seed(void)
 	idr_destroy(&copy);
 }
 
+/* idr_path_print() of a retired slot says so, not "in use". */
+static void tag_path_print_retired(void)
+{
+	FILE *out = tmpfile();
+	char text[1024];
+	size_t n;
+	int i, t;
+	DEFINE_IDR(idr);
+
+	if (!CHECK(out != NULL))
+		return;
+	CHECK_EQ(idr_tag_init(&idr, 29, IDR_TAG_RETIRE), 0);
+	for (i = 0; i < 4; i++) {
+		t = idr_alloc_tagged(&idr, val(1), 0, 1, GFP);
+		CHECK(t >= 0 && idr_remove_tagged(&idr, t) == val(1));
+	}
+	CHECK_EQ(idr_path_print(&idr, 0, out), 0);
+	rewind(out);
+	n = fread(text, 1, sizeof(text) - 1, out);
+	text[n] = '\0';
+	fclose(out);
+	CHECK(strstr(text, ": slot 0 is retired\n") != NULL);
+	CHECK(strstr(text, "in use") == NULL);
+	idr_destroy(&idr);
+}
+
 static void tag_other_bits_after_destroy(void)
 {
 	int i, t = 0;
@@ -1247,6 +1275,7 @@ void suite_tag(void)
 	RUN(tag_retired_after_destroy);
 	RUN(tag_retire_lagging_slot_after_destroy);
 	RUN(tag_other_bits_after_destroy);
+	RUN(tag_path_print_retired);
 	RUN(tag_unalloc_retired_slot);
 	RUN(tag_retag_clamps_seed);
 	RUN(tag_init_arguments);
