@@ -144,10 +144,14 @@ $(B)/lidr_lua.h: lua/embed $(LUA_VIEWS) $(B)/view/page.lua
 	@mkdir -p $(@D)
 	$(QUIET_GEN)sh lua/embed views $(LUA_VIEWS) $(B)/view/page.lua > $@
 
+# -z nodelete: lua_close() dlcloses the module, and liburcu with it,
+# while liburcu's call_rcu thread may still run (a crash at exit, now
+# and then, once an RCU idr was used).
 $(B)/idr.so: $(LIDR) $(B)/libidr-rcu.a $(B)/libidr.a $(LIB_HDR)
 	$(QUIET_CC)$(CC) $(CPPFLAGS) $(CFLAGS) $(LUA_CFLAGS) -Isrc -I$(B) -fPIC \
 		-fvisibility=hidden -shared -o $@ $(LIDR_SRC) $(B)/libidr-rcu.a \
-		$(B)/libidr.a -Wl,--exclude-libs,ALL $(URCU_LIBS) $(LDFLAGS)
+		$(B)/libidr.a -Wl,--exclude-libs,ALL -Wl,-z,nodelete \
+		$(URCU_LIBS) $(LDFLAGS)
 
 lua-module: $(B)/idr.so
 
