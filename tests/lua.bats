@@ -12,6 +12,14 @@ setup() {
 	[ -f build/idr.so ]
 }
 
+# lua_close() dlcloses the module; with it went liburcu, under its own
+# call_rcu thread, which crashed now and then at exit after an RCU idr.
+@test "the module stays loaded after lua_close(), and liburcu with it" {
+	run sh -c "readelf -d build/idr.so | grep FLAGS_1"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *NODELETE* ]]
+}
+
 @test "the module exports luaopen_idr and nothing else" {
 	run sh -c "nm -D --defined-only build/idr.so | awk '{ print \$3 }' |
 		grep -v -e '^luaopen_idr\$' -e '^_'"
