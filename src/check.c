@@ -79,6 +79,24 @@ static bool leaf_sound(const struct idr *idr, const void *link)
 	return true;
 }
 
+/* A keyed block's IDs, or -1: a packable idr's, below a node at
+ * KEYED_SHIFT, with room for its IDs (KEYED_MAX at most), keys in order. */
+static long keyed_sound(const struct idr *idr, const void *link,
+			unsigned int shift)
+{
+	const struct idr_keyed *k = keyed_of(link);
+	unsigned int i;
+
+	if (!packable(idr) || shift != IDR_BITS || !link_packed(link) ||
+	    (uintptr_t)link & LINK_NO_ROOM || !k->n || k->n > k->cap ||
+	    k->cap > KEYED_MAX)
+		return -1;
+	for (i = 0; i < k->n; i++)
+		if (k->key[i] >= KEYED_SPAN || (i && k->key[i] <= k->key[i - 1]))
+			return -1;
+	return k->n;
+}
+
 /* Count the entries under the node @link leads to; -1 if any invariant
  * is broken. */
 static long check_node(const struct idr *idr, const void *link,
@@ -100,6 +118,14 @@ static long check_children(const struct idr *idr, const struct idr_node *node,
 			return -1;
 		if (!child)
 			continue;
+		if (link_keyed(link)) {
+			/* Never full: KEYED_MAX is below its range. */
+			n = keyed_sound(idr, link, shift - IDR_BITS);
+			if (n < 0 || node->full & bit(off))
+				return -1;
+			entries += n;
+			continue;
+		}
 		/* An interior child's layout is in its pack word too. */
 		if (shift > IDR_BITS && link != link_to(child))
 			return -1;
@@ -144,8 +170,12 @@ static unsigned long nodes_under(const struct idr_node *node,
 	unsigned long n = 1;
 	uint64_t set;
 
-	for (set = shift ? node->present : 0; set; set &= set - 1)
-		n += nodes_under(child_of(node, lowest(set)), shift - IDR_BITS);
+	for (set = shift ? node->present : 0; set; set &= set - 1) {
+		const void *link = child_link(node, lowest(set));
+
+		n += link_keyed(link) ? 1
+				      : nodes_under(linked(link), shift - IDR_BITS);
+	}
 	return n;
 }
 
@@ -163,8 +193,10 @@ int idr_check(const struct idr *idr)
 	}
 	if (shift % IDR_BITS || shift / IDR_BITS >= IDR__LEVELS)
 		return -EUCLEAN;
-	/* The tree is no taller than it must be. */
-	if (shift && !(top->present & ~bit(0)))
+	/* The tree is no taller than it must be: but a keyed block is
+	 * never the top. */
+	if (shift && !(top->present & ~bit(0)) &&
+	    !(shift == KEYED_SHIFT && link_keyed(child_link(top, 0))))
 		return -EUCLEAN;
 	/* The writer's pointer: tags are links' */
 	if ((uintptr_t)top & (LINK_PACKED | TOP_LEAF | LINK_NO_ROOM))

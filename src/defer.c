@@ -112,8 +112,9 @@ void idr__retire_subtree(struct idr *idr, void *link, unsigned int shift)
 	struct idr_node *node = linked(link);
 	uint64_t set;
 
-	if (shift == 0 && link_packed(link)) {
-		let_go(idr, node, link_size(link, 0));
+	if ((shift == 0 && link_packed(link)) || link_keyed(link)) {
+		let_go(idr, link_keyed(link) ? (void *)keyed_of(link) : node,
+		       link_size(link, shift));
 		return;
 	}
 	for (set = node->present; set; set &= set - 1) {

@@ -44,6 +44,7 @@ struct idr_view {
 	unsigned int shift;	     /* index bits below this node's digit */
 	unsigned int slots;	     /* slots per node (64 by default) */
 	unsigned int packed;	     /* a packed node: room for this many */
+	unsigned int keyed;	     /* in a keyed block: the IDs it holds */
 	unsigned long first, last;   /* the IDs it covers */
 	uint64_t full;		     /* slots with no free ID below */
 	uint64_t present;	     /* slots holding an entry or a child */

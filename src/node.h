@@ -259,6 +259,13 @@ static inline unsigned int count_of(uint64_t bits)
 #define LINK_PACKED ((uintptr_t)1)
 #define TOP_LEAF ((uintptr_t)2)
 #define LINK_NO_ROOM ((uintptr_t)4)
+/* In a slot (never the top), where TOP_LEAF is not: a keyed block. */
+#define LINK_KEYED ((uintptr_t)2)
+
+static inline bool link_keyed(const void *link)
+{
+	return (uintptr_t)link & LINK_KEYED;
+}
 
 static inline bool link_packed(const void *link)
 {
@@ -380,12 +387,6 @@ static inline struct idr_node *child_of(const struct idr_node *node,
 	return linked(child_link(node, off));
 }
 
-/* The bytes of the node @link leads to, at @shift. */
-static inline size_t link_size(const void *link, unsigned int shift)
-{
-	return shift ? interior_size(linked(link)) : leaf_size(leaf_word(link));
-}
-
 /* The top's link, for the writer: the readers' word without TOP_LEAF. */
 static inline void *writer_top(const struct idr *idr)
 {
@@ -449,7 +450,7 @@ free_descent(struct idr_node *node, unsigned int shift, uint64_t *at,
 		if (!shift)
 			break;
 		l = child_link(node, i);
-		if (!l)
+		if (!l || link_keyed(l))
 			return 0;
 		node = linked(l);
 		shift -= IDR_BITS;
@@ -461,6 +462,141 @@ free_descent(struct idr_node *node, unsigned int shift, uint64_t *at,
 }
 
 /* }==================== Links ==================== */
+
+/*
+ * {==================== Keyed blocks ====================
+ *
+ * A level-1 node's range (KEYED_SPAN indices) that holds few IDs keeps
+ * them in one block instead, hung where that node would be: each ID's
+ * key (its index's bits below the block's digit), sorted, then the
+ * entries in the same order.
+ *   +---+-----+------------------+--------------------------+
+ *   | n | cap | key[cap] (16-bit) | entry[cap] (from 8-aligned) |
+ *   +---+-----+------------------+--------------------------+
+ * A sparse idr's lone ID took a leaf of its own and most of a level-1
+ * node (71 bytes an ID, 10^6 random IDs in [0, 2^31)); one such block
+ * holds a level-1 node's few IDs in 32 to 64 bytes.  Only a slot of a
+ * node at KEYED_SHIFT holds one, never the top, and only a packable
+ * idr's.  The link to it has LINK_KEYED set, and LINK_PACKED too, so
+ * that a descent meets it on the path it takes for any packed node
+ * (step_down()), and a whole tree's descent costs nothing more.
+ *
+ * Once readers can reach a block, nothing in it changes but an entry
+ * replaced in place: an insertion or a removal publishes a copy and
+ * retires the block (on an RCU idr, after readers).  Past KEYED_MAX IDs,
+ * an insertion makes the level-1 node and its leaves (tree.c), whole
+ * nodes the caller reserved: KEYED_MAX + 2 at most.
+ */
+#define KEYED_MAX 8u
+#define KEYED_SHIFT (2 * IDR_BITS)
+#define KEYED_SPAN (IDR_SLOTS << IDR_BITS)
+_Static_assert(KEYED_SPAN <= 1u << 16 && KEYED_MAX < KEYED_SPAN,
+	       "keys are 16-bit, and a block never fills its range");
+
+struct idr_keyed {
+	uint8_t n, cap;
+	uint16_t key[];
+};
+
+static inline struct idr_keyed *keyed_of(const void *link)
+{
+	return (struct idr_keyed *)((uintptr_t)link &
+				    ~(LINK_PACKED | LINK_KEYED));
+}
+
+static inline void *link_to_keyed(const struct idr_keyed *k)
+{
+	return (void *)((uintptr_t)k | LINK_PACKED | LINK_KEYED);
+}
+
+/* Where a block with room for @cap keeps its entries, and its bytes. */
+static inline size_t keyed_head(unsigned int cap)
+{
+	return (offsetof(struct idr_keyed, key) + cap * sizeof(uint16_t) + 7) &
+	       ~(size_t)7;
+}
+
+static inline size_t keyed_size(unsigned int cap)
+{
+	return keyed_head(cap) + cap * sizeof(void *);
+}
+
+static inline void **keyed_entries(const struct idr_keyed *k)
+{
+	return (void **)((char *)k + keyed_head(k->cap));
+}
+
+static inline unsigned int key_of(uint64_t index)
+{
+	return (unsigned int)index & (KEYED_SPAN - 1);
+}
+
+/* How many of @k's keys are below @key. */
+static inline unsigned int keyed_rank(const struct idr_keyed *k,
+				      unsigned int key)
+{
+	unsigned int i = 0;
+
+	while (i < k->n && k->key[i] < key)
+		i++;
+	return i;
+}
+
+/* The slot of @index's entry in @k, or NULL if it holds no such ID. */
+static inline void **keyed_slot(const struct idr_keyed *k, uint64_t index)
+{
+	unsigned int key = key_of(index), i = keyed_rank(k, key);
+
+	return i < k->n && k->key[i] == key ? keyed_entries(k) + i : NULL;
+}
+
+/* The keys of @k in its leaf-sized run @d (keys >> IDR_BITS == @d), as
+ * a leaf's bitmap; and the rank of the run's first key in *@first. */
+static inline uint64_t keyed_run(const struct idr_keyed *k, unsigned int d,
+				 unsigned int *first)
+{
+	unsigned int i = keyed_rank(k, d << IDR_BITS);
+	uint64_t set = 0;
+
+	*first = i;
+	for (; i < k->n && k->key[i] >> IDR_BITS == d; i++)
+		set |= bit(k->key[i] & SLOT_MASK);
+	return set;
+}
+
+/* The runs of @k that fill their leaf's slots: a level-1 node's full
+ * bitmap (none but at the fewest bits a level). */
+static inline uint64_t keyed_full(const struct idr_keyed *k)
+{
+	uint64_t full = 0;
+	unsigned int d, first;
+
+	for (d = 0; KEYED_MAX >= IDR_SLOTS && d < IDR_SLOTS; d++)
+		if (keyed_run(k, d, &first) == ALL_SLOTS)
+			full |= bit(d);
+	return full;
+}
+
+/* The leaf-sized runs of @k that hold a key, as a level-1 node's bitmap. */
+static inline uint64_t keyed_runs(const struct idr_keyed *k)
+{
+	uint64_t set = 0;
+	unsigned int i;
+
+	for (i = 0; i < k->n; i++)
+		set |= bit(k->key[i] >> IDR_BITS);
+	return set;
+}
+
+/* The bytes of the node @link leads to, at @shift. */
+static inline size_t link_size(const void *link, unsigned int shift)
+{
+	if (link_keyed(link))
+		return keyed_size(keyed_of(link)->cap);
+	return shift ? interior_size(linked(link)) : leaf_size(leaf_word(link));
+}
+
+/* }==================== Keyed blocks ==================== */
 
 /*
  * {==================== Readers' loads ====================
@@ -574,8 +710,13 @@ _Static_assert(IDR__LEVELS <= 11, "DESCEND() unrolls");
  */
 static inline void *step_down(void *link, unsigned int off)
 {
-	if (__builtin_expect((uintptr_t)link & 1, 0))
+	if (__builtin_expect((uintptr_t)link & 1, 0)) {
+		/* A keyed block ends the descent: its link stands for the
+		 * leaf (only a level-1 node's place holds one). */
+		if (link_keyed(link))
+			return link;
 		return link_rd(linked(link), off, true);
+	}
 	return idr__deref(&((struct idr_node *)link)->slots[off]);
 }
 

@@ -225,12 +225,12 @@ static void lone_free(struct idr__lone_blocks *b, unsigned int shift)
 /*
  * Malloc what inserting below @node, at @shift on the path, takes: a
  * block with room to grow into when it has none, and a packed node a
- * level below it, with room for one (or what its block holds anyway).
- * False when it would grow past PACK_MAX (the insertion then takes whole
- * nodes) or malloc refuses.
+ * level below it, with room for one (or what its block holds anyway),
+ * down to @lowest.  False when it would grow past PACK_MAX (the
+ * insertion then takes whole nodes) or malloc refuses.
  */
 bool idr__lone_malloc(struct idr__lone_blocks *b, const void *link,
-		      unsigned int shift)
+		      unsigned int shift, unsigned int lowest)
 {
 	const struct idr_node *node = linked(link);
 	unsigned int s;
@@ -246,7 +246,7 @@ bool idr__lone_malloc(struct idr__lone_blocks *b, const void *link,
 		if (!b->grown)
 			return false;
 	}
-	for (s = shift; s; s -= IDR_BITS) {
+	for (s = shift; s > lowest; s -= IDR_BITS) {
 		unsigned int below = s - IDR_BITS,
 			     cap = idr__room_fitted(1, below);
 		struct idr_node *made = idr__malloc(lone_size(below));

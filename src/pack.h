@@ -77,9 +77,10 @@ struct idr__lone_blocks {
 };
 
 /* The blocks for a lone insertion below the node @link leads to, at
- * @shift on its path: all of them or none (false, and nothing to free). */
+ * @shift on its path, down to the nodes at @lowest: all of them or none
+ * (false, and nothing to free). */
 IDR__HIDDEN bool idr__lone_malloc(struct idr__lone_blocks *b, const void *link,
-				  unsigned int shift);
+				  unsigned int shift, unsigned int lowest);
 /* Copy the node @link leads to (at @shift, packed, with no room) into
  * b->grown: the link to it. */
 IDR__HIDDEN void *idr__lone_grow(struct idr__lone_blocks *b, const void *link,

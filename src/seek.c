@@ -30,7 +30,8 @@ static inline void trace(const struct idr *idr, enum idr_trace_event event,
 #define NO_STEP(node) (void)(node)
 
 /* The link to the leaf that would hold @index (tagged if the leaf is
- * packed: link_to()), or NULL.  A reader's descent. */
+ * packed: link_to()), or to the keyed block, or NULL.  A reader's
+ * descent. */
 static inline __attribute__((always_inline)) void *
 leaf_of(const struct idr *idr, uint64_t index)
 {
@@ -44,19 +45,23 @@ leaf_of(const struct idr *idr, uint64_t index)
 }
 
 /*
- * The slot of the entry at @off of the leaf @link leads to, or NULL if
- * there is none.  The layout is a branch: without one (both addresses, a
+ * The slot of @index's entry in the leaf (or keyed block) @link leads
+ * to, or NULL if there is none.  The layout is a branch: without one (both addresses, a
  * mask) random finds in a dense tree of 10^6 took 54 ns against 31, and
  * no less when half the leaves were packed (the rank is on every find's
  * path to its entry).
  */
-static inline void **leaf_find(const void *link, unsigned int off)
+static inline void **leaf_find(const void *link, uint64_t index)
 {
 	struct idr_node *l = linked(link);
 	bool packed = link_packed(link);
-	/* One load: a packed leaf's rank must come from the bitmap read. */
-	uint64_t set = idr__acquire(packed ? &l->full : &l->present);
+	unsigned int off = digit(index, 0);
+	uint64_t set;
 
+	if (packed && link_keyed(link))
+		return keyed_slot(keyed_of(link), index);
+	/* One load: a packed leaf's rank must come from the bitmap read. */
+	set = idr__acquire(packed ? &l->full : &l->present);
 	if (!(set >> off & 1))
 		return NULL;
 	READER_PAUSE();
@@ -76,7 +81,7 @@ void **idr__lookup_quiet(const struct idr *idr, uint64_t index)
 {
 	void *link = leaf_of(idr, index);
 
-	return link ? leaf_find(link, digit(index, 0)) : NULL;
+	return link ? leaf_find(link, index) : NULL;
 }
 
 /*
@@ -95,7 +100,7 @@ void *idr__find(const struct idr *idr, uint64_t index)
 		return NULL;
 	if (__builtin_expect(!link_packed(link), 1))
 		return idr__deref(&((struct idr_node *)link)->slots[off]);
-	slot = leaf_find(link, off);
+	slot = leaf_find(link, index);
 	return slot ? idr__deref(slot) : NULL;
 }
 
@@ -104,7 +109,7 @@ uint64_t *idr__gen(const struct idr *idr, uint64_t index, void ***slot)
 	void *link = leaf_of(idr, index);
 
 	if (slot)
-		*slot = link ? leaf_find(link, digit(index, 0)) : NULL;
+		*slot = link ? leaf_find(link, index) : NULL;
 	return link ? &linked(link)->aux->bits[digit(index, 0)] : NULL;
 }
 
@@ -136,6 +141,28 @@ static inline uint64_t candidates(const struct idr *idr, const void *link,
 	if (free && shift && idr__worn_out(idr))
 		set &= node->present;
 	return set & from(off);
+}
+
+/*
+ * The lowest index at or above *@at, in the range of keyed block @k
+ * (which holds *@at), that @seek looks for, into *@at; false if none.
+ */
+static bool keyed_seek(const struct idr_keyed *k, uint64_t *at, enum seek seek)
+{
+	unsigned int key = key_of(*at), i = keyed_rank(k, key);
+
+	if (seek == SEEK_PRESENT) {
+		if (i == k->n)
+			return false;
+		key = k->key[i];
+	} else {
+		for (; i < k->n && k->key[i] == key; i++)
+			key++;
+		if (key == KEYED_SPAN)
+			return false;
+	}
+	*at = (*at & ~(uint64_t)(KEYED_SPAN - 1)) | key;
+	return true;
 }
 
 /*
@@ -190,6 +217,22 @@ static unsigned int descend_first(const struct idr *idr, void **link,
 		if (!child) {
 			*start = at;
 			return depth + 1;
+		}
+		if (link_keyed(child)) {
+			/* What it holds, or on to the next slot.  A free
+			 * index there is under no leaf: depth below height. */
+			if (!keyed_seek(keyed_of(child), &at, seek)) {
+				off = i + 1;
+				continue;
+			}
+			if (idr__tracing(idr))
+				idr__trace_at(idr, IDR_TRACE_VISIT, at,
+					      IDR_BITS, digit(at, IDR_BITS),
+					      keyed_full(keyed_of(child)));
+			path[depth + 1] = (struct idr_node *)keyed_of(child);
+			*link = child;
+			*start = at;
+			return depth + 2;
 		}
 		*link = child;
 		shift -= IDR_BITS;
@@ -271,37 +314,61 @@ bool idr__next_present(const struct idr *idr, uint64_t start, uint64_t *index,
 	if (!depth)
 		return false;
 	*index = start;
+	if (link_keyed(top)) {
+		*entry = idr__deref(keyed_slot(keyed_of(top), start));
+		return true;
+	}
 	set = present_rd(top);
 	READER_PAUSE();
 	*entry = entry_rd(top, set, digit(start, 0));
 	return true;
 }
 
+/* The entries and bitmap of the leaf (or keyed block's leaf-sized run)
+ * that holds @start, which @link leads to (path[@depth - 1]). */
+static void **leaf_entries(const void *link, struct idr_node **path,
+			   unsigned int depth, uint64_t start, uint64_t *all,
+			   bool *packed)
+{
+	struct idr_node *leaf = path[depth - 1];
+	unsigned int first;
+
+	*packed = link_packed(link);
+	if (link_keyed(link)) {
+		*all = keyed_run(keyed_of(link), digit(start, IDR_BITS),
+				 &first);
+		return keyed_entries(keyed_of(link)) + first;
+	}
+	*all = present_rd(link);
+	return *packed ? pack_slots(leaf) : leaf->slots;
+}
+
 void *idr__iter_find(struct idr__iter *it, uint64_t start, uint64_t *index)
 {
 	const struct idr *idr = it->idr;
-	struct idr_node *path[IDR__LEVELS], *leaf;
+	struct idr_node *path[IDR__LEVELS];
 	unsigned int depth, off, shift;
 	uint64_t set, all;
-	void *entry, *top;
+	void *entry, *top, **slots;
+	bool packed;
 
 	while ((top = top_link(idr, &shift)) && start < capacity(shift)) {
 		depth = descend_first(idr, &top, shift, &start, path,
 				      SEEK_PRESENT);
 		if (!depth)
 			break;
-		leaf = path[depth - 1];
-		all = present_rd(top);
+		slots = leaf_entries(top, path, depth, start, &all, &packed);
 		READER_PAUSE();
 		set = all & from(digit(start, 0));
 		/* NULL entries are reserved IDs: iteration steps over them. */
 		for (; set; set &= set - 1) {
 			off = lowest(set);
-			entry = entry_rd(top, all, off);
+			entry = idr__deref(slots +
+					   (packed ? rank_in(all, off) : off));
 			if (!entry)
 				continue;
-			it->packed = link_packed(top);
-			it->slots = it->packed ? pack_slots(leaf) : leaf->slots;
+			it->packed = packed;
+			it->slots = slots;
 			it->rank = rank_in(all, off) + 1;
 			it->rest = set & (set - 1);
 			it->first = (unsigned long)(start &

@@ -27,6 +27,7 @@
 
 #include "alloc.h"
 #include "defer.h"
+#include "keyed.h"
 #include "node.h"
 #include "nodes.h"
 #include "pack.h"
@@ -100,7 +101,8 @@ static void set_top(struct idr *idr, void *link, unsigned int shift)
 
 /*
  * Record the nodes from the top down to the leaf that holds @index in
- * @path; the number of them, or 0 if the path ends before a leaf.
+ * @path; the number of them, or 0 if the path ends before a leaf.  One
+ * less if it ends at a keyed block, the last of @path (as a node).
  */
 static inline __attribute__((always_inline)) unsigned int
 descend(const struct idr *idr, uint64_t index, struct idr_node **path)
@@ -113,6 +115,10 @@ descend(const struct idr *idr, uint64_t index, struct idr_node **path)
 		return 0;
 	link = writer_top(idr);
 	DESCEND(RECORD, return 0)
+	if (__builtin_expect(link_keyed(link), 0)) {
+		path[depth - 2] = (struct idr_node *)keyed_of(link);
+		return depth - 1;
+	}
 	return depth;
 }
 
@@ -166,6 +172,8 @@ static unsigned int path_needed(const struct idr *idr, uint64_t index)
 		if (!child)
 			return shift / IDR_BITS +
 			       must_move(idr, link, shift, digit(index, shift));
+		if (link_keyed(child))
+			return idr__keyed_nodes(keyed_of(child), index);
 		link = child;
 	}
 	return must_move(idr, link, 0, digit(index, 0));
@@ -386,6 +394,147 @@ static inline void mark_open(const struct idr *idr, struct idr_node **path,
 	mark_open_at(idr, path, depth, index, 0);
 }
 
+static inline void shrink(struct idr *idr);
+
+/* {==================== Keyed blocks ==================== */
+
+/* Publish keyed block @with below @parent in the place of @k, which
+ * goes (after readers, on an RCU idr). */
+static void keyed_replace(struct idr *idr, struct idr_node *parent,
+			  uint64_t index, struct idr_keyed *k,
+			  struct idr_keyed *with)
+{
+	if (tracing(idr))
+		idr__trace_at(idr, IDR_TRACE_NODE_NEW, index, IDR_BITS,
+			      digit(index, IDR_BITS), keyed_full(with));
+	idr__publish(child_slot(parent, digit(index, KEYED_SHIFT)),
+		     link_to_keyed(with));
+	trace(idr, IDR_TRACE_ATTACH, index, KEYED_SHIFT, parent);
+	idr__retire(idr, k, keyed_size(k->cap), false);
+	trace_gone(idr, index, IDR_BITS, false);
+}
+
+/* The slot-set event of @index, stored in keyed block @k. */
+static void trace_keyed_set(const struct idr *idr, uint64_t index,
+			    const struct idr_keyed *k)
+{
+	unsigned int first;
+
+	if (tracing(idr))
+		idr__trace_at(idr, IDR_TRACE_SLOT_SET, index, 0,
+			      digit(index, 0),
+			      keyed_run(k, digit(index, IDR_BITS), &first));
+}
+
+/* A new leaf at @first, for the trace: node-new, attach. */
+static void trace_leaf_made(const struct idr *idr, uint64_t first,
+			    const struct idr_node *node)
+{
+	idr__trace_at(idr, IDR_TRACE_NODE_NEW, first, 0, 0, 0);
+	idr__trace_at(idr, IDR_TRACE_ATTACH, first, IDR_BITS,
+		      digit(first, IDR_BITS), node->full);
+}
+
+/* The trace of a split or an unkeying: the level-1 node @node made, at
+ * @index, and its leaves; then attach, and the block gone. */
+static void trace_unkeyed(const struct idr *idr, const struct idr_node *parent,
+			  uint64_t index, const struct idr_node *node)
+{
+	uint64_t set, first = index & ~(uint64_t)(KEYED_SPAN - 1);
+
+	if (!tracing(idr))
+		return;
+	trace(idr, IDR_TRACE_NODE_NEW, index, IDR_BITS, node);
+	for (set = node->present; set; set &= set - 1)
+		trace_leaf_made(idr, first + ((uint64_t)lowest(set) << IDR_BITS),
+				node);
+	trace(idr, IDR_TRACE_ATTACH, index, KEYED_SHIFT, parent);
+	trace_gone(idr, index, IDR_BITS, false);
+}
+
+/* keyed_put() into a block that holds KEYED_MAX: a packed level-1 node
+ * and leaves take its IDs and @index's (idr__keyed_split()). */
+static int keyed_split(struct idr *idr, struct idr_node *parent,
+		       uint64_t index, const void *link, void *entry)
+{
+	struct idr_keyed *k = keyed_of(link);
+	void *split = idr__keyed_split(k, index, entry);
+	unsigned int leaves;
+
+	if (!split)
+		return IDR__NEEDS_NODES;
+	leaves = count_of(linked(split)->present);
+	if (tracing(idr))
+		idr__trace_supply(idr, IDR_TRACE_MALLOC, 1 + leaves);
+	idr->idr_mods++;
+	idr__publish(child_slot(parent, digit(index, KEYED_SHIFT)), split);
+	idr->idr_nodes += leaves;
+	trace_unkeyed(idr, parent, index, linked(split));
+	trace(idr, IDR_TRACE_SLOT_SET, index, 0,
+	      child_of(linked(split), digit(index, IDR_BITS)));
+	idr__retire(idr, k, keyed_size(k->cap), false);
+	idr->idr_count++;
+	return IDR__STORED;
+}
+
+/*
+ * Store @entry at the free @index in the keyed block @link leads to,
+ * below @parent: a copy with it.  IDR__NEEDS_NODES (nothing changed)
+ * when the block holds KEYED_MAX already or malloc refuses: whole nodes
+ * then take its IDs (idr__insert()).
+ */
+static int keyed_put(struct idr *idr, struct idr_node *parent, uint64_t index,
+		     const void *link, void *entry)
+{
+	struct idr_keyed *k = keyed_of(link), *with;
+
+	if (k->n >= KEYED_MAX)
+		return keyed_split(idr, parent, index, link, entry);
+	with = idr__keyed_with(k, index, entry);
+	if (!with)
+		return IDR__NEEDS_NODES;
+	if (tracing(idr))
+		idr__trace_supply(idr, IDR_TRACE_MALLOC, 1);
+	idr->idr_mods++;
+	keyed_replace(idr, parent, index, k, with);
+	trace_keyed_set(idr, index, with);
+	idr->idr_count++;
+	return IDR__STORED;
+}
+
+/* Hang the new keyed block @k, holding @index alone, below @node, at
+ * KEYED_SHIFT, where it has room. */
+static void keyed_hang(struct idr *idr, struct idr_node *node, uint64_t index,
+		       struct idr_keyed *k)
+{
+	idr->idr_mods++;
+	if (tracing(idr))
+		idr__trace_at(idr, IDR_TRACE_NODE_NEW, index, IDR_BITS,
+			      digit(index, IDR_BITS), 0);
+	idr__pack_child_put(node, digit(index, KEYED_SHIFT), link_to_keyed(k));
+	idr->idr_nodes++;
+	trace(idr, IDR_TRACE_ATTACH, index, KEYED_SHIFT, node);
+	trace_keyed_set(idr, index, k);
+	idr->idr_count++;
+}
+
+/* Put a whole level-1 node and its whole leaves, from @spare, in the
+ * place of the keyed block @link leads to, below @parent: its link. */
+static void *unkeyed(struct idr *idr, struct idr_node *parent, uint64_t index,
+		     const void *link, struct idr__nodes *spare)
+{
+	struct idr_keyed *k = keyed_of(link);
+	struct idr_node *node = idr__keyed_unkey(k, spare);
+
+	idr->idr_nodes += count_of(node->present);
+	idr__publish(child_slot(parent, digit(index, KEYED_SHIFT)), node);
+	trace_unkeyed(idr, parent, index, node);
+	idr__retire(idr, k, keyed_size(k->cap), false);
+	return node;
+}
+
+/* }==================== Keyed blocks ==================== */
+
 /*
  * Store @entry at the free index @index, taking the nodes it needs from
  * @spare, which holds exactly idr__nodes_needed() of them.  @fill says
@@ -397,6 +546,7 @@ void idr__insert(struct idr *idr, uint64_t index, void *entry,
 	struct idr_node *path[IDR__LEVELS];
 	struct idr_node *node, *child;
 	unsigned int depth = 0, shift, off;
+	bool unkey = false;
 	void *link;
 
 	grow(idr, index, spare);
@@ -404,7 +554,12 @@ void idr__insert(struct idr *idr, uint64_t index, void *entry,
 	for (shift = idr->idr_shift; shift; shift -= IDR_BITS) {
 		off = digit(index, shift);
 		path[depth++] = node;
-		child = child_of(node, off);
+		link = child_link(node, off);
+		if (link_keyed(link)) {
+			link = unkeyed(idr, node, index, link, spare);
+			unkey = true;
+		}
+		child = linked(link);
 		if (!child) {
 			node = linked(room_made(idr, path, depth, index, shift,
 						spare));
@@ -423,6 +578,9 @@ void idr__insert(struct idr *idr, uint64_t index, void *entry,
 	if (fill == IDR__SLOT_FULL)
 		mark_full(idr, path, depth, index);
 	idr->idr_count++;
+	/* A keyed block the top kept, with no memory to shrink past it. */
+	if (unkey)
+		shrink(idr);
 }
 
 /* {==================== Lone IDs ==================== */
@@ -444,15 +602,18 @@ int idr__insert_lone(struct idr *idr, uint64_t index, void *entry)
 	struct idr_node *path[IDR__LEVELS], *node = idr->idr_rt, *child;
 	unsigned int depth = 0, shift = idr->idr_shift, i;
 	struct idr__lone_blocks b;
+	struct idr_keyed *k = NULL;
 	void *link;
 
 	if (!packable(idr) || !node || index >= capacity(shift))
 		return IDR__NEEDS_NODES;
 	for (;; shift -= IDR_BITS) {
 		path[depth++] = node;
-		if (!shift || !(child = child_of(node, digit(index, shift))))
+		if (!shift || !(link = child_link(node, digit(index, shift))))
 			break;
-		node = child;
+		if (link_keyed(link))
+			return keyed_put(idr, node, index, link, entry);
+		node = linked(link);
 	}
 	link = path_link(idr, path, depth, index, shift);
 	/* An RCU idr's packed node takes an ID in place only last, and
@@ -460,10 +621,16 @@ int idr__insert_lone(struct idr *idr, uint64_t index, void *entry)
 	 * insertion into it). */
 	if (idr__rcu(idr) && must_move(idr, link, shift, digit(index, shift)))
 		return IDR__NEEDS_NODES;
-	if (!idr__lone_malloc(&b, link, shift))
+	/* A level-1 node's range with no node yet: a keyed block. */
+	if (shift >= KEYED_SHIFT && !(k = idr__keyed_new(index, entry)))
 		return IDR__NEEDS_NODES;
+	if (!idr__lone_malloc(&b, link, shift, k ? KEYED_SHIFT : 0)) {
+		idr__free(k, k ? keyed_size(1) : 0);
+		return IDR__NEEDS_NODES;
+	}
 	if (tracing(idr))
-		idr__trace_supply(idr, IDR_TRACE_MALLOC, b.n_made + !!b.grown);
+		idr__trace_supply(idr, IDR_TRACE_MALLOC,
+				  b.n_made + !!b.grown + !!k);
 	if (b.grown) {
 		link = idr__lone_grow(&b, link, shift);
 		node = replace_node(idr, path, depth, index, shift, link);
@@ -480,6 +647,10 @@ int idr__insert_lone(struct idr *idr, uint64_t index, void *entry)
 		trace_made(idr, index, shift - IDR_BITS, child);
 		trace(idr, IDR_TRACE_ATTACH, index, shift, node);
 		path[depth++] = node = child;
+	}
+	if (k) {
+		keyed_hang(idr, node, index, k);
+		return IDR__STORED;
 	}
 	leaf_put(idr, path, depth, index, link, entry);
 	trace(idr, IDR_TRACE_SLOT_SET, index, 0, node);
@@ -626,6 +797,20 @@ static bool take_out(struct idr *idr, struct idr_node **path,
 	return true;
 }
 
+/* The keyed block @link leads to, the top's slot 0, as a whole level-1
+ * node and leaves, from the idr's cache or malloc: the link to it, or
+ * NULL if they cannot be had. */
+static void *unkeyed_top(struct idr *idr, const void *link)
+{
+	struct idr_keyed *k = keyed_of(link);
+	struct idr__nodes spare = { NULL, 0 };
+
+	if (idr__reserve(idr, &spare, idr__keyed_nodes(k, k->key[0]),
+			 IDR__OWN_NODES))
+		return NULL;
+	return unkeyed(idr, idr->idr_rt, 0, link, &spare);
+}
+
 /* Lower the tree while its top node only keeps slot 0 (it does). */
 static __attribute__((noinline)) void shrink_top(struct idr *idr)
 {
@@ -634,6 +819,12 @@ static __attribute__((noinline)) void shrink_top(struct idr *idr)
 	while (top && idr->idr_shift && top->present == bit(0)) {
 		void *child = child_link(top, 0);
 		unsigned int shift = idr->idr_shift;
+
+		/* A keyed block is never the top: the level-1 node and
+		 * leaves it stands for take its place, if they can be had
+		 * (if not, the tree stays a level taller: sound). */
+		if (link_keyed(child) && !(child = unkeyed_top(idr, child)))
+			return;
 
 		/* An RCU reader still in the old top goes on down its slot
 		 * 0 to the child, which lives on: the top keeps it, and goes
@@ -743,14 +934,14 @@ void idr__cursor_left(struct idr *idr, uint64_t index)
 /*
  * After a removal at @index: a node left empty goes, and its slot in the
  * parent with it; then the tree lowers while it can.  @path and @depth
- * are the removal's descent.  A node is let go of only once no slot
- * leads to it.  @rcu: idr__rcu(idr), a constant where this is inlined.
+ * are the removal's descent, to the node at @shift it emptied, if any.
+ * A node is let go of only once no slot leads to it.  @rcu:
+ * idr__rcu(idr), a constant where this is inlined.
  */
 static inline __attribute__((always_inline)) void
 prune(struct idr *idr, struct idr_node **path, unsigned int depth,
-      uint64_t index, bool rcu)
+      uint64_t index, unsigned int shift, bool rcu)
 {
-	unsigned int shift = 0;
 	void *empty;
 
 	for (; empty = path_link(idr, path, depth, index, shift),
@@ -837,7 +1028,7 @@ delete_at(struct idr *idr, struct idr_node **path, unsigned int depth,
 		leaf_compact(idr, path, depth, index, n - 1, rcu);
 	/* A tagged idr keeps its leaves: they hold the generations. */
 	if (!idr__tagged(idr))
-		prune(idr, path, depth, index, rcu);
+		prune(idr, path, depth, index, 0, rcu);
 	idr->idr_count--;
 }
 
@@ -895,7 +1086,7 @@ delete_usual(struct idr *idr, uint64_t index, void **entry)
 	uintptr_t word;
 	uint64_t set;
 
-	if (!link)
+	if (!link || link_keyed(link))
 		return false;
 	set = leaf_present(link);
 	n = count_of(set);
@@ -914,12 +1105,85 @@ delete_usual(struct idr *idr, uint64_t index, void **entry)
 	return true;
 }
 
+/*
+ * Take the keyed block path[@depth - 1], holding @index alone, out of
+ * its parent; then prune() from the parent.  On an RCU idr the parent
+ * may need a copy: false, with nothing changed, when no block for it
+ * can be had.
+ */
+static bool keyed_out(struct idr *idr, struct idr_node **path,
+		      unsigned int depth, uint64_t index, bool rcu)
+{
+	struct idr_keyed *k = (struct idr_keyed *)path[depth - 1];
+	struct idr_node *parent = path[depth - 2];
+
+	if (!rcu)
+		clear_slot(parent, digit(index, KEYED_SHIFT));
+	else if (!take_out(idr, path, depth - 1, index, KEYED_SHIFT,
+			   is_packed(parent) ? pack_cap(parent) : 0))
+		return false;
+	trace(idr, IDR_TRACE_DETACH, index, KEYED_SHIFT, path[depth - 2]);
+	idr__retire(idr, k, keyed_size(k->cap), false);
+	idr->idr_nodes--;
+	trace_gone(idr, index, IDR_BITS, false);
+	prune(idr, path, depth - 1, index, KEYED_SHIFT, rcu);
+	return true;
+}
+
+/*
+ * Take the ID of rank @i out of the keyed block path[@depth - 1], which
+ * holds @index: a copy without it, or no block if it was the last.
+ * With no memory for the copy a plain idr's block gives it up in place;
+ * false if an RCU idr's cannot (nothing changed).
+ */
+static bool keyed_take(struct idr *idr, struct idr_node **path,
+		       unsigned int depth, uint64_t index, unsigned int i,
+		       bool rcu)
+{
+	struct idr_keyed *k = (struct idr_keyed *)path[depth - 1], *without;
+
+	if (k->n == 1)
+		return keyed_out(idr, path, depth, index, rcu);
+	without = idr__keyed_without(k, i);
+	if (without)
+		keyed_replace(idr, path[depth - 2], index, k, without);
+	else if (!rcu)
+		idr__keyed_take(k, i);
+	return without || !rcu;
+}
+
+/* idr__delete() of @index from the keyed block path[@depth - 1].  An
+ * RCU idr's with no memory for the change clears the entry in place: the
+ * ID stays allocated, holding NULL (as entry_out()). */
+static bool keyed_delete(struct idr *idr, struct idr_node **path,
+			 unsigned int depth, uint64_t index, void **entry)
+{
+	struct idr_keyed *k = (struct idr_keyed *)path[depth - 1];
+	void **slot = keyed_slot(k, index);
+
+	if (!slot)
+		return false;
+	*entry = *slot;
+	idr->idr_mods++;
+	if (tracing(idr))
+		idr__trace_at(idr, IDR_TRACE_SLOT_CLEAR, index, 0,
+			      digit(index, 0), 0);
+	if (keyed_take(idr, path, depth, index,
+		       (unsigned int)(slot - keyed_entries(k)), idr__rcu(idr)))
+		idr->idr_count--;
+	else
+		idr__publish(slot, NULL);
+	return true;
+}
+
 /* Free @index; false (and nothing changed) if it is not present. */
 bool idr__delete(struct idr *idr, uint64_t index, void **entry)
 {
 	struct idr_node *path[IDR__LEVELS];
 	unsigned int depth = descend(idr, index, path);
 
+	if (depth && depth < idr__height(idr))
+		return keyed_delete(idr, path, depth, index, entry);
 	if (!depth || !(leaf_present(path_link(idr, path, depth, index, 0)) &
 			bit(digit(index, 0))))
 		return false;
