@@ -206,6 +206,14 @@ static unsigned int room_to_grow(unsigned int n, bool interior)
 	return idr__room_fitted(cap < PACK_MAX ? cap : PACK_MAX, interior);
 }
 
+/* The block of the node on a lone insertion's path that grows, at
+ * @shift: packed, or whole (room 0). */
+static size_t grown_size(const struct idr__lone_blocks *b, unsigned int shift)
+{
+	return b->grown_cap ? pack_size(b->grown_cap, shift)
+			    : sizeof(struct idr_node);
+}
+
 /* The block of a lone insertion's new node at @shift. */
 static size_t lone_size(unsigned int shift)
 {
@@ -219,7 +227,7 @@ static void lone_free(struct idr__lone_blocks *b, unsigned int shift)
 	for (i = 0; i < b->n_made; i++)
 		idr__free(b->made[i], lone_size(shift - (i + 1) * IDR_BITS));
 	if (b->grown)
-		idr__free(b->grown, pack_size(b->grown_cap, shift));
+		idr__free(b->grown, grown_size(b, shift));
 }
 
 /*
@@ -240,9 +248,12 @@ bool idr__lone_malloc(struct idr__lone_blocks *b, const void *link,
 		b->grown_cap = room_to_grow(shift ? pack_cap(node)
 						  : count_of(node->full),
 					    shift != 0);
-		if (!b->grown_cap)
+		/* A leaf past PACK_MAX goes whole with the whole nodes of any
+		 * insertion; an interior node goes whole here, lest the
+		 * nodes below it be whole too. */
+		if (!b->grown_cap && !shift)
 			return false;
-		b->grown = idr__malloc(pack_size(b->grown_cap, shift));
+		b->grown = idr__malloc(grown_size(b, shift));
 		if (!b->grown)
 			return false;
 	}
@@ -274,6 +285,11 @@ void *idr__lone_grow(struct idr__lone_blocks *b, const void *link,
 	struct idr_node *to = b->grown;
 	unsigned int n;
 
+	if (shift && !b->grown_cap) {
+		memset(to, 0, sizeof(*to));
+		idr__unpack_into(to, link, shift, IDR_SLOTS);
+		return link_to(to);
+	}
 	if (shift) {
 		memcpy(to, node, pack_size(pack_cap(node), true));
 		to->pack = pack_word(b->grown_cap, false, shift);

@@ -239,10 +239,12 @@ static void count_leaf(const struct census *c, const struct idr_view *leaf)
 static int count_node(const struct idr_view *view, void *data)
 {
 	const struct census *c = data;
+	/* A keyed block's run of keys is a view, not a block of its own. */
+	bool block = !view->keyed || view->level;
 
-	c->stats->nodes++;
-	c->stats->level_nodes[view->level]++;
-	c->stats->packed += view->packed != 0;
+	c->stats->nodes += block;
+	c->stats->level_nodes[view->level] += block;
+	c->stats->packed += block && view->packed != 0;
 	c->stats->bytes += idr__view_size(view);
 	if (view->level == 0)
 		count_leaf(c, view);
