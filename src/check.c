@@ -92,7 +92,8 @@ static long keyed_sound(const struct idr *idr, const void *link,
 	    k->cap > KEYED_MAX)
 		return -1;
 	for (i = 0; i < k->n; i++)
-		if (k->key[i] >= KEYED_SPAN || (i && k->key[i] <= k->key[i - 1]))
+		if (k->key[i] >= KEYED_SPAN ||
+		    (i && k->key[i] <= k->key[i - 1]))
 			return -1;
 	return k->n;
 }
@@ -173,8 +174,9 @@ static unsigned long nodes_under(const struct idr_node *node,
 	for (set = shift ? node->present : 0; set; set &= set - 1) {
 		const void *link = child_link(node, lowest(set));
 
-		n += link_keyed(link) ? 1
-				      : nodes_under(linked(link), shift - IDR_BITS);
+		n += link_keyed(link)
+			     ? 1
+			     : nodes_under(linked(link), shift - IDR_BITS);
 	}
 	return n;
 }

@@ -93,7 +93,8 @@ unsigned int idr__keyed_nodes(const struct idr_keyed *k, uint64_t index)
 /* The whole leaf, from @spare, of @k's run @d (a leaf's bitmap @set,
  * from rank @first on). */
 static struct idr_node *leaf_of_run(const struct idr_keyed *k, uint64_t set,
-				    unsigned int first, struct idr__nodes *spare)
+				    unsigned int first,
+				    struct idr__nodes *spare)
 {
 	struct idr_node *leaf = idr__node_take(spare);
 	void **entries = keyed_entries(k) + first;

@@ -28,6 +28,7 @@
 
 #include "defer.h"
 #include "gen.h"
+#include "trace.h"
 
 #define SLOTS IDR_SLOTS
 #define ALL_SLOTS \
@@ -243,6 +244,16 @@ static inline unsigned int count_of(uint64_t bits)
 	bits = (bits + (bits >> 4)) & 0x0f0f0f0f0f0f0f0fu;
 	return (unsigned int)((bits * 0x0101010101010101u) >> 56);
 #endif
+}
+
+/* Report @event at @node (or none), at @shift, that holds @index. */
+static inline void node_trace(const struct idr *idr, enum idr_trace_event event,
+			      uint64_t index, unsigned int shift,
+			      const struct idr_node *node)
+{
+	if (idr__tracing(idr))
+		idr__trace_at(idr, event, index, shift, digit(index, shift),
+			      node ? node->full : 0);
 }
 
 /* {==================== Links ==================== */

@@ -71,7 +71,7 @@ IDR__HIDDEN void *idr__pack_leaf(const void *link, unsigned int n, bool copy);
 /* Blocks an insertion of a lone ID mallocs before it changes the tree. */
 struct idr__lone_blocks {
 	struct idr_node *grown; /* the full packed node, moved, or NULL */
-	unsigned int grown_cap;	/* its room; 0: it goes whole */
+	unsigned int grown_cap; /* its room; 0: it goes whole */
 	struct idr_node *made[IDR__LEVELS]; /* new nodes, top down */
 	unsigned int n_made;
 };

@@ -15,16 +15,6 @@
 #include "tree.h"
 #include "walk.h"
 
-/* Report @event at the node at @shift that holds @index. */
-static inline void trace(const struct idr *idr, enum idr_trace_event event,
-			 uint64_t index, unsigned int shift,
-			 const struct idr_node *node)
-{
-	if (idr__tracing(idr))
-		idr__trace_at(idr, event, index, shift, digit(index, shift),
-			      node->full);
-}
-
 /* {==================== Lookups ==================== */
 
 #define NO_STEP(node) (void)(node)
@@ -189,8 +179,8 @@ static unsigned int descend_first(const struct idr *idr, void **link,
 		set = candidates(idr, *link, shift, seek, off);
 		if (!set) {
 			if (seek == SEEK_FREE && off < IDR_SLOTS)
-				trace(idr, IDR_TRACE_NO_ROOM, at, shift,
-				      path[depth]);
+				node_trace(idr, IDR_TRACE_NO_ROOM, at, shift,
+					   path[depth]);
 			/* Nothing here: on to the parent's next slot (an
 			 * interior node: its link is its address, tagged
 			 * when packed). */
@@ -205,7 +195,7 @@ static unsigned int descend_first(const struct idr *idr, void **link,
 		i = lowest(set);
 		if (i != digit(at, shift))
 			at = slot_start(at, shift, i);
-		trace(idr, IDR_TRACE_VISIT, at, shift, path[depth]);
+		node_trace(idr, IDR_TRACE_VISIT, at, shift, path[depth]);
 		child = shift ? child_link_rd(path[depth], i) : NULL;
 		READER_PAUSE();
 		if (!child && shift && seek == SEEK_PRESENT) {
@@ -363,8 +353,8 @@ void *idr__iter_find(struct idr__iter *it, uint64_t start, uint64_t *index)
 		/* NULL entries are reserved IDs: iteration steps over them. */
 		for (; set; set &= set - 1) {
 			off = lowest(set);
-			entry = idr__deref(slots +
-					   (packed ? rank_in(all, off) : off));
+			entry = idr__deref(
+				slots + (packed ? rank_in(all, off) : off));
 			if (!entry)
 				continue;
 			it->packed = packed;
