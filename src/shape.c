@@ -324,8 +324,9 @@ void idr__shrink_top(struct idr *idr)
  * A node is let go of only once no slot leads to it.  @rcu:
  * idr__rcu(idr), a constant where this is inlined.
  */
-void idr__prune(struct idr *idr, struct idr_node **path, unsigned int depth,
-		uint64_t index, unsigned int shift, bool rcu)
+void idr__prune_empty(struct idr *idr, struct idr_node **path,
+		      unsigned int depth, uint64_t index, unsigned int shift,
+		      bool rcu)
 {
 	void *empty;
 

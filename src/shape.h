@@ -26,11 +26,10 @@ idr__replace_node(struct idr *idr, struct idr_node **path, unsigned int depth,
 IDR__HIDDEN bool idr__take_out(struct idr *idr, struct idr_node **path,
 			       unsigned int depth, uint64_t index,
 			       unsigned int shift, unsigned int cap);
-/* After a removal emptied path[@depth - 1], at @shift (if it did): the
- * empty nodes go, and the tree lowers while it can. */
-IDR__HIDDEN void idr__prune(struct idr *idr, struct idr_node **path,
-			    unsigned int depth, uint64_t index,
-			    unsigned int shift, bool rcu);
+/* idr__prune() when path[@depth - 1] is empty. */
+IDR__HIDDEN void idr__prune_empty(struct idr *idr, struct idr_node **path,
+				  unsigned int depth, uint64_t index,
+				  unsigned int shift, bool rcu);
 IDR__HIDDEN void idr__shrink_top(struct idr *idr);
 
 /* Lower the tree while its top node only keeps slot 0. */
@@ -40,6 +39,18 @@ static inline void idr__lower(struct idr *idr)
 
 	if (top && idr->idr_shift && top->present == bit(0))
 		idr__shrink_top(idr);
+}
+
+/* After a removal from path[@depth - 1], at @shift: the nodes it emptied
+ * go, and the tree lowers while it can.  Inline: most empty nothing. */
+static inline void idr__prune(struct idr *idr, struct idr_node **path,
+			      unsigned int depth, uint64_t index,
+			      unsigned int shift, bool rcu)
+{
+	if (present_in(path_link(idr, path, depth, index, shift), shift))
+		idr__lower(idr);
+	else
+		idr__prune_empty(idr, path, depth, index, shift, rcu);
 }
 
 /* {==================== Keyed blocks ==================== */

@@ -721,9 +721,15 @@ delete_usual(struct idr *idr, uint64_t index, void **entry)
 	uintptr_t word;
 	uint64_t set;
 
-	if (!link || link_keyed(link))
+	if (!link)
 		return false;
-	set = leaf_present(link);
+	if (link_packed(link)) {
+		if (link_keyed(link))
+			return false;
+		set = linked(link)->full;
+	} else {
+		set = linked(link)->present;
+	}
 	n = count_of(set);
 	if (!(set & bit(off)) || n - 2 > IDR_SLOTS - 3) /* n is 1 or all */
 		return false;
