@@ -3,11 +3,12 @@
  * keyed.c - keyed blocks: a level-1 node's few IDs in one block (node.h
  * says why and how they are laid out), and what they become past
  * KEYED_MAX: packed nodes fitted to their IDs (a lone ID's insertion,
- * which mallocs), or whole ones (any other, from reserved nodes).  A block is never changed once
- * readers can reach it, but for an entry replaced in place: each change
- * is a new block, made here, that tree.c publishes in the old one's
- * place.  Each block is exactly as big as its IDs: a sparse idr's
- * blocks hold one to three IDs, in glibc's 32- and 48-byte chunks.
+ * which mallocs), or whole ones (any other, from reserved nodes).  A
+ * block is never changed once readers can reach it, but for an entry
+ * replaced in place: each change is a new block, made here, that
+ * shape.c publishes in the old one's place.  Each block is exactly as
+ * big as its IDs: a sparse idr's blocks hold one to three IDs, in
+ * glibc's 32- and 48-byte chunks.
  */
 #include <string.h>
 

@@ -434,13 +434,14 @@ static inline void set_no_room(void **home, bool no_room)
 
 /*
  * The writer's search for the lowest free index at or above *@at, from
- * the top @node at @shift, in the usual case: one descent down the full bitmaps that never has to go
- * back up.  The depth of the index's leaf, with *@at the index,
- * path[0 .. depth - 1] its nodes, *@link the link to the leaf below the
- * top (the top's is writer_top()) and *@off its slot there; 0 when the
- * descent meets a subtree with no free index past *@at, or a missing
- * child (seek.c's idr__find_free_path() then searches).  The tree is not
- * empty and *@at below its capacity.
+ * the top @node at @shift, in the usual case: one descent down the full
+ * bitmaps that never has to go back up.  The depth of the index's leaf,
+ * with *@at the index, path[0 .. depth - 1] its nodes, *@link the link
+ * to the leaf below the top (the top's is writer_top()) and *@off its
+ * slot there; 0 when the descent meets a subtree with no free index past
+ * *@at, a keyed block or a missing child (seek.c's
+ * idr__find_free_path() then searches).  The tree is not empty and *@at
+ * below its capacity.
  */
 static inline __attribute__((always_inline)) unsigned int
 free_descent(struct idr_node *node, unsigned int shift, uint64_t *at,

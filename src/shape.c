@@ -131,8 +131,8 @@ static void trace_unkeyed(const struct idr *idr, const struct idr_node *parent,
 	trace_gone(idr, index, IDR_BITS, false);
 }
 
-/* idr__keyed_put() into a block that holds KEYED_MAX: a packed level-1 node
- * and leaves take its IDs and @index's (idr__keyed_split()). */
+/* idr__keyed_put() into a block that holds KEYED_MAX: a packed level-1
+ * node and leaves take its IDs and @index's (idr__keyed_split()). */
 static int keyed_split(struct idr *idr, struct idr_node *parent, uint64_t index,
 		       const void *link, void *entry)
 {
@@ -158,8 +158,8 @@ static int keyed_split(struct idr *idr, struct idr_node *parent, uint64_t index,
 
 /*
  * Store @entry at the free @index in the keyed block @link leads to,
- * below @parent: a copy with it.  IDR__NEEDS_NODES (nothing changed)
- * when the block holds KEYED_MAX already or malloc refuses: whole nodes
+ * below @parent: a copy with it, or past KEYED_MAX a split.
+ * IDR__NEEDS_NODES (nothing changed) when malloc refuses: whole nodes
  * then take its IDs (idr__insert()).
  */
 int idr__keyed_put(struct idr *idr, struct idr_node *parent, uint64_t index,
