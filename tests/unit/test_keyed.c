@@ -172,6 +172,10 @@ static void keyed_lone_makes_block(void)
 	CHECK(idr_next_in_use(&idr, &id, &entry) && id == r && !entry);
 	CHECK_EQ(idr_alloc(&idr, val(r), (int)r, (int)r + 1, GFP_KERNEL),
 		 -ENOSPC);
+	seen = 0;
+	idr_for_each_entry(&idr, entry, got)
+		seen++;
+	CHECK_EQ(seen, 4); /* the reserved ID skipped */
 	CHECK(idr_replace(&idr, val(r), r) == NULL);
 	CHECK(idr_find(&idr, r) == val(r));
 	CHECK_SOUND(&idr);
@@ -215,6 +219,29 @@ static void keyed_grows_then_splits(void)
 		 fitted(n < IDR_SLOTS ? n : IDR_SLOTS, true));
 	for (i = 0; i < n; i++)
 		CHECK(cap_at(&idr, nth(i), 0) > 0);
+	check_nth(&idr, n);
+	idr_destroy(&idr);
+}
+
+/* Churn in a block: each removal and insertion is one copy sized to
+ * its IDs (unlike a packed leaf's, whose room is kept): bytes steady. */
+static void keyed_churn_copies(void)
+{
+	unsigned int n = 3, round;
+	struct seam_mem_stats was, now;
+	DEFINE_IDR(idr);
+
+	keyed_tree(&idr, n);
+	seam_mem_stats(&was);
+	for (round = 0; round < 10; round++) {
+		CHECK(idr_remove(&idr, nth(n - 1)) == val(nth(n - 1)));
+		CHECK_EQ(cap_at(&idr, BASE, 1), n - 1);
+		put_lone(&idr, nth(n - 1));
+	}
+	seam_mem_stats(&now);
+	CHECK_EQ(now.allocs - was.allocs, 2 * round);
+	CHECK_EQ(now.frees - was.frees, 2 * round);
+	CHECK_EQ(now.bytes, was.bytes);
 	check_nth(&idr, n);
 	idr_destroy(&idr);
 }
@@ -275,7 +302,50 @@ static void keyed_put_faults(void)
 			put_one_refused(counts[i], skip);
 		CHECK(skip > 0); /* the first allocation was refused */
 		put_one_refused(counts[i], skip);
+		printf("# keyed put into %u IDs: refused up to allocation "
+		       "%lu\n",
+		       counts[i], skip);
 	}
+}
+
+/* The unkeying search from nth(0) (taken: not lone) into keyed_tree(@n)
+ * with every allocation from the @skip-th on refused: -ENOMEM and
+ * nothing changed, or stored in whole nodes.  Whether it was refused. */
+static bool unkey_refused(unsigned int n, unsigned long skip)
+{
+	unsigned long want = nth(0) + 1;
+	struct idr_snap was;
+	DEFINE_IDR(idr);
+	long got;
+
+	keyed_tree(&idr, n);
+	was = idr_snap_of(&idr);
+	seam_fault_inject(skip, ~0UL);
+	got = idr_alloc(&idr, val(want), (int)nth(0), 0, GFP_KERNEL);
+	seam_fault_inject(0, 0);
+	if (got == -ENOMEM) {
+		CHECK_UNCHANGED(&idr, was);
+		CHECK_EQ(keyed_at(&idr, BASE), n);
+	} else {
+		CHECK_EQ(got, want);
+		CHECK_EQ(keyed_at(&idr, BASE), 0);
+		CHECK(idr_find(&idr, want) == val(want));
+		CHECK(idr_remove(&idr, want) == val(want));
+	}
+	check_nth(&idr, n);
+	idr_destroy(&idr);
+	return got == -ENOMEM;
+}
+
+/* Unkeying reserves its 1 + runs whole nodes all or none. */
+static void keyed_unkey_faults(void)
+{
+	unsigned int n = KEYED_MAX < IDR_SLOTS ? KEYED_MAX : IDR_SLOTS;
+	unsigned long skip;
+
+	for (skip = 0; unkey_refused(n, skip); skip++)
+		;
+	CHECK_EQ(skip, 1 + n);
 }
 
 /* }==================== Faults ==================== */
@@ -638,7 +708,9 @@ void suite_keyed(void)
 {
 	RUN(keyed_lone_makes_block);
 	RUN(keyed_grows_then_splits);
+	RUN(keyed_churn_copies);
 	RUN(keyed_put_faults);
+	RUN(keyed_unkey_faults);
 	RUN(keyed_unkeyed_by_search);
 	RUN(keyed_unkeyed_under_preload);
 	RUN(keyed_unkeyed_by_get_new_above);
