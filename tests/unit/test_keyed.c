@@ -704,6 +704,107 @@ static void keyed_views_show_block(void)
 
 /* }==================== Elsewhere, and views ==================== */
 
+/* {==================== Against the model ==================== */
+
+/* The ways in: lone, a search, a preloaded lone one, the 2004 API. */
+enum way { LONE, SEARCH, PRELOADED, LEGACY };
+
+/* Level-1 ranges from BASE on that the random steps use: few IDs each,
+ * emptied now and then, so blocks keep being made. */
+#define KEYED_RANGES 16u
+
+/* Allocate at or from @id the @way way, as the model does: its result,
+ * or -ENOMEM (the model then unchanged). */
+static int alloc_by(struct idr *idr, struct model *m, unsigned long id,
+		    enum way way)
+{
+	int start = (int)id, end = way == LONE ? start + 1 : 0, got;
+
+	if (way == PRELOADED)
+		idr_preload(GFP_KERNEL);
+	if (way == LEGACY) {
+		if (idr_pre_get(idr, GFP_KERNEL) &&
+		    idr_get_new_above(idr, val(id), start, &got) == 0)
+			CHECK_EQ(got, model_alloc(m, val(id), start, 0));
+		else
+			got = -ENOMEM;
+		return got;
+	}
+	got = idr_alloc(idr, val(id), start, end,
+			way == PRELOADED ? GFP_NOWAIT : GFP_KERNEL);
+	if (way == PRELOADED)
+		idr_preload_end();
+	if (got != -ENOMEM)
+		CHECK_EQ(got, model_alloc(m, val(id), start, end));
+	return got;
+}
+
+/* One step: an allocation some way, now and then with allocations
+ * refused, or a removal; the tree sound after each. */
+static void keyed_step(struct idr *idr, struct model *m, uint64_t *rng)
+{
+	unsigned long id = BASE + rnd_below(rng, KEYED_RANGES * KEYED_SPAN);
+	static const enum way ways[] = { LONE,	 LONE,	 LONE,	    LONE,
+					 SEARCH, SEARCH, PRELOADED, LEGACY };
+	void *old = NULL;
+
+	if (m->n > 3 && rnd_below(rng, m->n > 40 ? 2 : 4) == 0) {
+		id = m->ids[rnd_below(rng, m->n)];
+		model_remove(m, id, &old);
+		CHECK(idr_remove(idr, id) == old);
+	} else {
+		if (rnd_below(rng, 8) == 0)
+			seam_fault_inject(rnd_below(rng, 4),
+					  rnd_below(rng, 2) ? 1 : ~0UL);
+		alloc_by(idr, m, id, ways[rnd_below(rng, 8)]);
+		seam_fault_inject(0, 0);
+	}
+	CHECK_SOUND(idr);
+}
+
+/* Lone IDs, searches, preloads and the 2004 API over KEYED_RANGES
+ * level-1 ranges of @idr's tall tree, with refusals: as the model
+ * says. */
+static void keyed_random_on(struct idr *idr, uint64_t rng)
+{
+	unsigned long failures = check_failures;
+	unsigned int i, keyed_seen = 0;
+	struct model m;
+
+	model_init(&m, 0);
+	tall_tree(idr);
+	model_alloc(&m, val(0), 0, 1);
+	model_alloc(&m, val(INT_MAX), INT_MAX, 0);
+	model_alloc(&m, val(BASE + KEYED_SPAN), (int)(BASE + KEYED_SPAN), 0);
+	for (i = 0; i < 20000 && check_failures == failures; i++) {
+		keyed_step(idr, &m, &rng);
+		keyed_seen += keyed_views(idr) > 0;
+	}
+	printf("# keyed: %u of %u steps with a keyed block\n", keyed_seen, i);
+	CHECK(keyed_seen > i / 4); /* the steps meet keyed blocks */
+	CHECK(model_matches(&m, idr));
+	model_free(&m);
+	idr_destroy(idr);
+}
+
+static void keyed_random_against_model(void)
+{
+	DEFINE_IDR(idr);
+
+	keyed_random_on(&idr, 7);
+}
+
+/* The same on an RCU idr (whose packed parents take whole nodes more
+ * often, and whose old blocks go through the hooks). */
+static void keyed_rcu_random_against_model(void)
+{
+	struct idr idr = IDR__INIT_RCU(0, 0, &now_hooks);
+
+	keyed_random_on(&idr, 8);
+}
+
+/* }==================== Against the model ==================== */
+
 void suite_keyed(void)
 {
 	RUN(keyed_lone_makes_block);
@@ -720,4 +821,6 @@ void suite_keyed(void)
 	RUN(keyed_remove_no_memory_rcu);
 	RUN(keyed_not_tagged_nor_ida);
 	RUN(keyed_views_show_block);
+	RUN(keyed_random_against_model);
+	RUN(keyed_rcu_random_against_model);
 }
