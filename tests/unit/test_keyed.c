@@ -510,6 +510,14 @@ static void keyed_shrink_unkeys(bool memory)
 	CHECK_EQ(keyed_at(&idr, low(0)), memory ? 0 : LOW_N);
 	for (i = 0; i < LOW_N; i++)
 		CHECK(idr_find(&idr, low(i)) == val(low(i)));
+	if (!memory) { /* an insertion that unkeys shrinks the tree then */
+		CHECK_EQ(idr_alloc(&idr, val(low(0) + 1), (int)low(0), 0,
+				   GFP_KERNEL),
+			 low(0) + 1);
+		CHECK_EQ(idr__height(&idr), fresh_height());
+		CHECK_EQ(keyed_at(&idr, low(0)), 0);
+		CHECK(idr_remove(&idr, low(0) + 1) == val(low(0) + 1));
+	}
 	CHECK(idr_remove(&idr, low(0)) == val(low(0)));
 	CHECK_SOUND(&idr);
 	idr_destroy(&idr);
@@ -587,6 +595,36 @@ static void keyed_remove_no_memory_rcu(void)
 	CHECK(idr_remove(&idr, nth(1)) == NULL);
 	CHECK_EQ(keyed_at(&idr, BASE), 2);
 	CHECK_EQ(idr.idr_count, 2 + 2);
+	CHECK_SOUND(&idr);
+	idr_destroy(&idr);
+}
+
+/* An RCU idr's last ID of a block below a packed parent, with no memory
+ * for the parent's copy: the entry is cleared in place, the ID stays. */
+static void keyed_remove_last_no_memory_rcu(void)
+{
+	struct idr idr = IDR__INIT_RCU(0, 0, &now_hooks);
+	unsigned long id;
+	void *entry;
+
+	put_lone(&idr, 0);
+	put_lone(&idr, INT_MAX);
+	put_lone(&idr, nth(0));
+	/* A sibling after it: in place, even on an RCU idr (it goes last). */
+	put_lone(&idr, BASE + KEYED_SPAN);
+	CHECK_EQ(keyed_at(&idr, BASE), 1);
+	CHECK_EQ(cap_at(&idr, BASE, 2), 2); /* its parent, packed */
+	seam_fault_inject(0, ~0UL);
+	CHECK(idr_remove(&idr, nth(0)) == val(nth(0)));
+	seam_fault_inject(0, 0);
+	CHECK_SOUND(&idr);
+	CHECK(idr_find(&idr, nth(0)) == NULL);
+	id = 1;
+	CHECK(idr_next_in_use(&idr, &id, &entry) && id == nth(0) && !entry);
+	CHECK_EQ(idr.idr_count, 4);
+	CHECK(idr_remove(&idr, nth(0)) == NULL); /* now with memory */
+	CHECK_EQ(cap_at(&idr, BASE, 1), -1);
+	CHECK_EQ(idr.idr_count, 3);
 	CHECK_SOUND(&idr);
 	idr_destroy(&idr);
 }
@@ -702,12 +740,35 @@ static void keyed_views_show_block(void)
 	idr_destroy(&idr);
 }
 
+/* An idr with base 1: keys are of the index (ID - 1), and the views
+ * (idr__path_views() by index) show IDs; a block grows, splits, and its
+ * runs' views hold each ID's entry. */
+static void keyed_with_base(void)
+{
+	struct idr idr = IDR_INIT_BASE(idr, 1);
+	unsigned long n[3] = { 0 };
+	unsigned int i;
+
+	put_lone(&idr, INT_MAX);
+	for (i = 0; i <= KEYED_MAX; i++) {
+		put_lone(&idr, nth(i)); /* index nth(i) - 1 >= BASE */
+		CHECK_EQ(keyed_at(&idr, BASE), i < KEYED_MAX ? i + 1 : 0);
+		CHECK_EQ(idr_walk(&idr, count_runs, n), 0);
+		CHECK_SOUND(&idr);
+	}
+	for (i = 0; i <= KEYED_MAX; i++)
+		CHECK(idr_find(&idr, nth(i)) == val(nth(i)));
+	CHECK(idr_find(&idr, BASE) == NULL && idr_find(&idr, 0) == NULL);
+	idr_destroy(&idr);
+}
+
 /* }==================== Elsewhere, and views ==================== */
 
 /* {==================== Against the model ==================== */
 
-/* The ways in: lone, a search, a preloaded lone one, the 2004 API. */
-enum way { LONE, SEARCH, PRELOADED, LEGACY };
+/* The ways in: lone, a search, a preloaded lone one, the 2004 API,
+ * cyclic. */
+enum way { LONE, SEARCH, PRELOADED, LEGACY, CYCLIC };
 
 /* Level-1 ranges from BASE on that the random steps use: few IDs each,
  * emptied now and then, so blocks keep being made. */
@@ -730,6 +791,12 @@ static int alloc_by(struct idr *idr, struct model *m, unsigned long id,
 			got = -ENOMEM;
 		return got;
 	}
+	if (way == CYCLIC) {
+		got = idr_alloc_cyclic(idr, val(id), start, 0, GFP_KERNEL);
+		if (got != -ENOMEM)
+			CHECK_EQ(got, model_alloc_cyclic(m, val(id), start, 0));
+		return got;
+	}
 	got = idr_alloc(idr, val(id), start, end,
 			way == PRELOADED ? GFP_NOWAIT : GFP_KERNEL);
 	if (way == PRELOADED)
@@ -744,8 +811,9 @@ static int alloc_by(struct idr *idr, struct model *m, unsigned long id,
 static void keyed_step(struct idr *idr, struct model *m, uint64_t *rng)
 {
 	unsigned long id = BASE + rnd_below(rng, KEYED_RANGES * KEYED_SPAN);
-	static const enum way ways[] = { LONE,	 LONE,	 LONE,	    LONE,
-					 SEARCH, SEARCH, PRELOADED, LEGACY };
+	static const enum way ways[] = { LONE,	    LONE,   LONE,
+					 LONE,	    SEARCH, SEARCH,
+					 PRELOADED, LEGACY, CYCLIC };
 	void *old = NULL;
 
 	if (m->n > 3 && rnd_below(rng, m->n > 40 ? 2 : 4) == 0) {
@@ -756,7 +824,7 @@ static void keyed_step(struct idr *idr, struct model *m, uint64_t *rng)
 		if (rnd_below(rng, 8) == 0)
 			seam_fault_inject(rnd_below(rng, 4),
 					  rnd_below(rng, 2) ? 1 : ~0UL);
-		alloc_by(idr, m, id, ways[rnd_below(rng, 8)]);
+		alloc_by(idr, m, id, ways[rnd_below(rng, 9)]);
 		seam_fault_inject(0, 0);
 	}
 	CHECK_SOUND(idr);
@@ -819,8 +887,10 @@ void suite_keyed(void)
 	RUN(keyed_shrink_to_kernel_height);
 	RUN(keyed_remove_no_memory_plain);
 	RUN(keyed_remove_no_memory_rcu);
+	RUN(keyed_remove_last_no_memory_rcu);
 	RUN(keyed_not_tagged_nor_ida);
 	RUN(keyed_views_show_block);
+	RUN(keyed_with_base);
 	RUN(keyed_random_against_model);
 	RUN(keyed_rcu_random_against_model);
 }
