@@ -806,27 +806,46 @@ static int alloc_by(struct idr *idr, struct model *m, unsigned long id,
 	return got;
 }
 
-/* One step: an allocation some way, now and then with allocations
- * refused, or a removal; the tree sound after each. */
+/* An RCU idr's removal with no memory may keep the ID, holding NULL
+ * (a plain idr's never does): the model keeps it too. */
+static void kept_by_rcu(const struct idr *idr, struct model *m,
+			unsigned long id)
+{
+	struct idr_info info;
+	unsigned long at = id;
+	void *entry;
+
+	idr_info(idr, &info);
+	if (!idr_next_in_use(idr, &at, &entry) || at != id)
+		return;
+	CHECK(info.rcu && !entry);
+	CHECK_EQ(model_alloc(m, NULL, (int)id, (int)id + 1), id);
+}
+
+/* One step: an allocation some way, or a removal, now and then with
+ * allocations refused; the tree sound after each. */
 static void keyed_step(struct idr *idr, struct model *m, uint64_t *rng)
 {
 	unsigned long id = BASE + rnd_below(rng, KEYED_RANGES * KEYED_SPAN);
 	static const enum way ways[] = { LONE,	    LONE,   LONE,
 					 LONE,	    SEARCH, SEARCH,
 					 PRELOADED, LEGACY, CYCLIC };
+	bool removal = m->n > 3 && rnd_below(rng, m->n > 40 ? 2 : 4) == 0;
 	void *old = NULL;
 
-	if (m->n > 3 && rnd_below(rng, m->n > 40 ? 2 : 4) == 0) {
+	if (rnd_below(rng, 8) == 0)
+		seam_fault_inject(rnd_below(rng, 4),
+				  rnd_below(rng, 2) ? 1 : ~0UL);
+	if (removal) {
 		id = m->ids[rnd_below(rng, m->n)];
 		model_remove(m, id, &old);
 		CHECK(idr_remove(idr, id) == old);
 	} else {
-		if (rnd_below(rng, 8) == 0)
-			seam_fault_inject(rnd_below(rng, 4),
-					  rnd_below(rng, 2) ? 1 : ~0UL);
 		alloc_by(idr, m, id, ways[rnd_below(rng, 9)]);
-		seam_fault_inject(0, 0);
 	}
+	seam_fault_inject(0, 0);
+	if (removal)
+		kept_by_rcu(idr, m, id);
 	CHECK_SOUND(idr);
 }
 
