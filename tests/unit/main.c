@@ -168,6 +168,7 @@ int main(int argc, char **argv)
 	suite_view();
 	suite_trace();
 	suite_pack();
+	suite_keyed();
 	suite_edges();
 	suite_mutants();
 	suite_model();

@@ -11,6 +11,7 @@
 #include "check.h"
 #include "idr_view.h"
 #include "model.h"
+#include "node.h"
 #include "seam.h"
 #include "tree.h"
 #include "walk.h"
@@ -540,56 +541,92 @@ static unsigned int nodes_on_path(const struct idr *idr, unsigned long id)
 	return idr__path_views(idr, id, v);
 }
 
-/* A lone ID's new nodes are born packed with room for one (two, which
- * malloc's chunk holds anyway); a packed node with no room grows;
- * removals give every byte back. */
+/* A tree of two levels, IDs 0 and KEYED_SPAN - 1: its top is the
+ * level-1 node, whole, so a lone ID below it gets a leaf, not a keyed
+ * block (no slot at KEYED_SHIFT). */
+static void low_tree(struct idr *idr)
+{
+	put_lone(idr, 0);
+	put_lone(idr, KEYED_SPAN - 1);
+	CHECK_EQ(idr__height(idr), 2);
+	CHECK_EQ(cap_at(idr, 0, 1), 0);
+}
+
+/* A lone ID's new leaf is born packed with room for one (two, which
+ * malloc's chunk holds anyway); a packed leaf with no room grows;
+ * removals give every byte back.  (In a tall tree the level-1 node would
+ * be a keyed block instead: the leaf needs its level-1 node there.) */
 static void pack_lone_born_packed(void)
 {
-	unsigned long c = FAR_ID, d = c ^ 1, f = c ^ 3, e = c ^ IDR_SLOTS, next;
+	unsigned long c = KEYED_SPAN / 2 + 2, d = c ^ 1, f = c ^ 3;
+	unsigned long e = c ^ IDR_SLOTS, next;
+	DEFINE_IDR(idr);
+	size_t before;
+
+	low_tree(&idr);
+	before = seam_bytes();
+	put_lone(&idr, c);
+	CHECK_EQ(cap_at(&idr, c, 0), 2);
+	CHECK_EQ(seam_bytes() - before, LEAF_BYTES(2));
+	put_lone(&idr, d); /* in the leaf's room: now it has none */
+	CHECK_EQ(cap_at(&idr, c, 0), 2);
+	CHECK_EQ(seam_bytes() - before, LEAF_BYTES(2));
+	put_lone(&idr, f); /* the leaf: room for twice the three */
+	CHECK_EQ(cap_at(&idr, c, 0), 6);
+	put_lone(&idr, e); /* a second leaf */
+	CHECK_EQ(cap_at(&idr, e, 0), 2);
+	CHECK_EQ(seam_bytes() - before, LEAF_BYTES(6) + LEAF_BYTES(2));
+	CHECK(idr_find(&idr, f) == val(f));
+	CHECK(idr_find(&idr, c) == val(c) && idr_find(&idr, d) == val(d) &&
+	      idr_find(&idr, e) == val(e));
+	CHECK(idr_find(&idr, c ^ 2) == NULL);
+	next = c + 1;
+	CHECK(idr_get_next_ul(&idr, &next) == val(d));
+	CHECK_EQ(next, d);
+	CHECK_SOUND(&idr);
+	CHECK(idr_remove(&idr, e) == val(e));
+	CHECK(idr_remove(&idr, c) == val(c));
+	CHECK(idr_remove(&idr, d) == val(d));
+	CHECK(idr_remove(&idr, f) == val(f));
+	CHECK_EQ(seam_bytes(), before);
+	CHECK_SOUND(&idr);
+	idr_destroy(&idr);
+}
+
+/* In a tall tree a lone ID's interior nodes above KEYED_SHIFT are born
+ * packed with room for two, and its level-1 node is a keyed block of
+ * one; their parent grows at its third child; removals give every byte
+ * back. */
+static void pack_lone_born_packed_interior(void)
+{
+	unsigned long c = FAR_ID, d = c ^ KEYED_SPAN, e = c ^ 2 * KEYED_SPAN;
 	unsigned int made, level;
 	DEFINE_IDR(idr);
 	size_t before;
 
 	tall_tree(&idr);
 	made = idr__height(&idr) - nodes_on_path(&idr, c);
-	CHECK(made >= 3); /* a leaf and two levels above it */
+	CHECK(made >= 4); /* a leaf, a level-1 node and two levels above */
 	before = seam_bytes();
 	put_lone(&idr, c);
-	CHECK_EQ(cap_at(&idr, c, 0), 2);
-	for (level = 1; level < made; level++)
+	CHECK_EQ(cap_at(&idr, c, 1), 1); /* the keyed block's room */
+	for (level = 2; level < made; level++)
 		CHECK_EQ(cap_at(&idr, c, level), 2);
 	CHECK_EQ(cap_at(&idr, c, made), 0);
 	CHECK_EQ(seam_bytes() - before,
-		 LEAF_BYTES(2) + (made - 1) * INTERIOR_BYTES(2));
-	put_lone(&idr, d); /* in the leaf's room: now it has none */
-	CHECK_EQ(cap_at(&idr, c, 0), 2);
+		 keyed_size(1) + (made - 2) * INTERIOR_BYTES(2));
+	put_lone(&idr, d); /* a second block: its parent has room */
+	CHECK_EQ(cap_at(&idr, c, 2), 2);
 	CHECK_EQ(seam_bytes() - before,
-		 LEAF_BYTES(2) + (made - 1) * INTERIOR_BYTES(2));
-	put_lone(&idr, f); /* the leaf: room for twice the three */
-	CHECK_EQ(cap_at(&idr, c, 0), 6);
-	put_lone(&idr, e); /* a second leaf: its parent has room */
-	CHECK_EQ(cap_at(&idr, e, 0), 2);
-	CHECK_EQ(cap_at(&idr, e, 1), 2);
-	CHECK_EQ(seam_bytes() - before, LEAF_BYTES(6) + LEAF_BYTES(2) +
-						(made - 1) * INTERIOR_BYTES(2));
-	CHECK(idr_find(&idr, f) == val(f));
+		 2 * keyed_size(1) + (made - 2) * INTERIOR_BYTES(2));
+	put_lone(&idr, e); /* a third: its parent grows */
+	CHECK_EQ(cap_at(&idr, c, 2), 6);
 	CHECK(idr_find(&idr, c) == val(c) && idr_find(&idr, d) == val(d) &&
 	      idr_find(&idr, e) == val(e));
-	CHECK(idr_find(&idr, c ^ 2) == NULL);
-	CHECK(idr_find(&idr, c ^ (2 * IDR_SLOTS)) == NULL);
-	next = c + 1;
-	CHECK(idr_get_next_ul(&idr, &next) == val(d));
-	CHECK_EQ(next, d);
 	CHECK_SOUND(&idr);
-	put_lone(&idr, c ^ (2 * IDR_SLOTS)); /* a third: its parent grows */
-	CHECK_EQ(cap_at(&idr, c, 1), 6);
-	CHECK(idr_remove(&idr, c ^ (2 * IDR_SLOTS)) ==
-	      val(c ^ (2 * IDR_SLOTS)));
 	CHECK(idr_remove(&idr, e) == val(e));
-	CHECK_EQ(cap_at(&idr, c, 1), 6);
-	CHECK(idr_remove(&idr, c) == val(c));
 	CHECK(idr_remove(&idr, d) == val(d));
-	CHECK(idr_remove(&idr, f) == val(f));
+	CHECK(idr_remove(&idr, c) == val(c));
 	CHECK_EQ(seam_bytes(), before);
 	CHECK_SOUND(&idr);
 	idr_destroy(&idr);
@@ -608,31 +645,40 @@ static unsigned int room_after(unsigned int k, unsigned int cap, bool interior)
 	return fitted(2 * k < most ? 2 * k : most, interior);
 }
 
-/* Lone IDs filling one leaf, then 64 leaves under one parent. */
+/* Lone IDs from @first, @step apart, filling the node at @level they
+ * share: its room grows as room_after() says, up to whole. */
+static void grow_lone_node(struct idr *idr, unsigned long first,
+			   unsigned long step, unsigned int level)
+{
+	unsigned int i, cap = fitted(1, level);
+
+	for (i = 0; i < IDR_SLOTS; i++) {
+		put_lone(idr, first + i * step);
+		cap = room_after(i + 1, cap, level);
+		if (!CHECK_EQ(cap_at(idr, first, level), (int)cap))
+			break;
+	}
+	CHECK_EQ(cap, 0);
+	CHECK_SOUND(idr);
+	for (i = 0; i < IDR_SLOTS; i++)
+		CHECK(idr_find(idr, first + i * step) == val(first + i * step));
+}
+
+/* Lone IDs filling one leaf, then IDR_SLOTS children under one parent.
+ * The leaf is one of a level-1 node's (low_tree()), for in a tall tree
+ * those IDs would go to a keyed block; the parent is at level 2, whose
+ * children are keyed blocks. */
 static void pack_lone_grows_to_whole(void)
 {
 	unsigned long base = FAR_ID &
-			     ~(unsigned long)(IDR_SLOTS * IDR_SLOTS - 1);
-	unsigned int i, level, cap;
+			     ~(unsigned long)(IDR_SLOTS * KEYED_SPAN - 1);
 	DEFINE_IDR(idr);
 
+	low_tree(&idr);
+	grow_lone_node(&idr, KEYED_SPAN / 2, 1, 0);
+	idr_destroy(&idr);
 	tall_tree(&idr);
-	for (level = 0; level < 2; level++) {
-		unsigned long first = base + level * IDR_SLOTS * IDR_SLOTS;
-		unsigned long step = level ? IDR_SLOTS : 1;
-
-		for (i = 0, cap = fitted(1, level); i < IDR_SLOTS; i++) {
-			put_lone(&idr, first + i * step);
-			cap = room_after(i + 1, cap, level);
-			if (!CHECK_EQ(cap_at(&idr, first, level), (int)cap))
-				break;
-		}
-		CHECK_EQ(cap, 0);
-		CHECK_SOUND(&idr);
-		for (i = 0; i < IDR_SLOTS; i++)
-			CHECK(idr_find(&idr, first + i * step) ==
-			      val(first + i * step));
-	}
+	grow_lone_node(&idr, base, KEYED_SPAN, 2);
 	idr_destroy(&idr);
 }
 
@@ -739,24 +785,28 @@ static const struct idr_rcu_hooks queue_hooks = { rcu_defer, rcu_wait };
  * the empty leaf stays in the tree (sound: idr_check() says so).  An
  * insertion into it may not go in place: a reader that loaded the old
  * bitmap would take the new entry, at the same rank, for the old one.
+ * The packed parent comes from a keyed block's split: c, and KEYED_MAX
+ * IDs in the next leaf.
  */
 static void pack_rcu_kept_empty_leaf(void)
 {
-	/* d's leaf goes last in c's parent: in place, on an RCU idr. */
-	unsigned long c = FAR_ID, d = c + IDR_SLOTS;
-	unsigned int off = (unsigned int)(c % IDR_SLOTS);
+	unsigned long c = FAR_ID, d = (c | (IDR_SLOTS - 1)) + 1;
+	unsigned int off = (unsigned int)(c % IDR_SLOTS), i;
 	struct idr_view v[IDR_LEVELS_MAX], reader;
 	struct idr idr = IDR__INIT_RCU(0, 0, &queue_hooks);
 	unsigned int n;
 
 	tall_tree(&idr);
 	put_lone(&idr, c);
-	put_lone(&idr, d);
+	for (i = 0; i < KEYED_MAX; i++)
+		put_lone(&idr, d + i);	 /* KEYED_MAX <= IDR_SLOTS */
 	CHECK_EQ(cap_at(&idr, c, 1), 2); /* c's parent: packed, two children */
+	CHECK(cap_at(&idr, c, 0) > 0);
 	rcu_drain();
 	n = idr__path_views(&idr, c, v);
 	reader = v[n - 1]; /* a reader at c's leaf, its bitmap loaded */
-	CHECK(reader.packed && idr_view_entry(&reader, off) == val(c));
+	CHECK(!reader.keyed && reader.packed);
+	CHECK(idr_view_entry(&reader, off) == val(c));
 	CHECK_EQ(idr_cache_count(&idr), 0);
 	seam_fault_inject(0, ~0UL);
 	CHECK(idr_remove(&idr, c) == val(c)); /* no copy of the parent */
@@ -811,36 +861,42 @@ static void pack_rcu_move_under_preload(void)
 
 /*
  * Other insertions meet packed interior nodes: one with room takes a
- * whole leaf in place; one without is unpacked, one node more.  A
+ * whole child in place; one without is unpacked, one node more.  (The
+ * packed node is at level 2: a lone ID's level-1 node is a keyed block
+ * now, which a whole insertion unkeys, as test_keyed.c shows.)  A
  * packed interior node can become the top, and work there.
  */
 static void pack_lone_meets_whole_ways(void)
 {
-	unsigned long c = FAR_ID & ~(unsigned long)(IDR_SLOTS * IDR_SLOTS - 1);
-	unsigned long two = (unsigned long)1 << (2 * IDR_BITS);
+	unsigned long c = FAR_ID & ~(unsigned long)(IDR_SLOTS * KEYED_SPAN - 1);
+	unsigned long two = KEYED_SPAN;
 	struct idr_view top;
 	DEFINE_IDR(idr);
 	int id;
 
 	tall_tree(&idr);
 	put_lone(&idr, c + 5);
-	put_lone(&idr, c + 2 * IDR_SLOTS);
-	CHECK_EQ(cap_at(&idr, c, 1), 2);
-	CHECK_EQ(idr__nodes_needed(&idr, c + IDR_SLOTS), 2);
-	put_whole(&idr, c + IDR_SLOTS);
-	CHECK_EQ(cap_at(&idr, c, 1), 0); /* unpacked */
-	CHECK_EQ(cap_at(&idr, c + IDR_SLOTS, 0), 0);
-	c += 2 * IDR_SLOTS * IDR_SLOTS;
-	put_lone(&idr, c); /* a parent with room for 2 */
-	CHECK_EQ(idr__nodes_needed(&idr, c + IDR_SLOTS), 1);
-	put_whole(&idr, c + IDR_SLOTS);
-	CHECK_EQ(cap_at(&idr, c, 1), 2); /* took the leaf in place */
-	CHECK_EQ(cap_at(&idr, c + IDR_SLOTS, 0), 0);
+	put_lone(&idr, c + 2 * KEYED_SPAN);
+	CHECK_EQ(cap_at(&idr, c, 2), 2);
+	/* The level-2 node unpacked, a level-1 node and a leaf. */
+	CHECK_EQ(idr__nodes_needed(&idr, c + KEYED_SPAN), 3);
+	put_whole(&idr, c + KEYED_SPAN);
+	CHECK_EQ(cap_at(&idr, c, 2), 0); /* unpacked */
+	CHECK_EQ(cap_at(&idr, c + KEYED_SPAN, 1), 0);
+	CHECK_EQ(cap_at(&idr, c + KEYED_SPAN, 0), 0);
+	c += 2 * IDR_SLOTS * KEYED_SPAN;
+	put_lone(&idr, c); /* a level-2 node with room for 2 */
+	CHECK_EQ(idr__nodes_needed(&idr, c + KEYED_SPAN), 2);
+	put_whole(&idr, c + KEYED_SPAN);
+	CHECK_EQ(cap_at(&idr, c, 2), 2); /* took the child in place */
+	CHECK_EQ(cap_at(&idr, c + KEYED_SPAN, 1), 0);
+	CHECK_EQ(cap_at(&idr, c + KEYED_SPAN, 0), 0);
 	CHECK(idr_find(&idr, c) == val(c));
 	CHECK_SOUND(&idr);
 	idr_destroy(&idr);
 
-	/* ID 64^2 alone under a tall top, whose other ID then goes. */
+	/* ID KEYED_SPAN alone (a keyed block) under a tall top, whose other
+	 * ID then goes. */
 	put_lone(&idr, INT_MAX);
 	put_lone(&idr, two);
 	CHECK(idr_remove(&idr, INT_MAX) == val(INT_MAX));
@@ -1038,11 +1094,13 @@ static void pack_remove_past_reach(void)
 }
 
 /* Churn at one count of a leaf that lone IDs grew: after the first
- * round, no malloc, no free, no realloc (the room it grew is kept). */
+ * round, no malloc, no free, no realloc (the room it grew is kept).  The
+ * leaf is one of a level-1 node's (low_tree()): in a tall tree these IDs
+ * would be a keyed block's, whose every change is a copy. */
 static void pack_lone_churn_is_quiet(void)
 {
 	static const unsigned int counts[] = { 2, 3, 5, 9, 20 };
-	unsigned long c = FAR_ID & ~(unsigned long)(IDR_SLOTS - 1), last;
+	unsigned long c = KEYED_SPAN / 2, last;
 	unsigned int i, k, round;
 	struct seam was;
 
@@ -1052,10 +1110,11 @@ static void pack_lone_churn_is_quiet(void)
 		k = counts[i];
 		if (k > IDR_SLOTS * 3 / 4)
 			break;
-		tall_tree(&idr);
+		low_tree(&idr);
 		for (last = c; last < c + k; last++)
 			put_lone(&idr, last);
 		last--;
+		CHECK(cap_at(&idr, c, 0) > 0);
 		CHECK(idr_remove(&idr, last) == val(last));
 		put_lone(&idr, last);
 		was = seam_now();
@@ -1292,6 +1351,7 @@ void suite_pack(void)
 	RUN(pack_churn_by_two);
 	RUN(pack_churn_legacy_cache);
 	RUN(pack_lone_born_packed);
+	RUN(pack_lone_born_packed_interior);
 	RUN(pack_lone_grows_to_whole);
 	RUN(pack_lone_grows_at_the_edge);
 	RUN(pack_lone_fails_cleanly);
