@@ -44,7 +44,7 @@ struct churn {
 };
 
 /* Memory at some occupancy: bytes per live ID; M_PID after S_PID's run. */
-enum map_mem { M_100, M_50, M_10, M_SPARSE, M_PID, MAP_MEMS };
+enum map_mem { M_100, M_50, M_10, M_SPARSE, M_SPARSE_TENTH, M_PID, MAP_MEMS };
 
 /*
  * The PID allocator (S_PID): cyclic allocation in [PID_START, PID_END),
