@@ -454,8 +454,9 @@ static void path_print_steps(FILE *out, const struct idr *idr,
 					  p->end == IDR_PATH_RETIRED);
 	}
 	if (keyed && p->end != IDR_PATH_FOUND)
-		fprintf(out, "stop: key %lu is not in the keyed block, so the "
-			     "ID is free\n",
+		fprintf(out,
+			"stop: key %lu is not in the keyed block, so the "
+			"ID is free\n",
 			path_key(p));
 	else if (p->ida && p->end == IDR_PATH_FREE_SLOT)
 		path_ida_end(out, p);
