@@ -36,9 +36,11 @@ static const char *const path_ends[] = {
 	[IDR_PATH_RETIRED] = "retired",
 };
 
-static void push_step(lua_State *L, const struct idr_path_step *st)
+/* @keyed: the IDs of the keyed block the step met, or 0 (a node). */
+static void push_step(lua_State *L, const struct idr_path_step *st,
+		      unsigned int keyed)
 {
-	lua_createtable(L, 0, 7);
+	lua_createtable(L, 0, 8);
 	lidr_set_int(L, "level", st->level);
 	lidr_set_int(L, "shift", st->shift);
 	lidr_set_int(L, "first", (lua_Integer)st->first);
@@ -46,9 +48,31 @@ static void push_step(lua_State *L, const struct idr_path_step *st)
 	lidr_set_int(L, "slot", st->slot);
 	lidr_set_bool(L, "present", st->present);
 	lidr_set_bool(L, "full", st->full);
+	if (keyed)
+		lidr_set_int(L, "keyed", keyed);
 }
 
-static void path_arrays(lua_State *L, const struct idr_path *p)
+/* The keyed field of each view on @p's path, top first (a cursor walk
+ * down the steps: idr_path_step does not say what it met). */
+static void path_keyed(const struct idr *idr, const struct idr_path *p,
+		       unsigned int *keyed)
+{
+	struct idr_view v, child;
+	unsigned int i;
+
+	memset(keyed, 0, sizeof(*keyed) * IDR_LEVELS_MAX);
+	if (!p->steps || !idr_view_top(idr, &v))
+		return;
+	for (i = 0; i < p->steps; i++) {
+		keyed[i] = v.keyed;
+		if (!idr_view_child(idr, &v, p->step[i].slot, &child))
+			return;
+		v = child;
+	}
+}
+
+static void path_arrays(lua_State *L, const struct idr_path *p,
+			const unsigned int *keyed)
 {
 	unsigned int i;
 
@@ -60,7 +84,7 @@ static void path_arrays(lua_State *L, const struct idr_path *p)
 	lua_setfield(L, -2, "digits");
 	lua_createtable(L, (int)p->steps, 0);
 	for (i = 0; i < p->steps; i++) {
-		push_step(L, &p->step[i]);
+		push_step(L, &p->step[i], keyed[i]);
 		lua_rawseti(L, -2, i + 1);
 	}
 	lua_setfield(L, -2, "steps");
@@ -71,8 +95,10 @@ int lidr_path(lua_State *L)
 	struct lidr *t;
 	const struct idr *tree = checktree(L, &t);
 	struct idr_path p;
+	unsigned int keyed[IDR_LEVELS_MAX];
 
 	idr_path(tree, lidr_ulong_arg(L, 2), &p);
+	path_keyed(tree, &p, keyed);
 	/* The value first: the tables below may run a finalizer. */
 	if (!p.ida && p.end == IDR_PATH_FOUND)
 		lidr_push_value(L, t, (lua_Integer)p.id, p.entry);
@@ -82,7 +108,7 @@ int lidr_path(lua_State *L)
 	lidr_set_int(L, "id", (lua_Integer)p.id);
 	lidr_set_int(L, "index", (lua_Integer)p.index);
 	lidr_set_int(L, "height", p.height);
-	path_arrays(L, &p);
+	path_arrays(L, &p, keyed);
 	lua_pushstring(L, path_ends[p.end]);
 	lua_setfield(L, -2, "end");
 	if (p.id_bits) {
@@ -112,14 +138,24 @@ static void stats_levels(lua_State *L, const struct idr_stats *st)
 	lua_setfield(L, -2, "level_nodes");
 }
 
-/* Slots in use at each level, and slots in all; [0] the leaves'. */
+/* Slots in use at each level, and slots in all; [0] the leaves'; and
+ * the keyed blocks, with the IDs they hold. */
 struct occupancy {
 	lua_Integer used[IDR_LEVELS_MAX], slots[IDR_LEVELS_MAX];
+	lua_Integer keyed_blocks, keyed_ids;
 };
 
 static int count_slots(const struct idr_view *v, void *data)
 {
 	struct occupancy *o = data;
+
+	/* A keyed block's runs of keys are no leaves: no slots of their own. */
+	if (v->keyed && v->level == 0)
+		return 0;
+	if (v->keyed) {
+		o->keyed_blocks++;
+		o->keyed_ids += v->keyed;
+	}
 
 	o->used[v->level] += __builtin_popcountll(v->present);
 	o->slots[v->level] += v->slots;
@@ -192,6 +228,8 @@ int lidr_stats(lua_State *L)
 	stats_levels(L, &st);
 	lidr_set_int(L, "aux_nodes", (lua_Integer)st.aux_nodes);
 	lidr_set_int(L, "packed", (lua_Integer)st.packed);
+	lidr_set_int(L, "keyed_blocks", o.keyed_blocks);
+	lidr_set_int(L, "keyed_ids", o.keyed_ids);
 	lidr_set_int(L, "cached", st.cached);
 	lidr_set_int(L, "preloaded", st.preloaded);
 	lidr_set_int(L, "node_bytes", (lua_Integer)st.node_bytes);
@@ -314,6 +352,7 @@ static unsigned int slot_arg(lua_State *L, int arg, const struct idr_view *v,
  * A node's facts as a table; bitmaps are integers, slot n is bit n.
  * Eight fields, a table's hash part of eight: t:nodes() of a large tree
  * makes one a node (geometry.lua derives the shift and the slots used).
+ * A keyed block's views have a ninth, keyed.
  */
 static void push_node(lua_State *L, const struct idr_view *v)
 {
@@ -326,6 +365,9 @@ static void push_node(lua_State *L, const struct idr_view *v)
 	lidr_set_int(L, "last", (lua_Integer)v->last);
 	lidr_set_int(L, "full", (lua_Integer)v->full);
 	lidr_set_int(L, "present", (lua_Integer)v->present);
+	/* Only a keyed block's views: other nodes keep to eight fields. */
+	if (v->keyed)
+		lidr_set_int(L, "keyed", v->keyed);
 }
 
 /* t:top(): the top node, or nil when the tree is empty. */

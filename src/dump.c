@@ -18,6 +18,7 @@
 
 #include "gen.h"
 #include "tree.h"
+#include "walk.h"
 
 #define WIDTH 80
 #define DEFAULT_ENTRIES 8
@@ -194,6 +195,18 @@ static void leaf_entries(struct dumper *d, const struct idr_view *v,
 
 /* {==================== The tree as text ==================== */
 
+/* What the node is, as the Lua dump says it (G.kind()). */
+static void node_kind(struct dumper *d, const struct idr_view *v)
+{
+	if (v->keyed && v->level)
+		say(d, ", keyed block of %u ID%s, room for %u", v->keyed,
+		    v->keyed == 1 ? "" : "s", v->packed);
+	else if (v->keyed)
+		say(d, ", in the keyed block (no leaf)");
+	else if (v->packed)
+		say(d, ", packed in %u", v->packed);
+}
+
 static void dump_node(struct dumper *d, const struct idr_view *v)
 {
 	unsigned int indent = 2 * v->depth;
@@ -202,8 +215,7 @@ static void dump_node(struct dumper *d, const struct idr_view *v)
 	slot_map(d, v, map);
 	say(d, "%*sL%u %lu..%lu  %d/%u", indent, "", v->level, v->first,
 	    v->last, __builtin_popcountll(v->present), v->slots);
-	if (v->packed)
-		say(d, ", packed in %u", v->packed);
+	node_kind(d, v);
 	say(d, "\n%*s%s\n", indent + 2, "", map);
 	if (v->level == 0)
 		leaf_entries(d, v, indent + 2);
@@ -360,6 +372,30 @@ static void path_tag(FILE *out, const struct idr *idr, const struct idr_path *p)
 			: "not current (stale, or never handed out)");
 }
 
+/* The ID's key in a keyed block: its index's bits below the block's
+ * digit. */
+static unsigned long path_key(const struct idr_path *p)
+{
+	return p->index & (((unsigned long)IDR_SLOTS << IDR_BITS) - 1);
+}
+
+/* A step in a keyed block (@keyed: the IDs it holds): the block, then
+ * the run of keys that holds the ID's, if there is one. */
+static void path_keyed_step(FILE *out, const struct idr_path *p,
+			    const struct idr_path_step *st, unsigned int keyed)
+{
+	fprintf(out, "L%u %lu..%lu: ", st->level, st->first, st->last);
+	if (st->level)
+		fprintf(out, "keyed block of %u ID%s, not a node: slot %u %s\n",
+			keyed, keyed == 1 ? "" : "s", st->slot,
+			st->present ? "holds some of its keys"
+				    : "holds none of its keys");
+	else
+		fprintf(out, "slot %u is %s: key %lu is %s the block\n",
+			st->slot, st->present ? "in use" : "empty", path_key(p),
+			st->present ? "in" : "not in");
+}
+
 /* @retired: the leaf's slot is retired, full for good but holding no ID. */
 static void path_step(FILE *out, const struct idr_path_step *st, bool ida,
 		      bool retired)
@@ -398,6 +434,36 @@ static void path_ida_end(FILE *out, const struct idr_path *p)
 		      out);
 }
 
+/* The steps, each as what it met: a node, or a keyed block (the views
+ * say which), and why the walk stopped. */
+static void path_print_steps(FILE *out, const struct idr *idr,
+			     const struct idr_path *p)
+{
+	struct idr_view views[IDR_LEVELS_MAX];
+	unsigned int i, keyed = 0;
+
+	if (p->steps)
+		idr__path_views(idr, p->index, views);
+	for (i = 0; i < p->steps; i++) {
+		keyed = views[i].keyed;
+		if (keyed)
+			path_keyed_step(out, p, &p->step[i], keyed);
+		else
+			path_step(out, &p->step[i], p->ida,
+				  i + 1 == p->steps &&
+					  p->end == IDR_PATH_RETIRED);
+	}
+	if (keyed && p->end != IDR_PATH_FOUND)
+		fprintf(out,
+			"stop: key %lu is not in the keyed block, so the "
+			"ID is free\n",
+			path_key(p));
+	else if (p->ida && p->end == IDR_PATH_FREE_SLOT)
+		path_ida_end(out, p);
+	else
+		fprintf(out, "%s\n", path_ends[p->end]);
+}
+
 int idr_path_print(const struct idr *idr, unsigned long id, FILE *out)
 {
 	struct idr_path p;
@@ -417,13 +483,7 @@ int idr_path_print(const struct idr *idr, unsigned long id, FILE *out)
 			fprintf(out, " %u", p.digit[i]);
 		fputs(" (one digit a level, top first)\n", out);
 	}
-	for (i = 0; i < p.steps; i++)
-		path_step(out, &p.step[i], p.ida,
-			  i + 1 == p.steps && p.end == IDR_PATH_RETIRED);
-	if (p.ida && p.end == IDR_PATH_FREE_SLOT)
-		path_ida_end(out, &p);
-	else
-		fprintf(out, "%s\n", path_ends[p.end]);
+	path_print_steps(out, idr, &p);
 	return dump_finish(out);
 }
 
@@ -433,16 +493,25 @@ int idr_path_print(const struct idr *idr, unsigned long id, FILE *out)
 
 #define BAR 25 /* characters in a full bar of the histogram */
 
-/* Slots in use at each level, [0] the leaves'. */
+/* Slots in use at each level, [0] the leaves'; and the keyed blocks,
+ * with the IDs they hold. */
 struct occupancy {
 	unsigned long used[IDR_LEVELS_MAX];
 	unsigned long slots[IDR_LEVELS_MAX];
+	unsigned long keyed_blocks, keyed_ids;
 };
 
 static int count_slots(const struct idr_view *v, void *data)
 {
 	struct occupancy *o = data;
 
+	/* A keyed block's runs of keys are no leaves: no slots of their own. */
+	if (v->keyed && !v->level)
+		return 0;
+	if (v->keyed) {
+		o->keyed_blocks++;
+		o->keyed_ids += v->keyed;
+	}
 	o->used[v->level] += (unsigned long)__builtin_popcountll(v->present);
 	o->slots[v->level] += v->slots;
 	return 0;
@@ -463,18 +532,15 @@ static void bar(FILE *out, const char *name, unsigned long used,
 
 /* How full each level is, top first; an IDA's bitmaps too. */
 static void stats_histogram(const struct idr *idr, const struct idr_stats *st,
-			    FILE *out)
+			    const struct occupancy *o, FILE *out)
 {
-	struct occupancy o;
 	unsigned int level;
 	char name[16];
 
-	memset(&o, 0, sizeof(o));
-	idr_walk(idr, count_slots, &o);
 	fprintf(out, "slots in use, by level (# = %u%%):\n", 100 / BAR);
 	for (level = st->height; level-- > 0;) {
 		snprintf(name, sizeof(name), "L%u", level);
-		bar(out, name, o.used[level], o.slots[level]);
+		bar(out, name, o->used[level], o->slots[level]);
 	}
 	if (idr->idr_flags & IDR__IDA && st->aux_nodes)
 		bar(out, "bits", st->ids, st->aux_nodes * IDR__CHUNK);
@@ -490,13 +556,28 @@ static void stats_flat(FILE *out, const struct idr_stats *st, const char *what,
 		(double)st->bytes / (double)flat);
 }
 
+/* Keyed blocks are packed nodes too (idr_stats() counts them so). */
+static void stats_packed(FILE *out, const struct idr_stats *st,
+			 const struct occupancy *o)
+{
+	fprintf(out, "packed nodes: %lu", st->packed);
+	if (o->keyed_blocks)
+		fprintf(out, " (%lu of them keyed block%s, holding %lu ID%s)",
+			o->keyed_blocks, o->keyed_blocks == 1 ? "" : "s",
+			o->keyed_ids, o->keyed_ids == 1 ? "" : "s");
+	fputc('\n', out);
+}
+
 int idr_stats_print(const struct idr *idr, FILE *out)
 {
 	struct idr_stats st;
+	struct occupancy o;
 	unsigned long span;
 	unsigned int level;
 
 	idr_stats(idr, &st);
+	memset(&o, 0, sizeof(o));
+	idr_walk(idr, count_slots, &o);
 	fprintf(out, "ids: %lu\n", st.ids);
 	if (idr->idr_id_bits)
 		fprintf(out, "retired: %lu\n", st.retired);
@@ -505,8 +586,8 @@ int idr_stats_print(const struct idr *idr, FILE *out)
 		fprintf(out, "level %u nodes: %lu\n", level,
 			st.level_nodes[level]);
 	if (st.height)
-		stats_histogram(idr, &st, out);
-	fprintf(out, "packed nodes: %lu\n", st.packed);
+		stats_histogram(idr, &st, &o, out);
+	stats_packed(out, &st, &o);
 	if (st.aux_nodes)
 		fprintf(out, "%s: %lu\n",
 			idr->idr_flags & IDR__IDA ? "bitmaps"

@@ -37,7 +37,9 @@ extern "C" {
  */
 #define IDR_LEVELS_MAX 34
 
-/* One node, as idr_walk() shows it. */
+/* One node, as idr_walk() shows it.  A keyed block (a level-1 range's
+ * few lone IDs as sorted keys) shows as its level-1 node and its runs of
+ * keys as leaves, all with @keyed set; the runs are no nodes. */
 struct idr_view {
 	unsigned int depth;	     /* 0 for the top node */
 	unsigned int level;	     /* 0 for a leaf; height - 1 at the top */

@@ -35,6 +35,7 @@ local BOX_W = 168	-- a run or "not drawn" box, its gap included
 local DOT_WIDTH = 2700	-- 3600 pixels, under 4000 with Graphviz's slack
 local FORCED_MAX = 2	-- nodes drawn whatever the budget, per level
 local ENTRY_CHARS = 40	-- a leaf entry is cut to this
+local KEYED_COLOR = "#cc79a7"	-- a keyed block's box (Okabe-Ito purple)
 local LINE_CHARS = 100	-- a line of leaf entries, at fontsize 8
 local DEFAULT_ENTRIES = 8
 local DEFAULT_NODES = 64
@@ -258,8 +259,7 @@ end
 local function title(g, n)
 	put(g, ('<TR><TD COLSPAN="%d" BORDER="0" ALIGN="LEFT"><B>L%d</B> ' ..
 		"%d..%d  %d/%d in use%s</TD></TR>\n"):format(n.slots, n.level,
-		n.first, n.last, G.used(n), n.slots, n.packed > 0 and
-		(", packed in %d"):format(n.packed) or ""))
+		n.first, n.last, G.used(n), n.slots, G.kind(n)))
 end
 
 -- An edge from slot @slot of @parent to a box.  It leaves from the
@@ -272,11 +272,21 @@ local function edge(g, parent, slot, to, attrs)
 		:format(from, to, from, slot, to, attrs))
 end
 
+-- The box around node @n's table: blue on the way down to an ID; a
+-- keyed block and its runs of keys rounded and purple, no node's look.
+local function frame(g, n, on_path)
+	local color = on_path and "#0072b2" or n.keyed and KEYED_COLOR
+	if n.keyed then g.keyed = g.keyed + 1 end
+	return ('BORDER="%d" %s%s'):format(on_path and 3 or n.keyed and 2 or 0,
+		color and ('COLOR="%s" '):format(color) or "",
+		n.keyed and 'STYLE="rounded" ' or "")
+end
+
 local function node(g, n, parent)
 	local on_path = path_slot(g, n) ~= nil
 	put(g, ('\t%s [label=<<TABLE %sCELLBORDER="1" CELLSPACING="0" ' ..
 		'CELLPADDING="0">\n'):format(name("n", n.level, n.first),
-		on_path and 'BORDER="3" COLOR="#0072b2" ' or 'BORDER="0" '))
+		frame(g, n, on_path)))
 	title(g, n)
 	hex(g, n)
 	markers(g, n)
@@ -487,6 +497,12 @@ local function legend(g)
 		put(g, "<BR/>The cells the last operation changed are gone: " ..
 			"their nodes were freed.")
 	end
+	if g.keyed > 0 then
+		put(g, ('<BR/><FONT COLOR="%s">Rounded</FONT> boxes: a keyed ' ..
+			"block (an L1 node's few IDs as sorted keys in one small " ..
+			"block)<BR/>and its runs of keys (no leaves)."):format(
+			KEYED_COLOR))
+	end
 	if g.runs > 0 then
 		put(g, ("<BR/>Dashed boxes: %d %s of alike siblings, " ..
 			"collapsed."):format(g.runs, plural(g.runs, "run")))
@@ -519,6 +535,7 @@ local function dot(t, o)
 		at = c.at, path = {}, forced = {}, marks = {},
 		width = max(G.SLOTS * CELL_W, 240) + GAP_W,
 		drawn = 0, cut = false, runs = 0, left_out = 0, marks_drawn = 0,
+		keyed = 0,
 	}
 	-- The key shows "retired" when the tree has any.
 	g.retired = not g.ida and t:census().retired > 0

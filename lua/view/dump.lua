@@ -151,7 +151,7 @@ local function text_node(d, n)
 	local indent = 2 * n.depth
 	say(d, ("%sL%d %d..%d  %d/%d"):format(spaces(indent), n.level, n.first,
 		n.last, G.used(n), n.slots))
-	if n.packed > 0 then say(d, (", packed in %d"):format(n.packed)) end
+	say(d, G.kind(n))
 	say(d, ("\n%s%s\n"):format(spaces(indent + 2), slot_map(d, n)))
 	if n.level == 0 then leaf_entries(d, n, indent + 2) end
 end

@@ -97,6 +97,119 @@ local slot_ids = W.slot_ids
 
 -- }================================================================
 
+-- {========================= Keyed blocks ==========================
+--
+-- A keyed block (an L1 node's few lone IDs as sorted keys in one small
+-- block, no leaves) reports the events a node would: node-new, attach,
+-- node-free at L1, slot-set and slot-clear at L0 with its run's bitmap.
+-- No event says "keyed", so an operation's events are read whole first,
+-- and an L1 range is a keyed block's when they show one:
+--   copy   node-new and node-free of it, a slot set or cleared in it,
+--          and no leaf made or freed in it (a block never changes in
+--          place: a copy with the key added or taken out replaces it);
+--   new    node-new of it and a slot set in it, no leaf made;
+--   gone   node-free of it after a slot cleared in it, no leaf freed;
+--   split  node-new of it, leaves made in it, then node-free of it: a
+--          whole L1 node and its leaves take the block's IDs.
+-- A lookup that changes nothing shows nothing of this: its visits read
+-- as a node's.
+
+local KEY_SPAN = SLOTS * SLOTS -- the IDs a keyed block's range holds
+local KEYED_MAX = 8		-- the IDs a block holds at most (src/node.h)
+
+-- The first ID of the L1 range event @ev (a leaf's or an L1's) is in.
+local function range_of(s, ev)
+	return ev.first - (ev.first - s.base) % KEY_SPAN
+end
+
+-- Each L1 range's events in one operation, events[a..b].
+local function ranges_in(s, events, a, b)
+	local r = {}
+	for i = a, b do
+		local ev = events[i]
+		if ev.level and not ev.aux and ev.level <= 1 and ev.first then
+			local x = range_of(s, ev)
+			r[x] = r[x] or { made = nil, freed = nil, leaves = {}, evs = {} }
+			local e = r[x]
+			e.evs[#e.evs + 1] = i
+			if ev.level == 1 and ev.event == "node-new" then
+				e.made = e.made or i
+			elseif ev.level == 1 and ev.event == "node-free" then
+				e.freed = i
+			elseif ev.level == 0 and (ev.event == "node-new" or
+				ev.event == "node-free") then
+				e.leaves[#e.leaves + 1] = i
+			elseif ev.event == "slot-set" or ev.event == "slot-clear" then
+				e.touched = e.touched or i
+			end
+		end
+	end
+	return r
+end
+
+-- What an L1 range's events @e show: "copy", "new", "gone", "split" or
+-- nil (whole nodes).
+local function block_kind(e)
+	local leaves = #e.leaves > 0
+	if e.made and e.freed and leaves and e.leaves[1] > e.made and
+		e.leaves[#e.leaves] < e.freed then
+		return "split"
+	elseif leaves or not e.touched then
+		return nil
+	elseif e.made and e.freed then
+		return "copy"
+	elseif e.made then
+		return "new"
+	elseif e.freed then
+		return "gone"
+	end
+	return nil
+end
+
+-- Mark the events of one operation that are a keyed block's: @marks[ev]
+-- is the block's kind for its L1 events, "run" for a slot set or cleared
+-- in it (a split's: none, they are in a leaf) and "block" for a visit.
+local function mark_op(s, events, a, b, marks)
+	for _, e in pairs(ranges_in(s, events, a, b)) do
+		local kind = block_kind(e)
+		for _, i in ipairs(kind and e.evs or {}) do
+			local ev = events[i]
+			if ev.event == "visit" and (kind ~= "split" or i < e.made) then
+				marks[ev] = "block"
+			elseif ev.level == 1 and ev.event ~= "visit" then
+				marks[ev] = kind
+			elseif kind ~= "split" and (ev.event == "slot-set" or
+				ev.event == "slot-clear") then
+				marks[ev] = "run"
+			end
+		end
+	end
+end
+
+-- The keyed blocks' events of @events, operation by operation.
+local function keyed_marks(s, events)
+	local marks, from = {}, 1
+	if s.ida then return marks end
+	for i = 1, #events + 1 do
+		if not events[i] or events[i].event == "op" then
+			if i > from then mark_op(s, events, from, i - 1, marks) end
+			from = i
+		end
+	end
+	return marks
+end
+
+-- The marks of the narration under way (set by narrate()).
+local keyed = {}
+
+-- The ID and its key in the block, of slot-set or slot-clear @ev.
+local function id_key(s, ev)
+	local id = ev.first + ev.slot
+	return id, id - range_of(s, ev)
+end
+
+-- }================================================================
+
 -- {========================= What each op is =======================
 
 local function range(ev, inclusive)
@@ -202,6 +315,13 @@ local SEARCH = { alloc = true, alloc_u32 = true, alloc_cyclic = true,
 local NEXT = { get_next = true, get_next_ul = true, for_each = true,
 	ida_find_first_range = true, ida_count = true }
 
+-- The node a visit met: a keyed block, or a run of its keys, says so.
+local function visited(ev)
+	if keyed[ev] ~= "block" then return node_name(ev) end
+	if ev.level > 0 then return "keyed block " .. W.node(ev) end
+	return ("run %s of the keyed block (no leaf)"):format(W.node(ev))
+end
+
 local function visit(st, ev)
 	local s = st.shape
 	local node, lvl = node_index(s, ev), ev.level
@@ -213,7 +333,7 @@ local function visit(st, ev)
 	else
 		d = 0 -- the search came into this node from the left
 	end
-	local head = ("%s: %s."):format(cap(node_name(ev)), bitmap(ev.full))
+	local head = ("%s: %s."):format(cap(visited(ev)), bitmap(ev.full))
 	if SEARCH[st.op] then
 		local why
 		if ev.slot == d then
@@ -353,6 +473,19 @@ local SAY = {
 	end,
 }
 SAY["bit-clear"] = SAY["bit-set"]
+-- A key into a keyed block or out of it: no leaf slot of its own.
+SAY["slot-set"] = function(st, ev)
+	if keyed[ev] ~= "run" then return told(ev) end
+	local id, key = id_key(st.shape, ev)
+	return ("Key %d (ID %d) joins the keyed block's sorted keys (its " ..
+		"run %s, slot %d)."):format(key, id, W.node(ev), ev.slot)
+end
+SAY["slot-clear"] = function(st, ev)
+	if keyed[ev] ~= "run" then return told(ev) end
+	local id, key = id_key(st.shape, ev)
+	return ("Key %d (ID %d) leaves the keyed block's sorted keys."):format(
+		key, id)
+end
 SAY["subtree-open"] = SAY.full
 for _, e in ipairs { "open", "subtree-full", "bitmap-full", "bitmap-open" } do
 	SAY[e] = function(_, ev) return told_bits(ev) end
@@ -438,11 +571,63 @@ local function is(ev, name, level, first)
 		and (first == nil or ev.first == first)
 end
 
+local gone_to
+
+-- Where the events of a keyed block's copy or split end: the parent's
+-- attach (@i at it) and the old block's node-free and free.
+local function block_swapped(events, i)
+	local skip = 0
+	if is(events[i], "attach", 2) then skip = 1 end
+	local f = events[i + skip]
+	if is(f, "node-free", 1) then
+		skip = skip + 1
+		local g = events[i + skip]
+		if is(g, "cache-put") or is(g, "free") then
+			return skip + 1, g
+		end
+	end
+	return skip, nil
+end
+
+-- A keyed block's node-new and what follows it, as one sentence.
+local function keyed_said(events, i, kind)
+	local ev, a = events[i], events[i + 1]
+	local place = is(a, "attach", 2) and (" in slot %d of the %s"):format(
+		a.slot, node_name(a)) or ""
+	if kind == "new" then
+		return { skip = is(a, "attach", 2) and 1 or 0, text = ("A new " ..
+			"keyed block %s hangs%s: the lone ID's range gets one small " ..
+			"block of sorted keys, not an L1 node and a leaf."):format(
+			W.node(ev), place) }
+	elseif kind == "copy" then
+		local skip, g = block_swapped(events, i + 1)
+		local removal = is(events[i - 1], "slot-clear", 0)
+		return { skip = skip, text = ("Keyed block %s never changes in " ..
+			"place (a reader may be in it): a copy %s takes its " ..
+			"place%s, and the old block %s."):format(W.node(ev),
+			removal and "without the freed key" or
+			"with the new key among its sorted keys", place, gone_to(g)) }
+	end
+	-- A split or an unkeying: the node, its leaves, then the swap.
+	local j, leaves = i + 1, 0
+	while is(events[j], "node-new", 0) and is(events[j + 1], "attach", 1) do
+		j, leaves = j + 2, leaves + 1
+	end
+	local at = is(events[j], "attach", 2) and events[j]
+	local skip, g = block_swapped(events, j)
+	return { skip = j - i + skip - 1, text = ("Keyed block %s gives way: " ..
+		"a whole node %s and %s take its IDs%s, and the old block %s. " ..
+		"(A block holds only lone IDs, %d at most: one more, or an " ..
+		"allocation that is not a lone ID, brings the node back.)"):format(W.node(ev), W.node(ev), plural(leaves,
+		"leaf", "leaves"), at and (", hanging from slot %d of the %s")
+		:format(at.slot, node_name(at)) or "", gone_to(g), KEYED_MAX) }
+end
+
 -- Whether the tree being told is an RCU idr: its frees wait for readers.
 local telling_rcu = false
 
 -- Where a freed node's memory went, from the event after node-free.
-local function gone_to(ev)
+gone_to = function(ev)
 	local wait = telling_rcu and ", once the readers that may stand in it " ..
 		"are done (an RCU grace period)" or ""
 	if is(ev, "cache-put") then return "goes to the idr's cache" .. wait end
@@ -456,6 +641,15 @@ end
 combine = function(events, i)
 	local ev, a, b, c = events[i], events[i + 1], events[i + 2],
 		events[i + 3]
+	if is(ev, "node-new", 1) and keyed[ev] then
+		return keyed_said(events, i, keyed[ev])
+	end
+	if is(ev, "detach") and is(a, "node-free", 1) and keyed[a] == "gone" then
+		local skip = (is(b, "cache-put") or is(b, "free")) and 2 or 1
+		return { skip = skip, text = ("Keyed block %s holds no key now: " ..
+			"the %s lets go of it (slot %d), and it %s."):format(W.node(a),
+			node_name(ev), ev.slot, gone_to(b)) }
+	end
 	if is(ev, "node-new") and not ev.aux and is(a, "attach", ev.level,
 		ev.first) then
 		-- Growing: the new top holds the old one at slot 0.
@@ -535,6 +729,7 @@ end
 local function narrate(t, kind, events)
 	local st = { shape = shape_of(t, kind) }
 	telling_rcu = st.shape.rcu == true
+	keyed = keyed_marks(st.shape, events)
 	local once = {}
 	local out = {}
 	local function say(text, indent)

@@ -107,7 +107,7 @@ end
 
 --- F.words(n, run): what a run of children of @n is, in words:
 -- "62 full leaves", "64 leaves of 1/64", "3 nodes with room",
--- "1 empty slot".
+-- "1 empty slot"; a keyed block's "3 runs of 1 key".
 function F.words(n, run)
 	local k = run.to - run.from
 	if run.kind == "empty" then
@@ -115,6 +115,10 @@ function F.words(n, run)
 	elseif run.kind == "full" then
 		return ("%d full %s"):format(k, n.level > 1 and
 			plural(k, "node", "nodes") or plural(k, "leaf", "leaves"))
+	elseif n.keyed then
+		-- A keyed block's runs of keys: no leaves, and never full.
+		return ("%d %s of %d %s"):format(k, plural(k, "run", "runs"),
+			run.count, plural(run.count, "key", "keys"))
 	elseif n.level == 1 then
 		return ("%d %s of %d/%d"):format(k, plural(k, "leaf", "leaves"),
 			run.count, n.slots)

@@ -38,6 +38,23 @@ function G.span(n)
 	return (n.last - n.first) // n.slots + 1
 end
 
+--- G.kind(n): what node n is, after its slots in use, as the dump and
+-- the picture title it: ", packed in 3"; a keyed block (keyed: the IDs
+-- it holds, packed: its room) ", keyed block of 2 IDs, room for 3";
+-- one of its runs of keys ", in the keyed block (no leaf)"; "" for a
+-- whole node.
+function G.kind(n)
+	if n.keyed and n.level > 0 then
+		return (", keyed block of %d ID%s, room for %d"):format(n.keyed,
+			n.keyed == 1 and "" or "s", n.packed)
+	elseif n.keyed then
+		return ", in the keyed block (no leaf)"
+	elseif n.packed > 0 then
+		return (", packed in %d"):format(n.packed)
+	end
+	return ""
+end
+
 --- G.slot_range(n, slot): the first and last ID slot @slot of n covers.
 function G.slot_range(n, slot)
 	local span = G.span(n)

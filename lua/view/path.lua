@@ -41,6 +41,27 @@ local function ida_end(p)
 	return "stop: no bitmap in that slot, so every ID of it is free"
 end
 
+-- The ID's key in a keyed block: its index's bits below the block's
+-- digit.
+local function key_of(p)
+	return p.index % (G.SLOTS * G.SLOTS)
+end
+
+-- A step in a keyed block (s.keyed: the IDs it holds): the block, then
+-- the run of keys that holds the ID's, if there is one.
+local function keyed_line(s, p)
+	local where = ("L%d %d..%d: "):format(s.level, s.first, s.last)
+	if s.level > 0 then
+		return where .. ("keyed block of %d ID%s, not a node: slot %d " ..
+			"holds %s of its keys\n"):format(s.keyed,
+			s.keyed == 1 and "" or "s", s.slot,
+			s.present and "some" or "none")
+	end
+	return where .. ("slot %d is %s: key %d is %s the block\n"):format(
+		s.slot, s.present and "in use" or "empty", key_of(p),
+		s.present and "in" or "not in")
+end
+
 -- @retired: the leaf's slot is retired, full for good but holding no ID.
 local function step_line(s, ida, retired)
 	local what
@@ -79,12 +100,18 @@ local function path_text(t, ...)
 			"top first)\n"):format(p.index, G.SLOTS,
 			table.concat(p.digits, " "))
 	end
-	local e = p["end"]
+	local e, last = p["end"], p.steps[#p.steps]
 	for i, s in ipairs(p.steps) do
-		out[#out + 1] = step_line(s, p.ida, i == #p.steps and e == "retired")
+		out[#out + 1] = s.keyed and keyed_line(s, p) or
+			step_line(s, p.ida, i == #p.steps and e == "retired")
 	end
-	out[#out + 1] = (p.ida and e == "free-slot" and ida_end(p) or ENDS[e]) ..
-		"\n"
+	if last and last.keyed and e ~= "found" then
+		out[#out + 1] = ("stop: key %d is not in the keyed block, so " ..
+			"the ID is free\n"):format(key_of(p))
+	else
+		out[#out + 1] = (p.ida and e == "free-slot" and ida_end(p) or
+			ENDS[e]) .. "\n"
+	end
 	return table.concat(out)
 end
 

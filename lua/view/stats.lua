@@ -43,6 +43,20 @@ local function rcu_line(st)
 		st.rcu_pending_bytes)
 end
 
+local function plural(n, word)
+	return ("%d %s%s"):format(n, word, n == 1 and "" or "s")
+end
+
+-- Keyed blocks are packed nodes too (t:stats() counts them so).
+local function packed_line(st)
+	if st.keyed_blocks == 0 then
+		return ("packed nodes: %d\n"):format(st.packed)
+	end
+	return ("packed nodes: %d (%d of them keyed block%s, holding %s)\n")
+		:format(st.packed, st.keyed_blocks, st.keyed_blocks == 1 and "" or
+		"s", plural(st.keyed_ids, "ID"))
+end
+
 --- t:stats_text() -> text.  See idr(3lua).
 local function stats_text(t)
 	local info = O.tree("stats_text", t)
@@ -55,7 +69,7 @@ local function stats_text(t)
 			st.level_nodes[level + 1])
 	end
 	if st.height > 0 then histogram(st, ida, out) end
-	out[#out + 1] = ("packed nodes: %d\n"):format(st.packed)
+	out[#out + 1] = packed_line(st)
 	if st.aux_nodes > 0 then
 		out[#out + 1] = ("%s: %d\n"):format(ida and "bitmaps" or
 			"generation nodes", st.aux_nodes)

@@ -8,7 +8,13 @@ local idr = require "idr"
 local here = debug.getinfo(1, "S").source:match("^@(.*)/[^/]*$") or "."
 
 local function golden(name, got)
-	local f = assert(io.open(here .. "/../golden/" .. name .. ".txt", "rb"))
+	local file = here .. "/../golden/" .. name .. ".txt"
+	if os.getenv("IDR_UPDATE_GOLDEN") then
+		local w = assert(io.open(file, "wb"))
+		w:write(got)
+		w:close()
+	end
+	local f = assert(io.open(file, "rb"))
 	local want = f:read("a")
 	f:close()
 	if got == want then return end

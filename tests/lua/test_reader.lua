@@ -37,7 +37,8 @@ t:alloc(nil, 5000)
 t:alloc(true, 70000)
 top = t:top()
 assert(top.level == 2 and top.last == 262143 and top.present == 1 | 2 | 1 << 17)
-assert(t:census().nodes == 8, t:census().nodes)
+-- 70000, a lone ID, is in a keyed block: one block, no L1 node and leaf.
+assert(t:census().nodes == 7, t:census().nodes)
 assert(t:census().nodes == t:stats().nodes and t:census().ids == 102)
 assert(t:census().height == 3)
 
@@ -70,8 +71,14 @@ sl = t:slot(top, 1)
 assert(sl.first == 4096 and sl.last == 8191 and sl.present and not sl.full)
 assert(sl.value == nil and sl.reserved == nil, "an interior slot")
 
--- nodes_under: a subtree's nodes, counted in C.
+-- nodes_under: a subtree's nodes, counted in C, as the views show them:
+-- the keyed block of 70000 and its run of keys count as two.
 assert(t:nodes_under(l1) == 3 and t:nodes_under(top) == 8)
+local _, block = t:next_child(top, 17)
+assert(block.keyed == 1 and block.packed >= 1 and block.level == 1)
+local _, run = t:next_child(block, 0)
+assert(run.keyed == 1 and run.level == 0 and run.first == 69952)
+assert(t:nodes_under(block) == 2 and top.keyed == nil)
 assert(t:nodes_under(leaf) == 1)
 
 -- The same reader on an IDA: leaves hold bitmaps of IDA_BITMAP_BITS IDs.

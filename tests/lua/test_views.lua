@@ -35,6 +35,14 @@ for _, at in ipairs { 5, 1000, 70000, 1048579, 1073741824 } do
 end
 golden("sparse", sparse, { 1000, 1073741824, 2000000000 })
 
+-- Lone IDs in keyed blocks (0 and 16777216 make whole nodes): the dump
+-- says keyed block and its runs, the path the ID's key, in or not.
+local keyed = idr.new()
+for _, id in ipairs { 0, 16777216, 100000, 100005, 100200, 300000 } do
+	assert(keyed:alloc_u32("s", id, id) == id)
+end
+golden("keyed", keyed, { 100005, 100001, 100100, 16777216 })
+
 local tagged = idr.new { tagged = { id_bits = 16 } }
 local a = tagged:alloc_tagged("a")
 local b = tagged:alloc_tagged("b")

@@ -196,6 +196,34 @@ static void view_golden_sparse(void)
 	idr_destroy(&idr);
 }
 
+/* Lone IDs in keyed blocks: their paths, and the plain dump and the
+ * stats, which say so as the Lua module's do. */
+static void view_golden_keyed(void)
+{
+	static const unsigned long ids[] = { 100005, 100001, 100100, 16777216 };
+	static const int at[] = { 0, 16777216, 100000, 100005, 100200, 300000 };
+	DEFINE_IDR(idr);
+	char *text = NULL;
+	size_t len = 0, i;
+	FILE *mem;
+
+	for (i = 0; i < 6; i++)
+		CHECK_EQ(idr_alloc(&idr, val_s, at[i], at[i] + 1, 0), at[i]);
+	golden("keyed", &idr, ids, 4);
+	mem = open_memstream(&text, &len);
+	CHECK_EQ(idr_dump(&idr, mem, NULL), 0);
+	CHECK_EQ(idr_stats_print(&idr, mem), 0);
+	fclose(mem);
+	CHECK(strstr(text, "\n      L1 98304..102399  2/64, keyed block of 3 "
+			   "IDs, room for 3\n"));
+	CHECK(strstr(text, "\n        L0 99968..100031  2/64, in the keyed "
+			   "block (no leaf)\n"));
+	CHECK(strstr(text, "\npacked nodes: 3 (2 of them keyed blocks, "
+			   "holding 4 IDs)\n"));
+	free(text);
+	idr_destroy(&idr);
+}
+
 static void view_golden_tagged(void)
 {
 	unsigned long ids[3];
@@ -826,6 +854,7 @@ void suite_view(void)
 	RUN(view_golden_full_leaf);
 	RUN(view_golden_three_levels);
 	RUN(view_golden_sparse);
+	RUN(view_golden_keyed);
 	RUN(view_golden_tagged);
 	RUN(view_golden_ida);
 	RUN(view_golden_stats);
