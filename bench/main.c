@@ -64,7 +64,8 @@ static const char *const map_scen[MAP_SCENS] = {
 };
 
 static const char *const map_mem[MAP_MEMS] = {
-	"mem-100", "mem-50", "mem-10", "mem-sparse", "mem-sparse-tenth", "mem-pid"
+	"mem-100",    "mem-50",		  "mem-10",
+	"mem-sparse", "mem-sparse-tenth", "mem-pid"
 };
 
 static const char *const set_scen[SET_SCENS] = { "ida-alloc", "ida-free",
