@@ -556,16 +556,15 @@ static void stats_flat(FILE *out, const struct idr_stats *st, const char *what,
 		(double)st->bytes / (double)flat);
 }
 
-/* Keyed blocks are packed nodes too (idr_stats() counts them so). */
+/* Keyed blocks are packed nodes too (idr_stats() counts them so); each
+ * figure on a line of its own, a number a lesson can read. */
 static void stats_packed(FILE *out, const struct idr_stats *st,
 			 const struct occupancy *o)
 {
-	fprintf(out, "packed nodes: %lu", st->packed);
+	fprintf(out, "packed nodes: %lu\n", st->packed);
 	if (o->keyed_blocks)
-		fprintf(out, " (%lu of them keyed block%s, holding %lu ID%s)",
-			o->keyed_blocks, o->keyed_blocks == 1 ? "" : "s",
-			o->keyed_ids, o->keyed_ids == 1 ? "" : "s");
-	fputc('\n', out);
+		fprintf(out, "keyed blocks: %lu\nIDs in keyed blocks: %lu\n",
+			o->keyed_blocks, o->keyed_ids);
 }
 
 int idr_stats_print(const struct idr *idr, FILE *out)

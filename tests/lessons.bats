@@ -26,12 +26,12 @@ declare -gA RIGHT=(
 	[pre-get]=$'11\nEAGAIN\nnone'
 	[generations]=$'65541\nstale\n0x20005\nno'
 	[ida]=$'2\n1\n8'
-	[packed]=$'yes\n0\nno\n0\n2\nyes'
+	[packed]=$'yes\n0\nno\n0\n1\nyes\n2'
 	[lookup]=$'3\n17\nno\nno'
 	[removal]=$'0\n4\n1\n3\nENOENT'
-	[iteration]=$'5000\nv\nENOENT\n7'
+	[iteration]=$'5000\nv\nENOENT\n6'
 	[preload]=$'6\n10\n5\n2'
-	[memory]=$'17\n7\n3856\n3'
+	[memory]=$'17\n7\n3808\n3'
 	[why-64]=$'65\n2000\n6\n5'
 	[rcu-readers]=$'no\n0\n2\nyes\n2\n0'
 )
@@ -265,10 +265,13 @@ ${RIGHT[packed]}"
 	assert_success
 	# The lesson's claims, as the library checks them: the lone ID that
 	# grows the tree leaves no packed node; the full packed leaf of 2
-	# that takes a third lone ID has room for twice 3, 6.
+	# that takes a third lone ID has room for twice 3, 6; two lone IDs
+	# where no level-1 node is share one keyed block.
 	[ "$(sed -n '/^idr> alloc top 262143 262144$/,/^Right: /p' <<<"$output" |
 		tail -n 1)" = "Right: 0." ]
 	assert_line --partial "3/64, packed in 6"
+	assert_line --partial "1/64, keyed block of 2 IDs, room for 2"
+	assert_line "Score: 7 of 7."
 	# And the old claims are gone: packed from the start, whatever the
 	# tree; room for twice what it holds.
 	refute_output --partial "makes the nodes it adds packed from the start:"

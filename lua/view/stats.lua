@@ -43,18 +43,14 @@ local function rcu_line(st)
 		st.rcu_pending_bytes)
 end
 
-local function plural(n, word)
-	return ("%d %s%s"):format(n, word, n == 1 and "" or "s")
-end
-
--- Keyed blocks are packed nodes too (t:stats() counts them so).
+-- Keyed blocks are packed nodes too (t:stats() counts them so); each
+-- figure on a line of its own, a number a lesson can read.
 local function packed_line(st)
 	if st.keyed_blocks == 0 then
 		return ("packed nodes: %d\n"):format(st.packed)
 	end
-	return ("packed nodes: %d (%d of them keyed block%s, holding %s)\n")
-		:format(st.packed, st.keyed_blocks, st.keyed_blocks == 1 and "" or
-		"s", plural(st.keyed_ids, "ID"))
+	return ("packed nodes: %d\nkeyed blocks: %d\nIDs in keyed blocks: %d\n")
+		:format(st.packed, st.keyed_blocks, st.keyed_ids)
 end
 
 --- t:stats_text() -> text.  See idr(3lua).

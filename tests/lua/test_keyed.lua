@@ -26,8 +26,8 @@ for _ = 1, 100 do whole:alloc(true) end
 assert(not has(whole:dot(), "rounded") and not has(whole:dot(), "Rounded"))
 
 -- stats: keyed blocks are packed nodes, and the line says how many.
-assert(has(t:stats_text(), "\npacked nodes: 3 (2 of them keyed blocks, " ..
-	"holding 4 IDs)\n"))
+assert(has(t:stats_text(), "\npacked nodes: 3\nkeyed blocks: 2\n" ..
+	"IDs in keyed blocks: 4\n"))
 assert(t:stats().keyed_blocks == 2 and t:stats().keyed_ids == 4)
 assert(has(whole:stats_text(), "\npacked nodes: 0\n"))
 -- The bars count no run of keys as a leaf: 2 leaves, 2 IDs in them.
