@@ -4,16 +4,24 @@
  * (tests/build.bats, against make install DESTDIR=...): it walks every
  * node of a four-level tree with the cursor of <idr_view.h>, one child at
  * a time, then again with a budget of three nodes, and prints what it
- * met beside what idr_walk() and idr_stats() say.
+ * met beside what idr_walk() and idr_stats() say.  70000, alone in its
+ * level-1 range, is in a keyed block: a view, and a run of keys as a
+ * leaf's view that is no node of its own.
  */
 #include <idr_view.h>
 #include <stdio.h>
 
 static const unsigned long ids[] = { 0, 5, 4100, 70000, 300000, 300001 };
 
-/* Depth first, parent before children; stops after @budget nodes. */
+/* A leaf's view of a keyed block's run of keys: no node of its own. */
+static unsigned long is_run(const struct idr_view *v)
+{
+	return v->keyed && !v->level;
+}
+
+/* Depth first, parent before children; stops after @budget views. */
 static unsigned long cursor_walk(const struct idr *idr, unsigned long budget,
-				 unsigned long *leaves)
+				 unsigned long *leaves, unsigned long *runs)
 {
 	struct idr_view stack[IDR_LEVELS_MAX];
 	unsigned int next[IDR_LEVELS_MAX];
@@ -34,6 +42,7 @@ static unsigned long cursor_walk(const struct idr *idr, unsigned long budget,
 			next[++depth] = 0;
 			seen++;
 			*leaves += !stack[depth].level;
+			*runs += is_run(&stack[depth]);
 		} else if (depth-- == 0) {
 			break;
 		}
@@ -53,7 +62,7 @@ int main(void)
 	DEFINE_IDR(idr);
 	struct idr_stats st;
 	struct idr_info info;
-	unsigned long walked = 0, leaves = 0, all, some, spare = 0;
+	unsigned long walked = 0, leaves = 0, runs = 0, all, some, spare = 0;
 	size_t i;
 
 	for (i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
@@ -65,12 +74,12 @@ int main(void)
 	idr_info(&idr, &info);
 	idr_stats(&idr, &st);
 	idr_walk(&idr, count, &walked);
-	all = cursor_walk(&idr, (unsigned long)-1, &leaves);
-	some = cursor_walk(&idr, 3, &spare);
-	printf("height %u: cursor %lu nodes, %lu leaves; idr_walk %lu; "
-	       "idr_stats %lu, %lu leaves; budget 3: %lu\n",
-	       info.height, all, leaves, walked, st.nodes, st.level_nodes[0],
-	       some);
+	all = cursor_walk(&idr, (unsigned long)-1, &leaves, &runs);
+	some = cursor_walk(&idr, 3, &spare, &spare);
+	printf("height %u: cursor %lu views, %lu leaves (%lu a keyed run); "
+	       "idr_walk %lu; idr_stats %lu nodes, %lu leaves; budget 3: %lu\n",
+	       info.height, all, leaves, runs, walked, st.nodes,
+	       st.level_nodes[0], some);
 	idr_destroy(&idr);
 	return 0;
 }
