@@ -744,7 +744,8 @@ static int census_node(const struct idr_view *v, void *data)
 	ASSERT((v->full & ~v->present) == 0);
 	if (v->level == 0)
 		census_leaf(c, v);
-	c->nodes++;
+	/* A keyed block's run of keys is a view, not a node of its own. */
+	c->nodes += !v->keyed || v->level;
 	return 0;
 }
 
