@@ -12,6 +12,11 @@
 #include "nodes.h"
 #include "pack.h"
 
+/* Unkeying takes a level-1 node and a leaf for each of KEYED_MAX + 1
+ * IDs at most: no more than a preload, or idr_pre_get(), holds. */
+_Static_assert(KEYED_MAX + 2 <= IDR__INSERT_NODES_MAX,
+	       "an insertion that unkeys a block needs more nodes");
+
 /* A block holding @index's @entry alone, or NULL when malloc refuses. */
 IDR__HIDDEN struct idr_keyed *idr__keyed_new(uint64_t index, void *entry);
 /* A copy of @k with @entry at @index (absent) too; NULL when malloc
