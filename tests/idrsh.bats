@@ -965,11 +965,22 @@ idrsh: <stdin>:4: dot: /nonexistent/dir/t.dot: No such file or directory"
 }
 
 @test "explain says a packed node with no room moves, not that the path had no node" {
-	# A lone ID's leaf has room for two: the second fills it.
+	# A lone ID's leaf has room for two: the second fills it.  (Under
+	# the level-1 node of 262143: where there is none, lone IDs share a
+	# keyed block instead, next test.)
+	idrsh_lines "alloc a 262143 262144" "alloc b 260000 260001" \
+		"alloc b 260002 260003" "explain alloc c 260001 260002"
+	assert_success
+	assert_line "  Leaf L0 259968..260031 was packed with no room left: a copy with more room (a bigger block, or a whole node) takes its place in slot 30 of the node L1 258048..262143, and the old block goes back to malloc."
+	refute_line --partial "the path had no node there"
+}
+
+@test "explain says a keyed block takes a lone ID by a copy with its key" {
 	idrsh_lines "alloc a 262143 262144" "alloc b 100000 100001" \
 		"alloc b 100002 100003" "explain alloc c 100001 100002"
 	assert_success
-	assert_line "  Leaf L0 99968..100031 was packed with no room left: a copy with more room (a bigger block, or a whole node) takes its place in slot 26 of the node L1 98304..102399, and the old block goes back to malloc."
+	assert_line "  Keyed block L1 98304..102399 never changes in place (a reader may be in it): a copy with the new key among its sorted keys takes its place in slot 24 of the node L2 0..262143, and the old block goes back to malloc."
+	assert_line "  Key 1697 (ID 100001) joins the keyed block's sorted keys (its run L0 99968..100031, slot 33)."
 	refute_line --partial "the path had no node there"
 }
 
