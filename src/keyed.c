@@ -84,6 +84,27 @@ void idr__keyed_take(struct idr_keyed *k, unsigned int i)
 	k->n--;
 }
 
+struct idr_keyed *idr__keyed_shrink(struct idr_keyed *k)
+{
+	unsigned int cap = k->cap, n = k->n;
+	void **from = keyed_entries(k), **to;
+	struct idr_keyed *small;
+
+	if (malloc_chunk(keyed_size(n)) >= malloc_chunk(keyed_size(cap)))
+		return k;
+	/* The entries go where a block of room n keeps them, then the
+	 * block shrinks; if it cannot, they go back. */
+	k->cap = (uint8_t)n;
+	to = keyed_entries(k);
+	memmove(to, from, n * sizeof(void *));
+	small = idr__shrink(k, keyed_size(cap), keyed_size(n));
+	if (small)
+		return small;
+	memmove(from, to, n * sizeof(void *));
+	k->cap = (uint8_t)cap;
+	return k;
+}
+
 unsigned int idr__keyed_nodes(const struct idr_keyed *k, uint64_t index)
 {
 	uint64_t runs = keyed_runs(k) | bit(digit(index, IDR_BITS));

@@ -26,8 +26,8 @@ IDR__HIDDEN struct idr_keyed *idr__keyed_with(const struct idr_keyed *k,
 /* A copy of @k without its ID of rank @i; NULL when malloc refuses. */
 IDR__HIDDEN struct idr_keyed *idr__keyed_without(const struct idr_keyed *k,
 						 unsigned int i);
-/* Take @k's ID of rank @i out in place (a plain idr's, when malloc
- * refused the copy): the block keeps its room. */
+/* Take @k's ID of rank @i out in place (a plain idr's: no reader can be
+ * in it): the block keeps its room. */
 IDR__HIDDEN void idr__keyed_take(struct idr_keyed *k, unsigned int i);
 /* A packed level-1 node and its packed leaves, each fitted to what it
  * holds, in @k's place: @k's IDs and @entry at @index (absent).  The
@@ -35,6 +35,10 @@ IDR__HIDDEN void idr__keyed_take(struct idr_keyed *k, unsigned int i);
  * refuses any block. */
 IDR__HIDDEN void *idr__keyed_split(const struct idr_keyed *k, uint64_t index,
 				   void *entry);
+/* @k, after idr__keyed_take(), in a block of room for what it holds if
+ * that is a smaller chunk (realloc): the block, moved or not; @k as it
+ * was when realloc refuses. */
+IDR__HIDDEN struct idr_keyed *idr__keyed_shrink(struct idr_keyed *k);
 /* The whole nodes that turning @k into a level-1 node takes, with a
  * leaf for @index as well. */
 IDR__HIDDEN unsigned int idr__keyed_nodes(const struct idr_keyed *k,

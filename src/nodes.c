@@ -338,8 +338,6 @@ int idr__reserve(struct idr *idr, struct idr__nodes *spare, unsigned int need,
 	unsigned int from_preload = need < preloaded.nr ? need : preloaded.nr;
 	unsigned int from_cache;
 
-	if (supply == IDR__OWN_NODES)
-		from_preload = 0;
 	if (supply == IDR__CACHED_NODES)
 		return reserve_cached(idr, spare, need);
 	from_cache = cache_take_some(idr, spare, need - from_preload);

@@ -69,8 +69,6 @@ IDR__HIDDEN void idr__tree_emptied(struct idr *idr);
 enum idr__supply {
 	IDR__ANY_NODES,	   /* the preload, the idr's cache, then malloc */
 	IDR__CACHED_NODES, /* the idr's cache alone (-EAGAIN if short) */
-	IDR__OWN_NODES,	   /* the idr's cache, then malloc: a removal's,
-			    * which leaves the preload to the insertion */
 };
 
 /* Gather @need nodes into @spare, from @supply; all of them or none. */

@@ -275,15 +275,15 @@ bool idr__take_out(struct idr *idr, struct idr_node **path, unsigned int depth,
 }
 
 /* The keyed block @link leads to, the top's slot 0, as a whole level-1
- * node and leaves, from the idr's cache or malloc: the link to it, or
- * NULL if they cannot be had. */
+ * node and leaves, from the idr's cache (a removal mallocs nothing, as
+ * the kernel's): the link to it, or NULL if the cache is short. */
 static void *unkeyed_top(struct idr *idr, const void *link)
 {
 	struct idr_keyed *k = keyed_of(link);
 	struct idr__nodes spare = { NULL, 0 };
 
 	if (idr__reserve(idr, &spare, idr__keyed_nodes(k, k->key[0]),
-			 IDR__OWN_NODES))
+			 IDR__CACHED_NODES))
 		return NULL;
 	return idr__unkeyed(idr, idr->idr_rt, 0, link, &spare);
 }
@@ -397,12 +397,20 @@ static bool keyed_take(struct idr *idr, struct idr_node **path,
 
 	if (k->n == 1)
 		return keyed_out(idr, path, depth, index, rcu);
+	if (!rcu) {
+		/* No reader: in place, and no malloc, as any removal. */
+		idr__keyed_take(k, i);
+		without = idr__keyed_shrink(k);
+		if (without != k)
+			*child_slot(path[depth - 2],
+				    digit(index, KEYED_SHIFT)) =
+				link_to_keyed(without);
+		return true;
+	}
 	without = idr__keyed_without(k, i);
 	if (without)
 		keyed_replace(idr, path[depth - 2], index, k, without);
-	else if (!rcu)
-		idr__keyed_take(k, i);
-	return without || !rcu;
+	return without;
 }
 
 /* idr__delete() of @index from the keyed block path[@depth - 1].  An

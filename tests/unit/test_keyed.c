@@ -239,8 +239,11 @@ static void keyed_churn_copies(void)
 		put_lone(&idr, nth(n - 1));
 	}
 	seam_mem_stats(&now);
-	CHECK_EQ(now.allocs - was.allocs, 2 * round);
-	CHECK_EQ(now.frees - was.frees, 2 * round);
+	/* The removal in place, shrunk by realloc (a plain idr's: no malloc,
+	 * as any removal); the insertion a copy, malloc and free. */
+	CHECK_EQ(now.allocs - was.allocs, round);
+	CHECK_EQ(now.frees - was.frees, round);
+	CHECK_EQ(now.thread_reallocs - was.thread_reallocs, round);
 	CHECK_EQ(now.bytes, was.bytes);
 	check_nth(&idr, n);
 	idr_destroy(&idr);
@@ -485,14 +488,16 @@ static unsigned int fresh_height(void)
 /*
  * ID IDR_SLOTS * KEYED_SPAN (whole nodes, the tree grown to reach it),
  * then range 0's keyed block: removing that ID shrinks the tree to a top
- * at KEYED_SHIFT, whose keyed child turns into whole nodes, so the
- * height is the kernel's (a fresh tree's).  With no memory (the nodes
- * the removal put in the cache are fewer than 1 + LOW_N) the tree stays
- * one level taller, sound.
+ * at KEYED_SHIFT, whose keyed child turns into whole nodes from the
+ * idr's cache, so the height is the kernel's (a fresh tree's).  A
+ * removal mallocs nothing: with too few nodes cached (those the removal
+ * put there are fewer than 1 + LOW_N) the tree stays one level taller,
+ * sound, even with memory to spare.
  */
 static void keyed_shrink_unkeys(bool memory)
 {
 	unsigned long far = (unsigned long)IDR_SLOTS * KEYED_SPAN;
+	struct seam_mem_stats was, now;
 	unsigned int i;
 	DEFINE_IDR(idr);
 
@@ -500,12 +505,17 @@ static void keyed_shrink_unkeys(bool memory)
 	for (i = 0; i < LOW_N; i++)
 		put_lone(&idr, low(i));
 	CHECK_EQ(keyed_at(&idr, low(0)), LOW_N);
-	CHECK_EQ(idr_cache_count(&idr), 0);
-	seam_fault_inject(0, memory ? 0 : ~0UL);
+	if (memory)
+		CHECK_EQ(idr_pre_get(&idr, GFP_KERNEL), 1);
+	else
+		CHECK_EQ(idr_cache_count(&idr), 0);
+	seam_mem_stats(&was);
 	CHECK(idr_remove(&idr, far) == val(far));
-	seam_fault_inject(0, 0);
+	seam_mem_stats(&now);
+	CHECK_EQ(now.allocs, was.allocs);
 	CHECK_SOUND(&idr);
-	CHECK(idr_cache_count(&idr) < 1 + LOW_N);
+	if (!memory)
+		CHECK(idr_cache_count(&idr) < 1 + LOW_N);
 	CHECK_EQ(idr__height(&idr), fresh_height() + !memory);
 	CHECK_EQ(keyed_at(&idr, low(0)), memory ? 0 : LOW_N);
 	for (i = 0; i < LOW_N; i++)
@@ -529,8 +539,9 @@ static void keyed_shrink_to_kernel_height(void)
 	keyed_shrink_unkeys(false);
 }
 
-/* No memory for the copy: a plain idr takes the ID out in place, the
- * block keeping its room. */
+/* A plain idr takes the ID out in place, with every malloc refused (a
+ * removal mallocs nothing), then realloc shrinks the block to its IDs
+ * when that is a smaller chunk. */
 static void keyed_remove_no_memory_plain(void)
 {
 	DEFINE_IDR(idr);
@@ -541,13 +552,13 @@ static void keyed_remove_no_memory_plain(void)
 	seam_fault_inject(0, ~0UL);
 	CHECK(idr_remove(&idr, nth(1)) == val(nth(1)));
 	seam_fault_inject(0, 0);
-	CHECK_EQ(seam_bytes(), before);
+	CHECK_EQ(seam_bytes(), before - (keyed_size(3) - keyed_size(2)));
 	CHECK_EQ(keyed_at(&idr, BASE), 2);
-	CHECK_EQ(cap_at(&idr, BASE, 1), 3);
+	CHECK_EQ(cap_at(&idr, BASE, 1), 2);
 	CHECK(idr_find(&idr, nth(1)) == NULL);
 	CHECK_EQ(idr.idr_count, 3 + 2);
 	CHECK_SOUND(&idr);
-	put_lone(&idr, nth(1)); /* a copy again, sized to its IDs */
+	put_lone(&idr, nth(1)); /* a copy, sized to its IDs */
 	CHECK_EQ(cap_at(&idr, BASE, 1), 3);
 	CHECK_SOUND(&idr);
 	idr_destroy(&idr);
