@@ -4,9 +4,10 @@
  * says why and how they are laid out), and what they become past
  * KEYED_MAX: packed nodes fitted to their IDs (a lone ID's insertion,
  * which mallocs), or whole ones (any other, from reserved nodes).  A
- * block is never changed once readers can reach it, but for an entry
- * replaced in place: each change is a new block, made here, that
- * shape.c publishes in the old one's place.  Each block is exactly as
+ * block readers can reach changes only by an entry replaced in place:
+ * each other change is a new block, made here, that shape.c publishes
+ * in the old one's place; but a plain idr's removal, which has no
+ * reader and may not malloc, works in place.  Each block is exactly as
  * big as its IDs: a sparse idr's blocks hold one to three IDs, in
  * glibc's 32- and 48-byte chunks.
  */

@@ -494,8 +494,10 @@ free_descent(struct idr_node *node, unsigned int shift, uint64_t *at,
  * (step_down()), and a whole tree's descent costs nothing more.
  *
  * Once readers can reach a block, nothing in it changes but an entry
- * replaced in place: an insertion or a removal publishes a copy and
- * retires the block (on an RCU idr, after readers).  Past KEYED_MAX IDs,
+ * replaced in place: an insertion publishes a copy and retires the
+ * block (on an RCU idr, after readers), and so does an RCU idr's
+ * removal; a plain idr's, which may not malloc, takes the ID out in
+ * place and shrinks the block with realloc.  Past KEYED_MAX IDs,
  * an insertion makes the level-1 node and its leaves (tree.c), whole
  * nodes the caller reserved: KEYED_MAX + 2 at most.
  */
