@@ -36,7 +36,8 @@ SANITIZE := -fsanitize=address,undefined -fno-omit-frame-pointer \
 B := build
 LIB_SRC := src/trace.c src/nodes.c src/defer.c src/seek.c src/tree.c \
 	src/shape.c src/pack.c src/keyed.c src/check.c src/idr.c src/legacy.c \
-	src/tag.c src/ida.c src/walk.c src/view.c src/dump.c src/alloc.c
+	src/tag.c src/ida.c src/walk.c src/view.c src/dump.c src/alloc.c \
+	src/pool.c
 # src/idrsh*.[ch] are the shell's, not the library's (make install
 # installs idr.h and idr_view.h alone).
 LIB_HDR := $(filter-out src/idrsh%,$(wildcard src/*.h))

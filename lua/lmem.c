@@ -4,7 +4,6 @@
  */
 #include <stdatomic.h>
 #include <stdbool.h>
-#include <stdlib.h>
 
 #include "lidr.h"
 
@@ -12,15 +11,18 @@
 
 /*
  * idr.fault() and idr.mem(), written on the library's allocator seam:
- * luaopen_idr() sets this allocator, malloc(3) that counts and fails the
- * allocations idr.fault() arms.  Process-wide, as the seam is; atomic,
- * as C code beside Lua may preload in other threads.
+ * luaopen_idr() sets this allocator, which counts and fails the
+ * allocations idr.fault() arms and passes the rest to the allocator it
+ * replaced (the library's default: its pool of small cells and malloc).
+ * Process-wide, as the seam is; atomic, as C code beside Lua may preload
+ * in other threads.
  */
 static struct {
 	atomic_size_t bytes;
 	atomic_ulong allocs, frees, failed;
 	atomic_ulong fault_skip, fault_count;
 	bool set; /* the library took this allocator */
+	struct idr_allocator next;
 } lmem;
 static _Thread_local unsigned long lmem_thread_allocs;
 
@@ -53,7 +55,7 @@ static void *lmem_malloc(size_t size, void *ctx)
 		atomic_fetch_add(&lmem.failed, 1);
 		return NULL;
 	}
-	ptr = malloc(size);
+	ptr = lmem.next.malloc(size, lmem.next.ctx);
 	if (ptr) {
 		atomic_fetch_add(&lmem.bytes, size);
 		atomic_fetch_add(&lmem.allocs, 1);
@@ -66,7 +68,7 @@ static void *lmem_malloc(size_t size, void *ctx)
 static void *lmem_realloc(void *ptr, size_t old_size, size_t new_size,
 			  void *ctx)
 {
-	void *moved = realloc(ptr, new_size);
+	void *moved = lmem.next.realloc(ptr, old_size, new_size, lmem.next.ctx);
 
 	(void)ctx;
 	if (moved) {
@@ -81,7 +83,7 @@ static void lmem_free(void *ptr, size_t size, void *ctx)
 	(void)ctx;
 	atomic_fetch_sub(&lmem.bytes, size);
 	atomic_fetch_add(&lmem.frees, 1);
-	free(ptr);
+	lmem.next.free(ptr, size, lmem.next.ctx);
 }
 
 /* Set the allocator, unless a state opened before did.  It stays unset
@@ -98,7 +100,12 @@ static void lmem_open(lua_State *L)
 
 	(void)L;
 	idr_get_allocator(&now);
-	lmem.set = now.malloc == lmem_malloc || !idr_set_allocator(&counting);
+	if (now.malloc == lmem_malloc) {
+		lmem.set = true;
+		return;
+	}
+	lmem.next = now;
+	lmem.set = !idr_set_allocator(&counting);
 }
 
 static void lmem_check(lua_State *L)

@@ -12,31 +12,52 @@
  */
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "alloc.h"
 #include "node.h"
+#include "pool.h"
+
+/* The default allocator: malloc(3), but blocks of a pool cell's size or
+ * less, which glibc would give twice their bytes, come from pool.c. */
+static bool pooled(size_t size)
+{
+	return size <= IDR__POOL_CELL;
+}
 
 static void *std_malloc(size_t size, void *ctx)
 {
 	(void)ctx;
-	return malloc(size);
+	return pooled(size) ? idr__pool_take(true) : malloc(size);
 }
 
 /* Only ever a shrink: none is asked of glibc that would keep the chunk
- * (it does nothing then, in about 50 instructions). */
+ * (it does nothing then, in about 50 instructions).  Into a cell, only
+ * a free one: a shrink is part of a removal, which takes no new page. */
 static void *std_realloc(void *ptr, size_t old_size, size_t new_size, void *ctx)
 {
+	void *cell;
+
 	(void)ctx;
-	if (malloc_chunk(new_size) == malloc_chunk(old_size))
+	if (block_bytes(new_size) == block_bytes(old_size))
 		return ptr;
-	return realloc(ptr, new_size);
+	if (!pooled(new_size))
+		return realloc(ptr, new_size);
+	cell = idr__pool_take(false);
+	if (cell) {
+		memcpy(cell, ptr, new_size);
+		free(ptr);
+	}
+	return cell;
 }
 
 static void std_free(void *ptr, size_t size, void *ctx)
 {
-	(void)size;
 	(void)ctx;
-	free(ptr);
+	if (pooled(size))
+		idr__pool_give(ptr);
+	else
+		free(ptr);
 }
 
 /* clang-format off */

@@ -91,7 +91,7 @@ struct idr_keyed *idr__keyed_shrink(struct idr_keyed *k)
 	void **from = keyed_entries(k), **to;
 	struct idr_keyed *small;
 
-	if (malloc_chunk(keyed_size(n)) >= malloc_chunk(keyed_size(cap)))
+	if (block_bytes(keyed_size(n)) >= block_bytes(keyed_size(cap)))
 		return k;
 	/* The entries go where a block of room n keeps them, then the
 	 * block shrinks; if it cannot, they go back. */

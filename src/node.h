@@ -28,6 +28,7 @@
 
 #include "defer.h"
 #include "gen.h"
+#include "pool.h"
 #include "trace.h"
 
 #define SLOTS IDR_SLOTS
@@ -182,6 +183,13 @@ static inline size_t malloc_chunk(size_t size)
 	size_t chunk = (size + 8 + 15) & ~(size_t)15;
 
 	return chunk < 32 ? 32 : chunk;
+}
+
+/* The bytes the default allocator takes for a block of @size: a pool
+ * cell (pool.h) up to its size, a chunk of glibc's above. */
+static inline size_t block_bytes(size_t size)
+{
+	return size <= IDR__POOL_CELL ? IDR__POOL_CELL : malloc_chunk(size);
 }
 
 /* The bytes of a leaf whose pack word is @word (0: a whole one). */

@@ -117,8 +117,10 @@ field() {
 # headers).  The heap holds what the seam handed out, plus malloc's own:
 # at most 16 bytes a block.  The smallest node (a packed leaf of one
 # entry) is 24 bytes, so a tree of nodes costs at most a third more
-# ($4 = 3); a keyed block of one sparse ID asks for 16 bytes and takes
-# glibc's least chunk, 32, so a sparse tree at most twice ($4 = 1).
+# ($4 = 3).  A keyed block of one sparse ID is a 16-byte cell of the
+# default allocator's pool, whose pages of 4 KiB may hold free cells:
+# at these sizes (200 IDs take less than a page of cells) up to twice
+# ($4 = 1).
 agree() {
 	awk -v seam="$1" -v heap="$2" -v live="$3" -v share="${4:-3}" 'BEGIN {
 		d = (heap - seam) * live

@@ -4,7 +4,9 @@
  * atomic because preloading threads allocate outside the caller's lock.
  * realloc, which the library only shrinks with, is neither counted as an
  * allocation nor failed: it gives bytes back; each thread counts its
- * calls, which no allocation under idr_preload() may make.
+ * calls, which no allocation under idr_preload() may make.  It wraps
+ * the library's default allocator (its pool of cells, then malloc), so
+ * that every suite runs on what a program gets.
  */
 #include <stdatomic.h>
 #include <stdio.h>
@@ -13,6 +15,7 @@
 #include "idr.h"
 #include "seam.h"
 
+static struct idr_allocator next;
 static atomic_size_t bytes_in_use;
 static atomic_ulong allocs, frees, failed;
 static atomic_ulong fault_skip, fault_count;
@@ -48,7 +51,7 @@ static void *seam_malloc(size_t size, void *ctx)
 		atomic_fetch_add_explicit(&failed, 1, memory_order_relaxed);
 		return NULL;
 	}
-	ptr = malloc(size);
+	ptr = next.malloc(size, next.ctx);
 	if (!ptr)
 		return NULL;
 	atomic_fetch_add_explicit(&bytes_in_use, size, memory_order_relaxed);
@@ -60,7 +63,7 @@ static void *seam_malloc(size_t size, void *ctx)
 static void *seam_realloc(void *ptr, size_t old_size, size_t new_size,
 			  void *ctx)
 {
-	void *moved = realloc(ptr, new_size);
+	void *moved = next.realloc(ptr, old_size, new_size, next.ctx);
 
 	(void)ctx;
 	thread_reallocs++;
@@ -78,7 +81,7 @@ static void seam_free(void *ptr, size_t size, void *ctx)
 	(void)ctx;
 	atomic_fetch_sub_explicit(&bytes_in_use, size, memory_order_relaxed);
 	atomic_fetch_add_explicit(&frees, 1, memory_order_relaxed);
-	free(ptr);
+	next.free(ptr, size, next.ctx);
 }
 
 /* Before main(), so that no block the library holds came from malloc. */
@@ -90,10 +93,16 @@ __attribute__((constructor)) static void seam_install(void)
 		.free = seam_free,
 	};
 
+	idr_get_allocator(&next);
 	if (idr_set_allocator(&seam)) {
 		fputs("seam: the library already holds memory\n", stderr);
 		abort();
 	}
+}
+
+void seam_default(struct idr_allocator *a)
+{
+	*a = next;
 }
 
 void seam_mem_stats(struct seam_mem_stats *stats)

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * seam.h - the tests' allocator, set on the library's seam
- * (idr_set_allocator()) before main() runs: malloc(3) that counts
- * allocations and bytes, and fails the allocations it is told to.
+ * (idr_set_allocator()) before main() runs: the library's default
+ * allocator (pool cells and malloc(3)), counting allocations and bytes
+ * and failing the allocations it is told to.
  * Linked into the unit tests, the soak, the fuzz targets on the C API
  * and the benchmarks.
  */
@@ -11,6 +12,8 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+
+#include "idr.h"
 
 struct seam_mem_stats {
 	size_t bytes;	      /* in use now */
@@ -23,6 +26,9 @@ struct seam_mem_stats {
 
 /* The counters, all threads together (thread_allocs: this one's). */
 void seam_mem_stats(struct seam_mem_stats *stats);
+
+/* The allocator the seam wraps: the library's default. */
+void seam_default(struct idr_allocator *a);
 
 /* Let @skip allocations succeed, then fail @count (0: none fail). */
 void seam_fault_inject(unsigned long skip, unsigned long count);

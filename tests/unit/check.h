@@ -43,6 +43,7 @@ void suite_save(void);
 void suite_view(void);
 void suite_pack(void);
 void suite_keyed(void);
+void suite_pool(void);
 void suite_trace(void);
 void suite_edges(void);
 void suite_mutants(void);

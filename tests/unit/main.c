@@ -169,6 +169,7 @@ int main(int argc, char **argv)
 	suite_trace();
 	suite_pack();
 	suite_keyed();
+	suite_pool();
 	suite_edges();
 	suite_mutants();
 	suite_model();
