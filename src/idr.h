@@ -916,9 +916,11 @@ IDR_API int ida_check(const struct ida *ida);
 /*
  * Every byte the library allocates, in every idr and IDA and in every
  * thread's preload cache, comes from one process-wide allocator: one,
- * because idr_preload() takes no idr.  It is malloc(3), realloc(3) and
- * free(3) unless the caller sets another before the library holds any
- * memory.  Sizes are given back to free and realloc, so an allocator
+ * because idr_preload() takes no idr.  It is the default unless the
+ * caller sets another before the library holds any memory: malloc(3),
+ * realloc(3) and free(3), but for blocks of 16 bytes or less (a keyed
+ * block of one ID), which it cuts from pages of 4 KiB, as glibc would
+ * give them 32.  Sizes are given back to free and realloc, so an allocator
  * can count bytes without headers of its own; ctx is passed to each call.
  * Counting allocations, making the n-th one fail (as the project's tests
  * and idrsh's "fail" do) and the like are written on this seam.
@@ -939,7 +941,7 @@ struct idr_allocator {
 
 /**
  * idr_set_allocator() - Set the allocator of all the library's memory.
- * @a: the allocator, copied; NULL for malloc(3), realloc(3) and free(3).
+ * @a: the allocator, copied; NULL for the default (above).
  *
  * Context: before other threads use the library (the check and the
  * change are not atomic against their allocations).
@@ -953,7 +955,7 @@ IDR_API int idr_set_allocator(const struct idr_allocator *a);
 
 /**
  * idr_get_allocator() - Read the allocator in use.
- * @a: filled in: the last one set, or the default (malloc(3) and friends,
+ * @a: filled in: the last one set, or the default (above,
  * ctx NULL), so that a caller can wrap it.
  */
 IDR_API void idr_get_allocator(struct idr_allocator *a);
