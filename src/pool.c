@@ -64,11 +64,24 @@ _Static_assert(sizeof(struct pool_page) ==
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct pool_page *roomy; /* the list of pages with a free cell */
 static size_t pages, cells;	/* held, handed out: idr__pool_count() */
-static pthread_once_t memcheck_once = PTHREAD_ONCE_INIT;
+static pthread_once_t pool_once = PTHREAD_ONCE_INIT;
 
-static void memcheck_init(void)
+/* A child forked while another thread held the lock would find it held
+ * for good: the fork waits for the lock, as glibc's malloc does. */
+static void fork_prepare(void)
+{
+	pthread_mutex_lock(&lock);
+}
+
+static void fork_done(void)
+{
+	pthread_mutex_unlock(&lock);
+}
+
+static void pool_init(void)
 {
 	VALGRIND_CREATE_MEMPOOL(&roomy, 0, 0);
+	pthread_atfork(fork_prepare, fork_done, fork_done);
 }
 
 static void *cell_at(struct pool_page *p, uint32_t i)
@@ -140,7 +153,7 @@ void *idr__pool_take(bool grow)
 	struct pool_page *p = NULL;
 	void *cell;
 
-	pthread_once(&memcheck_once, memcheck_init);
+	pthread_once(&pool_once, pool_init);
 	pthread_mutex_lock(&lock);
 	if (!roomy && grow) {
 		pthread_mutex_unlock(&lock);

@@ -7,9 +7,12 @@
  */
 #include <limits.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "idr_view.h"
@@ -181,6 +184,49 @@ static void pool_threads(void)
 	CHECK_EQ(pool_cells(), cells);
 }
 
+#if !defined(__SANITIZE_ADDRESS__)
+/* Not under ASan: its own allocator (gcc 12's) is not safe across fork;
+ * a child of a thread in aligned_alloc() waits for good. */
+static atomic_bool churning;
+
+static void *churn_until_stopped(void *arg)
+{
+	(void)arg;
+	while (atomic_load_explicit(&churning, memory_order_relaxed))
+		idr__pool_give(idr__pool_take(true));
+	return NULL;
+}
+
+/* A child forked while another thread is inside the pool can still use
+ * it (else it waits for the lock for good, and the alarm ends it). */
+static void pool_fork_while_busy(void)
+{
+	pthread_t t;
+	int i, status = 0;
+	pid_t pid;
+
+	atomic_store(&churning, true);
+	if (!CHECK_EQ(pthread_create(&t, NULL, churn_until_stopped, NULL), 0))
+		return;
+	for (i = 0; i < 200 && !status; i++) {
+		pid = fork();
+		if (!pid) {
+			void *cell;
+
+			alarm(5);
+			cell = idr__pool_take(true);
+			idr__pool_give(cell);
+			_exit(cell ? 0 : 1);
+		}
+		if (!CHECK(pid > 0) || !CHECK_EQ(waitpid(pid, &status, 0), pid))
+			break;
+	}
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	atomic_store(&churning, false);
+	pthread_join(t, NULL);
+}
+#endif
+
 #if defined(__SANITIZE_ADDRESS__)
 /* AddressSanitizer sees a free cell as freed memory. */
 static void pool_cell_poisoned_when_free(void)
@@ -257,6 +303,9 @@ void suite_pool(void)
 	RUN(pool_take_without_growing);
 	RUN(pool_shrink_into_cell);
 	RUN(pool_threads);
+#if !defined(__SANITIZE_ADDRESS__)
+	RUN(pool_fork_while_busy);
+#endif
 #if defined(__SANITIZE_ADDRESS__)
 	RUN(pool_cell_poisoned_when_free);
 #endif
