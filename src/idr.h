@@ -920,7 +920,10 @@ IDR_API int ida_check(const struct ida *ida);
  * caller sets another before the library holds any memory: malloc(3),
  * realloc(3) and free(3), but for blocks of 16 bytes or less (a keyed
  * block of one ID), which it cuts from pages of 4 KiB, as glibc would
- * give them 32.  Sizes are given back to free and realloc, so an allocator
+ * give them 32.  So an allocator that wraps the default (from
+ * idr_get_allocator()) must give its free and realloc the size the
+ * block was allocated or last shrunk with, and call realloc only to
+ * shrink: the default tells a cell from a malloc'd block by its size.  Sizes are given back to free and realloc, so an allocator
  * can count bytes without headers of its own; ctx is passed to each call.
  * Counting allocations, making the n-th one fail (as the project's tests
  * and idrsh's "fail" do) and the like are written on this seam.
