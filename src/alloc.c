@@ -38,24 +38,34 @@ static void *std_malloc(size_t size, void *ctx)
 	return pooled(size) ? idr__pool_take(true) : malloc(size);
 }
 
-/* Only ever a shrink: none is asked of glibc that would keep the chunk
- * (it does nothing then, in about 50 instructions).  Into a cell, only
- * a free one: a shrink is part of a removal, which takes no new page. */
-static void *std_realloc(void *ptr, size_t old_size, size_t new_size, void *ctx)
+/* A shrink to a cell's size: into a free cell, as a shrink is part of a
+ * removal, which takes no new page; NULL if none is free. */
+__attribute__((noinline)) static void *
+shrink_to_cell(void *ptr, size_t old_size, size_t new_size)
 {
 	void *cell;
 
-	(void)ctx;
-	if (block_bytes(new_size) == block_bytes(old_size))
+	if (pooled(old_size))
 		return ptr;
-	if (!pooled(new_size))
-		return realloc(ptr, new_size);
 	cell = idr__pool_take(false);
 	if (cell) {
 		memcpy(cell, ptr, new_size);
 		free(ptr);
 	}
 	return cell;
+}
+
+/* Only ever a shrink: none is asked of glibc that would keep the chunk
+ * (it does nothing then, in about 50 instructions).  Both calls are
+ * tail calls: a removal's shrink costs what it did before the pool. */
+static void *std_realloc(void *ptr, size_t old_size, size_t new_size, void *ctx)
+{
+	(void)ctx;
+	if (pooled(new_size))
+		return shrink_to_cell(ptr, old_size, new_size);
+	if (malloc_chunk(new_size) == malloc_chunk(old_size))
+		return ptr;
+	return realloc(ptr, new_size);
 }
 
 static void std_free(void *ptr, size_t size, void *ctx)
