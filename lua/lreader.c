@@ -544,13 +544,16 @@ int lidr_census(lua_State *L)
 }
 
 /* The nodes under @v, @v's own included: a leaf is counted by its
- * parent's bitmap, never read. */
+ * parent's bitmap, never read; a keyed block is one node, its runs of
+ * keys none, as idr_stats() counts. */
 static lua_Integer nodes_under(const struct idr *tree, const struct idr_view *v)
 {
 	struct idr_view child;
 	lua_Integer n = 1;
 	unsigned int slot;
 
+	if (v->keyed)
+		return n;
 	if (v->level == 1)
 		return n + __builtin_popcountll(v->present);
 	for (slot = 0; idr_view_next_child(tree, v, &slot, &child); slot++)
