@@ -177,7 +177,9 @@ static int mark_node(const struct idr_view *v, void *data)
 	}
 	m->width[v->level] = v->last - v->first;
 	m->slots = v->slots;
-	m->nodes++;
+	/* A keyed block's runs of keys are views, not nodes (idr_stats()). */
+	if (!(leaf && v->keyed))
+		m->nodes++;
 	if (idr_leaf && m->kept && entries == v->present)
 		flags |= ENTRIES_SAME;
 	put(k->nodes, flags);

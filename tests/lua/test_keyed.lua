@@ -29,6 +29,8 @@ assert(not has(whole:dot(), "rounded") and not has(whole:dot(), "Rounded"))
 assert(has(t:stats_text(), "\npacked nodes: 3\nkeyed blocks: 2\n" ..
 	"IDs in keyed blocks: 4\n"))
 assert(t:stats().keyed_blocks == 2 and t:stats().keyed_ids == 4)
+-- A mark counts nodes as stats does: a run of keys is none.
+assert(t:mark().nodes == t:stats().nodes)
 assert(has(whole:stats_text(), "\npacked nodes: 0\n"))
 -- The bars count no run of keys as a leaf: 2 leaves, 2 IDs in them.
 assert(has(t:stats_text(), "  L0   |#                        | 2 of 128 (1%)"))
