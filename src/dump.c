@@ -195,13 +195,21 @@ static void leaf_entries(struct dumper *d, const struct idr_view *v,
 
 /* {==================== The tree as text ==================== */
 
-/* What the node is, as the Lua dump says it (G.kind()). */
-static void node_kind(struct dumper *d, const struct idr_view *v)
+/* What the node is, as the Lua dump says it (G.kind()), after the @col
+ * characters of its line so far; a keyed block's room only where the
+ * line stays in WIDTH (not always at 3 bits a level, 11 levels deep). */
+static void node_kind(struct dumper *d, const struct idr_view *v,
+		      unsigned int col)
 {
-	if (v->keyed && v->level)
-		say(d, ", keyed block of %u ID%s, room for %u", v->keyed,
-		    v->keyed == 1 ? "" : "s", v->packed);
-	else if (v->keyed)
+	char room[32];
+
+	if (v->keyed && v->level) {
+		col += say(d, ", keyed block of %u ID%s", v->keyed,
+			   v->keyed == 1 ? "" : "s");
+		snprintf(room, sizeof(room), ", room for %u", v->packed);
+		if (col + strlen(room) <= WIDTH)
+			say(d, "%s", room);
+	} else if (v->keyed)
 		say(d, ", in the keyed block (no leaf)");
 	else if (v->packed)
 		say(d, ", packed in %u", v->packed);
@@ -209,13 +217,13 @@ static void node_kind(struct dumper *d, const struct idr_view *v)
 
 static void dump_node(struct dumper *d, const struct idr_view *v)
 {
-	unsigned int indent = 2 * v->depth;
+	unsigned int indent = 2 * v->depth, col;
 	char map[IDR_SLOTS + 1];
 
 	slot_map(d, v, map);
-	say(d, "%*sL%u %lu..%lu  %d/%u", indent, "", v->level, v->first,
-	    v->last, __builtin_popcountll(v->present), v->slots);
-	node_kind(d, v);
+	col = say(d, "%*sL%u %lu..%lu  %d/%u", indent, "", v->level, v->first,
+		  v->last, __builtin_popcountll(v->present), v->slots);
+	node_kind(d, v, col);
 	say(d, "\n%*s%s\n", indent + 2, "", map);
 	if (v->level == 0)
 		leaf_entries(d, v, indent + 2);
