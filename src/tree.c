@@ -374,6 +374,77 @@ void idr__insert(struct idr *idr, uint64_t index, void *entry,
 
 /* {==================== Lone IDs ==================== */
 
+/* The levels a lone ID adds above the top, bottom up (see lone_up()). */
+struct lone_up {
+	struct idr_node *node[IDR__LEVELS];
+	unsigned int n;
+};
+
+/* The room of each: the old top at slot 0 and the ID's path. */
+#define LONE_UP_SIZE pack_size(idr__room_fitted(2, true), true)
+
+static void lone_up_free(struct lone_up *up)
+{
+	while (up->n)
+		idr__free(up->node[--up->n], LONE_UP_SIZE);
+}
+
+/*
+ * The levels that a lone ID at @index, above the top (or in an empty
+ * tree), adds: packed, as the nodes below them will be, where grow()
+ * makes whole ones; malloc'd, not yet linked.  All or none.  An empty
+ * tree's first ID below IDR_SLOTS (usually 0, the start of a run) gets
+ * a whole leaf as before: false, as when malloc refuses.
+ */
+static bool lone_up(struct lone_up *up, const struct idr *idr, uint64_t index)
+{
+	unsigned int top = shift_for(index), cap = idr__room_fitted(2, true),
+		     shift = top;
+
+	if (idr->idr_rt)
+		shift = idr->idr_shift + IDR_BITS;
+	up->n = 0;
+	if (!top)
+		return false;
+	for (; shift <= top; shift += IDR_BITS) {
+		struct idr_node *node = idr__malloc(LONE_UP_SIZE);
+
+		if (!node) {
+			lone_up_free(up);
+			return false;
+		}
+		node->full = 0;
+		node->present = 0;
+		node->pack = pack_word(cap, false, shift);
+		up->node[up->n++] = node;
+	}
+	return true;
+}
+
+/* Put @up's levels on top, each over the one before at its slot 0, as
+ * grow() does for @index. */
+static void lone_up_link(struct idr *idr, const struct lone_up *up,
+			 uint64_t index)
+{
+	unsigned int i, shift = shift_of(up->node[0]);
+
+	for (i = 0; i < up->n; i++, shift += IDR_BITS) {
+		struct idr_node *node = up->node[i], *old = idr->idr_rt;
+
+		if (old) {
+			node->slots[0] = writer_top(idr);
+			node->present = bit(0);
+			node->full = old->full == ALL_SLOTS ? bit(0) : 0;
+		}
+		idr__set_top(idr, link_to(node), shift);
+		idr->idr_nodes++;
+		if (!old)
+			trace_made(idr, index, shift, node);
+		else if (tracing(idr))
+			trace_grow(idr, node);
+	}
+}
+
 /*
  * Store @entry at the free @index, a lone ID (lone() in idr.c says which).
  * Such IDs are usually scattered (handles, keys), and a whole node for
@@ -381,45 +452,65 @@ void idr__insert(struct idr *idr, uint64_t index, void *entry,
  * ID.  So the nodes it adds are born packed with room for one, and a
  * packed node on its path with no room moves to a block with room for
  * twice what it will hold (each as much as malloc's block holds anyway).
- * Every block is malloc'd before the tree changes, all or none.
- * IDR__NEEDS_NODES (nothing changed) when malloc refuses, the tree must
- * grow, or a packed node would grow past PACK_MAX: the caller then
- * reserves whole nodes as for any insertion.
+ * An ID above the top adds packed levels on top (lone_up()).  Every
+ * block is malloc'd before the tree changes, all or none.
+ * IDR__NEEDS_NODES (nothing changed) when malloc refuses, or a packed
+ * node would grow past PACK_MAX: the caller then reserves whole nodes
+ * as for any insertion.
  */
 int idr__insert_lone(struct idr *idr, uint64_t index, void *entry)
 {
 	struct idr_node *path[IDR__LEVELS], *node = idr->idr_rt, *child;
 	unsigned int depth = 0, shift = idr->idr_shift, i;
 	struct idr__lone_blocks b;
+	struct lone_up up = { { NULL }, 0 };
 	struct idr_keyed *k = NULL;
 	void *link;
 
-	if (!packable(idr) || !node || index >= capacity(shift))
+	if (!packable(idr))
 		return IDR__NEEDS_NODES;
-	for (;; shift -= IDR_BITS) {
+	if (!node || index >= capacity(shift)) {
+		if (!lone_up(&up, idr, index))
+			return IDR__NEEDS_NODES;
+		/* The new top, with nothing yet at the ID's slot. */
+		node = up.node[up.n - 1];
+		shift = shift_for(index);
 		path[depth++] = node;
-		if (!shift || !(link = child_link(node, digit(index, shift))))
-			break;
-		if (link_keyed(link))
-			return idr__keyed_put(idr, node, index, link, entry);
-		node = linked(link);
+		link = link_to(node);
+	} else {
+		for (;; shift -= IDR_BITS) {
+			path[depth++] = node;
+			if (!shift ||
+			    !(link = child_link(node, digit(index, shift))))
+				break;
+			if (link_keyed(link))
+				return idr__keyed_put(idr, node, index, link,
+						      entry);
+			node = linked(link);
+		}
+		link = path_link(idr, path, depth, index, shift);
+		/* An RCU idr's packed node takes an ID in place only last,
+		 * and whole nodes take the rest (a copy would be published
+		 * before the insertion into it). */
+		if (idr__rcu(idr) &&
+		    must_move(idr, link, shift, digit(index, shift)))
+			return IDR__NEEDS_NODES;
 	}
-	link = path_link(idr, path, depth, index, shift);
-	/* An RCU idr's packed node takes an ID in place only last, and
-	 * whole nodes take the rest (a copy would be published before the
-	 * insertion into it). */
-	if (idr__rcu(idr) && must_move(idr, link, shift, digit(index, shift)))
-		return IDR__NEEDS_NODES;
 	/* A level-1 node's range with no node yet: a keyed block. */
-	if (shift >= KEYED_SHIFT && !(k = idr__keyed_new(index, entry)))
+	if (shift >= KEYED_SHIFT && !(k = idr__keyed_new(index, entry))) {
+		lone_up_free(&up);
 		return IDR__NEEDS_NODES;
+	}
 	if (!idr__lone_malloc(&b, link, shift, k ? KEYED_SHIFT : 0)) {
 		idr__free(k, k ? keyed_size(1) : 0);
+		lone_up_free(&up);
 		return IDR__NEEDS_NODES;
 	}
 	if (tracing(idr))
 		idr__trace_supply(idr, IDR_TRACE_MALLOC,
-				  b.n_made + !!b.grown + !!k);
+				  up.n + b.n_made + !!b.grown + !!k);
+	if (up.n)
+		lone_up_link(idr, &up, index);
 	if (b.grown) {
 		link = idr__lone_grow(&b, link, shift);
 		node = idr__replace_node(idr, path, depth, index, shift, link);

@@ -614,7 +614,9 @@ L0 0..63  1/64
 }
 
 @test "fail N: the next allocation fails with ENOMEM, the tree unchanged" {
-	idrsh_lines "alloc a" "fail 1" "alloc b 64" "alloc c 64" count "fail -1"
+	# Two: 64, asked for by itself, takes packed blocks, and whole
+	# nodes when it cannot have those.
+	idrsh_lines "alloc a" "fail 2" "alloc b 64" "alloc c 64" count "fail -1"
 	assert_failure 1
 	assert_equal "$output" "0
 64
@@ -624,11 +626,11 @@ idrsh: <stdin>:6: fail: bad N '-1': out of range 0 .. 2147483647"
 }
 
 @test "fail N is spent on tree operations: the views do not use it up" {
-	idrsh_lines "alloc a" "fail 1" dump dot stats "path 0" list fail \
+	idrsh_lines "alloc a" "fail 2" dump dot stats "path 0" list fail \
 		"alloc b 64" fail "lua assert(t:validate())" list
 	assert_failure 1
 	assert_line --index 0 "0"
-	assert_line "allocations set to fail: 1"
+	assert_line "allocations set to fail: 2"
 	assert_line "allocations set to fail: 0"
 	assert_line "0 a"
 	refute_line --partial "64 b"
@@ -786,10 +788,10 @@ trace: slot-clear level=0 first=64 last=127 slot=0
 trace: open level=0 first=64 last=127 slot=0
 trace: detach level=1 first=0 last=4095 slot=1
 trace: node-free level=0 first=64 last=127 slot=0
-trace: cache-put level=0 first=64 last=127 slot=0
+trace: free level=0 first=64 last=127 slot=0
 trace: detach level=1 first=0 last=4095 slot=0
 trace: node-free level=1 first=0 last=4095 slot=0
-trace: cache-put level=1 first=0 last=4095 slot=0
+trace: free level=1 first=0 last=4095 slot=0
 trace: shrink level=0 first=0 last=63 slot=0 height=1
 trace: done remove result=64
 b
@@ -966,9 +968,10 @@ idrsh: <stdin>:4: dot: /nonexistent/dir/t.dot: No such file or directory"
 
 @test "explain says a packed node with no room moves, not that the path had no node" {
 	# A lone ID's leaf has room for two: the second fills it.  (Under
-	# the level-1 node of 262143: where there is none, lone IDs share a
-	# keyed block instead, next test.)
-	idrsh_lines "alloc a 262143 262144" "alloc b 260000 260001" \
+	# the level-1 node of 262143, made whole by the preload: where there
+	# is none, lone IDs share a keyed block instead, next test.)
+	idrsh_lines preload "alloc a 262143 262144" preload_end \
+		"alloc b 260000 260001" \
 		"alloc b 260002 260003" "explain alloc c 260001 260002"
 	assert_success
 	assert_line "  Leaf L0 259968..260031 was packed with no room left: a copy with more room (a bigger block, or a whole node) takes its place in slot 30 of the node L1 258048..262143, and the old block goes back to malloc."

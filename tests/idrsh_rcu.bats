@@ -13,7 +13,7 @@ idrsh_lines() {
 	run --separate-stderr "$IDRSH" < <(printf '%s\n' "$@")
 }
 
-# A removal that frees a leaf and the top, then stats, mem, the barrier
+# A removal that frees 5000's blocks and the top, then stats, mem, the barrier
 # and stats again.
 rcu_session() {
 	idrsh_lines "new r --rcu" "alloc a 0" "alloc b 5000" rcu_barrier \
@@ -40,8 +40,9 @@ rcu_session() {
 }
 
 @test "the waiting blocks are not in bytes; after the barrier they are cached" {
-	idrsh_lines "new r --rcu" "alloc a 0" "alloc b 5000" "remove 5000" \
-		rcu_barrier stats
+	# Preloaded, so whole nodes: a lone ID's packed blocks go to malloc.
+	idrsh_lines "new r --rcu" "alloc a 0" preload "alloc b 5000" \
+		preload_end "remove 5000" rcu_barrier stats
 	assert_success
 	assert_line "rcu: 0 blocks (0 bytes) wait for readers"
 	refute_line "cached nodes: 0"

@@ -26,12 +26,12 @@ declare -gA RIGHT=(
 	[pre-get]=$'11\nEAGAIN\nnone'
 	[generations]=$'65541\nstale\n0x20005\nno'
 	[ida]=$'2\n1\n8'
-	[packed]=$'yes\n0\nno\n0\n1\nyes\n2'
+	[packed]=$'yes\n0\nno\n2\n3\nyes\n2'
 	[lookup]=$'3\n17\nno\nno'
-	[removal]=$'0\n4\n1\n3\nENOENT'
+	[removal]=$'0\n3\n1\n3\nENOENT'
 	[iteration]=$'5000\nv\nENOENT\n6'
 	[preload]=$'6\n10\n5\n2'
-	[memory]=$'17\n7\n3808\n3'
+	[memory]=$'17\n6\n800\n744'
 	[why-64]=$'65\n2000\n6\n5'
 	[rcu-readers]=$'no\n0\n2\nyes\n2\n0'
 )
@@ -249,33 +249,36 @@ $(yes nonsense | head -n $((2 * n)))"
 	assert_line "bytes: 184"
 }
 
-@test "ida runs 'path 5000' once; generations' third question is no trivial 'still live'; memory says why one node is 3752 bytes" {
+@test "ida runs 'path 5000' once; generations' third question is no trivial 'still live'; memory says why one node is 536 bytes" {
 	run "$IDRSH" -c 'lesson ida' <<<"${RIGHT[ida]}"
 	[ "$(grep -c '^idr> path 5000$' <<<"$output")" -eq 1 ]
 	run "$IDRSH" -c 'lesson generations' <<<"${RIGHT[generations]}"
 	refute_output --partial "still live"
 	assert_line --regexp "^Question 4 of 4: ID 5 is in use again"
 	run "$IDRSH" -c 'lesson memory' <<<"${RIGHT[memory]}"
-	[[ $(tr '\n' ' ' <<<"$output") == *"counts the nodes waiting in the cache too, 6 of them and the leaf, 7 * 536 = 3752"* ]]
+	[[ $(tr '\n' ' ' <<<"$output") == *"shows one node and 536 bytes: ID 0's whole leaf, all that is left"* ]]
+	assert_line "bytes: 536"
 }
 
-@test "packed says what the library does: growing makes whole nodes; a full leaf of 2 gets room for 6" {
+@test "packed says what the library does: growing makes packed levels; a full leaf of 2 gets room for 6" {
 	run "$IDRSH" <<<"lesson packed
 ${RIGHT[packed]}"
 	assert_success
 	# The lesson's claims, as the library checks them: the lone ID that
-	# grows the tree leaves no packed node; the full packed leaf of 2
-	# that takes a third lone ID has room for twice 3, 6; two lone IDs
-	# where no level-1 node is share one keyed block.
-	[ "$(sed -n '/^idr> alloc top 262143 262144$/,/^Right: /p' <<<"$output" |
-		tail -n 1)" = "Right: 0." ]
-	assert_line --partial "3/64, packed in 6"
+	# grows the tree makes a packed root and leaf; the full packed leaf
+	# of 2 that takes a third lone ID has room for twice 3, 6; two lone
+	# IDs where no level-1 node is share one keyed block.
+	[ "$(sed -n '/^idr> alloc top 4095 4096$/,/^Right: /p' <<<"$output" |
+		tail -n 1)" = "Right: 2." ]
+	assert_line "L1 0..4095  3/64, packed in 6"
+	assert_line "  L0 1984..2047  3/64, packed in 6"
 	assert_line --partial "1/64, keyed block of 2 IDs, room for 2"
 	assert_line "Score: 7 of 7."
 	# And the old claims are gone: packed from the start, whatever the
-	# tree; room for twice what it holds.
+	# tree; room for twice what it holds; growing makes whole nodes.
 	refute_output --partial "makes the nodes it adds packed from the start:"
 	refute_output --partial "room for twice what it holds"
+	refute_output --partial "grows the tree makes whole nodes"
 }
 
 @test "ida contrasts ida_alloc's inclusive MAX with idr_alloc's half-open range" {
@@ -357,7 +360,7 @@ spoken() {
 	assert_success
 	assert_output "ok"
 	# The lessons' own cases.
-	run "$IDRSH" -c 'lesson removal' <<<$'none\nfour\none\nthree\nENOENT'
+	run "$IDRSH" -c 'lesson removal' <<<$'none\nthree\none\nthree\nENOENT'
 	assert_line "Right: none."
 	assert_line "Score: 5 of 5."
 	run "$IDRSH" -c 'lesson grow-shrink' <<<$'2 nodes\nslot 2\ntwo levels\n2'
@@ -404,7 +407,7 @@ $q"
 	# Question 3 asks the height after 'remove 5000', which prints the value.
 	assert_line "Wrong: you said 9; the answer is 1."
 	assert_line "The grader read the tree's stats after it: height 1, 1 node."
-	assert_line "The grader read the tree's stats: 9 nodes before, 5 after."
+	assert_line "The grader read the tree's stats: 7 nodes before, 4 after."
 	assert_line "The grader read the error it printed, ENOENT."
 	run "$IDRSH" -c 'lesson lookup' <<<$'1\n1\nno\nno'
 	assert_line --regexp '^The grader read the line "L2 0\.\.262143: slot 17.*"\.$'

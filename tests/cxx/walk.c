@@ -4,9 +4,10 @@
  * (tests/build.bats, against make install DESTDIR=...): it walks every
  * node of a four-level tree with the cursor of <idr_view.h>, one child at
  * a time, then again with a budget of three nodes, and prints what it
- * met beside what idr_walk() and idr_stats() say.  70000, alone in its
- * level-1 range, is in a keyed block: a view, and a run of keys as a
- * leaf's view that is no node of its own.
+ * met beside what idr_walk() and idr_stats() say.  4100, 70000 and
+ * 300000 (with 300001), each alone in its level-1 range, are in keyed
+ * blocks: each a view, and a run of keys as a leaf's view that is no
+ * node of its own.
  */
 #include <idr_view.h>
 #include <stdio.h>

@@ -20,7 +20,8 @@ end
 
 -- A small tree, as a lesson draws it: five IDs in a row, 64 and 300 on
 -- leaves of their own (asked for alone, as idr_alloc_u32() with a range
--- of one: 300's leaf is packed), then 70 with its events kept.
+-- of one: their leaves are packed, and so is the top 64 added), then 70
+-- with its events kept.
 function C.small()
 	local t = idr.new()
 	for i = 0, 4 do t:alloc("v" .. i) end

@@ -122,7 +122,7 @@ do
 end
 
 -- On an RCU idr a freed node waits for readers before malloc has it back;
--- a plain idr's goes at once (to its cache here).
+-- a plain idr's goes at once (a lone ID's leaf is born packed: to malloc).
 do
 	local function told(tree)
 		tree:alloc("a")
@@ -136,5 +136,5 @@ do
 		"stand in it are done (an RCU grace period)", 1, true), rcu)
 	local plain = told(idr.new())
 	assert(not plain:find("grace period", 1, true), plain)
-	assert(plain:find("goes to the idr's cache.", 1, true), plain)
+	assert(plain:find("goes back to malloc.", 1, true), plain)
 end

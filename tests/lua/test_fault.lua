@@ -9,14 +9,16 @@ local function snapshot(t)
 	return table.concat(s, "\n")
 end
 
--- Call @f(t) with the @n-th allocation failing (0: the first); true if
--- it failed as it should, false if it succeeded (it needed fewer).
+-- Call @f(t) with the @n-th allocation and all after it failing (0: the
+-- first): a lone ID's packed blocks, then the whole nodes it falls back
+-- on.  True if it failed as it should, false if it succeeded (it needed
+-- fewer).
 local function fails_at(t, n, f)
 	-- Finalizers of other idrs would change the byte count meanwhile.
 	collectgarbage("stop")
 	local before, bytes = snapshot(t), idr.mem().bytes
 	local failed = idr.mem().failed
-	idr.fault(n, 1)
+	idr.fault(n, 1000)
 	local id, msg, code = f(t)
 	idr.fault(0, 0)
 	assert(t:validate())
@@ -27,7 +29,7 @@ local function fails_at(t, n, f)
 		return false
 	end
 	assert(msg == "not enough memory" and code == "ENOMEM", msg)
-	assert(after.failed == failed + 1)
+	assert(after.failed > failed)
 	assert(now == before, "the tree changed")
 	assert(after.bytes == bytes, "memory leaked or lost")
 	return true
@@ -52,27 +54,39 @@ local function filled()
 	return t
 end
 
--- A fresh tree of height 6 needs 6 nodes: each can fail.
+-- A lone ID in a fresh tree of height 6: a packed top, a keyed block
+-- and three packed levels between them, five blocks: each can fail.
 assert(every_failure(idr.new, function(t)
 	return t:alloc("deep", 1 << 30)
-end) == 6)
--- From height 2: four levels on top, then a new branch of five nodes.
+end) == 5)
+-- From height 2: four levels on top, the block and three levels below.
 assert(every_failure(filled, function(t)
 	return t:alloc("deep", 1 << 30)
-end) == 9)
+end) == 8)
 assert(every_failure(filled, function(t)
 	return t:alloc_cyclic("c", 5000)
-end) == 3)
+end) == 2)
 assert(every_failure(filled, function(t)
 	return t:alloc_u32("u", 4294967295)
-end) == 9)
+end) == 8)
+-- One of those five failing alone: whole nodes take the ID instead, six
+-- of them, as a preloaded insertion's would.
+for n = 0, 4 do
+	local t = idr.new()
+	idr.fault(n, 1)
+	assert(t:alloc("deep", 1 << 30) == 1 << 30)
+	idr.fault(0, 0)
+	local st = t:stats()
+	assert(t:validate() and st.packed == 0 and st.nodes == 6, n)
+	assert(idr.mem().failed > 0)
+end
 -- No node needed: fault injection is not even consulted.
 assert(every_failure(filled, function(t) return t:alloc("c") end) == 0)
 
 -- The cyclic cursor is unchanged by a failure.
 local c = idr.new()
 c:alloc_cyclic("a")
-idr.fault(0, 1)
+idr.fault(0, 1000)
 assert(select(3, c:alloc_cyclic("b", 64)) == "ENOMEM")
 idr.fault(0, 0)
 assert(c:get_cursor() == 1)

@@ -37,8 +37,10 @@ t:alloc(nil, 5000)
 t:alloc(true, 70000)
 top = t:top()
 assert(top.level == 2 and top.last == 262143 and top.present == 1 | 2 | 1 << 17)
--- 70000, a lone ID, is in a keyed block: one block, no L1 node and leaf.
-assert(t:census().nodes == 7, t:census().nodes)
+-- 5000 and 70000, lone IDs, are in keyed blocks: a block each, no L1 node
+-- and leaf; the top they made is packed.
+assert(top.packed > 0)
+assert(t:census().nodes == 6, t:census().nodes)
 assert(t:census().nodes == t:stats().nodes and t:census().ids == 102)
 assert(t:census().height == 3)
 
@@ -73,7 +75,8 @@ assert(sl.value == nil and sl.reserved == nil, "an interior slot")
 
 -- nodes_under: a subtree's nodes, counted in C, as idr_stats() counts
 -- them: the keyed block of 70000 is one node, its run of keys none.
-assert(t:nodes_under(l1) == 3 and t:nodes_under(top) == 7)
+assert(t:nodes_under(l1) == 3 and t:nodes_under(top) == 6)
+assert(t:nodes_under(l5000) == 1 and l5000.keyed == 1)
 assert(t:nodes_under(top) == t:stats().nodes)
 local _, block = t:next_child(top, 17)
 assert(block.keyed == 1 and block.packed >= 1 and block.level == 1)

@@ -129,7 +129,9 @@ do
 	local u = idr.new {}
 	u:alloc("a")
 	u:alloc("far", 5000)
-	u:alloc("deep", 300000)
+	-- Whole nodes from the cache: a lone ID's keyed block has no leaf.
+	assert(u:pre_get())
+	assert(u:get_new_above("deep", 300000) == 300000)
 	local r = idr.recorder()
 	r:frame { tree = u, events = u:events(u.remove, u, 300000) }
 	local f, b = r.frames[1], r:frame_boxes(1)

@@ -5,8 +5,9 @@ return function(t, a, g)
 	for _ = 1, 70 do t:alloc("x") end            -- grow, no-room, attach
 	for i = 0, 69 do t:remove(i) end             -- open, pack, detach, free
 	t:alloc("s", 0)
-	t:alloc("s", 64)
-	t:remove(64)                                 -- shrink
+	t:pre_get()                                  -- whole nodes, cached
+	t:get_new_above("s", 64)                     -- (a lone ID's: packed)
+	t:remove(64)                                 -- shrink, cache-put
 	t:remove(0)
 	t:alloc("y", 5000)
 	t:find(5000)

@@ -1195,7 +1195,11 @@ static void api_emptied_owns_nothing(void)
 
 	seam_mem_stats(&before);
 	CHECK_EQ(idr_alloc(&idr, &idr, 0, 0, GFP_KERNEL), 0);
-	CHECK_EQ(idr_alloc(&idr, &idr, (int)far, 0, GFP_KERNEL), (int)far);
+	/* Preloaded: whole nodes, which removals cache (a lone ID's are
+	 * packed, and go back to malloc). */
+	idr_preload(GFP_KERNEL);
+	CHECK_EQ(idr_alloc(&idr, &idr, (int)far, 0, GFP_NOWAIT), (int)far);
+	idr_preload_end();
 	CHECK_EQ(ida_alloc(&ida, GFP_KERNEL), 0);
 	CHECK_EQ(ida_alloc_min(&ida, far * 64, GFP_KERNEL), (int)far * 64);
 	/* The far branches go to the caches, the tree still in use. */

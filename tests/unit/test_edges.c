@@ -941,6 +941,15 @@ static void edges_dump_limits(void)
 	idr_destroy(&idr);
 }
 
+/* IDs 1 .. IDR_SLOTS - 1 after 0, in its whole leaf: no malloc. */
+static void fill_rest(struct idr *idr)
+{
+	unsigned int id;
+
+	for (id = 1; id < IDR_SLOTS; id++)
+		CHECK_EQ(idr_alloc(idr, val(id), 0, 0, GFP_KERNEL), id);
+}
+
 /* The first allocation fails, or the second: -ENOMEM, nothing changed. */
 static void edges_fault(void)
 {
@@ -960,14 +969,16 @@ static void edges_fault(void)
 	CHECK_EQ(now.allocs, was.allocs + 1);
 	CHECK_EQ(now.thread_allocs, was.thread_allocs + 1);
 	CHECK_EQ(now.bytes, was.bytes + IDR__NODE_SIZE);
-	/* A second leaf takes two nodes (a new top): the second fails. */
+	/* The leaf full, the next ID takes two whole nodes (a new top and
+	 * a leaf): the second fails. */
+	fill_rest(&idr);
 	seam_fault_inject(1, 1);
-	CHECK_EQ(idr_alloc(&idr, val(1), IDR_SLOTS, 0, GFP_KERNEL), -ENOMEM);
-	CHECK_EQ(idr_count(&idr), 1);
+	CHECK_EQ(idr_alloc(&idr, val(1), 0, 0, GFP_KERNEL), -ENOMEM);
+	CHECK_EQ(idr_count(&idr), IDR_SLOTS);
 	CHECK(idr_find(&idr, IDR_SLOTS) == NULL);
 	CHECK_SOUND(&idr);
 	seam_fault_inject(0, 0);
-	CHECK_EQ(idr_alloc(&idr, val(1), IDR_SLOTS, 0, GFP_KERNEL), IDR_SLOTS);
+	CHECK_EQ(idr_alloc(&idr, val(1), 0, 0, GFP_KERNEL), IDR_SLOTS);
 	seam_fault_inject(0, 1);
 	CHECK_EQ(ida_alloc(&ida, GFP_KERNEL), -ENOMEM);
 	CHECK(ida_is_empty(&ida));
@@ -1151,7 +1162,10 @@ static void edges_check_deep_leaf(void)
 
 	idr_init(&idr);
 	CHECK_EQ(idr_alloc(&idr, val(0), 0, 0, GFP_KERNEL), 0);
-	CHECK_EQ(idr_alloc(&idr, val(1), IDR_SLOTS, 0, GFP_KERNEL), IDR_SLOTS);
+	/* Preloaded, so whole nodes: a lone ID's leaf is born packed. */
+	idr_preload(GFP_KERNEL);
+	CHECK_EQ(idr_alloc(&idr, val(1), IDR_SLOTS, 0, GFP_NOWAIT), IDR_SLOTS);
+	idr_preload_end();
 	CHECK_SOUND(&idr);
 	/* No removal yet, so no leaf is packed: slots lie side by side. */
 	slot = idr__lookup(&idr, IDR_SLOTS);
@@ -1524,10 +1538,11 @@ static void edges_fault_inject(void)
 	seam_mem_stats(&was);
 	seam_fault_inject(3, 0);
 	CHECK_EQ(idr_alloc(&idr, val(0), 0, 0, GFP_KERNEL), 0);
+	fill_rest(&idr);
 	seam_fault_inject(0, 2);
-	CHECK_EQ(idr_alloc(&idr, val(1), IDR_SLOTS, 0, GFP_KERNEL), -ENOMEM);
-	CHECK_EQ(idr_alloc(&idr, val(1), IDR_SLOTS, 0, GFP_KERNEL), -ENOMEM);
-	CHECK_EQ(idr_alloc(&idr, val(1), IDR_SLOTS, 0, GFP_KERNEL), IDR_SLOTS);
+	CHECK_EQ(idr_alloc(&idr, val(1), 0, 0, GFP_KERNEL), -ENOMEM);
+	CHECK_EQ(idr_alloc(&idr, val(1), 0, 0, GFP_KERNEL), -ENOMEM);
+	CHECK_EQ(idr_alloc(&idr, val(1), 0, 0, GFP_KERNEL), IDR_SLOTS);
 	seam_mem_stats(&now);
 	CHECK_EQ(now.failed, was.failed + 2);
 	CHECK_EQ(now.allocs, was.allocs + 3);

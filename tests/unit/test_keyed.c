@@ -37,6 +37,14 @@ static void put_lone(struct idr *idr, unsigned long id)
 	CHECK_EQ(idr_alloc(idr, val(id), (int)id, end, GFP_KERNEL), id);
 }
 
+/* @id by an insertion that takes whole nodes: a preloaded one. */
+static void put_whole(struct idr *idr, unsigned long id)
+{
+	idr_preload(GFP_KERNEL);
+	CHECK_EQ(idr_alloc(idr, val(id), (int)id, 0, GFP_NOWAIT), id);
+	idr_preload_end();
+}
+
 static size_t seam_bytes(void)
 {
 	struct seam_mem_stats st;
@@ -99,7 +107,7 @@ static unsigned long nth(unsigned int i)
 static void tall_tree(struct idr *idr)
 {
 	put_lone(idr, 0);
-	put_lone(idr, INT_MAX);
+	put_whole(idr, INT_MAX);
 	put_lone(idr, BASE + KEYED_SPAN);
 	CHECK_EQ(keyed_at(idr, BASE + KEYED_SPAN), 1);
 }
@@ -443,7 +451,7 @@ static void keyed_removal_copies_and_prunes(void)
 	size_t before;
 
 	put_lone(&idr, 0);
-	put_lone(&idr, INT_MAX);
+	put_whole(&idr, INT_MAX);
 	before = seam_bytes();
 	for (i = 0; i < n; i++)
 		put_lone(&idr, nth(i));
@@ -486,18 +494,23 @@ static unsigned int fresh_height(void)
 }
 
 /*
- * ID IDR_SLOTS * KEYED_SPAN (whole nodes, the tree grown to reach it),
- * then range 0's keyed block: removing that ID shrinks the tree to a top
- * at KEYED_SHIFT, whose keyed child turns into whole nodes from the
- * idr's cache, so the height is the kernel's (a fresh tree's).  A
- * removal mallocs nothing: with too few nodes cached (those the removal
- * put there are fewer than 1 + LOW_N) the tree stays one level taller,
- * sound, even with memory to spare.
+ * ID IDR_SLOTS * KEYED_SPAN, then range 0's keyed block: removing that
+ * ID shrinks the tree to a top at KEYED_SHIFT, whose keyed child takes
+ * the shape of a level-1 node and leaves, so that the height is the
+ * kernel's (a fresh tree's).  They are whole nodes from the idr's cache
+ * if it holds enough (SHRINK_CACHED: idr_pre_get() filled it), else
+ * packed ones from malloc (SHRINK_MALLOC: the levels a lone ID added on
+ * top were packed, and put no node in the cache when they went).  With
+ * neither (SHRINK_NONE: malloc refuses) the tree stays one level taller,
+ * sound, until an insertion unkeys the block.
  */
-static void keyed_shrink_unkeys(bool memory)
+enum shrink_supply { SHRINK_CACHED, SHRINK_MALLOC, SHRINK_NONE };
+
+static void keyed_shrink_unkeys(enum shrink_supply supply)
 {
 	unsigned long far = (unsigned long)IDR_SLOTS * KEYED_SPAN;
 	struct seam_mem_stats was, now;
+	bool taller = supply == SHRINK_NONE;
 	unsigned int i;
 	DEFINE_IDR(idr);
 
@@ -505,22 +518,29 @@ static void keyed_shrink_unkeys(bool memory)
 	for (i = 0; i < LOW_N; i++)
 		put_lone(&idr, low(i));
 	CHECK_EQ(keyed_at(&idr, low(0)), LOW_N);
-	if (memory)
+	if (supply == SHRINK_CACHED)
 		CHECK_EQ(idr_pre_get(&idr, GFP_KERNEL), 1);
 	else
 		CHECK_EQ(idr_cache_count(&idr), 0);
 	seam_mem_stats(&was);
+	if (taller)
+		seam_fault_inject(0, ~0UL);
 	CHECK(idr_remove(&idr, far) == val(far));
+	seam_fault_inject(0, 0);
 	seam_mem_stats(&now);
-	CHECK_EQ(now.allocs, was.allocs);
+	/* A level-1 node and a leaf for each run, fitted to it. */
+	CHECK_EQ(now.allocs - was.allocs,
+		 supply == SHRINK_MALLOC ? 1 + LOW_N : 0);
 	CHECK_SOUND(&idr);
-	if (!memory)
-		CHECK(idr_cache_count(&idr) < 1 + LOW_N);
-	CHECK_EQ(idr__height(&idr), fresh_height() + !memory);
-	CHECK_EQ(keyed_at(&idr, low(0)), memory ? 0 : LOW_N);
+	CHECK_EQ(idr__height(&idr), fresh_height() + taller);
+	CHECK_EQ(keyed_at(&idr, low(0)), taller ? LOW_N : 0);
+	CHECK_EQ(cap_at(&idr, low(0), 1),
+		 supply == SHRINK_MALLOC ? (int)fitted(LOW_N, true)
+		 : taller		 ? (int)LOW_N
+					 : 0);
 	for (i = 0; i < LOW_N; i++)
 		CHECK(idr_find(&idr, low(i)) == val(low(i)));
-	if (!memory) { /* an insertion that unkeys shrinks the tree then */
+	if (taller) { /* an insertion that unkeys shrinks the tree then */
 		CHECK_EQ(idr_alloc(&idr, val(low(0) + 1), (int)low(0), 0,
 				   GFP_KERNEL),
 			 low(0) + 1);
@@ -535,8 +555,9 @@ static void keyed_shrink_unkeys(bool memory)
 
 static void keyed_shrink_to_kernel_height(void)
 {
-	keyed_shrink_unkeys(true);
-	keyed_shrink_unkeys(false);
+	keyed_shrink_unkeys(SHRINK_CACHED);
+	keyed_shrink_unkeys(SHRINK_MALLOC);
+	keyed_shrink_unkeys(SHRINK_NONE);
 }
 
 /* A plain idr takes the ID out in place, with every malloc refused (a
@@ -587,7 +608,7 @@ static void keyed_remove_no_memory_rcu(void)
 	/* tall_tree()'s second block would take whole nodes here: an RCU
 	 * idr's packed parent takes an ID in place only last. */
 	put_lone(&idr, 0);
-	put_lone(&idr, INT_MAX);
+	put_whole(&idr, INT_MAX);
 	for (id = 0; id < 3; id++)
 		put_lone(&idr, nth((unsigned int)id));
 	CHECK_EQ(keyed_at(&idr, BASE), 3);
@@ -619,7 +640,7 @@ static void keyed_remove_last_no_memory_rcu(void)
 	void *entry;
 
 	put_lone(&idr, 0);
-	put_lone(&idr, INT_MAX);
+	put_whole(&idr, INT_MAX);
 	put_lone(&idr, nth(0));
 	/* A sibling after it: in place, even on an RCU idr (it goes last). */
 	put_lone(&idr, BASE + KEYED_SPAN);

@@ -333,7 +333,12 @@ static void legacy_mixes_with_idr_alloc(void)
 	CHECK_EQ(idr_alloc(&idr, val(2), 0, 0, GFP_KERNEL), 2);
 	CHECK_SOUND(&idr);
 
-	/* A new leaf and a new top from the cache, not from malloc. */
+	/* A new leaf and a new top from the cache, not from malloc.  The
+	 * ID below is in use, so the ID is not lone (whose nodes would be
+	 * packed ones from malloc). */
+	CHECK_EQ(idr_alloc(&idr, val(IDR_SLOTS - 1), IDR_SLOTS - 1, 0,
+			   GFP_KERNEL),
+		 IDR_SLOTS - 1);
 	cached = idr_cache_count(&idr);
 	seam_mem_stats(&a);
 	CHECK_EQ(idr_alloc(&idr, val(IDR_SLOTS), IDR_SLOTS, 0, GFP_KERNEL),
@@ -361,7 +366,7 @@ static void legacy_mixes_with_idr_alloc(void)
 	for (id = 0; id <= 4; id++)
 		CHECK(idr_find(&idr, (unsigned long)id) == val((unsigned)id));
 	CHECK(idr_find(&idr, IDR_SLOTS) == val(IDR_SLOTS));
-	CHECK_EQ(idr_count(&idr), 6);
+	CHECK_EQ(idr_count(&idr), 7);
 	idr_destroy(&idr);
 }
 

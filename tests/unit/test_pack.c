@@ -526,7 +526,7 @@ static size_t seam_bytes(void)
 static void tall_tree(struct idr *idr)
 {
 	put_lone(idr, 0);
-	put_lone(idr, INT_MAX); /* the tree grows: whole nodes */
+	put_whole(idr, INT_MAX);
 	CHECK_EQ(cap_at(idr, INT_MAX, 0), 0);
 }
 
@@ -547,7 +547,7 @@ static unsigned int nodes_on_path(const struct idr *idr, unsigned long id)
 static void low_tree(struct idr *idr)
 {
 	put_lone(idr, 0);
-	put_lone(idr, KEYED_SPAN - 1);
+	put_whole(idr, KEYED_SPAN - 1);
 	CHECK_EQ(idr__height(idr), 2);
 	CHECK_EQ(cap_at(idr, 0, 1), 0);
 }
@@ -746,6 +746,104 @@ static void pack_lone_fails_cleanly(void)
 		seam_fault_inject(0, 0);
 		CHECK(idr_remove(&idr, c ^ 2) == val(c ^ 2));
 		CHECK_SOUND(&idr);
+	}
+	idr_destroy(&idr);
+}
+
+/* The blocks of a lone ID at FAR_ID in an empty tree of @height: a
+ * packed top, packed levels down to level 2, a keyed block. */
+static size_t far_bytes(unsigned int height)
+{
+	return (height - 2) * INTERIOR_BYTES(2) + keyed_size(1);
+}
+
+/*
+ * A lone ID above the top, or in an empty tree: the levels it adds on
+ * top are packed too, the old top at the lowest one's slot 0, as are
+ * the levels below them, down to a keyed block.  The kernel's height, a
+ * few dozen bytes a level where whole nodes took a node's; removing it
+ * gives every byte back and lowers the tree again.  An empty tree's
+ * first ID below IDR_SLOTS (0, as a rule) still takes a whole leaf.
+ */
+static void pack_lone_grows_the_tree(void)
+{
+	unsigned int height = shift_for(FAR_ID) / IDR_BITS + 1, level, id;
+	size_t before = seam_bytes();
+	DEFINE_IDR(idr);
+
+	put_lone(&idr, FAR_ID);
+	CHECK_EQ(idr__height(&idr), height);
+	CHECK_EQ(seam_bytes() - before, far_bytes(height));
+	for (level = 2; level < height; level++)
+		CHECK_EQ(cap_at(&idr, FAR_ID, level), 2);
+	CHECK(idr_find(&idr, FAR_ID) == val(FAR_ID));
+	CHECK(idr_remove(&idr, FAR_ID) == val(FAR_ID));
+	CHECK(idr_is_empty(&idr));
+	CHECK_EQ(seam_bytes(), before);
+
+	/* Over a full whole leaf: its full bit goes up the new levels. */
+	for (id = 0; id < IDR_SLOTS; id++)
+		CHECK_EQ(idr_alloc(&idr, val(id), 0, 0, GFP_KERNEL), id);
+	CHECK_EQ(cap_at(&idr, 0, 0), 0);
+	before = seam_bytes();
+	put_lone(&idr, FAR_ID);
+	CHECK_EQ(idr__height(&idr), height);
+	for (level = 1; level < height; level++)
+		CHECK_EQ(cap_at(&idr, 0, level), 2);
+	CHECK_EQ(seam_bytes() - before,
+		 far_bytes(height) + (height - 2) * INTERIOR_BYTES(2));
+	CHECK_SOUND(&idr);
+	CHECK_EQ(idr_alloc(&idr, val(IDR_SLOTS), 0, 0, GFP_KERNEL), IDR_SLOTS);
+	CHECK(idr_remove(&idr, FAR_ID) == val(FAR_ID));
+	CHECK_EQ(idr__height(&idr), 2);
+	CHECK_SOUND(&idr);
+	idr_destroy(&idr);
+
+	put_lone(&idr, 5);
+	CHECK_EQ(idr__height(&idr), 1);
+	CHECK_EQ(cap_at(&idr, 5, 0), 0);
+	idr_destroy(&idr);
+}
+
+/*
+ * Malloc refused from the n-th block of a lone ID's new levels on: the
+ * whole nodes it falls back on are refused too, and nothing changes.
+ * One block refused alone: the whole nodes take the ID.
+ */
+static void pack_lone_grows_or_not(void)
+{
+	unsigned int height = shift_for(FAR_ID) / IDR_BITS + 1;
+	unsigned long skip;
+	struct idr_snap was;
+	DEFINE_IDR(idr);
+	bool refused = true;
+	long got;
+
+	CHECK_EQ(idr_alloc(&idr, val(0), 0, 0, GFP_KERNEL), 0);
+	for (skip = 0; refused; skip++) {
+		was = idr_snap_of(&idr);
+		seam_fault_inject(skip, ~0UL);
+		got = idr_alloc(&idr, val(FAR_ID), (int)FAR_ID, 0, GFP_KERNEL);
+		seam_fault_inject(0, 0);
+		refused = got == -ENOMEM;
+		if (refused)
+			CHECK_UNCHANGED(&idr, was);
+		else
+			CHECK(got == (long)FAR_ID &&
+			      idr_remove(&idr, FAR_ID) == val(FAR_ID));
+		CHECK_SOUND(&idr);
+	}
+	/* One past the blocks: the levels on top (height - 1) and below
+	 * (height - 3), and the keyed block. */
+	CHECK_EQ(skip, 2 * height - 2);
+	for (skip = 0; skip + 3 < 2 * height; skip++) {
+		seam_fault_inject(skip, 1);
+		put_lone(&idr, FAR_ID);
+		seam_fault_inject(0, 0);
+		CHECK_EQ(cap_at(&idr, FAR_ID, 0), 0); /* whole: a leaf */
+		CHECK_SOUND(&idr);
+		CHECK(idr_remove(&idr, FAR_ID) == val(FAR_ID));
+		CHECK_EQ(idr__height(&idr), 1);
 	}
 	idr_destroy(&idr);
 }
@@ -1355,6 +1453,8 @@ void suite_pack(void)
 	RUN(pack_lone_grows_to_whole);
 	RUN(pack_lone_grows_at_the_edge);
 	RUN(pack_lone_fails_cleanly);
+	RUN(pack_lone_grows_the_tree);
+	RUN(pack_lone_grows_or_not);
 	RUN(pack_lone_meets_whole_ways);
 	RUN(pack_lone_by_start);
 	RUN(pack_lone_not_everywhere);

@@ -168,7 +168,11 @@ static void trace_remove_empties_leaf(void)
 	DEFINE_IDR(idr);
 
 	fill(&idr, 0, 1);
+	/* Preloaded: whole nodes, which go to the cache (a lone ID's are
+	 * born packed, and go back to malloc). */
+	idr_preload(GFP_KERNEL);
 	fill(&idr, S, S + 1);
+	idr_preload_end();
 	idr_set_trace(&idr, record, &t);
 	CHECK(idr_remove(&idr, S) == value);
 	CHECK(tape_is(&t,

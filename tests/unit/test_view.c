@@ -218,8 +218,8 @@ static void view_golden_keyed(void)
 			   "IDs, room for 3\n"));
 	CHECK(strstr(text, "\n        L0 99968..100031  2/64, in the keyed "
 			   "block (no leaf)\n"));
-	CHECK(strstr(text, "\npacked nodes: 3\nkeyed blocks: 2\n"
-			   "IDs in keyed blocks: 4\n"));
+	CHECK(strstr(text, "\npacked nodes: 10\nkeyed blocks: 3\n"
+			   "IDs in keyed blocks: 5\n"));
 	free(text);
 	idr_destroy(&idr);
 }
