@@ -12,10 +12,10 @@ package.path = here .. "/?.lua;" .. package.path
 local C = require "dot_cases"
 
 -- @got must be tests/golden/@name; else the first line that differs.
+local G = require "golden"
+
 local function golden(name, got)
-	local f = assert(io.open(here .. "/../golden/" .. name, "rb"))
-	local want = f:read("a")
-	f:close()
+	local want = G.want(name, got)
 	if got == want then return end
 	local n, a, b = 0, got:gmatch("[^\n]*\n?"), want:gmatch("[^\n]*\n?")
 	repeat

@@ -3,22 +3,14 @@
 -- read the diff as a student would).
 local idr = require "idr"
 
-local golden = (arg and arg[0]:match("^(.*)/lua/[^/]*$") or "tests") ..
-	"/golden/"
+local here = debug.getinfo(1, "S").source:match("^@(.*)/[^/]*$") or "."
+package.path = here .. "/?.lua;" .. package.path
+local G = require "golden"
 
 local function check(name, text)
-	local path = golden .. "explain-" .. name .. ".txt"
-	if os.getenv("IDR_UPDATE_GOLDEN") then
-		local f = assert(io.open(path, "w"))
-		f:write(text)
-		f:close()
-		return
-	end
-	local f = assert(io.open(path, "r"), "no golden file " .. path)
-	local want = f:read("a")
-	f:close()
-	if text ~= want then
-		error(("%s differs from the narration:\n%s"):format(path, text), 2)
+	local file = "explain-" .. name .. ".txt"
+	if text ~= G.want(file, text) then
+		error(("%s differs from the narration:\n%s"):format(file, text), 2)
 	end
 end
 

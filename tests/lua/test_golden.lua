@@ -6,17 +6,11 @@
 local idr = require "idr"
 
 local here = debug.getinfo(1, "S").source:match("^@(.*)/[^/]*$") or "."
+package.path = here .. "/?.lua;" .. package.path
+local G = require "golden"
 
 local function golden(name, got)
-	local file = here .. "/../golden/" .. name .. ".txt"
-	if os.getenv("IDR_UPDATE_GOLDEN") then
-		local w = assert(io.open(file, "wb"))
-		w:write(got)
-		w:close()
-	end
-	local f = assert(io.open(file, "rb"))
-	local want = f:read("a")
-	f:close()
+	local want = G.want(name .. ".txt", got)
 	if got == want then return end
 	local i = 1
 	while got:sub(i, i) == want:sub(i, i) do i = i + 1 end

@@ -5,18 +5,11 @@
 local idr = require "idr"
 
 local here = debug.getinfo(1, "S").source:match("^@(.*)/[^/]*$") or "."
--- IDR_GOLDEN_WRITE=1 rewrites the files instead (review the change!).
+package.path = here .. "/?.lua;" .. package.path
+local G = require "golden"
+
 local function golden(name, got)
-	local path = here .. "/../golden/" .. name .. ".txt"
-	if os.getenv("IDR_GOLDEN_WRITE") then
-		local f = assert(io.open(path, "wb"))
-		f:write(got)
-		f:close()
-	end
-	local f = assert(io.open(path, "rb"))
-	local want = f:read("a")
-	f:close()
-	assert(got == want, name .. " differs; got:\n" .. got)
+	assert(got == G.want(name .. ".txt", got), name .. " differs; got:\n" .. got)
 end
 
 -- {======================== step ========================

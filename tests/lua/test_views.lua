@@ -4,19 +4,14 @@
 local idr = require "idr"
 
 local here = debug.getinfo(1, "S").source:match("^@(.*)/[^/]*$") or "."
+package.path = here .. "/?.lua;" .. package.path
+local G = require "golden"
+
 local function golden(name, tree, ids)
 	local text = { tree:dump() }
 	for _, id in ipairs(ids) do text[#text + 1] = tree:path_text(id) end
-	local file = here .. "/../golden/" .. name .. ".txt"
-	if os.getenv("IDR_UPDATE_GOLDEN") then
-		local w = assert(io.open(file, "wb"))
-		w:write(table.concat(text))
-		w:close()
-	end
-	local f = assert(io.open(file, "rb"))
-	local want = f:read("a")
-	f:close()
 	local got = table.concat(text)
+	local want = G.want(name .. ".txt", got)
 	assert(got == want, name .. " differs; got:\n" .. got)
 end
 

@@ -18,7 +18,7 @@ bool check_long_at(long got, long want, const char *what, const char *file,
 		   int line);
 void run_case(void (*fn)(void), const char *name);
 /* Compare @text (@len bytes) with the file at @path and free @text; with
- * UPDATE_GOLDEN=1 in the environment, rewrite the file first. */
+ * IDR_UPDATE_GOLDEN=1 in the environment, rewrite the file first. */
 void golden_check(const char *path, char *text, size_t len);
 
 /* Evaluate @cond; on failure report it.  Yields @cond. */

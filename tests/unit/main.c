@@ -117,7 +117,7 @@ void golden_check(const char *path, char *text, size_t len)
 	size_t want_len;
 	char *want;
 
-	if (getenv("UPDATE_GOLDEN"))
+	if (getenv("IDR_UPDATE_GOLDEN"))
 		spill(path, text, len);
 	want = slurp(path, &want_len);
 	if (!CHECK(want != NULL) || !CHECK_EQ(want_len, len) ||
