@@ -115,6 +115,25 @@ png_count() {
 	[ "$(png_count "$OUT/later.png" height)" -eq 760 ]
 }
 
+@test "a keyed block and its run are drawn rounded, and the legend says what they are" {
+	# Frame 67, 'alloc far 8300': 8300 alone in its level-1 range.
+	browser --dump-dom "$(url "$OUT/demo.html" frame=67)" > "$OUT/keyed.html"
+	[ "$(grep -o 'class="box n hot keyed' "$OUT/keyed.html" | wc -l)" -eq 2 ]
+	grep -q 'rounded, purple</b>: a keyed block' "$OUT/keyed.html"
+	browser --dump-dom "$(url "$OUT/demo.html" frame=66)" > "$OUT/unkeyed.html"
+	run grep -c 'class="box [^"]*keyed' "$OUT/unkeyed.html"
+	[ "$output" = 0 ]
+	# The first frame, drawn before any script runs; no legend line where
+	# no frame has a keyed block.
+	./build/idrsh --html "$OUT/k1.html" -c 'alloc a 5000 5001' > /dev/null
+	[ "$(grep -o 'class="box n hot keyed' "$OUT/k1.html" | wc -l)" -eq 2 ]
+	./build/idrsh --html "$OUT/k0.html" -c 'alloc a' > /dev/null
+	run grep -c 'keyed' "$OUT/k0.html"
+	[ "$output" != 0 ] # page.js and page.css name the class
+	run grep -c 'rounded, purple' "$OUT/k0.html"
+	[ "$output" = 0 ]
+}
+
 @test "stepping forward and back, and finely by event (#selftest)" {
 	browser --dump-dom "$(url "$OUT/demo.html" selftest)" > "$OUT/self.html"
 	sed -n '/<pre id="selftest">/,/selftest done/p' "$OUT/self.html" \

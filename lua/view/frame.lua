@@ -188,7 +188,8 @@ end
 -- A box: { k = "n" (a node) | "r" (a run) | "m" (not drawn) | "g" (a
 -- node freed), r = its row (a node's), t = its text (the others'),
 -- p = its parent box, s = the parent's slot it hangs from, h = 1 when
--- hot }, and x, y once placed.
+-- hot, q = 1 for a keyed block or one of its runs of keys (drawn as a
+-- node, as every view draws them) }, and x, y once placed.
 
 -- The frame being laid out.
 local function new_plan(t, hot, rows)
@@ -268,7 +269,8 @@ local function plan_nodes(plan, above)
 		local n = q.n
 		local hot = plan.hot[key(n.level, n.first)]
 		local b = add(plan, { k = "n", p = q.p, s = q.s,
-			h = hot and 1 or nil, r = plan.rows(n, hot) }, depth)
+			h = hot and 1 or nil, q = n.keyed and 1 or nil,
+			r = plan.rows(n, hot) }, depth)
 		plan.where[key(n.level, n.first)] = b
 		if n.level > 0 then plan_children(plan, queue, b, n) end
 	end

@@ -82,7 +82,8 @@ function nodeBox(svg, f, i, ctx) {
   /* A node the operation frees looks as the others until it goes. */
   var going = ctx.state[i] === "going";
   var g = el("g", { "class": "box " + (going ? "g gone" : "n") +
-    (box.h ? " hot" : "") + (ctx.isNew[i] ? " new" : ""),
+    (box.h ? " hot" : "") + (box.q ? " keyed" : "") +
+    (ctx.isNew[i] ? " new" : ""),
     "data-b": i + 1, transform: "translate(" + box.x + "," + box.y + ")" },
     svg);
   el("rect", { "class": "frame", width: G.box_w, height: G.node_h, rx: 4 }, g);

@@ -75,7 +75,7 @@ function Recorder:box_ids(boxes)
 	local ids = {}
 	for i, b in ipairs(boxes) do
 		local text = concat({ b.k, b.r or b.t, b.p or 0, b.s or -1, b.h or 0,
-			b.x, b.y }, "\1")
+			b.q or 0, b.x, b.y }, "\1")
 		local id = self.box_of[text]
 		if not id then
 			self.boxes[#self.boxes + 1] = b
@@ -88,7 +88,7 @@ function Recorder:box_ids(boxes)
 end
 
 --- rec:frame_boxes(n) -> list: frame @n's boxes, as frame.lua laid them
--- out ({ k, r or t, p, s, h, x, y }).
+-- out ({ k, r or t, p, s, h, q, x, y }).
 function Recorder:frame_boxes(n)
 	local list = {}
 	for i, id in ipairs(self.frames[n].b) do list[i] = self.boxes[id] end

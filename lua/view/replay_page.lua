@@ -71,10 +71,11 @@ end
 local function node_box(g, rows, box, i, out)
 	local r = rows[box.r]
 	local t1, t2 = row_title(r)
-	out[#out + 1] = format('<g class="box %s%s" data-b="%d" ' ..
+	out[#out + 1] = format('<g class="box %s%s%s" data-b="%d" ' ..
 		'transform="translate(%d,%d)"><rect class="frame" width="%d" ' ..
 		'height="%d" rx="4"/>%s%s', box.k .. (box.k == "g" and " gone" or ""),
-		box.h and " hot" or "", i, box.x, box.y, g.box_w, g.node_h,
+		box.h and " hot" or "", box.q and " keyed" or "", i, box.x, box.y,
+		g.box_w, g.node_h,
 		line(g, g.pad, 13, nil, box.k == "g" and format("L%d \u{b7} freed",
 		r[1]) or t1), line(g, g.pad, 26, "range", t2))
 	for s = 0, #r[4] - 1 do
@@ -151,12 +152,20 @@ local LEGEND = '<div class="legend">' ..
 -- An IDA's leaf slot holds a bitmap: said in the legend of its page.
 local IDA_KEY = '<span>an IDA leaf\'s slot: a bitmap, its bar the share ' ..
 	'of its IDs set</span>'
+-- A keyed block, drawn as the level-1 node and leaves it stands for, as
+-- DOT draws it: said when a frame has one.
+local KEYED_KEY = '<span><b class="keyedkey">rounded, purple</b>: a ' ..
+	'keyed block, its IDs as keys in one small block (no node below)</span>'
 
 local function legend(rec)
+	local keys = {}
 	for _, r in ipairs(rec.rows) do
-		if r[7] and r[7].bits then return LEGEND .. IDA_KEY .. "</div>" end
+		if r[7] and r[7].bits then keys[1] = IDA_KEY break end
 	end
-	return LEGEND .. "</div>"
+	for _, b in ipairs(rec.boxes) do
+		if b.q then keys[#keys + 1] = KEYED_KEY break end
+	end
+	return LEGEND .. table.concat(keys) .. "</div>"
 end
 
 -- The controls' icons, drawn: no font has to hold them.
