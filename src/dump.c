@@ -197,7 +197,8 @@ static void leaf_entries(struct dumper *d, const struct idr_view *v,
 
 /* What the node is, as the Lua dump says it (G.kind()), after the @col
  * characters of its line so far; a keyed block's room only where the
- * line stays in WIDTH (not always at 3 bits a level, 11 levels deep). */
+ * line stays in WIDTH.  It always does at 6 bits a level; at 3, 11
+ * levels deep (a test build, with no Lua module), it may not. */
 static void node_kind(struct dumper *d, const struct idr_view *v,
 		      unsigned int col)
 {

@@ -147,15 +147,15 @@ struct idr_node *idr__keyed_unkey(const struct idr_keyed *k,
 	return node;
 }
 
-/* The packed leaf of @k's run @d, with @index's @entry too if @add and
- * @index is in that run, in a block fitted to its entries: the link to
- * it, or NULL when malloc refuses. */
+/* The packed leaf of @k's run @d, with @index's @entry too if @index is
+ * in that run, in a block fitted to its entries: the link to it, or NULL
+ * when malloc refuses. */
 static void *run_packed(const struct idr_keyed *k, unsigned int d,
-			uint64_t index, void *entry, bool add)
+			uint64_t index, void *entry)
 {
 	unsigned int first, n, cap, i;
 	uint64_t set = keyed_run(k, d, &first);
-	bool ours = add && digit(index, IDR_BITS) == d;
+	bool ours = digit(index, IDR_BITS) == d;
 	void *const *from = keyed_entries(k) + first;
 	struct idr_node *leaf;
 	void **to;
@@ -188,11 +188,9 @@ static void split_undo(struct idr_node *node, unsigned int n)
 	idr__free(node, pack_size(pack_cap(node), true));
 }
 
-/* idr__keyed_split(), or idr__keyed_packed() if not @add. */
-static void *split(const struct idr_keyed *k, uint64_t index, void *entry,
-		   bool add)
+void *idr__keyed_split(const struct idr_keyed *k, uint64_t index, void *entry)
 {
-	uint64_t runs = keyed_runs(k) | (add ? bit(digit(index, IDR_BITS)) : 0);
+	uint64_t runs = keyed_runs(k) | bit(digit(index, IDR_BITS));
 	unsigned int cap = idr__room_fitted(count_of(runs), true), i = 0;
 	struct idr_node *node = idr__malloc(pack_size(cap, true));
 
@@ -202,7 +200,7 @@ static void *split(const struct idr_keyed *k, uint64_t index, void *entry,
 	node->present = runs;
 	node->pack = pack_word(cap, false, IDR_BITS);
 	for (; runs; runs &= runs - 1, i++) {
-		void *leaf = run_packed(k, lowest(runs), index, entry, add);
+		void *leaf = run_packed(k, lowest(runs), index, entry);
 
 		if (!leaf) {
 			split_undo(node, i);
@@ -213,14 +211,4 @@ static void *split(const struct idr_keyed *k, uint64_t index, void *entry,
 			node->full |= bit(lowest(runs));
 	}
 	return link_to(node);
-}
-
-void *idr__keyed_split(const struct idr_keyed *k, uint64_t index, void *entry)
-{
-	return split(k, index, entry, true);
-}
-
-void *idr__keyed_packed(const struct idr_keyed *k)
-{
-	return split(k, 0, NULL, false);
 }

@@ -35,8 +35,6 @@ IDR__HIDDEN void idr__keyed_take(struct idr_keyed *k, unsigned int i);
  * refuses any block. */
 IDR__HIDDEN void *idr__keyed_split(const struct idr_keyed *k, uint64_t index,
 				   void *entry);
-/* The same holding what @k holds, and no more. */
-IDR__HIDDEN void *idr__keyed_packed(const struct idr_keyed *k);
 /* @k, after idr__keyed_take(), in a block of room for what it holds if
  * that is a smaller chunk (realloc): the block, moved or not; @k as it
  * was when realloc refuses. */

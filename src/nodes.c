@@ -161,13 +161,15 @@ static bool cache_put(struct idr *idr, struct idr_node *node)
 	return cache_push(idr, node, NULL);
 }
 
-/* Fill the cache to capacity; malloc runs outside the spinlock. */
+/* An idr emptied by removals owns nothing, as the kernel's: its cache
+ * goes too, unless idr_pre_get() filled it. */
 void idr__tree_emptied(struct idr *idr)
 {
 	if (!idr__keeps_nodes(idr) && idr_cache_count(idr))
 		idr__cache_drain(idr);
 }
 
+/* Fill the cache to capacity; malloc runs outside the spinlock. */
 int idr__cache_fill(struct idr *idr)
 {
 	unsigned int made = 0;

@@ -131,22 +131,6 @@ static void trace_unkeyed(const struct idr *idr, const struct idr_node *parent,
 	trace_gone(idr, index, IDR_BITS, false);
 }
 
-/* The packed level-1 node @split leads to, just malloc'd, in the place
- * of the keyed block @k below @parent, on @index's path. */
-static void split_in(struct idr *idr, struct idr_node *parent, uint64_t index,
-		     struct idr_keyed *k, void *split)
-{
-	unsigned int leaves = count_of(linked(split)->present);
-
-	if (idr__tracing(idr))
-		idr__trace_supply(idr, IDR_TRACE_MALLOC, 1 + leaves);
-	idr->idr_mods++;
-	idr__publish(child_slot(parent, digit(index, KEYED_SHIFT)), split);
-	idr->idr_nodes += leaves;
-	trace_unkeyed(idr, parent, index, linked(split));
-	idr__retire(idr, k, keyed_size(k->cap), false);
-}
-
 /* idr__keyed_put() into a block that holds KEYED_MAX: a packed level-1
  * node and leaves take its IDs and @index's (idr__keyed_split()). */
 static int keyed_split(struct idr *idr, struct idr_node *parent, uint64_t index,
@@ -154,12 +138,20 @@ static int keyed_split(struct idr *idr, struct idr_node *parent, uint64_t index,
 {
 	struct idr_keyed *k = keyed_of(link);
 	void *split = idr__keyed_split(k, index, entry);
+	unsigned int leaves;
 
 	if (!split)
 		return IDR__NEEDS_NODES;
-	split_in(idr, parent, index, k, split);
+	leaves = count_of(linked(split)->present);
+	if (idr__tracing(idr))
+		idr__trace_supply(idr, IDR_TRACE_MALLOC, 1 + leaves);
+	idr->idr_mods++;
+	idr__publish(child_slot(parent, digit(index, KEYED_SHIFT)), split);
+	idr->idr_nodes += leaves;
+	trace_unkeyed(idr, parent, index, linked(split));
 	node_trace(idr, IDR_TRACE_SLOT_SET, index, 0,
 		   child_of(linked(split), digit(index, IDR_BITS)));
+	idr__retire(idr, k, keyed_size(k->cap), false);
 	idr->idr_count++;
 	return IDR__STORED;
 }
@@ -282,26 +274,17 @@ bool idr__take_out(struct idr *idr, struct idr_node **path, unsigned int depth,
 	return true;
 }
 
-/*
- * The keyed block @link leads to, the top's slot 0, as a level-1 node
- * and leaves: whole ones from the idr's cache, or if it is short packed
- * ones, fitted, from malloc (the levels a lone ID added on top were
- * packed, and put no whole node in the cache when they went).  The link
- * to it, or NULL when malloc refuses too.
- */
-static void *unkeyed_top(struct idr *idr, const void *link)
+/* Every node of a tree that holds no ID goes, after readers. */
+static void tree_gone(struct idr *idr)
 {
-	struct idr_keyed *k = keyed_of(link);
-	struct idr__nodes spare = { NULL, 0 };
-	void *split;
+	void *top = writer_top(idr);
+	unsigned int shift = idr->idr_shift;
 
-	if (!idr__reserve(idr, &spare, idr__keyed_nodes(k, k->key[0]),
-			  IDR__CACHED_NODES))
-		return idr__unkeyed(idr, idr->idr_rt, 0, link, &spare);
-	split = idr__keyed_packed(k);
-	if (split)
-		split_in(idr, idr->idr_rt, 0, k, split);
-	return split;
+	idr__set_top(idr, NULL, 0);
+	idr__retire_subtree(idr, top, shift);
+	idr->idr_nodes = 0;
+	idr->idr_mods++;
+	idr__tree_emptied(idr);
 }
 
 /* Lower the tree while its top node only keeps slot 0 (it does). */
@@ -313,12 +296,14 @@ void idr__shrink_top(struct idr *idr)
 		void *child = child_link(top, 0);
 		unsigned int shift = idr->idr_shift;
 
-		/* A keyed block is never the top: the level-1 node and
-		 * leaves it stands for take its place, if they can be had
-		 * (if not, the tree stays a level taller: sound). */
-		if (link_keyed(child) && !(child = unkeyed_top(idr, child)))
+		/* Never a keyed block, which could not be the top: range 0
+		 * has none (idr__insert_lone()).  An empty node: a copy an
+		 * RCU idr could not have left it in place (idr__take_out()),
+		 * and the tree holds no ID. */
+		if (!present_in(child, shift - IDR_BITS)) {
+			tree_gone(idr);
 			return;
-
+		}
 		/* An RCU reader still in the old top goes on down its slot
 		 * 0 to the child, which lives on: the top keeps it, and goes
 		 * after a grace period.  (The top is never an entry, so no

@@ -496,8 +496,12 @@ int idr__insert_lone(struct idr *idr, uint64_t index, void *entry)
 		    must_move(idr, link, shift, digit(index, shift)))
 			return IDR__NEEDS_NODES;
 	}
-	/* A level-1 node's range with no node yet: a keyed block. */
-	if (shift >= KEYED_SHIFT && !(k = idr__keyed_new(index, entry))) {
+	/* A level-1 node's range with no node yet: a keyed block.  Not
+	 * range 0, the one a shrinking tree lowers into (a keyed block is
+	 * no top, and whole nodes to take its place are not to be had in a
+	 * removal): packed nodes down to a leaf there. */
+	if (shift >= KEYED_SHIFT && index >= KEYED_SPAN &&
+	    !(k = idr__keyed_new(index, entry))) {
 		lone_up_free(&up);
 		return IDR__NEEDS_NODES;
 	}

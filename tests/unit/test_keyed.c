@@ -494,70 +494,39 @@ static unsigned int fresh_height(void)
 }
 
 /*
- * ID IDR_SLOTS * KEYED_SPAN, then range 0's keyed block: removing that
- * ID shrinks the tree to a top at KEYED_SHIFT, whose keyed child takes
- * the shape of a level-1 node and leaves, so that the height is the
- * kernel's (a fresh tree's).  They are whole nodes from the idr's cache
- * if it holds enough (SHRINK_CACHED: idr_pre_get() filled it), else
- * packed ones from malloc (SHRINK_MALLOC: the levels a lone ID added on
- * top were packed, and put no node in the cache when they went).  With
- * neither (SHRINK_NONE: malloc refuses) the tree stays one level taller,
- * sound, until an insertion unkeys the block.
+ * Range 0 is never keyed: a shrinking tree lowers into it, a keyed block
+ * could not be the top, and a removal has no whole nodes to put in its
+ * place (it mallocs nothing, as the kernel's).  Lone IDs there get
+ * packed nodes instead, so removing ID IDR_SLOTS * KEYED_SPAN lowers the
+ * tree to the kernel's height (a fresh tree's) with the cache empty and
+ * no malloc.
  */
-enum shrink_supply { SHRINK_CACHED, SHRINK_MALLOC, SHRINK_NONE };
-
-static void keyed_shrink_unkeys(enum shrink_supply supply)
+static void keyed_none_in_range_0(void)
 {
 	unsigned long far = (unsigned long)IDR_SLOTS * KEYED_SPAN;
 	struct seam_mem_stats was, now;
-	bool taller = supply == SHRINK_NONE;
 	unsigned int i;
 	DEFINE_IDR(idr);
 
 	put_lone(&idr, far);
+	CHECK_EQ(keyed_at(&idr, far), 1);
 	for (i = 0; i < LOW_N; i++)
 		put_lone(&idr, low(i));
-	CHECK_EQ(keyed_at(&idr, low(0)), LOW_N);
-	if (supply == SHRINK_CACHED)
-		CHECK_EQ(idr_pre_get(&idr, GFP_KERNEL), 1);
-	else
-		CHECK_EQ(idr_cache_count(&idr), 0);
+	CHECK_EQ(keyed_at(&idr, low(0)), 0);
+	/* A level-1 node, packed (or whole past PACK_MAX). */
+	CHECK(cap_at(&idr, low(0), 1) >= 0);
+	CHECK_EQ(idr_cache_count(&idr), 0);
 	seam_mem_stats(&was);
-	if (taller)
-		seam_fault_inject(0, ~0UL);
 	CHECK(idr_remove(&idr, far) == val(far));
-	seam_fault_inject(0, 0);
 	seam_mem_stats(&now);
-	/* A level-1 node and a leaf for each run, fitted to it. */
-	CHECK_EQ(now.allocs - was.allocs,
-		 supply == SHRINK_MALLOC ? 1 + LOW_N : 0);
+	CHECK_EQ(now.allocs, was.allocs);
 	CHECK_SOUND(&idr);
-	CHECK_EQ(idr__height(&idr), fresh_height() + taller);
-	CHECK_EQ(keyed_at(&idr, low(0)), taller ? LOW_N : 0);
-	CHECK_EQ(cap_at(&idr, low(0), 1),
-		 supply == SHRINK_MALLOC ? (int)fitted(LOW_N, true)
-		 : taller		 ? (int)LOW_N
-					 : 0);
+	CHECK_EQ(idr__height(&idr), fresh_height());
 	for (i = 0; i < LOW_N; i++)
-		CHECK(idr_find(&idr, low(i)) == val(low(i)));
-	if (taller) { /* an insertion that unkeys shrinks the tree then */
-		CHECK_EQ(idr_alloc(&idr, val(low(0) + 1), (int)low(0), 0,
-				   GFP_KERNEL),
-			 low(0) + 1);
-		CHECK_EQ(idr__height(&idr), fresh_height());
-		CHECK_EQ(keyed_at(&idr, low(0)), 0);
-		CHECK(idr_remove(&idr, low(0) + 1) == val(low(0) + 1));
-	}
-	CHECK(idr_remove(&idr, low(0)) == val(low(0)));
+		CHECK(idr_remove(&idr, low(i)) == val(low(i)));
+	CHECK(idr_is_empty(&idr));
 	CHECK_SOUND(&idr);
 	idr_destroy(&idr);
-}
-
-static void keyed_shrink_to_kernel_height(void)
-{
-	keyed_shrink_unkeys(SHRINK_CACHED);
-	keyed_shrink_unkeys(SHRINK_MALLOC);
-	keyed_shrink_unkeys(SHRINK_NONE);
 }
 
 /* A plain idr takes the ID out in place, with every malloc refused (a
@@ -935,7 +904,7 @@ void suite_keyed(void)
 	RUN(keyed_unkeyed_under_preload);
 	RUN(keyed_unkeyed_by_get_new_above);
 	RUN(keyed_removal_copies_and_prunes);
-	RUN(keyed_shrink_to_kernel_height);
+	RUN(keyed_none_in_range_0);
 	RUN(keyed_remove_no_memory_plain);
 	RUN(keyed_remove_no_memory_rcu);
 	RUN(keyed_remove_last_no_memory_rcu);

@@ -920,6 +920,36 @@ static void pack_rcu_kept_empty_leaf(void)
 }
 
 /*
+ * The same kept empty node in the chain a lone ID's packed levels make
+ * over the old top: when the last ID goes, the tree does not lower onto
+ * the empty node (a top with nothing below), it empties, and gives every
+ * byte back once readers are gone.
+ */
+static void pack_rcu_kept_empty_not_top(void)
+{
+	struct idr idr = IDR__INIT_RCU(0, 0, &queue_hooks);
+	size_t before = seam_bytes();
+
+	CHECK_EQ(idr_alloc(&idr, val(0), 0, 0, GFP_KERNEL), 0);
+	put_lone(&idr, INT_MAX - 1); /* packed levels over 0's leaf */
+	rcu_drain();
+	seam_fault_inject(1, ~0UL); /* a copy, then none: a node kept empty */
+	CHECK(idr_remove(&idr, 0) == val(0));
+	seam_fault_inject(0, 0);
+	rcu_drain();
+	CHECK_SOUND(&idr);
+	CHECK(idr_remove(&idr, INT_MAX - 1) == val(INT_MAX - 1));
+	rcu_drain();
+	CHECK_SOUND(&idr);
+	CHECK(idr_is_empty(&idr) && idr__height(&idr) == 0);
+	CHECK_EQ(seam_bytes(), before);
+	CHECK_EQ(idr_alloc(&idr, val(0), 0, 0, GFP_KERNEL), 0);
+	CHECK_SOUND(&idr);
+	idr_destroy(&idr);
+	rcu_drain();
+}
+
+/*
  * An insertion under idr_preload() that moves an RCU idr's packed leaf
  * hands the old block to RCU in a work item the preload set aside: no
  * malloc, and no wait for readers under the caller's lock.
@@ -1466,6 +1496,7 @@ void suite_pack(void)
 	RUN(pack_shrink_relinks_moved_leaf);
 	RUN(pack_trace_reads_full_leaf);
 	RUN(pack_rcu_kept_empty_leaf);
+	RUN(pack_rcu_kept_empty_not_top);
 	RUN(pack_rcu_move_under_preload);
 	RUN(pack_remove_past_reach);
 	RUN(iter_matches_get_next);
