@@ -274,17 +274,16 @@ bool idr__take_out(struct idr *idr, struct idr_node **path, unsigned int depth,
 	return true;
 }
 
-/* Every node of a tree that holds no ID goes, after readers. */
-static void tree_gone(struct idr *idr)
+void idr__drop_tree(struct idr *idr)
 {
 	void *top = writer_top(idr);
 	unsigned int shift = idr->idr_shift;
 
 	idr__set_top(idr, NULL, 0);
-	idr__retire_subtree(idr, top, shift);
+	if (top)
+		idr__retire_subtree(idr, top, shift);
 	idr->idr_nodes = 0;
 	idr->idr_mods++;
-	idr__tree_emptied(idr);
 }
 
 /* Lower the tree while its top node only keeps slot 0 (it does). */
@@ -301,7 +300,8 @@ void idr__shrink_top(struct idr *idr)
 		 * RCU idr could not have left it in place (idr__take_out()),
 		 * and the tree holds no ID. */
 		if (!present_in(child, shift - IDR_BITS)) {
-			tree_gone(idr);
+			idr__drop_tree(idr);
+			idr__tree_emptied(idr);
 			return;
 		}
 		/* An RCU reader still in the old top goes on down its slot

@@ -31,6 +31,9 @@ IDR__HIDDEN void idr__prune_empty(struct idr *idr, struct idr_node **path,
 				  unsigned int depth, uint64_t index,
 				  unsigned int shift, bool rcu);
 IDR__HIDDEN void idr__shrink_top(struct idr *idr);
+/* Every node of the tree goes, once readers can no longer reach it (the
+ * counts of IDs are the caller's). */
+IDR__HIDDEN void idr__drop_tree(struct idr *idr);
 
 /* Lower the tree while its top node only keeps slot 0. */
 static inline void idr__lower(struct idr *idr)

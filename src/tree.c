@@ -237,6 +237,20 @@ static void trace_grow(const struct idr *idr, const struct idr_node *top)
 	idr__trace_at(idr, IDR_TRACE_GROW, 0, shift, 0, top->full);
 }
 
+/* @node, new, at @shift, the top over the old one at its slot 0:
+ * complete before readers can reach it. */
+static void put_on_top(struct idr *idr, struct idr_node *node,
+		       unsigned int shift)
+{
+	node->slots[0] = writer_top(idr);
+	node->present = bit(0);
+	node->full = idr->idr_rt->full == ALL_SLOTS ? bit(0) : 0;
+	idr__set_top(idr, link_to(node), shift);
+	idr->idr_nodes++;
+	if (tracing(idr))
+		trace_grow(idr, node);
+}
+
 /* Add levels on top until the tree covers @index. */
 static void grow(struct idr *idr, uint64_t index, struct idr__nodes *spare)
 {
@@ -250,18 +264,8 @@ static void grow(struct idr *idr, uint64_t index, struct idr__nodes *spare)
 	}
 	while (idr->idr_shift < top) {
 		unsigned int shift = idr->idr_shift + IDR_BITS;
-		struct idr_node *old = idr->idr_rt;
-		struct idr_node *node = node_new_at(idr, shift, spare);
 
-		/* Complete before readers can reach it. */
-		node->slots[0] = writer_top(idr);
-		node->present = bit(0);
-		if (old->full == ALL_SLOTS)
-			node->full = bit(0);
-		idr__set_top(idr, link_to(node), shift);
-		idr->idr_nodes++;
-		if (tracing(idr))
-			trace_grow(idr, node);
+		put_on_top(idr, node_new_at(idr, shift, spare), shift);
 	}
 }
 
@@ -429,19 +433,13 @@ static void lone_up_link(struct idr *idr, const struct lone_up *up,
 	unsigned int i, shift = shift_of(up->node[0]);
 
 	for (i = 0; i < up->n; i++, shift += IDR_BITS) {
-		struct idr_node *node = up->node[i], *old = idr->idr_rt;
-
-		if (old) {
-			node->slots[0] = writer_top(idr);
-			node->present = bit(0);
-			node->full = old->full == ALL_SLOTS ? bit(0) : 0;
+		if (idr->idr_rt) {
+			put_on_top(idr, up->node[i], shift);
+			continue;
 		}
-		idr__set_top(idr, link_to(node), shift);
+		idr__set_top(idr, link_to(up->node[i]), shift);
 		idr->idr_nodes++;
-		if (!old)
-			trace_made(idr, index, shift, node);
-		else if (tracing(idr))
-			trace_grow(idr, node);
+		trace_made(idr, index, shift, up->node[i]);
 	}
 }
 
@@ -885,16 +883,9 @@ void *idr__remove(struct idr *idr, uint64_t index)
  * Generations keep moving forward. */
 void idr__free_all(struct idr *idr)
 {
-	void *top = writer_top(idr);
-	unsigned int shift = idr->idr_shift;
-
-	idr__set_top(idr, NULL, 0);
-	if (top)
-		idr__retire_subtree(idr, top, shift);
+	idr__drop_tree(idr);
 	idr->idr_count = 0;
-	idr->idr_mods++;
 	idr->idr_retired = 0;
-	idr->idr_nodes = 0;
 }
 
 /* }==================== Deletion ==================== */
