@@ -549,7 +549,12 @@ static void stats_histogram(const struct idr *idr, const struct idr_stats *st,
 	fprintf(out, "slots in use, by level (# = %u%%):\n", 100 / BAR);
 	for (level = st->height; level-- > 0;) {
 		snprintf(name, sizeof(name), "L%u", level);
-		bar(out, name, o->used[level], o->slots[level]);
+		/* Only leaves can be missing: keyed blocks stand for them. */
+		if (!o->slots[level])
+			fprintf(out, "  %-4s no leaves: %s\n", name,
+				"its IDs are in keyed blocks");
+		else
+			bar(out, name, o->used[level], o->slots[level]);
 	}
 	if (idr->idr_flags & IDR__IDA && st->aux_nodes)
 		bar(out, "bits", st->ids, st->aux_nodes * IDR__CHUNK);

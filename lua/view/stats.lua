@@ -21,8 +21,12 @@ end
 local function histogram(st, ida, out)
 	out[#out + 1] = ("slots in use, by level (# = %d%%):\n"):format(100 // BAR)
 	for level = st.height - 1, 0, -1 do
-		out[#out + 1] = bar("L" .. level, st.level_used[level + 1],
-			st.level_slots[level + 1])
+		local all = st.level_slots[level + 1]
+		-- Only leaves can be missing: keyed blocks stand for them.
+		out[#out + 1] = all == 0
+			and ("  %-4s no leaves: its IDs are in keyed blocks\n")
+				:format("L" .. level)
+			or bar("L" .. level, st.level_used[level + 1], all)
 	end
 	if ida and st.aux_nodes > 0 then
 		out[#out + 1] = bar("bits", st.ids, st.bitmap_bits)

@@ -56,17 +56,21 @@ local cut = idr.new()
 for i = 0, 63, 2 do cut:alloc("s", i * 4096) end
 dumps("cut", cut, { { max_lines = 12 }, { max_lines = 2 } })
 
--- stats as text: the trees above, an IDA, an idr with a base, an empty one.
+-- stats as text: the trees above, an IDA, an idr with a base, an empty
+-- one, and one whose only ID is in a keyed block (no leaf).
 local ida = idr.ida()
 for i = 0, 4999 do assert(ida:alloc() == i) end
 assert(ida:alloc(100000) == 100000)
 local based = idr.new { base = 1000 }
 based:alloc("s", 1005)
 based:alloc("s", 70000)
+local far = idr.new()
+far:alloc("s", 1000000)
 golden("stats", table.concat {
 	"== 100000 IDs\n", dense:stats_text(),
 	"== a hole\n", holed:stats_text(),
 	"== an IDA\n", ida:stats_text(),
 	"== base 1000\n", based:stats_text(),
 	"== empty\n", idr.new():stats_text(),
+	"== one far ID, in a keyed block\n", far:stats_text(),
 })

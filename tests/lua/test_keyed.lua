@@ -36,6 +36,11 @@ assert(t:mark().nodes == t:stats().nodes)
 assert(has(whole:stats_text(), "\npacked nodes: 0\n"))
 -- The bars count no run of keys as a leaf: 1 leaf, 1 ID in it.
 assert(has(t:stats_text(), "  L0   |#                        | 1 of 64 (1%)"))
+-- A tree whose only ID is in a keyed block has no leaf, and says so.
+local far = idr.new()
+far:alloc(true, 1000000, 1000001)
+assert(has(far:stats_text(), "  L1   |#                        | 1 of 64 (1%)\n" ..
+	"  L0   no leaves: its IDs are in keyed blocks\n"))
 
 -- fold: a block's children are runs of keys, not leaves.
 local block = t:child(t:child(t:child(t:top(), 0), 0), 24)

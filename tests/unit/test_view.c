@@ -101,6 +101,7 @@ static void view_golden_stats(void)
 	DEFINE_IDR(dense);
 	DEFINE_IDR(holed);
 	DEFINE_IDR(empty);
+	DEFINE_IDR(far);
 	DEFINE_IDA(ida);
 	struct idr based;
 	char *text = NULL;
@@ -120,6 +121,7 @@ static void view_golden_stats(void)
 	CHECK_EQ(ida_alloc_min(&ida, 100000, 0), 100000);
 	alloc_at(&based, 1005, val_s);
 	alloc_at(&based, 70000, val_s);
+	alloc_at(&far, 1000000, val_s);
 	fputs("== 100000 IDs\n", mem);
 	CHECK_EQ(idr_stats_print(&dense, mem), 0);
 	fputs("== a hole\n", mem);
@@ -130,8 +132,12 @@ static void view_golden_stats(void)
 	CHECK_EQ(idr_stats_print(&based, mem), 0);
 	fputs("== empty\n", mem);
 	CHECK_EQ(idr_stats_print(&empty, mem), 0);
+	/* No leaf: its bar would say "0 of 0". */
+	fputs("== one far ID, in a keyed block\n", mem);
+	CHECK_EQ(idr_stats_print(&far, mem), 0);
 	fclose(mem);
 	golden_compare("stats", text, len);
+	idr_destroy(&far);
 	idr_destroy(&dense);
 	idr_destroy(&holed);
 	idr_destroy(&based);
