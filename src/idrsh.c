@@ -129,6 +129,41 @@ static int hold_interrupts(lua_State *L)
 	return 1;
 }
 
+/*
+ * read_line() -> line, or nil at the end, or nil and a message: one line
+ * of the input the shell reads its commands from, for a question asked
+ * in the middle of a command (step's keys).  Readline reads a byte at a
+ * time from the file descriptor, so a line read through stdio's buffer
+ * would take the lines after it with it; batch reads with getline().
+ */
+static int read_line(lua_State *L)
+{
+	luaL_Buffer b;
+	ssize_t n;
+	char c;
+
+	if (!sh->interactive) {
+		lua_getglobal(L, "io");
+		lua_getfield(L, -1, "read");
+		lua_call(L, 0, 2);
+		return 2;
+	}
+	luaL_buffinit(L, &b);
+	while ((n = read(STDIN_FILENO, &c, 1)) == 1 && c != '\n')
+		luaL_addchar(&b, c);
+	if (n < 0) {
+		luaL_pushfail(L);
+		lua_pushstring(L, strerror(errno));
+		return 2;
+	}
+	if (n == 0 && luaL_bufflen(&b) == 0) {
+		luaL_pushfail(L);
+		return 1;
+	}
+	luaL_pushresult(&b);
+	return 1;
+}
+
 static bool run_fn(struct shell *s, const char *name);
 static char *prompt(struct shell *s);
 
@@ -409,6 +444,8 @@ static int open_shell(lua_State *L)
 	shell_sys_fields(L);
 	lua_pushcfunction(L, hold_interrupts);
 	lua_setfield(L, -2, "hold_interrupts");
+	lua_pushcfunction(L, read_line);
+	lua_setfield(L, -2, "read_line");
 	lua_call(L, 1, 0);
 	s->module = luaL_ref(L, LUA_REGISTRYINDEX);
 	return 0;

@@ -178,6 +178,25 @@ EOF2
 	assert_line "1"
 }
 
+@test "pipe, --interactive: each step key is one line; the lines after it stay commands" {
+	# Readline reads the commands a byte at a time: a key read through
+	# stdio's buffer took every line after it (alloc b, count) with it.
+	run timeout 20 "$IDRSH" --interactive -q <<'EOF2'
+step on
+alloc a
+c
+step off
+alloc b
+count
+EOF2
+	assert_success
+	[ "$(count_of "$PROMPT")" -eq 1 ]
+	assert_line --partial "step 6, done: alloc is over: it returns 0"
+	assert_line "idr> alloc b"
+	assert_line "idr> count"
+	assert_line "2"
+}
+
 @test "step on an IDA draws its leaf and names its bitmaps" {
 	run "$IDRSH" -c 'new i --ida' -c 'step on' -c 'ida_alloc'
 	assert_success
