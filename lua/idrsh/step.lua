@@ -48,7 +48,8 @@ local function step_key()
 	while true do
 		out("-- Enter: next step, c: continue, q: stop stepping -- ")
 		io.stdout:flush()
-		local ok, line, err = pcall(io.read, "l")
+		-- The shell's own reader: it reads no line past this one.
+		local ok, line, err = pcall(sh.config.read_line or io.read)
 		if not ok and line ~= INTERRUPTED then error(line, 0) end
 		if not ok or (line == nil and err) then
 			-- A command that holds interrupts (alloc_many) would
