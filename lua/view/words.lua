@@ -441,12 +441,14 @@ local VISIT = {
 	ida_find = "xas_find() -> xas_descend(): this level's slot",
 }
 
--- Whether @ev is about a node above the tree's top when the operation
--- began: a level the operation grew (not the first node of an empty
--- tree, which the walk down makes).
+-- Whether @ev is about a level the operation grew: above the top when
+-- it began, and the top at the event (each event carries the height
+-- then), not a child made below a new top.  Not the first node of an
+-- empty tree either, which the walk down makes.
 local function above_old_top(ev, op)
 	local h = op.height or 0
-	return h > 0 and ev.level and ev.level + 1 > h
+	return h > 0 and ev.level ~= nil and ev.level + 1 > h and
+		ev.level + 1 == ev.height
 end
 
 local KERNEL = {

@@ -219,6 +219,21 @@ assert(kern("alloc", at("node-new", { height = 2 }), 2):find(
 	"^idr_get_free%(%)"))
 assert(kern("alloc", root, 0):find("^idr_get_free%(%)"),
 	"an empty tree's first node is made on the way down")
+-- A child made below the new top, once the tree has grown (alloc 4096
+-- in a tree of one leaf): not a root, idr_get_free()'s.
+local t4096 = idr.new()
+t4096:alloc(true)
+local made = {}
+t4096:trace(function(e)
+	if e.event == "node-new" then made[#made + 1] = e end
+end)
+t4096:alloc(true, 4096)
+t4096:trace(nil)
+assert(#made == 3 and made[3].first == 4096)
+for i, e in ipairs(made) do
+	local want = i < 3 and "^radix_tree_extend%(%)" or "^idr_get_free%(%)"
+	assert(kern("alloc", e):find(want), i)
+end
 -- The IDA's bitmap: kzalloc()ed by ida_alloc_range(), kfree()d by
 -- ida_free(), never "the idr's cache".
 local bm = at("node-new", { aux = "bitmap", last = 4095 })
