@@ -390,6 +390,11 @@ $q"
 	run "$IDRSH" -c 'lesson pre-get' <<<$'11\nsoon\nEAGAIN'
 	assert_line "Answer with an error's name (ENOSPC, nospc), or none; q leaves the lesson."
 	assert_line "Right: EAGAIN."
+	# A question that ends with its choices takes one of them.
+	run "$IDRSH" -c 'quiz 5 --seed 1' <<<$'58\n2\n3\n-ESTALE\n26\n2'
+	assert_line "Answer with one of live, stale or free; q leaves the lesson."
+	assert_line "Right: -ESTALE."
+	assert_line "Score: 5 of 5."
 }
 
 @test "a right answer is echoed as typed, with its why; a long wrong one is cut" {
@@ -610,7 +615,11 @@ $q"
 	assert_line "Quiz: 5 questions, seed 1"
 	assert_line "Question 1 of 5: Which ID will 'alloc x' return now?"
 	assert_line "Question 2 of 5: How many nodes will 'alloc x 97' create?"
-	assert_line "Question 3 of 5: Is tagged ID 0x0 live, stale or free?"
+	assert_line "Question 3 of 5: Is tagged ID 0 (0x0: generation 0, ID 0) live, stale or free?"
+	# The tree is made with the tagged commands: what they print is
+	# what the question names (alloc on a tagged tree prints bare IDs).
+	assert_line "idr> remove_tagged 65536"
+	assert_line "131072"
 	assert_line "Question 4 of 5: Which ID will 'alloc_cyclic x' return now?"
 	assert_line "Wrong: you said 1; the answer is 2."
 	assert_line "Wrong: you said 3; the answer is 2."

@@ -304,7 +304,15 @@ local MEASURE_KIND = { made = "number", freed = "number",
 	height = "number", slot = "number", has = "yes or no",
 	errno = "error" }
 
---- M.kind(q) -> "number", "yes or no", "error", or nil (any text).
+-- The words a question offers as its answers: "live, stale or free?"
+-- at its end, as a set; nil when it offers none.
+local function choices(text)
+	local a, b, c = text:match("(%a+), (%a+),? or (%a+)%?$")
+	return a and { [a] = true, [b] = true, [c] = true }
+end
+
+--- M.kind(q) -> "number", "yes or no", "error", the choices a question
+-- ends with ("live, stale or free"), or nil (any text).
 function M.kind(q)
 	local k = q.measure and MEASURE_KIND[q.measure.name]
 	if k then return k end
@@ -312,6 +320,7 @@ function M.kind(q)
 	if text:find("%(yes or no%)") then return "yes or no" end
 	if text:find("^how many ") then return "number" end
 	if text:find("%(an errno") then return "error" end
+	if choices(text) then return text:match("(%a+, %a+,? or %a+)%?$") end
 end
 
 --- M.fits(kind, given) -> true if @given can be an answer of @kind.
@@ -327,7 +336,12 @@ function M.fits(kind, given)
 	elseif kind == "error" then
 		return spoken.errno(n) ~= nil or spoken.NO_ERROR[words] == true
 	end
-	return true
+	local set = choices(kind .. "?")
+	if not set then return true end
+	for choice in pairs(set) do
+		if normal(choice) == n then return true end
+	end
+	return false
 end
 
 --- M.answer(step, output, before, after) -> the answer a

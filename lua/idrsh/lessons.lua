@@ -275,7 +275,8 @@ local function lesson_answer(s, line)
 	if kind and not s.asked_again and not Lesson.fits(kind, given) then
 		s.asked_again = true
 		result({ ask_again = { number = r.q.number, kind = kind } },
-			"Answer with " .. KIND_ASKED[kind] .. "; q leaves the lesson.")
+			"Answer with " .. (KIND_ASKED[kind] or "one of " .. kind) ..
+			"; q leaves the lesson.")
 		return true, true
 	end
 	s.asked_again = nil

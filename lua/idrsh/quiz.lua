@@ -80,21 +80,24 @@ end
 
 -- Asks only about tags handed out (a generation the slot has reached)
 -- or IDs no one holds: a generation ahead of its slot is no one's tag.
+-- The tree is made with the tagged commands, which print tagged IDs as
+-- the question names them (alloc prints the bare ID).
 function KINDS.tag_live(r, add, tree)
 	local n = r(2, 6)
 	add(">", "new " .. tree .. " --tagged 16")
 	add(">", "alloc_many " .. n)
 	local victim = r(0, n - 1)
 	local gens = r(0, 2)
-	for _ = 1, gens do
-		add(">", "remove " .. victim)
-		add(">", "alloc x")
+	for gen = 0, gens - 1 do
+		add(">", "remove_tagged " .. ((gen << 16) | victim))
+		add(">", "alloc_tagged x")
 	end
 	local c = pick(r, { { victim, r(0, gens) }, { r(0, n - 1), 0 },
 		{ r(n, n + 1), 0 } })
 	local id, gen = c[1], c[2]
-	local tag = string.format("0x%x", (gen << 16) | id)
-	add("?", "Is tagged ID " .. tag .. " live, stale or free?")
+	local tag = (gen << 16) | id
+	add("?", ("Is tagged ID %d (0x%x: generation %d, ID %d) live, stale " ..
+		"or free?"):format(tag, tag, gen, id))
 	add("=", "check " .. tag .. " | word 1")
 	add("!", "The bits above bit 16 are the generation the slot had when " ..
 		"the ID was handed out; each remove advances the slot's " ..
