@@ -295,8 +295,8 @@ static void dump_text(struct dumper *d)
 	if (idr_view_top(d->idr, &top))
 		dump_subtree(d, &top);
 	if (d->cut)
-		say(d, "(stopped after %u nodes: max_nodes)\n",
-		    d->opts.max_nodes);
+		say(d, "(stopped after %u node%s: max_nodes)\n",
+		    d->opts.max_nodes, d->opts.max_nodes == 1 ? "" : "s");
 }
 
 /*
@@ -322,7 +322,8 @@ static void dump_limited(struct dumper *d)
 	d->lines = 0;
 	d->budget = d->stop = max - 1;
 	dump_text(d);
-	fprintf(d->out, "(stopped after %lu lines: max_lines)\n", max - 1);
+	fprintf(d->out, "(stopped after %lu line%s: max_lines)\n", max - 1,
+		max == 2 ? "" : "s");
 }
 
 int idr_dump(const struct idr *idr, FILE *out, const struct idr_dump_opts *opts)

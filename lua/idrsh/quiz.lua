@@ -5,7 +5,7 @@
 local Lesson = require "idrsh.lesson"
 
 -- Chunks run by 'lua' share _G: the shell keeps its own references.
-local ipairs, math, os, string, table = ipairs, math, os, string, table
+local ipairs, math, os, table = ipairs, math, os, table
 
 local M = {}
 

@@ -182,6 +182,9 @@ local function children(d, n)
 	local runs, kids = F.runs(d.t, n, d.range)
 	local seen = false
 	for _, run in ipairs(runs) do
+		-- Past max_nodes nothing more, not even a gap or a run: its
+		-- line would stand where the nodes left out belong.
+		if d.cut then return end
 		local kind = run.kind
 		if kind ~= "none" and (kind ~= "empty" or
 				(seen and shown_from(d, n, run.to))) then
@@ -192,6 +195,7 @@ local function children(d, n)
 			else
 				kids = kids or F.kids(d.t, n)
 				for slot = run.from, run.to - 1 do
+					if d.cut then return end
 					subtree(d, kids[slot])
 				end
 			end
@@ -244,7 +248,8 @@ local function dump_text(d)
 		subtree(d, d.top)
 	end
 	if d.cut then
-		say(d, ("(stopped after %d nodes: max_nodes)\n"):format(d.max_nodes))
+		say(d, ("(stopped after %d node%s: max_nodes)\n"):format(d.max_nodes,
+			d.max_nodes == 1 and "" or "s"))
 	end
 end
 

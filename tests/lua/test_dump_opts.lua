@@ -48,8 +48,17 @@ assert(lines(ml) <= 6, ml)
 assert(ml:find("levels shown; more: full, depth, at, range%)\n$"), ml)
 assert(t:dump { max_lines = 2 }:find("^idr: 100000 IDs[^\n]*\n%(1 of 3 levels"))
 -- max_nodes: a text dump stops after that many nodes, and says so.
-assert(t:dump { max_nodes = 1 }:find("(stopped after 1 nodes: max_nodes)\n",
+assert(t:dump { max_nodes = 1 }:find("(stopped after 1 node: max_nodes)\n",
 	1, true))
+-- Past max_nodes no line more: a gap or run drawn there would stand
+-- where the nodes left out belong (the C dump stops so too).
+local gaps = idr.new()
+for _, id in ipairs { 0, 5000, 9000, 20000, 30000 } do
+	gaps:alloc(id, id, id + 1)
+end
+local cut = gaps:dump { max_nodes = 2 }
+assert(not cut:find("empty slot", 1, true), cut)
+assert(cut:find("L1 0..4095[^\n]*\n[^\n]*\n%(stopped after 2 nodes"), cut)
 -- entries and max_entries, its older name, are one option.
 assert(t:dump { max_entries = 3 } == t:dump { entries = 3 })
 

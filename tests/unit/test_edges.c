@@ -937,7 +937,7 @@ static void edges_dump_limits(void)
 	CHECK(!dump_has(&idr, 0, 3, "max_nodes"));
 	CHECK(!dump_has(&idr, 0, UINT_MAX, "max_nodes"));
 	CHECK(dump_has(&idr, 0, 2, "(stopped after 2 nodes: max_nodes)\n"));
-	CHECK(dump_has(&idr, 0, 1, "(stopped after 1 nodes: max_nodes)\n"));
+	CHECK(dump_has(&idr, 0, 1, "(stopped after 1 node: max_nodes)\n"));
 	idr_destroy(&idr);
 }
 

@@ -531,7 +531,10 @@ static void view_plain_dump(void)
 			CHECK_EQ(lines_in(text),
 				 o.max_lines < 2 ? 2 : o.max_lines);
 			CHECK(strncmp(text, whole, strlen(text) - 40) == 0);
-			CHECK(strstr(text, "lines: max_lines)\n") != NULL);
+			CHECK(strstr(text, o.max_lines > 2
+						   ? "lines: max_lines)\n"
+						   : "1 line: max_lines)\n") !=
+			      NULL);
 		}
 		free(text);
 	}
