@@ -62,7 +62,8 @@ PLOT_RUNS ?= 3
 REPLAY_IDS ?= 100000
 REPLAY_OPS ?= 1000
 
-DEPS_TEST += libjudy-dev
+# The peers: tests/bench.bats builds and runs the kernel's idr too.
+DEPS_TEST += libjudy-dev linux-source-6.1
 DEPS_BENCH := $(DEPS_BUILD) libjudy-dev lua5.4 valgrind chromium time \
 	linux-source-6.1
 
