@@ -8,21 +8,53 @@ local idr, idr_methods, ida_methods, view = ...
 
 local O = view "options"
 
+-- Each collector events() set: the trace function it passes on to, and
+-- whether its call is over.
+local links = setmetatable({}, { __mode = "k" })
+
+-- The trace function to set in place of @f: past the collectors whose
+-- calls are over (two coroutines' calls can end in either order).
+local function live(f)
+	while links[f] and links[f].over do f = links[f].prev end
+	return f
+end
+
+-- Ends @collector's call: its trace function goes, if it is still the
+-- one set (else it only passes on, until a later one puts back past it).
+local function put_back(t, collector)
+	local link = links[collector]
+	if link.over then return end
+	link.over = true
+	if t:info().destroyed ~= false then return end
+	local now = t:trace(nil)
+	if now == collector then now = live(link.prev) end
+	t:trace(now)
+end
+
 --- t:events(fn, ...) -> events, ...: calls fn(...) with t traced and
 -- returns the list of the events its operations on t reported, then
--- fn's results.  An error in fn goes on, with the trace put back.
+-- fn's results.  An error in fn goes on, with the trace put back; so
+-- does a coroutine closed inside fn, or collected.  Only the operations
+-- of the coroutine that called events() are listed: another's, while fn
+-- waits in a yield, are not fn's.
 function idr_methods:events(fn, ...)
 	O.func("events", fn)
 	local list = {}
-	local prev
-	prev = self:trace(function(ev)
-		list[#list + 1] = ev
+	local owner = setmetatable({ coroutine.running() }, { __mode = "v" })
+	local link = {}
+	local function collector(ev)
+		if not link.over and coroutine.running() == owner[1] then
+			list[#list + 1] = ev
+		end
+		local prev = live(link.prev)
 		if prev then prev(ev) end
-	end)
-	local res = table.pack(pcall(fn, ...))
-	if self:info().destroyed == false then self:trace(prev) end
-	if not res[1] then error(res[2], 0) end
-	return list, table.unpack(res, 2, res.n)
+	end
+	links[collector] = link
+	link.prev = self:trace(collector)
+	local function done() put_back(self, collector) end
+	local _ <close> = setmetatable({}, { __close = done,
+		__gc = function() pcall(done) end })
+	return list, fn(...)
 end
 
 -- An IDA's: the events of its tree.

@@ -52,6 +52,7 @@ function idr.recorder(opts)
 		-- Per tree, a leaf's row by its bitmaps, while no event
 		-- touches it: its values are read once.
 		leaves = setmetatable({}, { __mode = "k" }),
+		busy = setmetatable({}, { __mode = "k" }),	-- see wrap()
 	}, Recorder)
 end
 
@@ -281,62 +282,98 @@ local function fold(w, t, command, evs)
 	w.more = w.more + (evs and #evs or 0)
 end
 
--- @orig, wrapped to record a frame a call.
-function Recorder:wrap(name, orig)
-	local rec = self
-	return function(t, ...)
+-- Each wrapper a watch set: the method it wraps, and whether its watch
+-- is over (then it only calls that method).
+local wrapped = setmetatable({}, { __mode = "k" })
+
+-- The method to call or put back in place of @f: past the wrappers of
+-- watches that are over (two coroutines' watches can end in any order).
+local function live(f)
+	while wrapped[f] and wrapped[f].over do f = wrapped[f].orig end
+	return f
+end
+
+-- @orig, wrapped to record a frame a call made by @w's coroutine.  A
+-- watch within a watch of the same recorder wraps the outer one's
+-- wrappers, and one call is one frame: the recorder's coroutines inside
+-- a recorded call (rec.busy) record no more.
+function Recorder:wrap(name, orig, w)
+	local rec, link = self, { orig = orig }
+	local function wrapper(t, ...)
+		local call, co = live(link.orig), coroutine.running()
+		if link.over or co ~= w.owner[1] or rec.busy[co] then
+			return call(t, ...)
+		end
+		rec.busy[co] = true
+		local _ <close> = setmetatable({}, { __close = function()
+			rec.busy[co] = nil
+		end })
 		local args = table.pack(...)
 		local res, evs
 		if t.trace then
 			res = table.pack(t:events(function()
-				return orig(t, table.unpack(args, 1, args.n))
+				return call(t, table.unpack(args, 1, args.n))
 			end))
 			evs = table.remove(res, 1)
 			res.n = res.n - 1
 		else
-			res = table.pack(orig(t, ...))
+			res = table.pack(call(t, ...))
 		end
 		local command = format("t:%s(%s)", name, reprs(args, 1, args.n))
-		local w = rec.watching
-		if w and w.n >= WATCH_MAX then
+		if w.n >= WATCH_MAX then
 			fold(w, t, command, evs)
 		else
-			if w then w.n = w.n + 1 end
+			w.n = w.n + 1
 			rec:frame { tree = t, events = evs, command = command,
 				output = reprs(res, 1, res.n) .. "\n" }
 		end
 		return table.unpack(res, 1, res.n)
 	end
+	wrapped[wrapper] = link
+	return wrapper
+end
+
+-- Ends watch @w: each method it wrapped goes back (past the wrappers of
+-- watches over), unless a later watch's wrapper is on top of it.
+local function unwrap(w)
+	if w.over then return end
+	w.over = true
+	for _, s in ipairs(w.saved) do
+		local m, name, wrapper = s[1], s[2], s[3]
+		wrapped[wrapper].over = true
+		if m[name] == wrapper then m[name] = live(wrapper) end
+	end
 end
 
 --- rec:watch(fn, ...) -> fn's results: calls fn(...) and records a frame
 -- for every operation that changes a tree (alloc, remove, ...), on any
--- tree, while it runs; a Lua script's replay.  Past WATCH_MAX calls,
--- the rest share one last frame (the tree the last of them changed).
+-- tree, that fn's coroutine makes while it runs; a Lua script's replay.
+-- Past WATCH_MAX calls, the rest share one last frame (the tree the last
+-- of them changed).  The methods go back when fn returns or raises an
+-- error, or its coroutine is closed or collected.
 function Recorder:watch(fn, ...)
 	O.func("watch", fn)
-	local saved = {}
+	local w = { n = 0, rest = 0, more = 0, saved = {},
+		owner = setmetatable({ coroutine.running() }, { __mode = "v" }) }
+	local _ <close> = setmetatable({}, { __close = function() unwrap(w) end,
+		__gc = function() pcall(unwrap, w) end })
 	for _, m in ipairs({ idr_methods, ida_methods }) do
 		for _, name in ipairs(CHANGES) do
 			if m[name] then
-				saved[#saved + 1] = { m, name, m[name] }
-				m[name] = self:wrap(name, m[name])
+				local wrapper = self:wrap(name, m[name], w)
+				w.saved[#w.saved + 1] = { m, name, wrapper }
+				m[name] = wrapper
 			end
 		end
 	end
-	local outer = self.watching
-	local w = { n = 0, rest = 0, more = 0 }
-	self.watching = w
-	local res = table.pack(pcall(fn, ...))
-	self.watching = outer
-	for _, s in ipairs(saved) do s[1][s[2]] = s[3] end
+	local res = table.pack(fn(...))
+	unwrap(w)
 	if w.rest > 0 then
 		self:frame { tree = w.tree, more = w.more, command = format(
 			"[calls %d to %d of %d, the last %s]", w.n + 1,
 			w.n + w.rest, w.n + w.rest, w.last) }
 	end
-	if not res[1] then error(res[2], 0) end
-	return table.unpack(res, 2, res.n)
+	return table.unpack(res, 1, res.n)
 end
 
 --- rec:count() -> the number of frames.
