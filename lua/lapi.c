@@ -482,6 +482,15 @@ int lidr_pre_get(lua_State *L)
 	return 1;
 }
 
+/* t:cache_count(): what t:stats().cached says, without the walk. */
+int lidr_cache_count(lua_State *L)
+{
+	struct lidr *t = lidr_checkidr(L);
+
+	lua_pushinteger(L, idr_cache_count(&t->idr));
+	return 1;
+}
+
 static int get_new_from(lua_State *L, int start, bool above)
 {
 	struct lidr *t = lidr_toidr(L);

@@ -270,6 +270,7 @@ static const luaL_Reg idr_methods[] = {
 	{ "destroy", obj_destroy },
 	{ "info", obj_info },
 	{ "pre_get", lidr_pre_get },
+	{ "cache_count", lidr_cache_count },
 	{ "get_new", lidr_get_new },
 	{ "get_new_above", lidr_get_new_above },
 	{ "alloc_tagged", lidr_alloc_tagged },

@@ -156,6 +156,7 @@ int lidr_get_next(lua_State *L);
 int lidr_pairs(lua_State *L);
 int lidr_for_each(lua_State *L);
 int lidr_pre_get(lua_State *L);
+int lidr_cache_count(lua_State *L);
 int lidr_get_new(lua_State *L);
 int lidr_get_new_above(lua_State *L);
 int lidr_alloc_tagged(lua_State *L);

@@ -3,6 +3,7 @@
 -- pre_get, get_new, get_new_above; and of idr_preload: preload,
 -- preload_end.
 
+local idr = require "idr"
 local sh = require "idrsh.state"
 local output = require "idrsh.output"
 local words = require "idrsh.words"
@@ -30,7 +31,7 @@ command {
 		if not t then return nil, err end
 		local ok, msg, errno = call(t, "pre_get")
 		if not ok then return nil, failure(msg, errno) end
-		local cached = t:stats().cached
+		local cached = t:cache_count()
 		return result(cached, "cached nodes: " .. cached)
 	end,
 }
@@ -48,7 +49,9 @@ command {
 		local t, err = tree("any")
 		if not t then return nil, err end
 		sh.config.preload()
-		local preloaded = t:stats().preloaded
+		-- The thread's, which any tree's stats tell: an empty one's
+		-- cost nothing to read, where the current tree's walk it.
+		local preloaded = idr.new():stats().preloaded
 		return result(preloaded, "preloaded nodes: " .. preloaded)
 	end,
 }

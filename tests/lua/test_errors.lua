@@ -181,7 +181,7 @@ d:trace(print)
 d:destroy()
 for _, m in ipairs { "alloc", "alloc_cyclic", "alloc_u32", "find", "remove",
 		"replace", "get_next", "pairs", "for_each", "is_empty", "count",
-		"pre_get", "get_new", "get_new_above", "trace", "dump", "dot",
+		"pre_get", "cache_count", "get_new", "get_new_above", "trace", "dump", "dot",
 		"path", "path_text", "stats", "stats_text", "validate",
 		"get_cursor", "set_cursor" } do
 	raises("attempt to use a destroyed idr",

@@ -11,11 +11,12 @@ assert(#t == 0 and t:validate())
 assert(select(3, t:get_new_above("a", 100)) == "EAGAIN")
 
 -- pre_get, then get_new works, from the cache.
+assert(t:cache_count() == 0)
 assert(t:pre_get() == true)
 local cached = t:stats().cached
-assert(cached > 0)
+assert(cached > 0 and t:cache_count() == cached)
 assert(t:get_new("a") == 0)
-assert(t:stats().cached == cached - 1)
+assert(t:stats().cached == cached - 1 and t:cache_count() == cached - 1)
 -- In the same leaf no node is needed.
 assert(t:get_new("b") == 1)
 assert(t:get_new_above("c", 10) == 10)
