@@ -297,9 +297,11 @@ local function where(ev, s)
 			digits(index, lv))
 	end
 	if ev.height > 0 and index >> (BITS * ev.height) > 0 then
-		out[#out + 1] = ("The tree's %s cover indices 0..%d: %d lies " ..
-			"beyond them."):format(plural(ev.height, "level"),
-			(1 << (BITS * ev.height)) - 1, index)
+		local one = ev.height == 1
+		out[#out + 1] = ("The tree's %s %s indices 0..%d: %d lies " ..
+			"beyond %s."):format(plural(ev.height, "level"),
+			one and "covers" or "cover", (1 << (BITS * ev.height)) - 1,
+			index, one and "it" or "them")
 	end
 	return table.concat(out, " ")
 end
