@@ -119,6 +119,12 @@ local function leaf_entries(d, n, indent)
 	else
 		total = G.used(n)
 	end
+	if total == 0 then
+		-- A leaf the range asks about, none of whose IDs are in it.
+		say(d, ("%s(none of its IDs in %d..%d)\n"):format(spaces(indent),
+			d.range[1], d.range[2]))
+		return
+	end
 	say(d, spaces(indent))
 	for slot in slots_of(n.present) do
 		if shown >= d.entries then break end

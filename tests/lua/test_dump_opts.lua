@@ -35,6 +35,13 @@ assert(not at:find("full nodes", 1, true), at)
 -- range: the nodes and entries of those IDs only.
 local r = t:dump { range = { 99990, 99993 } }
 assert(r:find("\n      99990:v 99991:v 99992:v 99993:v\n$"), r)
+-- A leaf in the range that holds none of its IDs says so, where it had
+-- a blank line.
+local two = idr.new()
+two:alloc("a", 10)
+two:alloc("b", 50)
+local none = two:dump { range = { 20, 30 } }
+assert(none:find("\n  %(none of its IDs in 20..30%)\n$"), none)
 -- entries: how many of a leaf's entries.
 assert(t:dump { at = 5, entries = 64 }:find(" 63:v\n$"))
 assert(ends(t:dump { at = 5 }, " 7:v (+56 more)\n"))
