@@ -363,12 +363,13 @@ static bool run_lua(struct shell *s, const char *chunk)
 static bool ask(struct shell *s, const char *name);
 static void answers(struct shell *s);
 
-/* -c: each line of CMD is a command, named "-c:N" in errors.  A lesson
- * it leaves waiting takes its answers from standard input. */
+/* -c: each line of CMD is a command, named "-c:N" in errors, N counting
+ * the lines of every -c so far (with one line each, the Nth -c).  A
+ * lesson it leaves waiting takes its answers from standard input. */
 static bool run_command(struct shell *s, const char *cmd)
 {
+	static int lineno;
 	char where[32];
-	int lineno = 0;
 	bool ok = true;
 
 	while (!s->quit) {

@@ -449,7 +449,7 @@ idrsh: <stdin>:3: interrupted!"
 	assert_failure 1
 	assert_output "0
 1"
-	assert_equal "$stderr" "idrsh: -c:1: dot: /dev/full: No space left on device"
+	assert_equal "$stderr" "idrsh: -c:2: dot: /dev/full: No space left on device"
 }
 
 # }==================================================

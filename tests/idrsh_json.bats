@@ -519,7 +519,7 @@ print(v[0]["value"].encode("utf-8", "surrogateescape").hex())' <<<"$output"
 	assert_line --index 0 5
 	assert_line --index 1 5
 	assert_line --index 2 $'\tfalse\tunknown command \'5\'; try \'help\''
-	assert_line --index 3 "idrsh: -c:1: lua: bad argument #1 to 'run' (string expected, got table)"
+	assert_line --index 3 "idrsh: -c:5: lua: bad argument #1 to 'run' (string expected, got table)"
 }
 
 @test "idrsh.run: lines separated by newlines run in order, a chunk over several" {
@@ -537,10 +537,10 @@ print(v[0]["value"].encode("utf-8", "surrogateescape").hex())' <<<"$output"
 	assert_output "idrsh: -c:1: lua: lua:1: bad argument #1 to 'run' ('quit' would end the shell; return from the chunk, or call os.exit)
 stack traceback:
 	lua:1: in main chunk
-idrsh: -c:1: lua: lua:1: bad argument #1 to 'run' ('quiz 3' waits for answers at the prompt; run it there, or give it --answers FILE)
+idrsh: -c:2: lua: lua:1: bad argument #1 to 'run' ('quiz 3' waits for answers at the prompt; run it there, or give it --answers FILE)
 stack traceback:
 	lua:1: in main chunk
-idrsh: -c:1: lua: lua:1: bad argument #1 to 'run' ('time lesson 1' waits for answers at the prompt; run it there, or give it --answers FILE)
+idrsh: -c:3: lua: lua:1: bad argument #1 to 'run' ('time lesson 1' waits for answers at the prompt; run it there, or give it --answers FILE)
 stack traceback:
 	lua:1: in main chunk
 * default      idr    0 ids

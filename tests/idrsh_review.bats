@@ -96,15 +96,15 @@ true"
 	run --separate-stderr "$IDRSH" -c 'new u --tagged 4 --base 15' -c 'alloc_tagged a' \
 		-c 'alloc_tagged b' -c 'alloc_many 2' -c 'alloc_tagged c 0 14'
 	assert_output 15
-	assert_equal "$stderr" "idrsh: -c:1: alloc_tagged: no free id at or above 15 (ENOSPC)
-idrsh: -c:1: alloc_many: no free id at or above 15 (ENOSPC)
-idrsh: -c:1: alloc_tagged: no free id in [15, 14): the range is empty (ENOSPC)"
+	assert_equal "$stderr" "idrsh: -c:3: alloc_tagged: no free id at or above 15 (ENOSPC)
+idrsh: -c:4: alloc_many: no free id at or above 15 (ENOSPC)
+idrsh: -c:5: alloc_tagged: no free id in [15, 14): the range is empty (ENOSPC)"
 	run --separate-stderr "$IDRSH" -c 'new b --base 15' -c 'alloc a 3 14' \
 		-c 'alloc_u32 x 0 3' -c 'alloc x 20 21' -c 'alloc y 20 21'
 	assert_output 20
-	assert_equal "$stderr" "idrsh: -c:1: alloc: no free id in [15, 14): the range is empty (ENOSPC)
-idrsh: -c:1: alloc_u32: no free id in [15, 3] (ENOSPC)
-idrsh: -c:1: alloc: no free id in [20, 21) (ENOSPC)"
+	assert_equal "$stderr" "idrsh: -c:2: alloc: no free id in [15, 14): the range is empty (ENOSPC)
+idrsh: -c:3: alloc_u32: no free id in [15, 3] (ENOSPC)
+idrsh: -c:5: alloc: no free id in [20, 21) (ENOSPC)"
 }
 
 @test "destroy empties the tree as idr_destroy() does: stale tags stay stale, the cursor and the handles stay" {

@@ -67,12 +67,12 @@ b"
 		-c 'list 0 4294967296' -c 'alloc a' -c list
 	assert_failure 1
 	assert_output "idrsh: -c:1: list: bad range 5 1: A must not be above B
-idrsh: -c:1: usage: list [A B] [--count N]
-idrsh: -c:1: usage: list [A B] [--count N]
-idrsh: -c:1: list: bad --count N 'x': not a number
-idrsh: -c:1: usage: list [A B] [--count N]
-idrsh: -c:1: list: bad A '-1': out of range 0 .. 4294967295
-idrsh: -c:1: list: bad B '4294967296': out of range 0 .. 4294967295
+idrsh: -c:2: usage: list [A B] [--count N]
+idrsh: -c:3: usage: list [A B] [--count N]
+idrsh: -c:4: list: bad --count N 'x': not a number
+idrsh: -c:5: usage: list [A B] [--count N]
+idrsh: -c:6: list: bad A '-1': out of range 0 .. 4294967295
+idrsh: -c:7: list: bad B '4294967296': out of range 0 .. 4294967295
 0
 0 a"
 }
@@ -92,9 +92,9 @@ idrsh: -c:1: list: bad B '4294967296': out of range 0 .. 4294967295
 	assert_failure 1
 	assert_line --index 0 --regexp "$RUN_TIME"
 	assert_line --index 1 "idrsh: -c:1: time: find: no id 9 (ENOENT)"
-	assert_line --index 2 "idrsh: -c:1: usage: time COMMAND..."
+	assert_line --index 2 "idrsh: -c:2: usage: time COMMAND..."
 	# An unknown command ran nothing: its error only.
-	assert_line --index 3 "idrsh: -c:1: time: unknown command 'bogus'; try 'help'"
+	assert_line --index 3 "idrsh: -c:3: time: unknown command 'bogus'; try 'help'"
 	[ "${#lines[@]}" -eq 4 ]
 }
 
@@ -112,7 +112,7 @@ idrsh: -c:1: list: bad B '4294967296': out of range 0 .. 4294967295
 	run "$IDRSH" -c 'timer' -c 'timer maybe'
 	assert_failure 1
 	assert_output "idrsh: -c:1: usage: timer on|off
-idrsh: -c:1: timer: say 'timer on' or 'timer off'"
+idrsh: -c:2: timer: say 'timer on' or 'timer off'"
 }
 
 @test "time and timer in JSON: a run_time object of seconds" {
