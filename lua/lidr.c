@@ -436,6 +436,7 @@ static void open_views(lua_State *L)
 
 	lua_newtable(L);
 	lidr_snapshot_open(L);
+	lsave_open_file(L);
 	lua_pushvalue(L, -2);
 	luaL_getmetatable(L, IDR_MT);
 	lua_getfield(L, -1, "__index");

@@ -186,6 +186,8 @@ int lsave_get_seed(lua_State *L);
 int lsave_set_seed(lua_State *L);
 int lsave_get_gen(lua_State *L);
 int lsave_set_gen(lua_State *L);
+/* Sets view "file" in the views' table on top (see lsave.c). */
+void lsave_open_file(lua_State *L);
 
 /* lida.c: the IDA */
 extern const struct kind lidr_ida_kind;

@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * lsave.c - a tagged idr's generation counters and seed, read and set:
- * t:get_seed(), t:set_seed(n), t:get_gen(id), t:set_gen(id, gen).  The
- * save file itself is lua/view/save.lua's.  Conventions as lidr.c's:
+ * t:get_seed(), t:set_seed(n), t:get_gen(id), t:set_gen(id, gen); and
+ * view "file", what kind of file a save would replace.  The save file
+ * itself is lua/view/save.lua's.  Conventions as lidr.c's:
  * misuse raises; an expected failure returns nil, a message and the
  * errno's name.
  */
 #include <errno.h>
 #include <stdint.h>
+#include <sys/stat.h>
 
 #include "lauxlib.h"
 #include "lua.h"
@@ -118,4 +120,32 @@ int lsave_set_gen(lua_State *L)
 		return set_gen_fail(L, err, id);
 	lua_pushboolean(L, 1);
 	return 1;
+}
+
+/*
+ * kind(path) -> "absent", "regular" or "other" (a device, a FIFO, a
+ * directory...), following symlinks: a save goes through a new file
+ * renamed over a regular one, and that rename would put a file in a
+ * device's place.
+ */
+static int file_kind(lua_State *L)
+{
+	struct stat st;
+
+	if (stat(luaL_checkstring(L, 1), &st) != 0)
+		lua_pushstring(L, errno == ENOENT ? "absent" : "other");
+	else
+		lua_pushstring(L, S_ISREG(st.st_mode) ? "regular" : "other");
+	return 1;
+}
+
+void lsave_open_file(lua_State *L)
+{
+	static const luaL_Reg funcs[] = {
+		{ "kind", file_kind },
+		{ NULL, NULL },
+	};
+
+	luaL_newlib(L, funcs);
+	lua_setfield(L, -2, "file");
 }

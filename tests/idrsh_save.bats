@@ -98,6 +98,26 @@ count'
 	assert_line --index 6 "end"
 }
 
+@test "save: an error names the file asked for; a FIFO is written into, not replaced" {
+	# The text goes through FILE.new renamed over FILE: the error named
+	# FILE.new, and a device or FIFO was replaced by a regular file.
+	run "$IDRSH" -c 'save nodir/x'
+	assert_failure 1
+	assert_output "idrsh: -c:1: save: nodir/x: No such file or directory"
+	mkdir dir
+	run "$IDRSH" -c 'save dir'
+	assert_output "idrsh: -c:1: save: dir: Is a directory"
+	mkfifo pipe
+	timeout 20 cat pipe > got &  # a replaced pipe has no writer
+	run -0 "$IDRSH" -c 'alloc a' -c 'save pipe'
+	wait
+	[ -p pipe ]
+	run cat got
+	assert_line --index 0 "idr-save 1"
+	assert_line 'id 0 "a"'
+	[ ! -e pipe.new ]
+}
+
 @test "load refuses a name in use unless --replace, and changes nothing" {
 	run -0 "$IDRSH" -c "new a" -c "alloc x" -c "save a.idr"
 	run "$IDRSH" -c "new a" -c "alloc y" -c "load a.idr" -c "list" -c trees

@@ -7,6 +7,7 @@
 local idr, idr_methods, ida_methods, view = ...
 
 local O = view "options"
+local File = view "file"
 
 -- idrsh's 'lua' chunks share _G: keep the library's own references.
 local io, ipairs, math, os, pairs, string, table, tostring, type, utf8 =
@@ -220,12 +221,34 @@ end
 local ERRNO = { [2] = "ENOENT", [13] = "EACCES", [21] = "EISDIR",
 	[28] = "ENOSPC" }
 
+-- @msg without the name of the file it is about, @name, in front.
+local function reason(msg, name)
+	if msg:sub(1, #name + 2) == name .. ": " then return msg:sub(#name + 3) end
+	return msg
+end
+
+-- Writes @text into @path, which is no regular file (a device, a FIFO):
+-- in place, as a shell's > would.
+local function write_into(path, text)
+	local f, err, code = io.open(path, "w")
+	if not f then return nil, err, ERRNO[code] or "EIO" end
+	local ok, werr, wcode = f:write(text)
+	local closed, cerr, ccode = f:close()
+	if ok and closed then return true end
+	return nil, path .. ": " .. reason(werr or cerr, path),
+		ERRNO[wcode or ccode] or "EIO"
+end
+
 -- Writes @text to @path whole, or leaves @path as it was: through a new
--- file renamed over it.
+-- file renamed over it, which no error names (the user named @path).
+-- A path that is there and no regular file is written into instead.
 local function write_whole(path, text)
+	if File.kind(path) == "other" then return write_into(path, text) end
 	local tmp = path .. ".new"
 	local f, err, code = io.open(tmp, "w")
-	if not f then return nil, err, ERRNO[code] or "EIO" end
+	if not f then
+		return nil, path .. ": " .. reason(err, tmp), ERRNO[code] or "EIO"
+	end
 	local ok, werr = f:write(text)
 	local closed, cerr, ccode = f:close()
 	if ok and closed then
@@ -233,7 +256,8 @@ local function write_whole(path, text)
 		if ok then return true end
 	end
 	os.remove(tmp)
-	return nil, path .. ": " .. (werr or cerr), ERRNO[code or ccode] or "EIO"
+	return nil, path .. ": " .. reason(werr or cerr, tmp),
+		ERRNO[code or ccode] or "EIO"
 end
 
 local function valid_name(name)
