@@ -102,7 +102,9 @@ SETUP=(-c 'alloc_many 100' -c 'lua t:alloc(nil, 500)' -c 'mark before'
 	names=$("$IDRSH" -c help | sed '$d' | awk '{ print $1 }')
 	cd "$BATS_TEST_TMPDIR"
 	for n in $names; do
-		example=$("$TOP/$IDRSH" -c "help $n" | sed -n '/^example:/{n;s/^  //p;}')
+		# The command, the example's last line, on trees SETUP made.
+		example=$("$TOP/$IDRSH" -c "help $n" | sed -n '/^example:/,$s/^  //p' |
+			tail -n 1)
 		[ -n "$example" ] || { echo "$n: no example"; return 1; }
 		for kind in default tg i; do
 			run --separate-stderr "$TOP/$IDRSH" --json "${SETUP[@]}" \

@@ -31,8 +31,10 @@ local function help_on(c)
 	outln(c.help)
 	if c.text then outln(""); outln(c.text) end
 	outln("")
+	-- An example runs as it stands in a new shell: the lines before
+	-- the command make what it needs.
 	outln("example:")
-	outln("  " .. c.example)
+	for line in c.example:gmatch("[^\n]+") do outln("  " .. line) end
 end
 
 local function help(args)

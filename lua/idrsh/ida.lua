@@ -21,7 +21,7 @@ command {
 	name = "ida_alloc", args = "[MIN [MAX]]", max = 2,
 	help = "allocate the lowest free ID in [MIN, MAX] of an IDA",
 	text = "ida_alloc_range(): MAX is inclusive.",
-	example = "ida_alloc 1 255",
+	example = "new ids --ida\nida_alloc 1 255",
 	run = function(args)
 		local a, err = tree("ida")
 		if not a then return nil, err end
@@ -37,7 +37,7 @@ command {
 	name = "ida_free", args = "ID", min = 1,
 	help = "free an ID of an IDA",
 	text = "ida_free(): ENOENT if ID is not allocated.",
-	example = "ida_free 3",
+	example = "new ids --ida\nida_alloc 3 3\nida_free 3",
 	run = on_id("ida", "ID", function(a, id)
 		local ok, msg, errno = call(a, "free", id)
 		if not ok then return absent(id, msg, errno) end
@@ -48,7 +48,7 @@ command {
 command {
 	name = "ida_exists", args = "ID", min = 1,
 	help = "print yes if ID is allocated in the IDA, else no",
-	example = "ida_exists 3",
+	example = "new ids --ida\nida_alloc 3 3\nida_exists 3",
 	run = on_id("ida", "ID", function(a, id)
 		local yes = call(a, "exists", id) and true or false
 		return result(yes, yes and "yes" or "no")

@@ -69,7 +69,7 @@ command {
 	text = "idr_find(): fails with ENOENT when ID is not allocated.  A\n" ..
 		"reserved ID (allocated with no value: lua t:alloc(nil)) prints\n" ..
 		"(reserved), though idr_find() gives NULL for it as for a free one.",
-	example = "find 5",
+	example = "alloc_many 6\nfind 5",
 	run = on_id("idr", "ID", print_value("find")),
 }
 
@@ -78,7 +78,7 @@ command {
 	help = "free ID and print the value it held",
 	text = "idr_remove(): the nodes only ID kept alive are freed.  A\n" ..
 		"reserved ID prints (reserved); a free one fails with ENOENT.",
-	example = "remove 5",
+	example = "alloc_many 6\nremove 5",
 	run = on_id("idr", "ID", print_value("remove")),
 }
 
@@ -86,7 +86,7 @@ command {
 	name = "replace", args = "ID VALUE", min = 2,
 	help = "store VALUE at ID; print the old value",
 	text = "idr_replace(): ID must be allocated (else ENOENT).",
-	example = "replace 5 eth1",
+	example = "alloc_many 6\nreplace 5 eth1",
 	run = on_id("idr", "ID", function(t, id, args)
 		local old, msg, errno = call(t, "replace", id, args[2])
 		if old == nil and msg then return absent(id, msg, errno) end
@@ -98,7 +98,7 @@ command {
 	name = "next", args = "ID", min = 1,
 	help = "print the first entry at or above ID",
 	text = "idr_get_next(): prints 'ID VALUE'; ENOENT when there is none.",
-	example = "next 0",
+	example = "alloc eth0 10\nnext 0",
 	run = on_id("idr", "ID", function(t, id)
 		local nid, v = call(t, "get_next", id)
 		if nid == nil and v ~= nil then return nil, v end

@@ -72,7 +72,7 @@ command {
 	help = "store VALUE at the lowest free ID (2004 API)",
 	text = "idr_get_new(): fails with EAGAIN when the node cache is short;\n" ..
 		"run pre_get and try again.",
-	example = "get_new eth0",
+	example = "pre_get\nget_new eth0",
 	run = function(args)
 		local t, err = tree("idr")
 		if not t then return nil, err end
@@ -85,7 +85,7 @@ command {
 	name = "get_new_above", args = "VALUE START", min = 2,
 	help = "store VALUE at the lowest free ID >= START (2004 API)",
 	text = "idr_get_new_above(): as get_new.",
-	example = "get_new_above eth0 100",
+	example = "pre_get\nget_new_above eth0 100",
 	run = function(args)
 		local t, err = tree("idr")
 		if not t then return nil, err end

@@ -102,7 +102,7 @@ end
 command {
 	name = "source", args = "FILE", min = 1,
 	help = "run a file of commands, or a Lua script (.lua)",
-	example = "source setup.idrsh",
+	example = "lua io.open(\"setup.idrsh\", \"w\"):write(\"alloc_many 3\\n\"):close()\nsource setup.idrsh",
 	complete = "files",
 	run = function(args)
 		local r, err = source(args[1])

@@ -150,7 +150,7 @@ command {
 command {
 	name = "drop", args = "NAME", min = 1,
 	help = "destroy and forget a tree (not the current one)",
-	example = "drop handles",
+	example = "new handles\nuse default\ndrop handles",
 	complete = tree_names,
 	run = function(args)
 		local obj, err = named(args[1])

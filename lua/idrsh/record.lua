@@ -139,7 +139,7 @@ command {
 		"'record save FILE' writes the frames so far as one HTML page\n" ..
 		"that needs no network; 'record off' stops recording (not with\n" ..
 		"--html, which records every command).",
-	example = "record save replay.html",
+	example = "record on\nalloc eth0\nrecord save replay.html",
 	complete = function(text)
 		if text == "" or ("on off save"):find(text, 1, true) then
 			return { "on", "off", "save" }

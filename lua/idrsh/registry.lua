@@ -27,7 +27,7 @@ Makes command @c, one record:
             (min and max then go unused)
   help      the one-line help of 'help' and the man page
   text      longer text of 'help NAME', or nil
-  example   one example line
+  example   lines that run as they stand in a new shell, the command last
   complete  completion of the arguments: nil, "files", a list of words,
             or a function(word, line before it) returning one
   run       the handler, run(args, rest)

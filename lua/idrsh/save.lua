@@ -125,7 +125,7 @@ command {
 		"loads, unless --replace: the old tree is then destroyed.  The\n" ..
 		"file's current tree becomes current.  'source FILE' of a saved\n" ..
 		"file loads it too.",
-	example = "load --replace session.idr",
+	example = "save session.idr\nload --replace session.idr",
 	complete = function(text)
 		if text:sub(1, 1) == "-" then return { "--replace" } end
 		return "files"

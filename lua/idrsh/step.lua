@@ -190,7 +190,7 @@ command {
 		"NAME defaults to 'mark'; past 40 lines it says how many more\n" ..
 		"changes there are, and --all shows them all.  In Lua:\n" ..
 		"t:diff(snap), t:diff_text(snap).",
-	example = "diff before",
+	example = "mark before\nalloc eth0\ndiff before",
 	complete = function(text)
 		if text:sub(1, 1) == "-" then return { "--all" } end
 		return names_of(sh.marks)

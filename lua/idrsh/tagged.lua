@@ -23,7 +23,7 @@ command {
 	help = "allocate on a tagged tree; print the tagged ID",
 	text = "idr_alloc_tagged(): the tagged ID is (generation << BITS) | ID; the\n" ..
 		"generation of a slot advances each time its ID is freed.",
-	example = "alloc_tagged conn",
+	example = "new conns --tagged 16\nalloc_tagged conn",
 	run = function(args) return alloc_with("alloc_tagged", args) end,
 }
 
@@ -32,7 +32,7 @@ command {
 	help = "print the value at a live tagged ID",
 	text = "idr_find_tagged(): a stale tagged ID finds nothing (ESTALE), nor\n" ..
 		"does one whose slot is free (ENOENT).",
-	example = "find_tagged 65536",
+	example = "new conns --tagged 16\nalloc_tagged a\nremove_tagged 0\nalloc_tagged conn\nfind_tagged 65536",
 	run = on_id("tagged", "TAGGED", print_value("find_tagged")),
 }
 
@@ -40,7 +40,7 @@ command {
 	name = "remove_tagged", args = "TAGGED", min = 1,
 	help = "free a live tagged ID; print its value",
 	text = "idr_remove_tagged(): a stale tagged ID removes nothing (ESTALE).",
-	example = "remove_tagged 65536",
+	example = "new conns --tagged 16\nalloc_tagged a\nremove_tagged 0\nalloc_tagged conn\nremove_tagged 65536",
 	run = on_id("tagged", "TAGGED", print_value("remove_tagged")),
 }
 
@@ -76,7 +76,7 @@ command {
 	help = "say whether a tagged ID is live or stale, and why",
 	text = "idr_tag_check(): prints 'live', 'stale' or 'free', the tag's ID and\n" ..
 		"generation, and the generation its slot is at now.",
-	example = "check 65536",
+	example = "new conns --tagged 16\nalloc_tagged a\nremove_tagged 0\nalloc_tagged conn\ncheck 65536",
 	run = on_id("tagged", "TAGGED", function(t, id)
 		local ok, msg, errno = call(t, "check", id)
 		local state = ok and "live" or errno == "ESTALE" and "stale" or
@@ -90,7 +90,7 @@ command {
 command {
 	name = "untag", args = "TAGGED", min = 1,
 	help = "split a tagged ID into its ID and generation",
-	example = "untag 65541",
+	example = "new conns --tagged 16\nuntag 65541",
 	run = on_id("tagged", "TAGGED", function(t, id)
 		local plain, gen = call(t, "untag", id)
 		if plain == nil then return nil, failure(gen) end
