@@ -476,11 +476,14 @@ static inline void *idr__iter_next(struct idr__iter *it, int *id)
 }
 #define IDR__CAT2(a, b) a##b
 #define IDR__CAT(a, b) IDR__CAT2(a, b)
-#define IDR__IT IDR__CAT(idr__it_, __LINE__)
+/* The iterator's name: one per loop, even two loops a line (a macro of
+ * the caller's), lest the inner shadow the outer (-Wshadow). */
+#define IDR__FOR_EACH(idrp, entry, id, it)                         \
+	for (struct idr__iter it = idr__iter_start((idrp), &(id)); \
+	     ((entry) = idr__iter_next(&it, &(id))) != NULL;)
 
-#define idr_for_each_entry(idrp, entry, id)                             \
-	for (struct idr__iter IDR__IT = idr__iter_start((idrp), &(id)); \
-	     ((entry) = idr__iter_next(&IDR__IT, &(id))) != NULL;)
+#define idr_for_each_entry(idrp, entry, id) \
+	IDR__FOR_EACH(idrp, entry, id, IDR__CAT(idr__it_, __COUNTER__))
 
 #define idr_for_each_entry_continue(idr, entry, id)                 \
 	for ((entry) = idr_get_next((idr), &(id)); (entry) != NULL; \

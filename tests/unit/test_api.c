@@ -688,6 +688,27 @@ static void api_for_each_entry_remove(void)
 	idr_destroy(&idr);
 }
 
+/* Two loops a line, as a caller's macro makes them: each its own
+ * iterator (the build's -Wshadow -Werror fails on one name). */
+#define EACH_PAIR(idr, entry, i, j, n)            \
+	idr_for_each_entry(idr, entry, i)         \
+		idr_for_each_entry(idr, entry, j) \
+			n++;
+
+static void api_for_each_entry_nested(void)
+{
+	struct idr idr;
+	void *entry;
+	int i = 0, j = 0, n = 0;
+
+	idr_init(&idr);
+	fill(&idr, 0, 3);
+	EACH_PAIR(&idr, entry, i, j, n)
+	/* Each loop starts from ID 0, as the kernel's: 3 by 3 pairs. */
+	CHECK_EQ(n, 9);
+	idr_destroy(&idr);
+}
+
 /* idr_for_each_entry_continue() from @from must visit @want, in order. */
 static void check_continue(const struct idr *idr, int from, const int *want,
 			   int n)
@@ -1403,6 +1424,7 @@ void suite_api(void)
 	RUN(api_for_each_remove_next);
 	RUN(api_for_each_entry);
 	RUN(api_for_each_entry_remove);
+	RUN(api_for_each_entry_nested);
 	RUN(api_for_each_entry_continue);
 	RUN(api_for_each_entry_ul);
 	RUN(api_is_empty_count);
