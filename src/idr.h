@@ -31,6 +31,7 @@
  * Error contract, for every function here: a negative errno is returned
  * and the idr is left exactly as it was.  Every allocation is made
  * before the first change to the tree, so -ENOMEM never loses an ID.
+ * One exception, on an RCU idr (<idr_rcu.h>): see idr_remove().
  *
  * Locking is the caller's, as in the kernel: serialise every call that
  * changes an idr with one lock; idr_preload() and idr_pre_get() may be
@@ -304,6 +305,13 @@ IDR_API void *idr_find(const struct idr *idr, unsigned long id);
  * @id: the ID to free.
  *
  * Frees the nodes the ID alone kept alive and lowers the tree if it can.
+ *
+ * On an RCU idr (<idr_rcu.h>) a removal from a packed node copies the
+ * node, since readers may be inside it; when malloc gives no block for
+ * the copy, the pointer is cleared in place (readers no longer find it)
+ * and the ID stays allocated, holding NULL: idr_remove() of the ID again,
+ * once memory allows, frees it (and returns NULL).  A removal never
+ * fails, as the kernel's.
  *
  * Return: the pointer that was stored, or NULL if @id was not allocated
  * (the idr is then unchanged) or held NULL.

@@ -27,7 +27,11 @@
  * The rules:
  *   - every thread that reads or changes the idr is registered
  *     (rcu_register_thread(); call_rcu() needs it of the writer too);
- *   - the caller serialises writers, as for any idr;
+ *   - the caller serialises writers, as for any idr, and calls the
+ *     writer's functions outside read-side sections: one that lets go of
+ *     a node and finds no memory for the record of its deferred free
+ *     waits for a grace period (synchronize_rcu()) there and then, which
+ *     inside the writer's own read-side section never ends;
  *   - the library frees its own nodes after a grace period (call_rcu());
  *     the caller does the same for its objects: free an object removed
  *     from the idr with call_rcu() (or after synchronize_rcu()), or take a

@@ -12,6 +12,7 @@
 #include "idr_view.h"
 #include "model.h"
 #include "node.h"
+#include "nodes.h"
 #include "seam.h"
 #include "tree.h"
 #include "walk.h"
@@ -950,6 +951,43 @@ static void pack_rcu_kept_empty_not_top(void)
 }
 
 /*
+ * No memory for the copy of an RCU idr's packed leaf: the removal clears
+ * the entry in place and returns it (a removal never fails), the ID stays
+ * allocated, holding NULL; removing it again with memory frees it.  The
+ * review's case: 64 IDs, 50 removed, the leaf packed.
+ */
+static void pack_rcu_remove_no_memory_then_again(void)
+{
+	struct idr idr = IDR__INIT_RCU(0, 0, &queue_hooks);
+	unsigned long id, last = IDR_SLOTS - 1, kept = IDR_SLOTS / 2;
+	void *entry;
+
+	for (id = 0; id <= last; id++)
+		CHECK_EQ(idr_alloc(&idr, val(id), 0, 0, GFP_KERNEL), (int)id);
+	for (id = 0; id < IDR_SLOTS - kept; id++)
+		CHECK(idr_remove(&idr, id) == val(id));
+	rcu_drain();
+	CHECK(cap_at(&idr, last, 0) > 0); /* packed */
+	idr__cache_drain(
+		&idr); /* else the whole leaf, back there, is the copy */
+	seam_fault_inject(0, ~0UL);
+	CHECK(idr_remove(&idr, last) == val(last));
+	seam_fault_inject(0, 0);
+	CHECK_SOUND(&idr);
+	CHECK(idr_find(&idr, last) == NULL);
+	CHECK_EQ(idr_count(&idr), kept);
+	id = last;
+	CHECK(idr_next_in_use(&idr, &id, &entry) && id == last && !entry);
+	CHECK(idr_remove(&idr, last) == NULL);
+	CHECK_EQ(idr_count(&idr), kept - 1);
+	CHECK_EQ(idr_alloc(&idr, val(1), (int)last, (int)last + 1, GFP_KERNEL),
+		 (int)last);
+	CHECK_SOUND(&idr);
+	idr_destroy(&idr);
+	rcu_drain();
+}
+
+/*
  * An insertion under idr_preload() that moves an RCU idr's packed leaf
  * hands the old block to RCU in a work item the preload set aside: no
  * malloc, and no wait for readers under the caller's lock.
@@ -1497,6 +1535,7 @@ void suite_pack(void)
 	RUN(pack_trace_reads_full_leaf);
 	RUN(pack_rcu_kept_empty_leaf);
 	RUN(pack_rcu_kept_empty_not_top);
+	RUN(pack_rcu_remove_no_memory_then_again);
 	RUN(pack_rcu_move_under_preload);
 	RUN(pack_remove_past_reach);
 	RUN(iter_matches_get_next);
