@@ -31,6 +31,20 @@ parsed() {
 	assert_output "{'a': None, 'b': 9223372036854775807, 'c': [], 'd': {}, 'e': 0.5, 'f': None, 'g': [1, -2, 3], 'h': True, 'i': -9223372036854775808}"
 }
 
+@test "idr.json: an object's integer keys are text, sorted with the rest; a clash or another key is an error" {
+	lua_idr 'print(json.encode { 1, x = 2 })
+		print(json.encode { [10] = "z", a = { b = 1, [2] = 3 } })
+		print(pcall(json.encode, { ["1"] = 1, [1] = 2 }))
+		print(pcall(json.encode, { [true] = 1 }))
+		print(pcall(json.encode, { [1.5] = 1 }))'
+	assert_success
+	assert_output '{"1":1,"x":2}
+{"10":"z","a":{"2":3,"b":1}}
+false	the JSON key "1" twice
+false	a JSON object'"'"'s keys are strings or integers, not boolean
+false	a JSON object'"'"'s keys are strings or integers, not float'
+}
+
 @test "idr.json: floats read back as the same double; whole ones keep .0" {
 	lua_idr 'print(json.encode { 2^63, 0.1, 1/3, 2.0, -0.0, 1e300, 2^-1074 })'
 	assert_success

@@ -18,8 +18,9 @@
 --                  double (%.17g at most), ".0" when whole; NaN and
 --                  infinities null
 --   tables         keys 1..n (or none): an array; else an object, its
---                  keys sorted, so that the same value gives the same
---                  text
+--                  integer keys written out as text, every key sorted,
+--                  so that the same value gives the same text (a key
+--                  of another type, or two that read the same, raise)
 --   strings        valid UTF-8 as it is, control characters escaped; a
 --                  byte that is not part of valid UTF-8 (values are any
 --                  bytes) as \udcXX, XX the byte: the lone surrogates
@@ -79,6 +80,37 @@ local function raw(text)
 	return setmetatable({}, { __tojson = function() return text end })
 end
 
+-- An object's key @k as JSON text: a string, or an integer written out;
+-- an error for any other key, or for one that @c, the object so far,
+-- has already.
+local function key_text(k, c)
+	if math_type(k) == "integer" then k = format("%d", k) end
+	if type(k) ~= "string" then
+		error(format("a JSON object's keys are strings or integers, " ..
+			"not %s", math_type(k) or type(k)), 0)
+	end
+	if c[k] ~= nil then error(format("the JSON key %q twice", k), 0) end
+	return k
+end
+
+-- Whether dkjson writes @t as an array (its isarray()): keys positive
+-- integers, with a few holes at most (written null), and maybe a count
+-- n, as table.pack() sets.
+local function is_array(t)
+	local count, max, n = 0, 0, 0
+	for k, v in pairs(t) do
+		if k == "n" and type(v) == "number" then
+			n = v
+		elseif math_type(k) ~= "integer" or k < 1 then
+			return false
+		else
+			count = count + 1
+			if k > max then max = k end
+		end
+	end
+	return max <= 10 or max <= n or max <= 2 * count
+end
+
 -- @v for dkjson: tables copied with their finite floats as float_text
 -- (NaN and infinities stay, for dkjson's null); and every string key,
 -- sorted, for its "keyorder".  A cycle raises, as dkjson would.
@@ -94,8 +126,12 @@ local function prepared(v)
 		end
 		if on_path[x] then error("reference cycle", 0) end
 		on_path[x] = true
-		local c = {}
+		local c, array = {}, is_array(x)
 		for k, y in pairs(x) do
+			-- An object's keys are all text, sorted: its integer keys
+			-- too, which dkjson would write after the sorted ones, and
+			-- twice over when a string key spells the same.
+			if not array then k = key_text(k, c) end
 			if type(k) == "string" then keys[k] = true end
 			c[k] = copy(y)
 		end
