@@ -255,6 +255,28 @@ function O.events(name, list, n)
 	for i = 1, n do check_event(name, i, list[i]) end
 end
 
+-- The fields the words of an event read, by kind (the rest: a node's).
+local COUNTS = { "nodes" }
+local NEEDS = { op = { "op" }, done = { "op" }, malloc = COUNTS,
+	["cache-take"] = COUNTS, ["preload-take"] = COUNTS }
+local NODE = { "level", "first", "last", "slot" }
+
+--- O.event(name, e, arg): raise unless @e, argument @arg, is an event
+-- whose words can be told: checked as O.events() does, and holding
+-- the fields its kind is told with.
+function O.event(name, e, arg)
+	if type(e) ~= "table" then
+		error(("bad argument #%d to '%s' (table expected, got %s)"):format(
+			arg, name, typename(e)), 3)
+	end
+	check_event(name, arg, e)
+	for _, k in ipairs(NEEDS[e.event] or NODE) do
+		if e[k] == nil then
+			bad(name, ("event %d (%s) has no %s"):format(arg, e.event, k))
+		end
+	end
+end
+
 -- }================================================================
 
 return O

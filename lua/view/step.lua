@@ -17,6 +17,7 @@ local idr, idr_methods, ida_methods, view = ...
 
 -- The slots of a node: the library's (geometry.lua).
 local G = view "geometry"
+local O = view "options"
 local SLOTS = G.SLOTS
 -- What each event says: the one table of words.
 local W = view "words"
@@ -145,6 +146,11 @@ end
 -- reported) drawn as idr.event_text() draws it, the rows as the node
 -- was just after each event (of a destroyed tree: the full bits only).
 local function step_texts(t, events)
+	if type(events) ~= "table" then
+		O.bad("step_texts", "events must be a list of events (see " ..
+			"t:events())")
+	end
+	O.events("step_texts", events, #events)
 	local info = t:info()
 	local ida = info.kind == "ida"
 	local now, at = {}, {}

@@ -16,6 +16,7 @@
 local idr, _, _, view = ...
 
 local G = view "geometry"
+local O = view "options"
 local fmt = string.format
 
 local W = {}
@@ -683,10 +684,9 @@ end
 --- idr.event_words(ev[, op_ev]) -> W.describe(ev, op_ev): for the shell
 -- and Lua users.
 function idr.event_words(ev, op_ev)
-	if type(ev) ~= "table" then
-		error("bad argument #1 to 'event_words' (table expected, got " ..
-			type(ev) .. ")", 2)
-	end
+	O.event("event_words", ev, 1)
+	-- The operation's, for the kernel's words: any table (an empty one
+	-- before the first "op").
 	if op_ev ~= nil and type(op_ev) ~= "table" then
 		error("bad argument #2 to 'event_words' (table expected, got " ..
 			type(op_ev) .. ")", 2)

@@ -204,3 +204,20 @@ end
 raises("attempt to use a destroyed ida", function() return #da end)
 da:destroy()
 assert(tostring(da) == "ida (destroyed)")
+
+-- Events given back to the views: a clear error, not one from inside
+-- the module ("words.lua:28: bad argument #2 to 'fmt'").
+raises("bad argument #1 to 'event_words' (event 1 (visit) has no level)",
+	idr.event_words, { event = "visit" })
+raises("bad argument #1 to 'event_words' (event 1 is not an event table",
+	idr.event_words, { event = "nonsense" })
+raises("bad argument #1 to 'event_words' (event 1 (done) has no op)",
+	idr.event_words, { event = "done" })
+assert(idr.event_words({ event = "visit", level = 0, first = 0, last = 63,
+	slot = 1 }).verb)
+local ev = idr.new()
+raises("bad argument #1 to 'step_texts' (events must be a list of events",
+	ev.step_texts, ev, "x")
+raises("bad argument #1 to 'step_texts' (event 1: level must be an integer",
+	ev.step_texts, ev, { { event = "visit", level = 99, first = 0,
+		last = 0, slot = 1 } })
