@@ -430,7 +430,9 @@ static bool opt_reserved(lua_State *L)
 		return false;
 	luaL_checktype(L, 2, LUA_TTABLE);
 	opt_known(L, pairs_keys);
-	lua_getfield(L, 2, "reserved");
+	/* Options take booleans, as the views' do: reserved = 1 is a slip. */
+	if (lua_getfield(L, 2, "reserved") > LUA_TBOOLEAN)
+		luaL_argerror(L, 2, "reserved must be a boolean");
 	on = lua_toboolean(L, -1);
 	lua_pop(L, 1);
 	return on;

@@ -221,3 +221,7 @@ raises("bad argument #1 to 'step_texts' (events must be a list of events",
 raises("bad argument #1 to 'step_texts' (event 1: level must be an integer",
 	ev.step_texts, ev, { { event = "visit", level = 99, first = 0,
 		last = 0, slot = 1 } })
+-- An option takes a boolean: reserved = 1 was read as true.
+raises("reserved must be a boolean", function()
+	for _ in ev:pairs { reserved = 1 } do end
+end)
