@@ -134,6 +134,28 @@ png_count() {
 	[ "$output" = 0 ]
 }
 
+@test "a packed node is drawn with long dashes, and the legend says what they are" {
+	# ID 100 alone in an empty tree: a packed top and a packed leaf.
+	./build/idrsh --html "$OUT/p1.html" -c 'alloc a 100 101' > /dev/null
+	[ "$(grep -o 'class="box n hot packed"' "$OUT/p1.html" | wc -l)" -eq 2 ]
+	grep -q 'long dashes</b>: a packed node' "$OUT/p1.html"
+	# Drawn by the page's script too: a whole leaf thinned by removals
+	# packs at 48 entries, and the last frame shows it so.
+	./build/idrsh --html "$OUT/p2.html" -c 'alloc_many 64' \
+		-c 'lua for i = 0, 20 do t:remove(i) end' > /dev/null
+	browser --dump-dom "$(url "$OUT/p2.html" frame=1)" > "$OUT/p2-1.html"
+	grep -q 'class="box n hot new"' "$OUT/p2-1.html"
+	run grep -c 'class="box [^"]*packed' "$OUT/p2-1.html"
+	[ "$output" = 0 ]
+	n=$(grep -o 'frame 1 / [0-9]*' "$OUT/p2-1.html" | grep -o '[0-9]*$')
+	browser --dump-dom "$(url "$OUT/p2.html" frame="$n")" > "$OUT/p2-n.html"
+	grep -q 'class="box n hot packed"' "$OUT/p2-n.html"
+	# No legend line where no frame has one.
+	./build/idrsh --html "$OUT/p0.html" -c 'alloc a' > /dev/null
+	run grep -c 'long dashes' "$OUT/p0.html"
+	[ "$output" = 0 ]
+}
+
 @test "stepping forward and back, and finely by event (#selftest)" {
 	browser --dump-dom "$(url "$OUT/demo.html" selftest)" > "$OUT/self.html"
 	sed -n '/<pre id="selftest">/,/selftest done/p' "$OUT/self.html" \
@@ -449,9 +471,10 @@ boxes() {
 	done
 	[ "$(cat "$OUT/n4")" -eq $(($(cat "$OUT/n3") + 1)) ]
 	[ "$(cat "$OUT/n7")" -eq $(($(cat "$OUT/n6") + 1)) ]
-	# At event 3 the new top's slot 0 is free, at event 4 a child.
-	grep -q '<g class="box n hot new" data-b="1"[^>]*><rect[^>]*></rect><text[^>]*>L2 · 0/64 used' "$OUT/at3.html"
-	grep -q '<g class="box n hot" data-b="1"[^>]*><rect[^>]*></rect><text[^>]*>L2 · 1/64 used' "$OUT/at4.html"
+	# At event 3 the new top's slot 0 is free, at event 4 a child.  The
+	# top 8300's growth made is packed (a lone ID's levels).
+	grep -q '<g class="box n hot packed new" data-b="1"[^>]*><rect[^>]*></rect><text[^>]*>L2 · 0/64 used' "$OUT/at3.html"
+	grep -q '<g class="box n hot packed" data-b="1"[^>]*><rect[^>]*></rect><text[^>]*>L2 · 1/64 used' "$OUT/at4.html"
 }
 
 @test "box text fits its box: IDs near 2^31 squeezed, not cut" {

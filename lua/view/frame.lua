@@ -189,7 +189,8 @@ end
 -- node freed), r = its row (a node's), t = its text (the others'),
 -- p = its parent box, s = the parent's slot it hangs from, h = 1 when
 -- hot, q = 1 for a keyed block or one of its runs of keys (drawn as a
--- node, as every view draws them) }, and x, y once placed.
+-- node, as every view draws them), pk = 1 for a packed node (its entries
+-- side by side in a block sized to them) }, and x, y once placed.
 
 -- The frame being laid out.
 local function new_plan(t, hot, rows)
@@ -270,6 +271,7 @@ local function plan_nodes(plan, above)
 		local hot = plan.hot[key(n.level, n.first)]
 		local b = add(plan, { k = "n", p = q.p, s = q.s,
 			h = hot and 1 or nil, q = n.keyed and 1 or nil,
+			pk = n.packed > 0 and not n.keyed and 1 or nil,
 			r = plan.rows(n, hot) }, depth)
 		plan.where[key(n.level, n.first)] = b
 		if n.level > 0 then plan_children(plan, queue, b, n) end

@@ -83,7 +83,7 @@ function nodeBox(svg, f, i, ctx) {
   var going = ctx.state[i] === "going";
   var g = el("g", { "class": "box " + (going ? "g gone" : "n") +
     (box.h ? " hot" : "") + (box.q ? " keyed" : "") +
-    (ctx.isNew[i] ? " new" : ""),
+    (box.pk ? " packed" : "") + (ctx.isNew[i] ? " new" : ""),
     "data-b": i + 1, transform: "translate(" + box.x + "," + box.y + ")" },
     svg);
   el("rect", { "class": "frame", width: G.box_w, height: G.node_h, rx: 4 }, g);

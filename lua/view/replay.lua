@@ -76,7 +76,7 @@ function Recorder:box_ids(boxes)
 	local ids = {}
 	for i, b in ipairs(boxes) do
 		local text = concat({ b.k, b.r or b.t, b.p or 0, b.s or -1, b.h or 0,
-			b.q or 0, b.x, b.y }, "\1")
+			b.q or 0, b.pk or 0, b.x, b.y }, "\1")
 		local id = self.box_of[text]
 		if not id then
 			self.boxes[#self.boxes + 1] = b

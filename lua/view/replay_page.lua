@@ -71,10 +71,11 @@ end
 local function node_box(g, rows, box, i, out)
 	local r = rows[box.r]
 	local t1, t2 = row_title(r)
-	out[#out + 1] = format('<g class="box %s%s%s" data-b="%d" ' ..
+	out[#out + 1] = format('<g class="box %s%s%s%s" data-b="%d" ' ..
 		'transform="translate(%d,%d)"><rect class="frame" width="%d" ' ..
 		'height="%d" rx="4"/>%s%s', box.k .. (box.k == "g" and " gone" or ""),
-		box.h and " hot" or "", box.q and " keyed" or "", i, box.x, box.y,
+		box.h and " hot" or "", box.q and " keyed" or "",
+		box.pk and " packed" or "", i, box.x, box.y,
 		g.box_w, g.node_h,
 		line(g, g.pad, 13, nil, box.k == "g" and format("L%d \u{b7} freed",
 		r[1]) or t1), line(g, g.pad, 26, "range", t2))
@@ -157,6 +158,11 @@ local IDA_KEY = '<span>an IDA leaf\'s slot: a bitmap, its bar the share ' ..
 local KEYED_KEY = '<span><b class="keyedkey">rounded, purple</b>: a ' ..
 	'keyed block, its IDs as keys in one small block (no node below)</span>'
 
+-- A packed node: said when a frame has one.
+local PACKED_KEY = '<span><b class="packedkey">long dashes</b>: a packed ' ..
+	'node, its entries side by side in a block sized to them, not 64 ' ..
+	'slots</span>'
+
 local function legend(rec)
 	local keys = {}
 	for _, r in ipairs(rec.rows) do
@@ -164,6 +170,9 @@ local function legend(rec)
 	end
 	for _, b in ipairs(rec.boxes) do
 		if b.q then keys[#keys + 1] = KEYED_KEY break end
+	end
+	for _, b in ipairs(rec.boxes) do
+		if b.pk then keys[#keys + 1] = PACKED_KEY break end
 	end
 	return LEGEND .. table.concat(keys) .. "</div>"
 end
