@@ -188,6 +188,7 @@ d"
 }
 
 @test "hostile: odd but closed quotes and escapes store what they say" {
+	# \q keeps its backslash; \0 and \x41 are bytes (as list prints them).
 	cat >"$BATS_TEST_TMPDIR/odd.idrsh" <<'EOF'
 alloc \
 alloc "'"'"'
@@ -214,7 +215,7 @@ EOF
 0 "\\"
 1 "'\""
 2 its
-3 "\\q\\0\\x41"
+3 "\\q\000A"
 4 "a\\b\"c"
 5 ""
 6 abc

@@ -543,6 +543,20 @@ idrsh: <stdin>:4: usage: count"
 	done
 }
 
+@test "what list prints a value as can be typed back: \\ddd and \\xHH escapes" {
+	# list writes a byte that is no printable UTF-8 as \ddd, a save file
+	# as \xHH: both read back; an unknown escape keeps its backslash.
+	run -0 "$IDRSH" -c 'alloc "\255\254"' -c 'alloc "a\x41b\r"' \
+		-c 'alloc "c\qd"' -c 'alloc "\300"' -c list
+	assert_line '0 "\255\254"'
+	assert_line '1 "aAb\013"'
+	assert_line '2 "c\\qd"'
+	assert_line '3 "\\300"'
+	listed=$(printf '%s\n' "$output" | sed -n 's/^0 //p')
+	run -0 "$IDRSH" -c "alloc $listed" -c 'lua return t:find(0) == "\255\254"'
+	assert_line true
+}
+
 @test "unterminated quotes are refused" {
 	idrsh_lines 'alloc "abc' "alloc 'abc" count
 	assert_failure 1

@@ -23,7 +23,20 @@ local INTERRUPTED = "interrupted!"
 -- {========================== Parsing =============================
 
 -- Splits a line into words; "..." (with \ escapes) and '...' quote.
-local ESCAPES = { n = "\n", t = "\t", ["\\"] = "\\", ['"'] = '"' }
+local ESCAPES = { n = "\n", t = "\t", r = "\r", ["\\"] = "\\", ['"'] = '"' }
+
+-- The byte an escape after the \ at @i of @line stands for, and the
+-- index after it: \ddd (decimal, as list prints a byte) and \xHH (as a
+-- save file writes one), so that what is printed can be typed back;
+-- else nil (the backslash stands for itself, as in sh).
+local function byte_escape(line, i)
+	local d = line:match("^%d%d?%d?", i + 1)
+	if d and tonumber(d) <= 255 then
+		return string.char(tonumber(d)), i + 1 + #d
+	end
+	local h = line:match("^x(%x%x)", i + 1)
+	if h then return string.char(tonumber(h, 16)), i + 4 end
+end
 
 -- The quoted text that starts at @i, after the quote @q: the text and
 -- the index after its closing quote, or nil and why.
@@ -37,9 +50,14 @@ local function unquote(line, i, q)
 		elseif c == q then
 			return table.concat(buf), i + 1
 		elseif c == "\\" and q == '"' and line:sub(i + 1, i + 1) ~= "" then
-			local e = line:sub(i + 1, i + 1)
-			buf[#buf + 1] = ESCAPES[e] or ("\\" .. e)
-			i = i + 2
+			local e, after = line:sub(i + 1, i + 1), i + 2
+			local b, j = byte_escape(line, i)
+			if b then
+				buf[#buf + 1], after = b, j
+			else
+				buf[#buf + 1] = ESCAPES[e] or ("\\" .. e)
+			end
+			i = after
 		else
 			buf[#buf + 1] = c
 			i = i + 1
