@@ -123,16 +123,16 @@ int lsave_set_gen(lua_State *L)
 }
 
 /*
- * kind(path) -> "absent", "regular" or "other" (a device, a FIFO, a
- * directory...), following symlinks: a save goes through a new file
- * renamed over a regular one, and that rename would put a file in a
- * device's place.
+ * kind(path) -> "absent", "regular" or "other" (a symlink, a device, a
+ * FIFO, a directory...): a save goes through a new file renamed over a
+ * regular one, and that rename would put a file in a device's place, or
+ * in a symlink's (/dev/stdout's, say, which leads to the shell's output).
  */
 static int file_kind(lua_State *L)
 {
 	struct stat st;
 
-	if (stat(luaL_checkstring(L, 1), &st) != 0)
+	if (lstat(luaL_checkstring(L, 1), &st) != 0)
 		lua_pushstring(L, errno == ENOENT ? "absent" : "other");
 	else
 		lua_pushstring(L, S_ISREG(st.st_mode) ? "regular" : "other");

@@ -98,15 +98,22 @@ count'
 	assert_line --index 6 "end"
 }
 
-@test "save: an error names the file asked for; a FIFO is written into, not replaced" {
+@test "save: an error names the file asked for; a symlink or a FIFO is written into, not replaced" {
 	# The text goes through FILE.new renamed over FILE: the error named
 	# FILE.new, and a device or FIFO was replaced by a regular file.
 	run "$IDRSH" -c 'save nodir/x'
 	assert_failure 1
-	assert_output "idrsh: -c:1: save: nodir/x: No such file or directory"
+	assert_output "idrsh: -c:1: save: nodir/x: cannot write nodir/x.new, to rename over it: No such file or directory"
 	mkdir dir
 	run "$IDRSH" -c 'save dir'
 	assert_output "idrsh: -c:1: save: dir: Is a directory"
+	# A symlink stays one: its target is written (a rename would have
+	# put a file in the link's place, /dev/stdout's too).
+	ln -s target link
+	run -0 "$IDRSH" -c 'alloc a' -c 'save link'
+	[ -L link ]
+	run -0 cat target
+	assert_line 'id 0 "a"' 
 	mkfifo pipe
 	timeout 20 cat pipe > got &  # a replaced pipe has no writer
 	run -0 "$IDRSH" -c 'alloc a' -c 'save pipe'

@@ -227,8 +227,8 @@ local function reason(msg, name)
 	return msg
 end
 
--- Writes @text into @path, which is no regular file (a device, a FIFO):
--- in place, as a shell's > would.
+-- Writes @text into @path, which is no regular file (a symlink, a
+-- device, a FIFO): in place, as a shell's > would.
 local function write_into(path, text)
 	local f, err, code = io.open(path, "w")
 	if not f then return nil, err, ERRNO[code] or "EIO" end
@@ -240,24 +240,26 @@ local function write_into(path, text)
 end
 
 -- Writes @text to @path whole, or leaves @path as it was: through a new
--- file renamed over it, which no error names (the user named @path).
--- A path that is there and no regular file is written into instead.
+-- file beside it, renamed over it.  A path that is there and no regular
+-- file is written into instead.
 local function write_whole(path, text)
 	if File.kind(path) == "other" then return write_into(path, text) end
 	local tmp = path .. ".new"
-	local f, err, code = io.open(tmp, "w")
-	if not f then
-		return nil, path .. ": " .. reason(err, tmp), ERRNO[code] or "EIO"
+	-- The error names the file asked for, and the one that failed.
+	local function failed(msg, code)
+		return nil, ("%s: cannot write %s, to rename over it: %s"):format(
+			path, tmp, reason(msg, tmp)), ERRNO[code] or "EIO"
 	end
-	local ok, werr = f:write(text)
+	local f, err, code = io.open(tmp, "w")
+	if not f then return failed(err, code) end
+	local ok, werr, wcode = f:write(text)
 	local closed, cerr, ccode = f:close()
 	if ok and closed then
-		ok, werr, code = os.rename(tmp, path)
+		ok, werr, wcode = os.rename(tmp, path)
 		if ok then return true end
 	end
 	os.remove(tmp)
-	return nil, path .. ": " .. reason(werr or cerr, tmp),
-		ERRNO[code or ccode] or "EIO"
+	return failed(werr or cerr, wcode or ccode)
 end
 
 local function valid_name(name)
