@@ -19,31 +19,43 @@ local function live(f)
 	return f
 end
 
--- Ends @collector's call: its trace function goes, if it is still the
--- one set (else it only passes on, until a later one puts back past it).
+-- Ends @collector's call: the trace function set before it is set again
+-- (what fn set meanwhile goes), unless the one set now is another call's
+-- collector, still going (two coroutines' calls interleaved): then
+-- @collector only passes on, until that one puts back past it.
 local function put_back(t, collector)
 	local link = links[collector]
 	if link.over then return end
 	link.over = true
 	if t:info().destroyed ~= false then return end
 	local now = t:trace(nil)
-	if now == collector then now = live(link.prev) end
+	if now == collector or not (links[now] and not links[now].over) then
+		now = live(link.prev)
+	end
 	t:trace(now)
+end
+
+-- Whether the running coroutine works for the one in @owner: it is that
+-- one, or one that one resumed (which waits, "normal", meanwhile).
+local function ours(owner)
+	local co = owner[1]
+	return co ~= nil and (coroutine.running() == co or
+		coroutine.status(co) == "normal")
 end
 
 --- t:events(fn, ...) -> events, ...: calls fn(...) with t traced and
 -- returns the list of the events its operations on t reported, then
 -- fn's results.  An error in fn goes on, with the trace put back; so
 -- does a coroutine closed inside fn, or collected.  Only the operations
--- of the coroutine that called events() are listed: another's, while fn
--- waits in a yield, are not fn's.
+-- of fn's coroutine, or of one it resumes, are listed: another's, while
+-- fn waits in a yield, are not fn's.
 function idr_methods:events(fn, ...)
 	O.func("events", fn)
 	local list = {}
 	local owner = setmetatable({ coroutine.running() }, { __mode = "v" })
 	local link = {}
 	local function collector(ev)
-		if not link.over and coroutine.running() == owner[1] then
+		if not link.over and ours(owner) then
 			list[#list + 1] = ev
 		end
 		local prev = live(link.prev)

@@ -300,8 +300,12 @@ end
 function Recorder:wrap(name, orig, w)
 	local rec, link = self, { orig = orig }
 	local function wrapper(t, ...)
-		local call, co = live(link.orig), coroutine.running()
-		if link.over or co ~= w.owner[1] or rec.busy[co] then
+		local call, co, owner = live(link.orig), coroutine.running(),
+			w.owner[1]
+		-- fn's coroutine, or one it resumed (which leaves it "normal").
+		local its = owner ~= nil and (co == owner or
+			coroutine.status(owner) == "normal")
+		if link.over or not its or rec.busy[co] then
 			return call(t, ...)
 		end
 		rec.busy[co] = true
@@ -333,15 +337,22 @@ function Recorder:wrap(name, orig, w)
 	return wrapper
 end
 
--- Ends watch @w: each method it wrapped goes back (past the wrappers of
--- watches over), unless a later watch's wrapper is on top of it.
-local function unwrap(w)
+-- Ends watch @w of @rec: each method it wrapped goes back (past the
+-- wrappers of watches over), unless a later watch's wrapper is on top of
+-- it; and the calls past WATCH_MAX get their one frame, however fn ended
+-- (not when its coroutine was collected: no one waits for the frames).
+local function unwrap(rec, w, collected)
 	if w.over then return end
 	w.over = true
 	for _, s in ipairs(w.saved) do
 		local m, name, wrapper = s[1], s[2], s[3]
 		wrapped[wrapper].over = true
 		if m[name] == wrapper then m[name] = live(wrapper) end
+	end
+	if w.rest > 0 and not collected then
+		rec:frame { tree = w.tree, more = w.more, command = format(
+			"[calls %d to %d of %d, the last %s]", w.n + 1,
+			w.n + w.rest, w.n + w.rest, w.last) }
 	end
 end
 
@@ -355,8 +366,9 @@ function Recorder:watch(fn, ...)
 	O.func("watch", fn)
 	local w = { n = 0, rest = 0, more = 0, saved = {},
 		owner = setmetatable({ coroutine.running() }, { __mode = "v" }) }
-	local _ <close> = setmetatable({}, { __close = function() unwrap(w) end,
-		__gc = function() pcall(unwrap, w) end })
+	local _ <close> = setmetatable({}, {
+		__close = function() unwrap(self, w) end,
+		__gc = function() pcall(unwrap, self, w, true) end })
 	for _, m in ipairs({ idr_methods, ida_methods }) do
 		for _, name in ipairs(CHANGES) do
 			if m[name] then
@@ -366,14 +378,7 @@ function Recorder:watch(fn, ...)
 			end
 		end
 	end
-	local res = table.pack(fn(...))
-	unwrap(w)
-	if w.rest > 0 then
-		self:frame { tree = w.tree, more = w.more, command = format(
-			"[calls %d to %d of %d, the last %s]", w.n + 1,
-			w.n + w.rest, w.n + w.rest, w.last) }
-	end
-	return table.unpack(res, 1, res.n)
+	return fn(...)
 end
 
 --- rec:count() -> the number of frames.

@@ -106,3 +106,36 @@ local ra, rb = idr.recorder(), idr.recorder()
 ra:watch(function() rb:watch(function() o:alloc(1) end) end)
 assert(ra:count() == 1 and rb:count() == 1)
 assert(o.alloc == alloc)
+
+-- A coroutine fn resumes works for fn: its operations are fn's.
+local t3 = idr.new()
+local inner = t3:events(function()
+	local g = coroutine.wrap(function()
+		t3:alloc(1)
+		coroutine.yield()
+		t3:alloc(2)
+	end)
+	g()
+	g()
+end)
+assert(results(inner) == "0,1", results(inner))
+local r3 = idr.recorder()
+r3:watch(function()
+	coroutine.wrap(function() o:alloc(1) end)()
+	o:alloc(2)
+end)
+assert(r3:count() == 2, r3:count())
+
+-- What fn sets as the trace goes when the call ends: the one set before
+-- is set again.
+t3:trace(mine)
+t3:events(function() t3:trace(nil) end)
+assert(t3:trace(nil) == mine)
+
+-- Past 1000 calls the rest share one frame, written however fn ends.
+local r4 = idr.recorder()
+assert(not pcall(r4.watch, r4, function()
+	for i = 1, 1005 do o:alloc(i) end
+	error("x")
+end))
+assert(r4:count() == 1001, r4:count())
