@@ -36,13 +36,15 @@ parsed() {
 		print(json.encode { [10] = "z", a = { b = 1, [2] = 3 } })
 		print(pcall(json.encode, { ["1"] = 1, [1] = 2 }))
 		print(pcall(json.encode, { [true] = 1 }))
-		print(pcall(json.encode, { [1.5] = 1 }))'
+		print(pcall(json.encode, { [1.5] = 1 }))
+		print(json.encode { 1, n = 1.5 }, json.encode(table.pack(1, nil)))'
 	assert_success
 	assert_output '{"1":1,"x":2}
 {"10":"z","a":{"2":3,"b":1}}
 false	the JSON key "1" twice
 false	a JSON object'"'"'s keys are strings or integers, not boolean
-false	a JSON object'"'"'s keys are strings or integers, not float'
+false	a JSON object'"'"'s keys are strings or integers, not float
+{"1":1,"n":1.5}	[1,null]'
 }
 
 @test "idr.json: floats read back as the same double; whole ones keep .0" {

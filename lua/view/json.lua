@@ -95,11 +95,12 @@ end
 
 -- Whether dkjson writes @t as an array (its isarray()): keys positive
 -- integers, with a few holes at most (written null), and maybe a count
--- n, as table.pack() sets.
+-- n, as table.pack() sets (an integer: the copy a float n becomes is no
+-- number to dkjson).
 local function is_array(t)
 	local count, max, n = 0, 0, 0
 	for k, v in pairs(t) do
-		if k == "n" and type(v) == "number" then
+		if k == "n" and math_type(v) == "integer" then
 			n = v
 		elseif math_type(k) ~= "integer" or k < 1 then
 			return false
