@@ -87,7 +87,10 @@ follow the lesson and answer it:
   {"paragraph": TEXT}
   {"run": {command, times, output, ok}}      a command run for the student
   {"question": {number, of, text, kind}}     kind: "number", "yes or no",
-                                             "error" or null (any text)
+                                             "error", the choices the
+                                             question ends with ("live,
+                                             stale or free") or null
+                                             (any text)
   {"ask_again": {number, kind}}              an answer not of that kind
   {"graded": {number, given, right, answer, evidence, why, command,
               output}}                       (answer null: the lesson's
