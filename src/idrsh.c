@@ -377,7 +377,9 @@ static bool run_command(struct shell *s, const char *cmd)
 
 		snprintf(where, sizeof(where), "-c:%d", ++lineno);
 		ok = run_line(s, cmd, len, where) && ok;
-		if ((!ok && s->bail) || cmd[len] == '\0')
+		/* A final newline ends the last line; no empty one after it. */
+		if ((!ok && s->bail) || cmd[len] == '\0' ||
+		    cmd[len + 1] == '\0')
 			break;
 		cmd += len + 1;
 	}

@@ -478,6 +478,13 @@ example:
   alloc eth0 5 30"
 }
 
+@test "-c:N counts the lines of every -c so far; a final newline adds none" {
+	run -1 --separate-stderr "$IDRSH" -c $'alloc a\n' -c 'find 9' \
+		-c $'alloc b\n\nfind 8'
+	assert_equal "$stderr" "idrsh: -c:2: find: no id 9 (ENOENT)
+idrsh: -c:5: find: no id 8 (ENOENT)"
+}
+
 @test "help of an unknown command fails" {
 	run -1 "$IDRSH" -c 'help frob'
 	assert_output "idrsh: -c:1: help: no command 'frob'"
