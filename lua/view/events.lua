@@ -4,7 +4,7 @@
 -- operation reports, as t:trace() delivers them: one table an event, in
 -- order, after the operation is over.  t:events() collects them for
 -- one piece of work, keeping whatever trace function was set.
-local idr, idr_methods, ida_methods, view = ...
+local _, idr_methods, ida_methods, view = ...
 
 local O = view "options"
 
@@ -35,6 +35,11 @@ local function put_back(t, collector)
 	t:trace(now)
 end
 
+-- The running coroutine, held weakly: a call's owner (see ours()).
+local function owner_now()
+	return setmetatable({ coroutine.running() }, { __mode = "v" })
+end
+
 -- Whether the running coroutine works for the one in @owner: it is that
 -- one, or one that one resumed (which waits, "normal", meanwhile).
 local function ours(owner)
@@ -52,7 +57,7 @@ end
 function idr_methods:events(fn, ...)
 	O.func("events", fn)
 	local list = {}
-	local owner = setmetatable({ coroutine.running() }, { __mode = "v" })
+	local owner = owner_now()
 	local link = {}
 	local function collector(ev)
 		if not link.over and ours(owner) then
@@ -72,4 +77,5 @@ end
 -- An IDA's: the events of its tree.
 ida_methods.events = idr_methods.events
 
-return idr
+-- For rec:watch(), whose calls have an owner too.
+return { owner_now = owner_now, ours = ours }

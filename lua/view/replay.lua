@@ -23,6 +23,7 @@ local L = view "frame"
 local O = view "options"
 local W = view "words"
 local G = view "geometry"
+local E = view "events"
 
 local concat, format = table.concat, string.format
 -- {============================ Frames ============================
@@ -300,12 +301,8 @@ end
 function Recorder:wrap(name, orig, w)
 	local rec, link = self, { orig = orig }
 	local function wrapper(t, ...)
-		local call, co, owner = live(link.orig), coroutine.running(),
-			w.owner[1]
-		-- fn's coroutine, or one it resumed (which leaves it "normal").
-		local its = owner ~= nil and (co == owner or
-			coroutine.status(owner) == "normal")
-		if link.over or not its or rec.busy[co] then
+		local call, co = live(link.orig), coroutine.running()
+		if link.over or not E.ours(w.owner) or rec.busy[co] then
 			return call(t, ...)
 		end
 		rec.busy[co] = true
@@ -365,7 +362,7 @@ end
 function Recorder:watch(fn, ...)
 	O.func("watch", fn)
 	local w = { n = 0, rest = 0, more = 0, saved = {},
-		owner = setmetatable({ coroutine.running() }, { __mode = "v" }) }
+		owner = E.owner_now() }
 	local _ <close> = setmetatable({}, {
 		__close = function() unwrap(self, w) end,
 		__gc = function() pcall(unwrap, self, w, true) end })
