@@ -11,6 +11,7 @@ local idr, idr_methods, ida_methods, view = ...
 local G = view "geometry"
 local W = view "words"              -- the one table of event words
 local O = view "options"
+local M = view "marks"
 local SLOTS = G.SLOTS                -- slots per node: BITS bits of the ID
 local BITS = G.BITS
 local BITMAP = G.CHUNK               -- IDs in one IDA bitmap
@@ -64,14 +65,6 @@ end
 
 -- {======================= The tree's geometry =====================
 
--- What the narration needs of the tree: the base, tagged bits, IDA or not.
-local function shape_of(t, kind)
-	local info = t:info()
-	local s = { ida = kind == "ida", base = info.base or 0, rcu = info.rcu }
-	if info.tagged then s.id_bits = info.tagged.id_bits end
-	return s
-end
-
 -- The tree index of an ID: minus the base; an IDA's is its bitmap.
 local function index_of(s, id)
 	if s.id_bits then id = id & ((1 << s.id_bits) - 1) end
@@ -99,105 +92,10 @@ local slot_ids = W.slot_ids
 
 -- {========================= Keyed blocks ==========================
 --
--- A keyed block (an L1 node's few lone IDs as sorted keys in one small
--- block, no leaves) reports the events a node would: node-new, attach,
--- node-free at L1, slot-set and slot-clear at L0 with its run's bitmap.
--- No event says "keyed", so an operation's events are read whole first,
--- and an L1 range is a keyed block's when they show one:
---   copy   node-new and node-free of it, a slot set or cleared in it,
---          and no leaf made or freed in it (a block never changes in
---          place: a copy with the key added or taken out replaces it);
---   new    node-new of it and a slot set in it, no leaf made;
---   gone   node-free of it after a slot cleared in it, no leaf freed;
---   split  node-new of it, leaves made in it, then node-free of it: a
---          whole L1 node and its leaves take the block's IDs.
--- A lookup that changes nothing shows nothing of this: its visits read
--- as a node's.
+-- A keyed block's events, and a packed node's copy, are marked by
+-- marks.lua before they are told.
 
-local KEY_SPAN = SLOTS * SLOTS -- the IDs a keyed block's range holds
 local KEYED_MAX = 8		-- the IDs a block holds at most (src/node.h)
-
--- The first ID of the L1 range event @ev (a leaf's or an L1's) is in.
-local function range_of(s, ev)
-	return ev.first - (ev.first - s.base) % KEY_SPAN
-end
-
--- Each L1 range's events in one operation, events[a..b].
-local function ranges_in(s, events, a, b)
-	local r = {}
-	for i = a, b do
-		local ev = events[i]
-		if ev.level and not ev.aux and ev.level <= 1 and ev.first then
-			local x = range_of(s, ev)
-			r[x] = r[x] or { made = nil, freed = nil, leaves = {}, evs = {} }
-			local e = r[x]
-			e.evs[#e.evs + 1] = i
-			if ev.level == 1 and ev.event == "node-new" then
-				e.made = e.made or i
-			elseif ev.level == 1 and ev.event == "node-free" then
-				e.freed = i
-			elseif ev.level == 0 and (ev.event == "node-new" or
-				ev.event == "node-free") then
-				e.leaves[#e.leaves + 1] = i
-			elseif ev.event == "slot-set" or ev.event == "slot-clear" then
-				e.touched = e.touched or i
-			end
-		end
-	end
-	return r
-end
-
--- What an L1 range's events @e show: "copy", "new", "gone", "split" or
--- nil (whole nodes).
-local function block_kind(e)
-	local leaves = #e.leaves > 0
-	if e.made and e.freed and leaves and e.leaves[1] > e.made and
-		e.leaves[#e.leaves] < e.freed then
-		return "split"
-	elseif leaves or not e.touched then
-		return nil
-	elseif e.made and e.freed then
-		return "copy"
-	elseif e.made then
-		return "new"
-	elseif e.freed then
-		return "gone"
-	end
-	return nil
-end
-
--- Mark the events of one operation that are a keyed block's: @marks[ev]
--- is the block's kind for its L1 events, "run" for a slot set or cleared
--- in it (a split's: none, they are in a leaf) and "block" for a visit.
-local function mark_op(s, events, a, b, marks)
-	for _, e in pairs(ranges_in(s, events, a, b)) do
-		local kind = block_kind(e)
-		for _, i in ipairs(kind and e.evs or {}) do
-			local ev = events[i]
-			if ev.event == "visit" and (kind ~= "split" or i < e.made) then
-				marks[ev] = "block"
-			elseif ev.level == 1 and ev.event ~= "visit" then
-				marks[ev] = kind
-			elseif kind ~= "split" and (ev.event == "slot-set" or
-				ev.event == "slot-clear") then
-				marks[ev] = "run"
-			end
-		end
-	end
-end
-
--- The keyed blocks' events of @events, operation by operation.
-local function keyed_marks(s, events)
-	local marks, from = {}, 1
-	if s.ida then return marks end
-	for i = 1, #events + 1 do
-		if not events[i] or events[i].event == "op" then
-			if i > from then mark_op(s, events, from, i - 1, marks) end
-			from = i
-		end
-	end
-	return marks
-end
 
 -- The marks of the narration under way (set by narrate()).
 local keyed = {}
@@ -205,7 +103,7 @@ local keyed = {}
 -- The ID and its key in the block, of slot-set or slot-clear @ev.
 local function id_key(s, ev)
 	local id = ev.first + ev.slot
-	return id, id - range_of(s, ev)
+	return id, id - M.range_of(s, ev)
 end
 
 -- }================================================================
@@ -643,7 +541,7 @@ end
 combine = function(events, i)
 	local ev, a, b, c = events[i], events[i + 1], events[i + 2],
 		events[i + 3]
-	if is(ev, "node-new", 1) and keyed[ev] then
+	if is(ev, "node-new", 1) and keyed[ev] and keyed[ev] ~= "moved" then
 		return keyed_said(events, i, keyed[ev])
 	end
 	if is(ev, "detach") and is(a, "node-free", 1) and keyed[a] == "gone" then
@@ -666,19 +564,16 @@ combine = function(events, i)
 		end
 	end
 	-- A packed node with no room moves: a copy takes its place.
-	if is(ev, "node-new") and not ev.aux then
+	if keyed[ev] == "moved" then
 		local att = is(a, "attach", ev.level + 1) and a or nil
-		local f = att and b or a
-		if is(f, "node-free", ev.level, ev.first) and not f.aux then
-			local g = att and c or b
-			local freed = (is(g, "cache-put") or is(g, "free")) and 1 or 0
-			return { skip = (att and 2 or 1) + freed, text = ("%s was " ..
-				"packed with no room left: a copy with more room (a " ..
-				"bigger block, or a whole node) takes its place%s, and " ..
-				"the old block %s."):format(cap(node_name(ev)), att and
-				(" in slot %d of the %s"):format(att.slot,
-				node_name(att)) or " as the top", gone_to(g)) }
-		end
+		local g = att and c or b
+		local freed = (is(g, "cache-put") or is(g, "free")) and 1 or 0
+		return { skip = (att and 2 or 1) + freed, text = ("%s was " ..
+			"packed with no room left: a copy with more room (a " ..
+			"bigger block, or a whole node) takes its place%s, and " ..
+			"the old block %s."):format(cap(node_name(ev)), att and
+			(" in slot %d of the %s"):format(att.slot,
+			node_name(att)) or " as the top", gone_to(g)) }
 	end
 	if is(ev, "node-new") and not ev.aux and is(a, "attach", ev.level + 1) then
 		return { skip = 1, text = ("A new %s hangs from slot %d of the " ..
@@ -728,10 +623,10 @@ end
 
 -- {============================ The view ===========================
 
-local function narrate(t, kind, events)
-	local st = { shape = shape_of(t, kind) }
+local function narrate(t, events)
+	local st = { shape = M.shape(t) }
 	telling_rcu = st.shape.rcu == true
-	keyed = keyed_marks(st.shape, events)
+	keyed = M.of(events, st.shape)
 	local once = {}
 	local out = {}
 	local function say(text, indent)
@@ -791,11 +686,11 @@ end
 --- t:explain(events) -> text: the narration of @events (a list from
 -- t:events(), or a function to run traced, with its arguments).
 function idr_methods:explain(events, ...)
-	return narrate(self, "idr", events_of(self, events, ...))
+	return narrate(self, events_of(self, events, ...))
 end
 
 function ida_methods:explain(events, ...)
-	return narrate(self, "ida", events_of(self, events, ...))
+	return narrate(self, events_of(self, events, ...))
 end
 
 -- }================================================================

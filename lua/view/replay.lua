@@ -24,6 +24,7 @@ local O = view "options"
 local W = view "words"
 local G = view "geometry"
 local E = view "events"
+local M = view "marks"
 
 local concat, format = table.concat, string.format
 -- {============================ Frames ============================
@@ -133,10 +134,10 @@ local function bitmap_item(ev, where, item)
 	return item
 end
 
-local function event_item(ev, where, ida, op)
+local function event_item(ev, where, ida, op, mark)
 	local level, first = L.event_node(ev)
-	local kernel = W.kernel(ev, op)
-	local item = { w = W.line(ev), x = W.text(ev), s = ev.slot,
+	local kernel = W.kernel(ev, op, mark)
+	local item = { w = W.line(ev), x = W.text(ev, mark), s = ev.slot,
 		k = kernel ~= "" and kernel or nil }
 	if ida and (ev.aux == "bitmap" or BIT[ev.event]) then
 		return bitmap_item(ev, where, item)
@@ -223,9 +224,10 @@ function Recorder:frame(f)
 	end
 	local ida = f.tree and f.tree:info().kind == "ida"
 	local evs, op = {}, {}
+	local marks = f.tree and M.of(kept, M.shape(f.tree)) or {}
 	for i, ev in ipairs(kept) do
 		if ev.event == "op" then op = ev end
-		evs[i] = event_item(ev, where, ida, op)
+		evs[i] = event_item(ev, where, ida, op, marks[ev])
 	end
 	local narration = f.narration
 	if narration == nil then

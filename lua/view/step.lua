@@ -18,6 +18,7 @@ local idr, idr_methods, ida_methods, view = ...
 -- The slots of a node: the library's (geometry.lua).
 local G = view "geometry"
 local O = view "options"
+local M = view "marks"
 local SLOTS = G.SLOTS
 -- What each event says: the one table of words.
 local W = view "words"
@@ -87,23 +88,30 @@ end
 -- hold something just after the event (a bitmap, as t:step_texts()
 -- works it out); without it the row shows the full bitmap only.  @ida:
 -- the node is an IDA's.  The text ends with a newline.
-function idr.event_text(ev, present, ida)
-	if type(ev) ~= "table" then
-		error("bad argument #1 to 'event_text' (table expected, got " ..
-			type(ev) .. ")", 2)
-	end
+-- idr.event_text()'s text, @mark as marks.lua marks @ev.
+local function event_text(ev, present, ida, mark)
 	local name = tostring(ev.event)
-	local lines = { name .. ": " .. W.text(ev) }
+	local lines = { name .. ": " .. W.text(ev, mark) }
 	if is_node_event(ev) then
-		lines[#lines + 1] = "  " .. W.node(ev) .. "  " ..
+		local keys = ev.level == 0 and (mark == "run" or mark == "block")
+		lines[#lines + 1] = "  " .. W.node(ev) .. (keys and
+			", keys of a keyed block" or "") .. "  " ..
 			legend(ev, present, ida)
 		lines[#lines + 1] = "  " .. row(ev, present, ida)
 		if not NO_MARK[name] and ev.slot then
 			lines[#lines + 1] = caret(ev, SLOTS, "  ")
 		end
 	end
-	lines[#lines + 1] = "  kernel: " .. W.kernel(ev)
+	lines[#lines + 1] = "  kernel: " .. W.kernel(ev, nil, mark)
 	return table.concat(lines, "\n") .. "\n"
+end
+
+function idr.event_text(ev, present, ida)
+	if type(ev) ~= "table" then
+		error("bad argument #1 to 'event_text' (table expected, got " ..
+			type(ev) .. ")", 2)
+	end
+	return event_text(ev, present, ida)
 end
 
 --- t:event_text(ev) -> text: idr.event_text(ev).
@@ -144,7 +152,9 @@ end
 
 --- t:step_texts(events) -> list: each of @events (the last ones @t
 -- reported) drawn as idr.event_text() draws it, the rows as the node
--- was just after each event (of a destroyed tree: the full bits only).
+-- was just after each event (of a destroyed tree: the full bits only),
+-- and the events of a keyed block or a packed node's copy told as that
+-- (marks.lua), which the list shows and no one event does.
 local function step_texts(t, events)
 	if type(events) ~= "table" then
 		O.bad("step_texts", "events must be a list of events (see " ..
@@ -164,9 +174,9 @@ local function step_texts(t, events)
 			now[k] = undo(ev, now[k])
 		end
 	end
-	local texts = {}
+	local marks, texts = M.of(events, M.shape(t)), {}
 	for i, ev in ipairs(events) do
-		texts[i] = idr.event_text(ev, at[i], ida)
+		texts[i] = event_text(ev, at[i], ida, marks[ev])
 	end
 	return texts
 end

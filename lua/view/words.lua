@@ -9,7 +9,8 @@
 -- and lib/idr.c.  A view asks `view "words"` for this table:
 --
 --   W.describe(ev) -> { event, verb, node, call, line, text, kernel }
---   W.line(ev), W.text(ev), W.verb(ev), W.node(ev), W.kernel(ev)
+--   W.line(ev), W.text(ev, mark), W.verb(ev), W.node(ev),
+--   W.kernel(ev, op_ev, mark): @mark what marks.lua found @ev to be
 --   W.args(ev) -> { { name, value }, ... }; W.call(ev); W.op_kernel(op)
 --
 -- and, for the shell and Lua users, idr.event_words(ev) = W.describe(ev).
@@ -409,9 +410,108 @@ local function row(ev)
 	return r
 end
 
---- W.text(ev) -> the sentence that tells event @ev.
-function W.text(ev)
-	return row(ev).text(ev)
+-- {================ Events an operation's others mark ===============
+-- What marks.lua finds in an operation's events, which no one event
+-- says: words that take the place of EVENTS' for those events.
+
+-- The kernel's step for a marked node-new or node-free: the kernel has
+-- no keyed blocks, and its nodes are never packed.
+local NO_KEYED = " (the kernel has no keyed blocks)"
+local MARKED_KERNEL = {
+	new = "idr_get_free(): radix_tree_node_alloc() makes the missing " ..
+		"L1 node, then its leaf" .. NO_KEYED,
+	gone = "delete_node() -> radix_tree_node_free(): the leaf, then " ..
+		"the L1 node" .. NO_KEYED,
+	copy = OWN .. NO_KEYED .. ": its leaf changes in place",
+	split = OWN .. NO_KEYED .. ": its L1 node and leaves are there " ..
+		"already",
+	moved = OWN .. " (the kernel's nodes always have 64 slots)",
+}
+
+local MARKED = {
+	block = {
+		visit = function(e)
+			if e.level > 0 then
+				return fmt("the way down goes through keyed block %s and " ..
+					"takes its slot %d (%s)", W.node(e), e.slot,
+					W.slot_ids(e))
+			end
+			return fmt("the way down reaches run %s of the keyed block " ..
+				"(no leaf) and its slot %d (%s)", W.node(e), e.slot,
+				W.slot_ids(e))
+		end,
+	},
+	run = {
+		["slot-set"] = function(e)
+			return fmt("%s joins the keyed block's sorted keys (slot %d " ..
+				"of its run %s: no leaf)", W.slot_ids(e), e.slot, W.node(e))
+		end,
+		["slot-clear"] = function(e)
+			return fmt("%s leaves the keyed block's sorted keys (slot " ..
+				"%d of its run %s: no leaf)", W.slot_ids(e), e.slot,
+				W.node(e))
+		end,
+	},
+	new = {
+		["node-new"] = function(e)
+			return fmt("a new keyed block %s joins the tree: a lone ID's " ..
+				"range gets one small block of sorted keys, not an L1 " ..
+				"node and a leaf", W.node(e))
+		end,
+	},
+	copy = {
+		["node-new"] = function(e)
+			return fmt("a copy of keyed block %s is made with the keys it " ..
+				"is to hold: a block never changes in place, as a reader " ..
+				"may be in it", W.node(e))
+		end,
+		["node-free"] = function(e)
+			return fmt("the old keyed block %s leaves the tree: its copy " ..
+				"took its place", W.node(e))
+		end,
+	},
+	gone = {
+		["node-free"] = function(e)
+			return fmt("keyed block %s holds no key now and leaves the " ..
+				"tree", W.node(e))
+		end,
+	},
+	split = {
+		["node-new"] = function(e)
+			return fmt("a whole node %s is made to take the keyed " ..
+				"block's IDs: a block holds only a few lone IDs", W.node(e))
+		end,
+		["node-free"] = function(e)
+			return fmt("the keyed block %s leaves the tree: a whole node " ..
+				"and its leaves took its IDs", W.node(e))
+		end,
+	},
+	moved = {
+		["node-new"] = function(e)
+			return fmt("%s was packed with no room left: a copy with more " ..
+				"room (a bigger block, or a whole node) is made to take " ..
+				"its place", W.node_kind(e))
+		end,
+		["node-free"] = function(e)
+			return fmt("the old block of %s leaves the tree: its copy " ..
+				"took its place", W.node_kind(e))
+		end,
+	},
+}
+
+-- The words marked @mark put in place of @ev's own, or nil.
+local function marked(ev, mark)
+	return mark and MARKED[mark] and MARKED[mark][ev.event]
+end
+
+-- }================================================================
+
+--- W.text(ev[, mark]) -> the sentence that tells event @ev; @mark: what
+-- marks.lua found the event to be (M.of(events)[ev]), if anything.
+function W.text(ev, mark)
+	local r = row(ev)
+	local m = marked(ev, mark)
+	return m and m(ev) or r.text(ev)
 end
 
 --- W.verb(ev) -> a few words: "new node", "tree grows".
@@ -633,11 +733,15 @@ end
 
 -- }================================================================
 
---- W.kernel(ev[, op_ev]) -> "function(): the step of it" doing @ev in
--- Linux: it depends on the operation, which the "op" event @op_ev names
--- (by default the last "op" event worded: views word events in order).
-function W.kernel(ev, op_ev)
+--- W.kernel(ev[, op_ev[, mark]]) -> "function(): the step of it" doing
+-- @ev in Linux: it depends on the operation, which the "op" event @op_ev
+-- names (by default the last "op" event worded: views word events in
+-- order); @mark as for W.text().
+function W.kernel(ev, op_ev, mark)
 	local r = row(ev)
+	if MARKED_KERNEL[mark] and marked(ev, mark) then
+		return MARKED_KERNEL[mark]
+	end
 	if r.kernel then
 		local k = r.kernel
 		return type(k) == "function" and k(ev) or k
@@ -669,16 +773,16 @@ function W.line(ev)
 	return table.concat(parts, " ")
 end
 
---- W.describe(ev[, op_ev]) -> { event, verb, node, call, line, text,
--- kernel }: all the words of one event, for a view that shows several
--- (the replay page); @op_ev as for W.kernel().  node is nil for an event
+--- W.describe(ev[, op_ev[, mark]]) -> { event, verb, node, call, line,
+-- text, kernel }: all the words of one event, for a view that shows
+-- several (the replay page); @op_ev and @mark as for W.kernel().  node is nil for an event
 -- about no node, call for any but "op".
-function W.describe(ev, op_ev)
+function W.describe(ev, op_ev, mark)
 	return { event = ev.event, verb = W.verb(ev),
 		node = ev.level and ev.first and W.node(ev) or nil,
 		call = ev.event == "op" and W.call(ev) or nil,
-		line = W.line(ev), text = W.text(ev),
-		kernel = W.kernel(ev, op_ev) }
+		line = W.line(ev), text = W.text(ev, mark),
+		kernel = W.kernel(ev, op_ev, mark) }
 end
 
 --- idr.event_words(ev[, op_ev]) -> W.describe(ev, op_ev): for the shell

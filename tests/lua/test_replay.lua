@@ -161,6 +161,22 @@ do
 	end
 end
 
+-- A frame tells a keyed block's events as step does (marks.lua): the key
+-- joins the block's sorted keys; it is no leaf slot.
+do
+	local u = idr.new()
+	u:alloc_u32("a", 1000000)
+	local r = idr.recorder()
+	r:frame { tree = u, events = u:events(u.alloc_u32, u, "b", 5000000) }
+	local said = {}
+	for _, e in ipairs(r.frames[1].e) do said[#said + 1] = e.x end
+	said = table.concat(said, "\n")
+	assert(said:find("ID 5000000 joins the keyed block's sorted keys", 1,
+		true), said)
+	assert(said:find("a new keyed block L1 4997120..5001215", 1, true), said)
+	assert(not said:find("leaf slot", 1, true), said)
+end
+
 -- An IDA's bitmap events happen in its leaf's slot, and say by how much
 -- they change the count of IDs set there; a bitmap made is no new node.
 do

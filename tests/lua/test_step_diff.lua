@@ -43,6 +43,37 @@ steps(t, "alloc from 5: leaf 0..63 is full, no room: the tree grows",
 	t.alloc, t, "e", 5)
 golden("step", table.concat(out))
 
+-- A keyed block and a packed node's copy, told as what the operation's
+-- events show together (marks.lua), not as a leaf slot and a new node.
+out = {}
+local k = idr.new()
+k:alloc_u32("a", 1000000)
+k:alloc_u32("b", 5000000)
+steps(k, "a third lone ID far off: the packed top moves, a new block",
+	k.alloc_u32, k, "e", 7000000)
+steps(k, "a lone ID beside the first: the block is copied",
+	k.alloc_u32, k, "c", 1000200)
+steps(k, "a neighbour of 1000000: the block splits into a node",
+	k.alloc_u32, k, "d", 1000001)
+steps(k, "remove 5000000: its block is gone", k.remove, k, 5000000)
+local told = table.concat(out)
+golden("step_keyed", told)
+for _, want in ipairs {
+	"node%-new: node L3 0..16777215 was packed with no room left: a copy",
+	"node%-free: the old block of node L3 0..16777215 leaves the tree",
+	"node%-new: a new keyed block L1 6995968..7000063 joins the tree",
+	"slot%-set: ID 7000000 joins the keyed block's sorted keys",
+	"node%-new: a copy of keyed block L1 999424..1003519 is made",
+	"node%-new: a whole node L1 999424..1003519 is made to take the " ..
+		"keyed block's IDs",
+	"slot%-set: leaf slot 1 %(ID 1000001%) now holds an entry",
+	"slot%-clear: ID 5000000 leaves the keyed block's sorted keys",
+	"node%-free: keyed block L1 4997120..5001215 holds no key now",
+} do
+	assert(told:find(want), want)
+end
+assert(not told:find("leaf slot 0 %(ID 7000000%)"), told)
+
 -- The same text from idr.event_text() and t:event_text(); a cell per
 -- slot; the changed cell marked under its column.
 local five = idr.new()

@@ -1,0 +1,152 @@
+-- marks.lua - what an operation's events show together that no one of
+-- them says: a keyed block, and a packed node that moved.
+--
+-- A view that words events one by one (step, the replay page) or in
+-- sentences (explain) reads the marks of the list first, so that an
+-- event of a keyed block is not told as a leaf slot's, nor a packed
+-- node's copy as a new node:
+--
+--   M.of(events, shape) -> marks: marks[ev] is the kind of event @ev,
+--   or nil for an event that reads as it says.  @shape: { base = the
+--   idr's base, ida = true for an IDA (no keyed blocks, no packing) }.
+--   M.shape(t) -> the shape of tree @t: { ida, base, rcu, id_bits (of a
+--   tagged idr) }.
+--   M.range_of(shape, ev) -> the first ID of the L1 range @ev is in.
+--
+-- A keyed block (an L1 node's few lone IDs as sorted keys in one small
+-- block, no leaves) reports the events a node would: node-new, attach,
+-- node-free at L1, slot-set and slot-clear at L0 with its run's bitmap.
+-- No event says "keyed", so an operation's events are read whole, and
+-- an L1 range is a keyed block's when they show one:
+--   copy   node-new and node-free of it, a slot set or cleared in it,
+--          and no leaf made or freed in it (a block never changes in
+--          place: a copy with the key added or taken out replaces it);
+--   new    node-new of it and a slot set in it, no leaf made;
+--   gone   node-free of it after a slot cleared in it, no leaf freed;
+--   split  node-new of it, leaves made in it, then node-free of it: a
+--          whole L1 node and its leaves take the block's IDs.
+-- Its slot-set and slot-clear are marked "run" (a split's: none, they
+-- are in a leaf), its visits "block".  A lookup that changes nothing
+-- shows nothing of this: its visits read as a node's.
+--
+-- A packed node with no room left moves when it grows: node-new of its
+-- range, perhaps its parent's attach, then node-free of the same range.
+-- Both are marked "moved".
+local _, _, _, view = ...
+
+local G = view "geometry"
+
+local M = {}
+
+local KEY_SPAN = G.SLOTS * G.SLOTS -- the IDs a keyed block's range holds
+
+function M.shape(t)
+	local info = t:info()
+	return { ida = info.kind == "ida", base = info.base or 0,
+		rcu = info.rcu, id_bits = info.tagged and info.tagged.id_bits }
+end
+
+function M.range_of(shape, ev)
+	return ev.first - (ev.first - shape.base) % KEY_SPAN
+end
+
+local function is(ev, name, level, first)
+	return ev and ev.event == name and (level == nil or ev.level == level)
+		and (first == nil or ev.first == first)
+end
+
+-- {========================= Keyed blocks ==========================
+
+-- Each L1 range's events in one operation, events[a..b].
+local function ranges_in(shape, events, a, b)
+	local r = {}
+	for i = a, b do
+		local ev = events[i]
+		if ev.level and not ev.aux and ev.level <= 1 and ev.first then
+			local x = M.range_of(shape, ev)
+			r[x] = r[x] or { leaves = {}, evs = {} }
+			local e = r[x]
+			e.evs[#e.evs + 1] = i
+			if is(ev, "node-new", 1) then
+				e.made = e.made or i
+			elseif is(ev, "node-free", 1) then
+				e.freed = i
+			elseif is(ev, "node-new", 0) or is(ev, "node-free", 0) then
+				e.leaves[#e.leaves + 1] = i
+			elseif is(ev, "slot-set") or is(ev, "slot-clear") then
+				e.touched = e.touched or i
+			end
+		end
+	end
+	return r
+end
+
+-- What an L1 range's events @e show: "copy", "new", "gone", "split" or
+-- nil (whole nodes).
+local function block_kind(e)
+	local leaves = #e.leaves > 0
+	if e.made and e.freed and leaves and e.leaves[1] > e.made and
+		e.leaves[#e.leaves] < e.freed then
+		return "split"
+	elseif leaves or not e.touched then
+		return nil
+	elseif e.made and e.freed then
+		return "copy"
+	elseif e.made then
+		return "new"
+	elseif e.freed then
+		return "gone"
+	end
+	return nil
+end
+
+local function mark_keyed(shape, events, a, b, marks)
+	for _, e in pairs(ranges_in(shape, events, a, b)) do
+		local kind = block_kind(e)
+		for _, i in ipairs(kind and e.evs or {}) do
+			local ev = events[i]
+			if ev.event == "visit" and (kind ~= "split" or i < e.made) then
+				marks[ev] = "block"
+			elseif ev.level == 1 and ev.event ~= "visit" then
+				marks[ev] = kind
+			elseif kind ~= "split" and (ev.event == "slot-set" or
+				ev.event == "slot-clear") then
+				marks[ev] = "run"
+			end
+		end
+	end
+end
+
+-- }================================================================
+
+-- A packed node's copy, events[a..b]: node-new, an attach to its parent
+-- or none, node-free of the same range.
+local function mark_moved(events, a, b, marks)
+	for i = a, b do
+		local ev, nxt = events[i], events[i + 1]
+		if is(ev, "node-new") and not ev.aux and not marks[ev] then
+			local f = is(nxt, "attach", ev.level + 1) and i + 2 or i + 1
+			if f <= b and is(events[f], "node-free", ev.level, ev.first) and
+				not events[f].aux then
+				marks[ev], marks[events[f]] = "moved", "moved"
+			end
+		end
+	end
+end
+
+function M.of(events, shape)
+	local marks, from = {}, 1
+	if shape.ida then return marks end
+	for i = 1, #events + 1 do
+		if not events[i] or events[i].event == "op" then
+			if i > from then
+				mark_keyed(shape, events, from, i - 1, marks)
+				mark_moved(events, from, i - 1, marks)
+			end
+			from = i
+		end
+	end
+	return marks
+end
+
+return M
