@@ -516,7 +516,7 @@ local function keyed_said(events, i, kind)
 	local at = is(events[j], "attach", 2) and events[j]
 	local skip, g = block_swapped(events, j)
 	return { skip = j - i + skip - 1, text = ("Keyed block %s gives way: " ..
-		"a whole node %s and %s take its IDs%s, and the old block %s. " ..
+		"a node %s and %s take its IDs%s, and the old block %s. " ..
 		"(A block holds only lone IDs, %d at most: one more, or an " ..
 		"allocation that is not a lone ID, brings the node back.)"):format(W.node(ev), W.node(ev), plural(leaves,
 		"leaf", "leaves"), at and (", hanging from slot %d of the %s")

@@ -24,7 +24,7 @@
 --   new    node-new of it and a slot set in it, no leaf made;
 --   gone   node-free of it after a slot cleared in it, no leaf freed;
 --   split  node-new of it, leaves made in it, then node-free of it: a
---          whole L1 node and its leaves take the block's IDs.
+--          L1 node and its leaves take the block's IDs.
 -- Its slot-set and slot-clear are marked "run" (a split's: none, they
 -- are in a leaf), its visits "block".  A lookup that changes nothing
 -- shows nothing of this: its visits read as a node's.

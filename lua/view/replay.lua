@@ -118,7 +118,8 @@ end
 -- kernel's step (if any), b = the box it happened in (0: none drawn),
 -- s = the slot, a and z =
 -- the cell's character after and before it, n = "new" or "free" when it
--- made or freed the node of box b, d = +1 or -1: an IDA bit set or
+-- made or freed the node of box b (not when a copy takes a node's place:
+-- its box stays), d = +1 or -1: an IDA bit set or
 -- cleared in the bitmap of slot s }.
 -- An IDA's bitmap event: its IDs are one slot of a leaf, the leaf's box
 -- and that slot are where it happens; a bit set or cleared changes the
@@ -146,8 +147,12 @@ local function event_item(ev, where, ida, op, mark)
 	local after, before = L.change(ev, ida)
 	item.b = b
 	if b > 0 and after then item.a, item.z = after, before end
-	if b > 0 and ev.event == "node-new" then item.n = "new" end
-	if b > 0 and ev.event == "node-free" then item.n = "free" end
+	-- A copy in the place of a node (marks.lua) leaves the box there.
+	local stays = mark == "moved" or mark == "copy" or mark == "split"
+	if b > 0 and not stays and ev.event == "node-new" then item.n = "new" end
+	if b > 0 and not stays and ev.event == "node-free" then
+		item.n = "free"
+	end
 	return item
 end
 

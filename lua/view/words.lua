@@ -478,11 +478,12 @@ local MARKED = {
 	},
 	split = {
 		["node-new"] = function(e)
-			return fmt("a whole node %s is made to take the keyed " ..
-				"block's IDs: a block holds only a few lone IDs", W.node(e))
+			return fmt("a node %s is made, with leaves, to take the " ..
+				"keyed block's IDs: a block holds only a few lone IDs",
+				W.node(e))
 		end,
 		["node-free"] = function(e)
-			return fmt("the keyed block %s leaves the tree: a whole node " ..
+			return fmt("the keyed block %s leaves the tree: an L1 node " ..
 				"and its leaves took its IDs", W.node(e))
 		end,
 	},

@@ -177,6 +177,26 @@ do
 	assert(not said:find("leaf slot", 1, true), said)
 end
 
+-- A packed node with no room moves to a bigger copy: its box stays (no
+-- "new" nor "free" that would hide it), and its events say so.
+do
+	local u = idr.new()
+	u:alloc("a", 0)
+	u:alloc("b", 1000)
+	local r = idr.recorder()
+	r:frame { tree = u, events = u:events(u.alloc, u, "c", 2000) }
+	local moved = 0
+	for _, e in ipairs(r.frames[1].e) do
+		if e.w:find("^node%-new level=1") or
+			e.w:find("^node%-free level=1") then
+			moved = moved + 1
+			assert(e.b > 0 and e.n == nil, e.w)
+			assert(e.x:find("copy", 1, true), e.x)
+		end
+	end
+	assert(moved == 2, moved)
+end
+
 -- An IDA's bitmap events happen in its leaf's slot, and say by how much
 -- they change the count of IDs set there; a bitmap made is no new node.
 do

@@ -64,8 +64,8 @@ for _, want in ipairs {
 	"node%-new: a new keyed block L1 6995968..7000063 joins the tree",
 	"slot%-set: ID 7000000 joins the keyed block's sorted keys",
 	"node%-new: a copy of keyed block L1 999424..1003519 is made",
-	"node%-new: a whole node L1 999424..1003519 is made to take the " ..
-		"keyed block's IDs",
+	"node%-new: a node L1 999424..1003519 is made, with leaves, to " ..
+		"take the keyed block's IDs",
 	"slot%-set: leaf slot 1 %(ID 1000001%) now holds an entry",
 	"slot%-clear: ID 5000000 leaves the keyed block's sorted keys",
 	"node%-free: keyed block L1 4997120..5001215 holds no key now",
