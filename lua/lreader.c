@@ -545,8 +545,10 @@ int lidr_census(lua_State *L)
 
 /* The nodes under @v, @v's own included: a leaf is counted by its
  * parent's bitmap, never read; a keyed block is one node, its runs of
- * keys none, as idr_stats() counts. */
-static lua_Integer nodes_under(const struct idr *tree, const struct idr_view *v)
+ * keys none, as idr_stats() counts.  Past @most it stops: the result is
+ * then more than @most, and the nodes read about @most. */
+static lua_Integer nodes_under(const struct idr *tree, const struct idr_view *v,
+			       lua_Integer most)
 {
 	struct idr_view child;
 	lua_Integer n = 1;
@@ -556,19 +558,24 @@ static lua_Integer nodes_under(const struct idr *tree, const struct idr_view *v)
 		return n;
 	if (v->level == 1)
 		return n + __builtin_popcountll(v->present);
-	for (slot = 0; idr_view_next_child(tree, v, &slot, &child); slot++)
-		n += nodes_under(tree, &child);
+	for (slot = 0; n <= most && idr_view_next_child(tree, v, &slot, &child);
+	     slot++)
+		n += nodes_under(tree, &child, most - n);
 	return n;
 }
 
-/* t:nodes_under(node): the nodes of the subtree under @node, its own
- * included, counted in C: the cost of its nodes above the leaves. */
+/* t:nodes_under(node [, most]): the nodes of the subtree under @node,
+ * its own included, counted in C: the cost of its nodes above the
+ * leaves, or of about @most of them (a count past @most is cut short,
+ * and is more than @most). */
 int lidr_nodes_under(lua_State *L)
 {
 	struct idr_view v;
 	const struct idr *tree = node_arg(L, &v);
+	lua_Integer most = luaL_optinteger(L, 3, LUA_MAXINTEGER);
 
-	lua_pushinteger(L, nodes_under(tree, &v));
+	luaL_argcheck(L, most >= 0, 3, "most must be 0 or more");
+	lua_pushinteger(L, nodes_under(tree, &v, most));
 	return 1;
 }
 

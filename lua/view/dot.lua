@@ -18,7 +18,9 @@
 -- keeps them out of runs.  Sizes are in points; Graphviz draws 96 pixels
 -- an inch, 72 points.  The height needs no budget: a tree has a few
 -- levels.  The tree is read a node at a time; what is left out is
--- counted (t:census(), in C), not read.
+-- counted in C (t:nodes_under()), up to COUNT_MOST nodes a picture, so
+-- that a huge tree's picture costs no more than a small one's: past
+-- that, a box says "at least".
 local _, idr_methods, ida_methods, view = ...
 
 local G = view "geometry"
@@ -38,6 +40,7 @@ local ENTRY_CHARS = 40	-- a leaf entry is cut to this
 local KEYED_COLOR = "#cc79a7"	-- a keyed block's box (Okabe-Ito purple)
 local LINE_CHARS = 100	-- a line of leaf entries, at fontsize 8
 local DEFAULT_ENTRIES = 8
+local COUNT_MOST = 10000	-- nodes left out counted, a picture
 local DEFAULT_NODES = 64
 local LEVELS_MAX = 34
 local UINT_MAX = 0xffffffff
@@ -320,9 +323,9 @@ local function left_out_box(g, n, lo)
 	local _, last = G.slot_range(n, lo.to - 1)
 	local box = name("m", n.level - 1, first)
 	put(g, ('\t%s [shape=box, style=dotted, label="L%d %d..%d\\n' ..
-		'%d %s not drawn\\n(%d %s)"];\n'):format(box, n.level - 1,
+		'%d %s not drawn\\n(%s%d %s)"];\n'):format(box, n.level - 1,
 		first, last, lo.subtrees, plural(lo.subtrees, "subtree"),
-		lo.nodes, plural(lo.nodes, "node")))
+		lo.more and "at least " or "", lo.nodes, plural(lo.nodes, "node")))
 	edge(g, n, lo.from, box, ", style=dotted")
 	g.left_out = g.left_out + lo.nodes
 end
@@ -333,7 +336,11 @@ local function leave_out(g, slot, lo, kid)
 	if lo.subtrees == 0 then lo.from = slot end
 	lo.subtrees = lo.subtrees + 1
 	lo.to = slot + 1
-	lo.nodes = lo.nodes + g.t:nodes_under(kid)
+	local most = g.count_left
+	local nodes = g.t:nodes_under(kid, most)
+	if nodes > most then lo.more, g.more = true, true end
+	g.count_left = math.max(most - nodes, 0)
+	lo.nodes = lo.nodes + nodes
 end
 
 -- }================================================================
@@ -508,9 +515,9 @@ local function legend(g)
 			"collapsed."):format(g.runs, plural(g.runs, "run")))
 	end
 	if g.left_out > 0 then
-		put(g, ("<BR/>Dotted boxes: %d %s not drawn, to keep " ..
-			"the picture small"):format(g.left_out,
-			plural(g.left_out, "node")))
+		put(g, ("<BR/>Dotted boxes: %s%d %s not drawn, to keep " ..
+			"the picture small"):format(g.more and "at least " or "",
+			g.left_out, plural(g.left_out, "node")))
 		if g.cut then put(g, (" (max_nodes %d)"):format(g.max_nodes)) end
 		put(g, ";<BR/>see them with dump --at ID or --range A B, or " ..
 			"dot --at ID.")
@@ -535,6 +542,7 @@ local function dot(t, o)
 		at = c.at, path = {}, forced = {}, marks = {},
 		width = max(G.SLOTS * CELL_W, 240) + GAP_W,
 		drawn = 0, cut = false, runs = 0, left_out = 0, marks_drawn = 0,
+		count_left = COUNT_MOST, more = false,
 		keyed = 0,
 	}
 	-- The key shows "retired" when the tree has any.

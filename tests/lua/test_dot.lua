@@ -156,3 +156,22 @@ local none, _, errno = t:alloc("x", 100000)
 idr.fault(0, 0)
 assert(none == nil and errno == "ENOMEM", errno)
 assert(t:validate() and #t == 7 and t:dot { changed = events })
+
+-- What a picture leaves out is counted up to 10000 nodes, then "at
+-- least": a huge tree's picture costs what a small one's does.
+do
+	local big = idr.new()
+	for i = 1, 20000 do assert(big:alloc_u32(true, i << 16)) end
+	local total = big:census().nodes
+	assert(total > 20000, total)
+	local d = big:dot {}
+	local shown = d:match("Dotted boxes: at least (%d+) nodes not drawn")
+	assert(shown and tonumber(shown) >= 10000 and tonumber(shown) < total, d)
+	assert(d:find("%(at least %d+ nodes%)"))
+	local small = idr.new()
+	for i = 1, 200 do assert(small:alloc_u32(true, i << 18)) end
+	d = small:dot {}
+	shown = tonumber(d:match("Dotted boxes: (%d+) nodes not drawn"))
+	assert(shown and not d:find("at least", 1, true), d)
+	big:destroy()
+end

@@ -68,7 +68,7 @@ for _, id in ipairs { 100002, 100003, 100004, 100006 } do
 end
 assert(t:child(t:child(t:child(t:top(), 0), 0), 24).keyed == 8)
 ex = t:explain(function() t:alloc_u32(true, 100100, 100100) end)
-assert(has(ex, "Keyed block L1 98304..102399 gives way: a whole node " ..
+assert(has(ex, "Keyed block L1 98304..102399 gives way: a node " ..
 	"L1 98304..102399 and 3 leaves take its IDs"))
 assert(has(ex, "Leaf slot 4 (ID 100100) now holds an entry."))
 assert(t:child(t:child(t:child(t:top(), 0), 0), 24).keyed == nil)
