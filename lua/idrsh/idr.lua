@@ -29,8 +29,9 @@ local search_from = trees.search_from
 command {
 	name = "alloc", args = "VALUE [START [END]]", min = 1, max = 3,
 	help = "store VALUE at the lowest free ID in [START, END); print the ID",
-	text = "idr_alloc(): START defaults to 0 (or the tree's base), END <= 0 or\n" ..
-		"absent means no limit.  Fails with ENOSPC when the range is full.\n" ..
+	text = "idr_alloc(): START defaults to 0; below the tree's base the\n" ..
+		"search starts at the base.  END <= 0 or absent means no limit.\n" ..
+		"Fails with ENOSPC when the range is full.\n" ..
 		"A lone ID makes packed nodes: a range of one (alloc v 7000 7001),\n" ..
 		"or a START that is free with START-1 not taken: see 'lesson packed'.",
 	example = "alloc eth0 5 30",

@@ -159,6 +159,11 @@ local function cursor_start(ev)
 	return c
 end
 
+-- What a search for a free ID is doing, and what its visits mean.
+local SEARCH = { alloc = true, alloc_u32 = true, alloc_cyclic = true,
+	alloc_tagged = true, get_new = true, get_new_above = true,
+	ida_alloc_range = true }
+
 -- Where the ID of an operation sits: its digits, its bitmap, its tag.
 local function where(ev, s)
 	local op, id = ev.op
@@ -179,7 +184,13 @@ local function where(ev, s)
 			id, id >> s.id_bits, s.id_bits, id & ((1 << s.id_bits) - 1))
 	end
 	local index = index_of(s, id)
-	if index < 0 then return table.concat(out, " ") end
+	if index < 0 and not s.ida then
+		out[#out + 1] = SEARCH[op] and ("%d is below the base %d: the " ..
+			"search begins at index 0 (ID %d)."):format(id, s.base, s.base)
+			or ("%d is below the base %d: no index holds it."):format(id,
+			s.base)
+		return table.concat(out, " ")
+	end
 	local lv = math.max(ev.height, levels_for(index))
 	if s.ida then
 		out[#out + 1] = ("ID %d is bit %d of bitmap %d (IDs %d..%d); " ..
@@ -208,10 +219,6 @@ end
 
 -- {======================= Narrating events ========================
 
--- What a search for a free ID is doing, and what its visits mean.
-local SEARCH = { alloc = true, alloc_u32 = true, alloc_cyclic = true,
-	alloc_tagged = true, get_new = true, get_new_above = true,
-	ida_alloc_range = true }
 local NEXT = { get_next = true, get_next_ul = true, for_each = true,
 	ida_find_first_range = true, ida_count = true }
 
@@ -648,7 +655,9 @@ local function narrate(t, events)
 			if ev.op == "alloc_cyclic" then
 				idx = index_of(st.shape, cursor_start(ev))
 			elseif SEARCH[ev.op] or ev.op:find("find_first") then
-				idx = index_of(st.shape, ev.start)
+				-- Below the base, the kernel's idr_alloc_u32() starts
+				-- at index 0.
+				idx = math.max(index_of(st.shape, ev.start), 0)
 			elseif not NEXT[ev.op] and ev.op ~= "pre_get" and
 				ev.op ~= "set_cursor" then
 				idx = index_of(st.shape, ev.id)

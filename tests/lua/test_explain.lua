@@ -130,3 +130,19 @@ do
 	assert(not plain:find("grace period", 1, true), plain)
 	assert(plain:find("goes back to malloc.", 1, true), plain)
 end
+
+-- A START below the base: the search begins at index 0, as the kernel's
+-- idr_alloc_u32() does; an ID below it has no index.
+do
+	local b = idr.new { base = 1 }
+	b:alloc("a")
+	local text = b:explain(b.alloc, b, "b")
+	assert(text:find("0 is below the base 1: the search begins at index " ..
+		"0 (ID 1).", 1, true), text)
+	assert(text:find("Digit 0, but slot 0 is full", 1, true), text)
+	assert(not text:find("came here from the left", 1, true), text)
+	text = b:explain(function() return b:find(0) end)
+	assert(text:find("0 is below the base 1: no index holds it.", 1,
+		true), text)
+	b:destroy()
+end
