@@ -10,7 +10,6 @@ local idr, idr_methods, ida_methods, view = ...
 
 local G = view "geometry"
 local W = view "words"              -- the one table of event words
-local O = view "options"
 local M = view "marks"
 local SLOTS = G.SLOTS                -- slots per node: BITS bits of the ID
 local BITS = G.BITS
@@ -688,7 +687,7 @@ local function events_of(t, events, ...)
 		error("bad argument #1 to 'explain' (a function or a list of " ..
 			"events expected, got " .. type(events) .. ")", 3)
 	end
-	O.events("explain", events, #events)
+	W.told("explain", events, #events)
 	return events
 end
 

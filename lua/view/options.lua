@@ -224,9 +224,12 @@ end
 -- and would have explain spell out that many digits.
 local HEIGHT_MAX = (64 + idr.BITS - 1) // idr.BITS
 
+-- Events whose slot is a bit of an IDA bitmap, not a node's slot.
+local BIT_EVENT = { ["bit-set"] = true, ["bit-clear"] = true }
+
 -- An event's integer fields and their ranges (nil: any integer).
 local EVENT_INTS = { height = { 0, HEIGHT_MAX }, level = { 0, HEIGHT_MAX - 1 },
-	slot = { 0, INT_MAX }, nodes = { 0, INT_MAX }, first = {}, last = {},
+	slot = {}, nodes = { 0, INT_MAX }, first = {}, last = {},
 	full = {}, start = {}, ["end"] = {}, id = {}, result = {} }
 
 local function check_event(name, i, e)
@@ -247,6 +250,18 @@ local function check_event(name, i, e)
 	if e.op ~= nil and type(e.op) ~= "string" then
 		bad(name, ("event %d: op must be a string"):format(i))
 	end
+	-- A node's slot, or a bit of an IDA bitmap.
+	local top = BIT_EVENT[e.event] and idr.IDA_BITMAP_BITS or idr.SLOTS
+	local slot = e.slot ~= nil and integer(e.slot)
+	if slot and (slot < 0 or slot >= top) then
+		bad(name, ("event %d: slot must be an integer in [0, %d], not %s")
+			:format(i, top - 1, tostring(e.slot)))
+	end
+	if e.first ~= nil and e.last ~= nil and
+			integer(e.first) > integer(e.last) then
+		bad(name, ("event %d: first %s is above last %s"):format(i,
+			tostring(e.first), tostring(e.last)))
+	end
 end
 
 --- O.events(name, list, n): raise unless the first @n entries of @list
@@ -257,24 +272,34 @@ end
 
 -- The fields the words of an event read, by kind (the rest: a node's).
 local COUNTS = { "nodes" }
-local NEEDS = { op = { "op" }, done = { "op" }, malloc = COUNTS,
+local NEEDS = { op = { "op" }, done = { "op", "result" }, malloc = COUNTS,
 	["cache-take"] = COUNTS, ["preload-take"] = COUNTS }
 local NODE = { "level", "first", "last", "slot" }
 
 --- O.event(name, e, arg): raise unless @e, argument @arg, is an event
 -- whose words can be told: checked as O.events() does, and holding
 -- the fields its kind is told with.
+local function check_needs(name, i, e)
+	check_event(name, i, e)
+	for _, k in ipairs(NEEDS[e.event] or NODE) do
+		if e[k] == nil then
+			bad(name, ("event %d (%s) has no %s"):format(i, e.event, k))
+		end
+	end
+end
+
 function O.event(name, e, arg)
 	if type(e) ~= "table" then
 		error(("bad argument #%d to '%s' (table expected, got %s)"):format(
 			arg, name, typename(e)), 3)
 	end
-	check_event(name, arg, e)
-	for _, k in ipairs(NEEDS[e.event] or NODE) do
-		if e[k] == nil then
-			bad(name, ("event %d (%s) has no %s"):format(arg, e.event, k))
-		end
-	end
+	check_needs(name, arg, e)
+end
+
+--- O.told(name, list, n): O.events(), and each event holding the fields
+-- its kind is told with, as O.event() checks one.
+function O.told(name, list, n)
+	for i = 1, n do check_needs(name, i, list[i]) end
 end
 
 -- }================================================================

@@ -93,6 +93,11 @@ end
 --- rec:frame_boxes(n) -> list: frame @n's boxes, as frame.lua laid them
 -- out ({ k, r or t, p, s, h, q, x, y }).
 function Recorder:frame_boxes(n)
+	if math.type(n) ~= "integer" or not self.frames[n] then
+		O.bad("frame_boxes", ("no frame %s: the recorder has %s"):format(
+			tostring(n), #self.frames == 0 and "none" or
+			"frames 1 to " .. #self.frames))
+	end
 	local list = {}
 	for i, id in ipairs(self.frames[n].b) do list[i] = self.boxes[id] end
 	return list
@@ -188,6 +193,12 @@ function Recorder.narrate(_, t, all, more)
 	return text
 end
 
+-- A frame's fields: those of text, and the rest.
+local FRAME_KEYS = { tree = "tree", events = "events", more = "count",
+	name = "text", command = "text", output = "text", narration = "text",
+	text = "text", question = "question" }
+local FRAME_LIST = "tree, name, command, output, narration, events, more"
+
 -- Raise unless @f is a frame table: a tree, a list of events, a count.
 local function check_frame(f)
 	if type(f) ~= "table" then
@@ -206,6 +217,19 @@ local function check_frame(f)
 			f.more >= 0) then
 		O.bad("frame", "more must be a non-negative integer")
 	end
+	for k, v in pairs(f) do
+		if not FRAME_KEYS[k] then
+			O.bad("frame", ("no option %s (options: %s)"):format(
+				tostring(k), FRAME_LIST))
+		elseif FRAME_KEYS[k] == "text" and type(v) ~= "string" and
+				type(v) ~= "number" then
+			O.bad("frame", ("%s must be a string, not %s"):format(k,
+				type(v)))
+		end
+	end
+	if f.question ~= nil and type(f.question) ~= "table" then
+		O.bad("frame", "question must be a table")
+	end
 end
 
 --- rec:frame(f) -> n: records one operation as frame n: f.tree (an idr
@@ -222,7 +246,7 @@ function Recorder:frame(f)
 	local kept = all
 	if #all > MAX_EVENTS then kept = { table.unpack(all, 1, MAX_EVENTS) } end
 	-- What the frame reads: the kept events, drawn and told.
-	O.events("frame", kept, #kept)
+	W.told("frame", kept, #kept)
 	local boxes, w, h, where = {}, 0, 0, {}
 	if f.tree then
 		boxes, w, h, where = L.layout(f.tree, kept, self:rows_of(f.tree))

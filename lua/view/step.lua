@@ -107,9 +107,9 @@ local function event_text(ev, present, ida, mark)
 end
 
 function idr.event_text(ev, present, ida)
-	if type(ev) ~= "table" then
-		error("bad argument #1 to 'event_text' (table expected, got " ..
-			type(ev) .. ")", 2)
+	O.event("event_text", ev, 1)
+	if present ~= nil and math.type(present) ~= "integer" then
+		O.bad("event_text", "present must be an integer bitmap")
 	end
 	return event_text(ev, present, ida)
 end
@@ -160,7 +160,7 @@ local function step_texts(t, events)
 		O.bad("step_texts", "events must be a list of events (see " ..
 			"t:events())")
 	end
-	O.events("step_texts", events, #events)
+	O.told("step_texts", events, #events)
 	local info = t:info()
 	local ida = info.kind == "ida"
 	local now, at = {}, {}

@@ -84,6 +84,22 @@ local function args_joined(ev, eq, sep)
 	return table.concat(parts, sep)
 end
 
+--- W.told(name, list, n): raise unless the first @n events of @list can
+-- be told: O.told()'s fields, and each "op" event's arguments.
+function W.told(name, list, n)
+	O.told(name, list, n)
+	for i = 1, n do
+		local ev = list[i]
+		for _, arg in ipairs(ev.event == "op" and (ARGS[ev.op] or { "id" })
+				or {}) do
+			if ev[FIELD[arg]] == nil then
+				O.bad(name, ("event %d (op %s) has no %s"):format(i, ev.op,
+					FIELD[arg]))
+			end
+		end
+	end
+end
+
 --- W.call(ev) -> "idr_alloc(start 0, end 0)": an "op" event as the
 -- call it reports, with its arguments.
 function W.call(ev)

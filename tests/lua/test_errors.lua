@@ -225,3 +225,49 @@ raises("bad argument #1 to 'step_texts' (event 1: level must be an integer",
 raises("reserved must be a boolean", function()
 	for _ in ev:pairs { reserved = 1 } do end
 end)
+
+-- Events a view tells are checked first, each field for what its words
+-- read: a clear error, never one from inside a view.
+do
+	local leaf = { event = "slot-set", level = 0, first = 0, last = 63,
+		slot = 1, full = 0 }
+	local function with(k, v)
+		local e = {}
+		for f, x in pairs(leaf) do e[f] = x end
+		e[k] = v
+		return e
+	end
+	local e = idr.new()
+	raises("event 1 (op) has no op", e.explain, e, { { event = "op" } })
+	raises("event 1 (op alloc) has no start", e.explain, e,
+		{ { event = "op", op = "alloc" } })
+	raises("event 1 (done) has no op", e.explain, e, { { event = "done" } })
+	raises("slot must be an integer in [0, 63], not -5", idr.event_text,
+		with("slot", -5))
+	raises("slot must be an integer in [0, 63], not 64", idr.event_text,
+		with("slot", 64))
+	raises("slot must be an integer, not 0.5", idr.event_text,
+		with("slot", 0.5))
+	raises("full must be an integer, not x", idr.event_text,
+		with("full", "x"))
+	raises("first 64 is above last 63", idr.event_text, with("first", 64))
+	raises("present must be an integer bitmap", idr.event_text, leaf, "x")
+	-- An IDA bitmap's bit is a slot of its own range.
+	assert(idr.event_text { event = "bit-set", level = 0, first = 0,
+		last = idr.IDA_BITMAP_BITS - 1, slot = 100, full = 0 })
+	local r = idr.recorder()
+	raises("slot must be an integer in [0, 63], not 70", r.frame, r,
+		{ events = { with("slot", 70) } })
+	raises("event 1 (op) has no op", r.frame, r,
+		{ events = { { event = "op" } } })
+	raises("no option foo", r.frame, r, { foo = 1 })
+	raises("command must be a string, not table", r.frame, r,
+		{ command = {} })
+	assert(r:count() == 0)
+	raises("no frame 1: the recorder has none", r.frame_boxes, r, 1)
+	r:frame { command = "x" }
+	raises("no frame 2: the recorder has frames 1 to 1", r.frame_boxes, r, 2)
+	raises("no frame x", r.frame_boxes, r, "x")
+	assert(#r:frame_boxes(1) == 0)
+	e:destroy()
+end
