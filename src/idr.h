@@ -177,7 +177,7 @@ struct idr {
 	unsigned char idr__apart[16];
 	unsigned long idr_count;     /* IDs allocated, NULL entries too */
 	unsigned long idr_nodes;     /* nodes in the tree */
-	uint64_t idr_mods;	     /* insertions and removals so far */
+	uint64_t idr_mods;	     /* changes that may move a leaf, so far */
 	struct idr__nodes idr_cache; /* idr_pre_get()'s and freed nodes */
 	/* RCU idrs: blocks waiting for a grace period, and their bytes. */
 	unsigned long idr_rcu_pending;

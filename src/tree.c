@@ -673,6 +673,8 @@ leaf_compact(struct idr *idr, struct idr_node **path, unsigned int depth,
 	small = idr__pack_leaf(old, n, copy);
 	if (!small)
 		return;
+	/* The leaf moved: an iterator must not read its old block. */
+	idr->idr_mods++;
 	idr__relink(idr, path, depth, index, 0, small);
 	if (copy)
 		idr__retire(idr, linked(old), leaf_size(word), !(word & 1));

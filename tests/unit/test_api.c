@@ -709,6 +709,66 @@ static void api_for_each_entry_nested(void)
 	idr_destroy(&idr);
 }
 
+/* IDs 0..63 handed out cyclically, 7 of each 8 removed while the cursor
+ * is back in their leaf, which removals then do not pack. */
+static void cursor_in_thinned_leaf(struct idr *idr)
+{
+	int i;
+
+	idr_init(idr);
+	for (i = 0; i < 64; i++)
+		CHECK_EQ(idr_alloc_cyclic(idr, tag((unsigned long)i), 0, 0,
+					  GFP_KERNEL),
+			 i);
+	idr_set_cursor(idr, 10);
+	for (i = 0; i < 64; i++)
+		if (i % 8)
+			idr_remove(idr, (unsigned long)i);
+}
+
+static struct idr *cursor_idr;
+
+static int cursor_away(int id, void *entry, void *data)
+{
+	int *n = data;
+
+	CHECK_EQ(id, 8 * *n);
+	CHECK_EQ(entry, tag((unsigned long)id));
+	if ((*n)++ == 0)
+		idr_set_cursor(cursor_idr, 5000);
+	return 0;
+}
+
+/*
+ * idr_set_cursor() in a loop's body packs the leaf the cursor leaves:
+ * the loop reads the leaf's new block, not the one realloc freed (ASan
+ * and valgrind saw the old one read when packing counted as no change).
+ */
+static void api_for_each_entry_set_cursor(void)
+{
+	struct idr idr;
+	void *entry;
+	int id, n = 0;
+
+	cursor_in_thinned_leaf(&idr);
+	idr_for_each_entry(&idr, entry, id) {
+		CHECK_EQ(id, 8 * n);
+		CHECK_EQ(entry, tag((unsigned long)id));
+		if (n++ == 0)
+			idr_set_cursor(&idr, 5000);
+	}
+	CHECK_EQ(n, 8);
+	CHECK(idr_check(&idr) == 0);
+	idr_destroy(&idr);
+
+	cursor_in_thinned_leaf(&idr);
+	cursor_idr = &idr;
+	n = 0;
+	CHECK_EQ(idr_for_each(&idr, cursor_away, &n), 0);
+	CHECK_EQ(n, 8);
+	idr_destroy(&idr);
+}
+
 /* idr_for_each_entry_continue() from @from must visit @want, in order. */
 static void check_continue(const struct idr *idr, int from, const int *want,
 			   int n)
@@ -1425,6 +1485,7 @@ void suite_api(void)
 	RUN(api_for_each_entry);
 	RUN(api_for_each_entry_remove);
 	RUN(api_for_each_entry_nested);
+	RUN(api_for_each_entry_set_cursor);
 	RUN(api_for_each_entry_continue);
 	RUN(api_for_each_entry_ul);
 	RUN(api_is_empty_count);
