@@ -394,22 +394,39 @@ void *idr_get_next(const struct idr *idr, int *nextid)
 	return entry;
 }
 
-/* idr_for_each_entry()'s step when idr__iter_next() cannot take it. */
-struct idr__iter idr_iter_step(struct idr__iter it, int *id)
+/* idr_iter_step()'s search from *@id + 1: false at the end. */
+static bool iter_find(struct idr__iter *it, int *id, uint64_t *index)
 {
-	unsigned long base = it.idr->idr_base, room;
-	uint64_t index;
+	unsigned long base = it->idr->idr_base;
 
-	it.entry = NULL;
+	it->entry = NULL;
 	*id = (int)((unsigned int)*id + 1U);
 	if (*id < 0)
-		return it;
-	index = (unsigned int)*id < base ? 0 : (unsigned int)*id - base;
-	it.entry = idr__iter_find(&it, index, &index);
-	if (!it.entry || index + base > INT_MAX) {
-		it.entry = NULL;
-		return it;
+		return false;
+	*index = (unsigned int)*id < base ? 0 : (unsigned int)*id - base;
+	it->entry = idr__iter_find(it, *index, index);
+	if (!it->entry || *index + base > INT_MAX) {
+		it->entry = NULL;
+		return false;
 	}
+	return true;
+}
+
+/*
+ * idr_for_each_entry()'s step when idr__iter_next() cannot take it.
+ * Traced as the idr_get_next() it is (the inline steps within a leaf
+ * read no node), unless idr_for_each() reports the loop.
+ */
+struct idr__iter idr_iter_step(struct idr__iter it, int *id)
+{
+	bool op = idr__op(it.idr, "get_next", 0, 0, (unsigned int)*id + 1U);
+	unsigned long base = it.idr->idr_base, room;
+	uint64_t index;
+	bool found = iter_find(&it, id, &index);
+
+	idr__done(it.idr, op, found ? (int64_t)(index + base) : -ENOENT);
+	if (!found)
+		return it;
 	/*
 	 * The rest of the leaf, as far as IDs go (INT_MAX).  The rest never
 	 * holds slot 0 (the ID found comes first), so the mask's bit 0 does

@@ -469,8 +469,9 @@ idrsh: $BATS_TEST_TMPDIR/loop.idrsh:1: source: sources nested too deeply"
 
 store VALUE at the lowest free ID in [START, END); print the ID
 
-idr_alloc(): START defaults to 0 (or the tree's base), END <= 0 or
-absent means no limit.  Fails with ENOSPC when the range is full.
+idr_alloc(): START defaults to 0; below the tree's base the
+search starts at the base.  END <= 0 or absent means no limit.
+Fails with ENOSPC when the range is full.
 A lone ID makes packed nodes: a range of one (alloc v 7000 7001),
 or a START that is free with START-1 not taken: see 'lesson packed'.
 

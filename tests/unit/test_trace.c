@@ -373,6 +373,24 @@ static void trace_ops_idr(void)
 	CHECK_EQ(idr_for_each(&idr, stop_at_second, NULL), 7);
 	CHECK(starts(&t, "op for_each 0 0 0\n"));
 	CHECK(strstr(t.text, "done for_each 7\n") != NULL);
+	CHECK(strstr(t.text, "op get_next") == NULL);
+	t.len = 0;
+	/* The macro's loop: each step that reads the tree is the
+	 * idr_get_next() it stands for; none reports outside an op. */
+	{
+		void *e;
+		int n = 0;
+
+		idr_for_each_entry(&idr, e, id)
+			n++;
+		CHECK_EQ(n, 2);
+		/* ID 1 comes from the leaf the first step found. */
+		CHECK(tape_is(&t, "op get_next 0 0 0\n"
+				  "visit L0 0 s0 f3 n0 h1\n"
+				  "done get_next 0\n"
+				  "op get_next 0 0 2\n"
+				  "done get_next -2\n"));
+	}
 	t.len = 0;
 	CHECK(idr_replace(&idr, value, 1) == value);
 	CHECK(tape_is(&t, "op replace 0 0 1\n"
