@@ -235,8 +235,11 @@ int lidr_keep_events(lua_State *L)
 {
 	struct idr *tree;
 	struct obj *o = checktraced(L, &tree);
-	bool traced = lua_getiuservalue(L, 1, UV_TRACE) == LUA_TFUNCTION;
+	bool traced;
 
+	/* No default: keep_events() or ("yes") is a slip, not false. */
+	luaL_checktype(L, 2, LUA_TBOOLEAN);
+	traced = lua_getiuservalue(L, 1, UV_TRACE) == LUA_TFUNCTION;
 	o->keep = lua_toboolean(L, 2);
 	if (!o->keep)
 		o->last.n = 0;
