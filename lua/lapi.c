@@ -397,39 +397,15 @@ static int pairs_all_step(lua_State *L)
 	return pairs_push(L, t, id, entry);
 }
 
-/* A misspelt option would be ignored without a word: refuse it. */
-static void opt_known(lua_State *L, const char *const *keys)
-{
-	lua_pushnil(L);
-	while (lua_next(L, 2)) {
-		const char *k = lua_type(L, -2) == LUA_TSTRING
-					? lua_tostring(L, -2)
-					: NULL;
-		int i;
-
-		for (i = 0; k && keys[i] && strcmp(k, keys[i]); i++)
-			;
-		if (!k || !keys[i])
-			luaL_argerror(
-				L, 2,
-				lua_pushfstring(
-					L, "unknown option '%s'",
-					k ? k : luaL_tolstring(L, -2, NULL)));
-		lua_pop(L, 1);
-	}
-}
-
 static const char *const pairs_keys[] = { "reserved", NULL };
 
 /* Whether t:pairs(opts) asks for the reserved IDs too. */
-static bool opt_reserved(lua_State *L)
+bool lidr_opt_reserved(lua_State *L)
 {
 	bool on;
 
-	if (lua_isnoneornil(L, 2))
+	if (!lidr_opts(L, 2, pairs_keys))
 		return false;
-	luaL_checktype(L, 2, LUA_TTABLE);
-	opt_known(L, pairs_keys);
 	/* Options take booleans, as the views' do: reserved = 1 is a slip. */
 	if (lua_getfield(L, 2, "reserved") > LUA_TBOOLEAN)
 		luaL_argerror(L, 2, "reserved must be a boolean");
@@ -441,7 +417,7 @@ static bool opt_reserved(lua_State *L)
 int lidr_pairs(lua_State *L)
 {
 	lidr_checkidr(L);
-	lidr_push_method(L, opt_reserved(L) ? pairs_all_step : pairs_step);
+	lidr_push_method(L, lidr_opt_reserved(L) ? pairs_all_step : pairs_step);
 	lua_pushvalue(L, 1);
 	lua_pushnil(L);
 	return 3;

@@ -142,6 +142,9 @@ static int ida_step(lua_State *L)
 int lida_pairs(lua_State *L)
 {
 	lidr_checkida(L);
+	/* Checked as an idr's, so code for both kinds may pass reserved:
+	 * an IDA has no reserved IDs to add. */
+	lidr_opt_reserved(L);
 	lidr_push_method(L, ida_step);
 	lua_pushvalue(L, 1);
 	lua_pushnil(L);

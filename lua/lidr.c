@@ -40,6 +40,36 @@ lua_Integer lidr_opt_range(lua_State *L, int arg, lua_Integer lo,
 	return lua_isnoneornil(L, arg) ? def : lidr_range_arg(L, arg, lo, hi);
 }
 
+/*
+ * Whether an options table was given at @arg (nil or none: no); one of
+ * another type raises, and so does a key not in @keys, as a misspelt
+ * option would be ignored without a word.  The keys checked are the raw
+ * ones; the caller reads each option with lua_getfield, so an __index
+ * gives options too, as Lua's own functions read a table.
+ */
+bool lidr_opts(lua_State *L, int arg, const char *const *keys)
+{
+	if (lua_isnoneornil(L, arg))
+		return false;
+	luaL_checktype(L, arg, LUA_TTABLE);
+	for (lua_pushnil(L); lua_next(L, arg); lua_pop(L, 1)) {
+		const char *k = lua_type(L, -2) == LUA_TSTRING
+					? lua_tostring(L, -2)
+					: NULL;
+		int i;
+
+		for (i = 0; k && keys[i] && strcmp(k, keys[i]); i++)
+			;
+		if (!k || !keys[i])
+			luaL_argerror(
+				L, arg,
+				lua_pushfstring(
+					L, "unknown option '%s'",
+					k ? k : luaL_tolstring(L, -2, NULL)));
+	}
+	return true;
+}
+
 /* An ID as unsigned long-taking calls want it: IDs end at UINT32_MAX. */
 unsigned long lidr_ulong_arg(lua_State *L, int arg)
 {

@@ -114,6 +114,7 @@ lua_Integer lidr_range_arg(lua_State *L, int arg, lua_Integer lo,
 lua_Integer lidr_opt_range(lua_State *L, int arg, lua_Integer lo,
 			   lua_Integer hi, lua_Integer def);
 unsigned long lidr_ulong_arg(lua_State *L, int arg);
+bool lidr_opts(lua_State *L, int arg, const char *const *keys);
 const char *lidr_errname(int err);
 int lidr_fail(lua_State *L, int err, const char *fmt, ...);
 int lidr_fail_nomem(lua_State *L);
@@ -153,6 +154,7 @@ int lidr_unalloc(lua_State *L);
 int lidr_clear(lua_State *L);
 int lidr_replace(lua_State *L);
 int lidr_get_next(lua_State *L);
+bool lidr_opt_reserved(lua_State *L);
 int lidr_pairs(lua_State *L);
 int lidr_for_each(lua_State *L);
 int lidr_pre_get(lua_State *L);

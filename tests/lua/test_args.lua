@@ -22,3 +22,22 @@ for _, t in ipairs { idr.new(), idr.ida() } do
 	t:keep_events(true)
 	t:keep_events(false)
 end
+
+-- An IDA's pairs checks its options as an idr's does.  It takes the
+-- idr's one, reserved, so that code for both kinds may pass it (as
+-- test_diff.lua's copy does): an IDA has no reserved IDs to add.
+local a = idr.ida()
+a:alloc()
+raises("bad argument #1 to 'pairs' (table expected, got number)",
+	function() return a:pairs(5) end)
+raises("bad argument #1 to 'pairs' (unknown option 'reserve')",
+	function() return a:pairs { reserve = true } end)
+raises("bad argument #1 to 'pairs' (unknown option '1')",
+	function() return a:pairs { true } end)
+raises("bad argument #1 to 'pairs' (reserved must be a boolean)",
+	function() return a:pairs { reserved = 1 } end)
+for _, opts in ipairs { {}, { reserved = true }, { reserved = false } } do
+	local ids = {}
+	for id in a:pairs(opts) do ids[#ids + 1] = id end
+	assert(#ids == 1 and ids[1] == 0)
+end
