@@ -136,34 +136,25 @@ struct new_opts {
 	bool rcu;
 };
 
+/* kind and destroyed are t:info()'s, taken and ignored. */
+static const char *const new_keys[] = { "base", "tagged",    "rcu",
+					"kind", "destroyed", NULL };
+
 /* idr.new's options; an unknown one is more likely a typo than not. */
 static void new_opts(lua_State *L, struct new_opts *o)
 {
 	memset(o, 0, sizeof(*o));
-	if (lua_isnoneornil(L, 1))
-		return;
-	luaL_checktype(L, 1, LUA_TTABLE);
 	lua_settop(L, 1);
-	for (lua_pushnil(L); lua_next(L, 1); lua_pop(L, 1)) {
-		const char *k = lua_type(L, -2) == LUA_TSTRING
-					? lua_tostring(L, -2)
-					: "";
-
-		if (!strcmp(k, "base"))
-			o->base = opt_int(L, "base", 0, INT_MAX);
-		else if (!strcmp(k, "tagged") && lua_toboolean(L, -1))
-			tag_opts(L, &o->id_bits, &o->flags);
-		else if (!strcmp(k, "rcu") && !lua_isboolean(L, -1))
-			luaL_argerror(L, 1, "rcu must be true or false");
-		else if (!strcmp(k, "rcu"))
-			o->rcu = lua_toboolean(L, -1);
-		else if (strcmp(k, "tagged") && strcmp(k, "kind") &&
-			 strcmp(k, "destroyed"))
-			luaL_argerror(
-				L, 1,
-				lua_pushfstring(L, "unknown option '%s'",
-						luaL_tolstring(L, -2, NULL)));
-	}
+	if (!lidr_opts(L, 1, new_keys))
+		return;
+	if (lua_getfield(L, 1, "base") != LUA_TNIL)
+		o->base = opt_int(L, "base", 0, INT_MAX);
+	if (lua_getfield(L, 1, "tagged") != LUA_TNIL && lua_toboolean(L, -1))
+		tag_opts(L, &o->id_bits, &o->flags);
+	if (lua_getfield(L, 1, "rcu") != LUA_TNIL && !lua_isboolean(L, -1))
+		luaL_argerror(L, 1, "rcu must be true or false");
+	o->rcu = lua_toboolean(L, -1);
+	lua_settop(L, 1);
 }
 
 int lidr_new(lua_State *L)

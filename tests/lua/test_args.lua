@@ -41,3 +41,31 @@ for _, opts in ipairs { {}, { reserved = true }, { reserved = false } } do
 	for id in a:pairs(opts) do ids[#ids + 1] = id end
 	assert(#ids == 1 and ids[1] == 0)
 end
+
+-- An options table's __index gives options, as Lua's own functions read
+-- a table (lua_getfield); its raw keys are still checked.
+local function with(opts) return setmetatable({}, { __index = opts }) end
+local b = idr.new(with { base = 5 })
+assert(b:info().base == 5 and b:alloc("v") == 5)
+local tagged = idr.new(with { tagged = with { id_bits = 4, retire = true } })
+local tag = tagged:info().tagged
+assert(tag and tag.id_bits == 4 and tag.retire)
+assert(idr.new(with { rcu = true }):info().rcu)
+raises("bad argument #1 to 'new' (base must be an integer in [0, 2147483647])",
+	function() return idr.new(with { base = -1 }) end)
+raises("bad argument #1 to 'new' (rcu must be true or false)",
+	function() return idr.new(with { rcu = 1 }) end)
+raises("bad argument #1 to 'new' (unknown option 'bsae')",
+	function() return idr.new(setmetatable({ bsae = 5 },
+		{ __index = { base = 5 } })) end)
+-- idr.new(t:info()) makes the same kind of idr.
+assert(idr.new(with(b:info())):info().base == 5)
+
+local r = idr.new()
+r:alloc("a")
+r:alloc(nil)
+local ids = {}
+for id in r:pairs(with { reserved = true }) do ids[#ids + 1] = id end
+assert(#ids == 2 and ids[2] == 1, "pairs reads reserved through __index")
+raises("bad argument #1 to 'pairs' (reserved must be a boolean)",
+	function() return r:pairs(with { reserved = 1 }) end)
