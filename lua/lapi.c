@@ -236,10 +236,17 @@ static bool in_use(const struct idr *idr, unsigned long id)
 /*
  * nil, "no such id ID", "ENOENT": the events of the call that found
  * nothing go first, since the message allocates (see the rule at the top).
+ * A tagged idr looked at the ID under the bits above it: the message
+ * names that ID, and the value given, "no such id 15 (tagged 63)".
  */
 static int no_such_id(lua_State *L, struct lidr *t, unsigned long id)
 {
+	lua_Integer looked = plain(t, (lua_Integer)id);
+
 	lidr_delivered(L, &t->o, 0);
+	if (looked != (lua_Integer)id)
+		return lidr_fail(L, -ENOENT, "no such id %I (tagged %I)",
+				 (LUAI_UACINT)looked, (LUAI_UACINT)id);
 	return lidr_fail(L, -ENOENT, "no such id %I", (LUAI_UACINT)id);
 }
 

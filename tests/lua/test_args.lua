@@ -69,3 +69,15 @@ for id in r:pairs(with { reserved = true }) do ids[#ids + 1] = id end
 assert(#ids == 2 and ids[2] == 1, "pairs reads reserved through __index")
 raises("bad argument #1 to 'pairs' (reserved must be a boolean)",
 	function() return r:pairs(with { reserved = 1 }) end)
+
+-- A tagged idr's find, remove, replace and unalloc ignore the bits above
+-- the ID: a message names the ID they looked at, and the value given.
+local tg = idr.new { tagged = { id_bits = 4 } }
+local given = 15 | (3 << 4)
+for _, op in ipairs { "find", "remove", "replace", "unalloc" } do
+	local v, msg, errno = tg[op](tg, given)
+	assert(v == nil and msg == "no such id 15 (tagged 63)" and
+		errno == "ENOENT", op .. ": " .. tostring(msg))
+	v, msg = tg[op](tg, 15)
+	assert(v == nil and msg == "no such id 15", op .. ": " .. tostring(msg))
+end
