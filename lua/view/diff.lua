@@ -244,7 +244,7 @@ end
 -- there are.  Ends with a newline.  Only the lines shown are made.
 function idr_methods:diff_text(snap, o)
 	check_mark(self, snap, "diff_text")
-	O.opts("diff_text", o, TEXT_KEYS)
+	O.opts("diff_text", o, TEXT_KEYS, 2)
 	local max = opt(o, "max_lines", MAX_LINES, "diff_text")
 	local list, counts = S.compare(self, snap, max, RUN)
 	local total, shown, lines = 0, 0, {}

@@ -12,10 +12,10 @@ local INT_MAX = 0x7fffffff
 local ENTRIES_MAX = idr.SLOTS	-- a leaf holds this many entries at most
 local EVENTS_MAX = INT_MAX	-- changed: a longer list is no list of events
 
--- Raise "bad argument #1 to 'NAME' (why)", with no position: the
--- binding's methods say it so.
-local function bad(name, why)
-	error(("bad argument #1 to '%s' (%s)"):format(name, why), 0)
+-- Raise "bad argument #N to 'NAME' (why)" (N: @arg, else 1), with no
+-- position: the binding's methods say it so.
+local function bad(name, why, arg)
+	error(("bad argument #%d to '%s' (%s)"):format(arg or 1, name, why), 0)
 end
 O.bad = bad
 
@@ -26,12 +26,13 @@ local function typename(v)
 		mt.__name or type(v)
 end
 
---- O.tree(name, t): raise unless @t is an idr or an IDA, alive.
-function O.tree(name, t)
+--- O.tree(name, t[, arg]): raise unless @t, in argument @arg (1),
+-- is an idr or an IDA, alive.
+function O.tree(name, t, arg)
 	local mt = getmetatable(t)
 	if type(mt) ~= "table" or (mt.__index ~= idr_methods and
 			mt.__index ~= ida_methods) then
-		bad(name, "idr or ida expected, got " .. typename(t))
+		bad(name, "idr or ida expected, got " .. typename(t), arg)
 	end
 	local info = t:info()
 	if info.destroyed then
@@ -104,10 +105,10 @@ local function range_opt(name, o)
 end
 
 -- A misspelt option would be ignored without a word: refuse it.
-local function known(name, o, keys)
+local function known(name, o, keys, arg)
 	for k in next, o do
 		if type(k) ~= "string" or not keys[k] then
-			bad(name, ("unknown option '%s'"):format(tostring(k)))
+			bad(name, ("unknown option '%s'"):format(tostring(k)), arg)
 		end
 	end
 end
@@ -120,14 +121,14 @@ function O.func(name, v)
 	end
 end
 
---- O.opts(name, o, keys): raise unless @o is nil or a table whose keys
--- are all in the set @keys.
-function O.opts(name, o, keys)
+--- O.opts(name, o, keys[, arg]): raise unless @o, argument @arg (1),
+-- is nil or a table whose keys are all in the set @keys.
+function O.opts(name, o, keys, arg)
 	if o == nil then return end
 	if type(o) ~= "table" then
-		bad(name, "table expected, got " .. typename(o))
+		bad(name, "table expected, got " .. typename(o), arg)
 	end
-	known(name, o, keys)
+	known(name, o, keys, arg)
 end
 
 local function set(list)

@@ -267,30 +267,33 @@ local function valid_name(name)
 		name:find("^[%a_][%w_.-]*$") ~= nil
 end
 
+-- Raise unless @name, in argument @arg of save, can name a tree.
+local function check_name(name, arg)
+	if not valid_name(name) then
+		O.bad("save", "bad tree name " .. tostring(name) .. ": a letter " ..
+			"or _, then letters, digits, _ . - (64 at most)", arg)
+	end
+end
+
 --- idr.save(path, trees[, current]) -> true, or nil, msg, errno name.
 -- @trees: name -> idr or IDA; written in name order.  See idr(3lua).
 function idr.save(path, trees, current)
 	if type(path) ~= "string" then O.bad("save", "path must be a string") end
-	if type(trees) ~= "table" then
-		error("bad argument #2 to 'save' (trees must be a table)", 0)
-	end
+	if type(trees) ~= "table" then O.bad("save", "trees must be a table", 2) end
 	local names = {}
 	for name in pairs(trees) do
-		if not valid_name(name) then
-			O.bad("save", "bad tree name " .. tostring(name) ..
-				": a letter or _, then letters, digits, _ . - (64 at most)")
-		end
+		check_name(name, 2)
 		names[#names + 1] = name
 	end
 	table.sort(names)
 	current = current or names[1]
 	if current ~= nil and trees[current] == nil then
-		O.bad("save", "current names no tree of trees")
+		O.bad("save", "current names no tree of trees", 3)
 	end
 	-- The load's limit, checked here so that no file saved fails to load.
 	local ids = 0
 	for _, name in ipairs(names) do
-		O.tree("save", trees[name])
+		O.tree("save", trees[name], 2)
 		ids = ids + trees[name]:count()
 	end
 	if ids > IDS_MAX then
@@ -312,6 +315,9 @@ end
 -- holds this tree alone, named @name ("default").
 local function save(t, path, name)
 	name = name == nil and "default" or name
+	-- Checked here: idr.save would blame its own argument #2, trees (and
+	-- a NaN name would raise as a table index).
+	check_name(name, 2)
 	return idr.save(path, { [name] = t }, name)
 end
 idr_methods.save = save

@@ -81,3 +81,42 @@ for _, op in ipairs { "find", "remove", "replace", "unalloc" } do
 	v, msg = tg[op](tg, 15)
 	assert(v == nil and msg == "no such id 15", op .. ": " .. tostring(msg))
 end
+
+-- save's and load's errors name the argument that is wrong.
+local s = idr.new()
+local path = os.tmpname()
+raises("bad argument #1 to 'save' (path must be a string)",
+	function() return s:save(5) end)
+raises("bad argument #2 to 'save' (bad tree name bad name: a letter",
+	function() return s:save(path, "bad name") end)
+raises("bad argument #2 to 'save' (bad tree name 5: a letter",
+	function() return s:save(path, 5) end)
+raises("bad argument #2 to 'save' (bad tree name",
+	function() return s:save(path, 0 / 0) end)
+raises("bad argument #1 to 'save' (path must be a string)",
+	function() return idr.save(5, {}) end)
+raises("bad argument #2 to 'save' (trees must be a table)",
+	function() return idr.save(path, 5) end)
+raises("bad argument #2 to 'save' (bad tree name 1: a letter",
+	function() return idr.save(path, { s }) end)
+raises("bad argument #2 to 'save' (idr or ida expected, got number)",
+	function() return idr.save(path, { a = 5 }) end)
+raises("bad argument #3 to 'save' (current names no tree of trees)",
+	function() return idr.save(path, { a = s }, "b") end)
+raises("bad argument #1 to 'load' (path must be a string)",
+	function() return idr.load(5) end)
+raises("bad argument #1 to 'load_text' (text must be a string)",
+	function() return idr.load_text(5) end)
+assert(s:save(path, "ok_name"))
+assert(idr.load(path))
+os.remove(path)
+
+-- So do diff_text's: its options are argument #2.
+local d = idr.new()
+local snap = d:mark()
+raises("bad argument #2 to 'diff_text' (table expected, got number)",
+	function() return d:diff_text(snap, 5) end)
+raises("bad argument #2 to 'diff_text' (unknown option 'bogus')",
+	function() return d:diff_text(snap, { bogus = 1 }) end)
+raises("bad argument #1 to 'diff_text' (a mark expected",
+	function() return d:diff_text(5) end)

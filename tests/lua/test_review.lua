@@ -221,7 +221,7 @@ raises("^bad argument #1 to 'mark' %(table expected, got number%)",
 	fl.mark, fl, 5)
 raises("^bad argument #1 to 'mark' %(unknown option 'bogus'%)",
 	fl.mark, fl, { bogus = 1 })
-raises("^bad argument #1 to 'diff_text' %(unknown option 'max_entries'%)",
+raises("^bad argument #2 to 'diff_text' %(unknown option 'max_entries'%)",
 	fl.diff_text, fl, fm, { max_entries = 1 })
 
 -- }======================================================
