@@ -96,6 +96,13 @@ stack traceback:
 	assert_equal "$stderr" "idrsh: -c:1: find: no id 3 (ENOENT)"
 }
 
+@test "a tagged idr's missing ID names the ID read and the value given" {
+	run -1 --separate-stderr "$IDRSH" -q -c 'new tg --tagged 4' \
+		-c 'alloc x' -c 'find 63' -c 'remove 5'
+	assert_equal "$stderr" "idrsh: -c:3: find: no id 15 (tagged 63) (ENOENT)
+idrsh: -c:4: remove: no id 5 (ENOENT)"
+}
+
 @test "-i reads stdin after -c" {
 	run -0 "$IDRSH" -c 'alloc a' -i <<<"count"
 	assert_output "0

@@ -210,7 +210,9 @@ end
 -- A raised error (a destroyed tree) comes as a message without an errno.
 local function absent(id, msg, errno)
 	if errno == "ENOENT" then
-		return nil, "no id " .. id .. " (ENOENT)"
+		-- A tagged idr's says the ID it read: "15 (tagged 63)".
+		local read = type(msg) == "string" and msg:match("^no such id (.*)$")
+		return nil, "no id " .. (read or id) .. " (ENOENT)"
 	end
 	return nil, failure(msg, errno)
 end
