@@ -25,6 +25,16 @@ extern "C" {
 #endif
 
 /*
+ * idr_info(), idr_path() and idr_stats() fill the structs of their names,
+ * as stat() does; in C++ a function hides a struct of its name, which
+ * g++ -Wshadow says of each.  A caller writes "struct idr_stats st;".
+ */
+#if defined(__cplusplus) && defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wshadow"
+#endif
+
+/*
  * For teaching and debugging: walk the nodes, print the tree as text,
  * follow the path of one ID, count what the tree costs, and watch each
  * operation node by node.  These work on an idr, a tagged idr
@@ -511,6 +521,10 @@ IDR_API void idr_set_trace(struct idr *idr, idr_trace_fn *fn, void *data);
 /** idr_trace_name() - The event's name, e.g. "node-new"; "unknown" for a
  * value that is no event. */
 IDR_API const char *idr_trace_name(enum idr_trace_event event);
+
+#if defined(__cplusplus) && defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
 
 #ifdef __cplusplus
 }

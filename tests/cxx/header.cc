@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
-// header.cc - a C++17 program includes idr.h and uses its macros: the
-// static initialisers, idr_for_each_entry and the kernel's error helpers.
-// Built with g++ -std=c++17 -pedantic -Werror by make test.
+// header.cc - a C++17 program includes idr.h and idr_view.h and uses
+// their macros: the static initialisers, idr_for_each_entry, the kernel's
+// error helpers, and idr_info() and idr_stats(), whose structs share
+// their names (so "struct idr_stats", as for stat()).  Built with
+// g++ -std=c++17 -pedantic -Wshadow -Werror by make test.
 #include <cstdio>
 
 #include "idr.h"
+#include "idr_view.h"
 
 static DEFINE_IDR(ids);
 static DEFINE_IDA(numbers);
@@ -36,9 +39,15 @@ int main()
 	check(IS_ERR(idr_replace(&ids, values, 99)) &&
 		      PTR_ERR(idr_replace(&ids, values, 99)) == -ENOENT,
 	      "ERR_PTR, IS_ERR and PTR_ERR");
+	struct idr_stats stats;
+	struct idr_info info;
+	idr_info(&ids, &info);
+	check(idr_stats(&ids, &stats) == 0 && stats.ids == 3 &&
+		      info.slots == 64 && info.nodes == stats.nodes,
+	      "idr_info and idr_stats fill their structs");
 	idr_destroy(&ids);
 	idr_destroy(&based);
 	ida_destroy(&numbers);
-	std::printf("%d passed, %d failed\n", 4 - failures, failures);
+	std::printf("%d passed, %d failed\n", 5 - failures, failures);
 	return failures != 0;
 }
