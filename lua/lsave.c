@@ -93,7 +93,7 @@ static int set_gen_fail(lua_State *L, int err, unsigned long id)
 
 	if (err == -EBUSY) {
 		name = "EBUSY";
-		why = "the slot is in use, or retired";
+		why = "it would retire a slot in use, or the slot is retired";
 	} else if (err == -ENOSPC) {
 		name = "ENOSPC";
 		why = "no leaf can be made: the idr is worn out";
