@@ -182,6 +182,8 @@ static int mark_node(const struct idr_view *v, void *data)
 		m->nodes++;
 	if (idr_leaf && m->kept && entries == v->present)
 		flags |= ENTRIES_SAME;
+	if (v->keyed)
+		flags |= KEYED;
 	put(k->nodes, flags);
 	put_bitmap(k->nodes, v->present);
 	if (!(flags & (FULL_SAME | FULL_NONE)))

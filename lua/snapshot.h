@@ -40,10 +40,12 @@
 #define MARK_MT "idr.mark"
 
 /* A node's flags: its full bitmap is its present one, or 0; an idr leaf's
- * every slot in use holds an ID (none is retired). */
+ * every slot in use holds an ID (none is retired); a keyed block, or one
+ * of its runs of keys (no node: idr_stats() counts none). */
 #define FULL_SAME 0x01u
 #define FULL_NONE 0x02u
 #define ENTRIES_SAME 0x04u
+#define KEYED 0x08u
 
 /* An IDA leaf slot's bitmap: all its bits set, or its bytes follow. */
 #define MAP_BYTES 0u

@@ -78,6 +78,7 @@ static bool map_bit(const struct map *map, unsigned int n)
 /* A node of a mark. */
 struct snode {
 	unsigned int level;
+	bool keyed; /* a keyed block, or a run of its keys */
 	uint64_t first, last, present, full;
 	uint64_t entries;	   /* an idr leaf's, entries kept */
 	const unsigned char *maps; /* an IDA leaf's bitmaps, entries kept */
@@ -112,6 +113,7 @@ static void read_node(struct reader *rd, unsigned int level, uint64_t first)
 	unsigned int flags = get(&rd->nodes);
 
 	s->level = level;
+	s->keyed = flags & KEYED;
 	s->first = first;
 	s->last = first + rd->m->width[level];
 	s->present = get_bitmap(&rd->nodes);
@@ -204,6 +206,7 @@ static const char *const change_names[CH_KINDS] = {
 struct change {
 	unsigned char kind;
 	unsigned char level, slots;
+	bool keyed;	      /* a node change's: a keyed block */
 	uint64_t first, last; /* a node's IDs; an ID, or a run's first, last */
 	uint64_t full[2], present[2]; /* a node's, then and now */
 	uint64_t n;		      /* IDs a folded run stands for, else 0 */
@@ -308,6 +311,7 @@ static void node_change(struct comparing *c, unsigned int kind,
 	struct change ch = { .kind = (unsigned char)kind };
 
 	ch.level = (unsigned char)(s ? s->level : v->level);
+	ch.keyed = s ? s->keyed : v->keyed;
 	ch.slots = (unsigned char)(v ? v->slots : c->m->slots);
 	ch.first = s ? s->first : v->first;
 	ch.last = s ? s->last : v->last;
@@ -410,10 +414,43 @@ static void leaf_changes(struct comparing *c, const struct snode *s,
 		leaf_entries(c, s, v);
 }
 
+/* A keyed block's run of keys is no node: its keys change the block. */
+static bool is_run(const struct snode *s, const struct idr_view *v)
+{
+	return s ? s->keyed && s->level == 0 : v->keyed && v->level == 0;
+}
+
 static void gone(struct comparing *c)
 {
-	node_change(c, CH_FREE, &c->rd.cur, NULL);
+	if (!is_run(&c->rd.cur, NULL))
+		node_change(c, CH_FREE, &c->rd.cur, NULL);
 	leaf_changes(c, &c->rd.cur, NULL);
+}
+
+static void made(struct comparing *c, const struct idr_view *v)
+{
+	if (!is_run(NULL, v))
+		node_change(c, CH_NEW, NULL, v);
+}
+
+/*
+ * The node then (@s) and now (@v) at one place: changed bits; or, a keyed
+ * block where a node was or the other way round, one freed and one made
+ * (a run of keys is none, so a leaf in its place is made, and the other
+ * way round freed).
+ */
+static void same_place(struct comparing *c, const struct snode *s,
+		       const struct idr_view *v)
+{
+	if (s->keyed != (bool)v->keyed) {
+		if (!is_run(s, NULL))
+			node_change(c, CH_FREE, s, NULL);
+		made(c, v);
+	} else if (is_run(s, NULL)) {
+		return;
+	} else if (s->full != v->full || s->present != v->present) {
+		node_change(c, CH_BITS, s, v);
+	}
 }
 
 /* Walk order: by first ID, the higher level first. */
@@ -433,12 +470,11 @@ static int compare_node(const struct idr_view *v, void *data)
 	for (; rd->has && before(&rd->cur, v); next_node(rd))
 		gone(c);
 	if (rd->has && rd->cur.first == v->first && rd->cur.level == v->level) {
-		if (rd->cur.full != v->full || rd->cur.present != v->present)
-			node_change(c, CH_BITS, &rd->cur, v);
+		same_place(c, &rd->cur, v);
 		leaf_changes(c, &rd->cur, v);
 		next_node(rd);
 	} else {
-		node_change(c, CH_NEW, NULL, v);
+		made(c, v);
 		leaf_changes(c, NULL, v);
 	}
 	return c->nomem;
@@ -485,6 +521,10 @@ static void push_node_change(lua_State *L, const struct change *ch)
 	lidr_set_int(L, "level", ch->level);
 	lidr_set_int(L, "first", (lua_Integer)ch->first);
 	lidr_set_int(L, "last", (lua_Integer)ch->last);
+	if (ch->keyed) {
+		lua_pushboolean(L, 1);
+		lua_setfield(L, -2, "keyed");
+	}
 	if (ch->kind == CH_BITS) {
 		set_slots(L, "full_set", ch->full[1] & ~ch->full[0]);
 		set_slots(L, "full_cleared", ch->full[0] & ~ch->full[1]);

@@ -187,6 +187,7 @@ command {
 	help = "show what changed in the tree since 'mark NAME'",
 	text = "Nodes made and freed, bits changed (which slot of which node,\n" ..
 		"full or present), IDs added, removed or replaced, the height.\n" ..
+		"Nodes are counted as stats counts them: a keyed block is one.\n" ..
 		"NAME defaults to 'mark'; past 40 lines it says how many more\n" ..
 		"changes there are, and --all shows them all.  In Lua:\n" ..
 		"t:diff(snap), t:diff_text(snap).",

@@ -129,7 +129,8 @@ local function value_text(v)
 end
 
 local function node_name(c)
-	return fmt("L%d %d..%d", c.level, c.first, c.last)
+	return fmt("L%d %d..%d%s", c.level, c.first, c.last,
+		c.keyed and ", a keyed block" or "")
 end
 
 local function count_bits(x)
@@ -147,10 +148,12 @@ local WORDS = {
 		full = { "now full", "no longer full" } },
 	node = { present = { "child added at", "child gone from" },
 		full = { "subtree full at", "subtree has room at" } },
+	keyed = { present = { "keys now under", "no key left under" },
+		full = { "subtree full at", "subtree has room at" } },
 }
 
 local function bits_text(c, ida)
-	local w = WORDS[c.level == 0 and "leaf" or "node"]
+	local w = WORDS[c.level == 0 and "leaf" or c.keyed and "keyed" or "node"]
 	local parts = {}
 	local function add(words, list)
 		if #list > 0 then parts[#parts + 1] = words .. " " .. runs(list) end
@@ -181,17 +184,17 @@ local TEXT = {
 		return fmt("freed   %s", node_name(c))
 	end,
 	bits = bits_text,
-	added = function(c, ida)
-		return "added   " .. c.id .. (ida and "" or
+	added = function(c, ida, tag)
+		return "added   " .. c.id .. tag(c.id) .. (ida and "" or
 			(" = " .. value_text(c.value)))
 	end,
 	removed = function(c, ida)
 		return "removed " .. c.id .. (ida and "" or
 			(" (was " .. value_text(c.value) .. ")"))
 	end,
-	replaced = function(c)
-		return fmt("replaced %d: %s -> %s", c.id, value_text(c.from),
-			value_text(c.to))
+	replaced = function(c, _, tag)
+		return fmt("replaced %d%s: %s -> %s", c.id, tag(c.id),
+			value_text(c.from), value_text(c.to))
 	end,
 	["entries-skipped"] = function(c)
 		return fmt("entries not compared: more than %d IDs " ..
@@ -230,11 +233,24 @@ local function summary(n, height)
 end
 
 -- A change as a line: a run of IDs (c.n of them, from S.compare) as one.
-local function line(c, ida)
+-- @tag(id): what follows an ID that is live now (see tag_of()).
+local function line(c, ida, tag)
 	if c.n then
 		return fmt("%-7s %d..%d (%d IDs)", c.change, c.id, c.last, c.n)
 	end
-	return TEXT[c.change](c, ida)
+	return TEXT[c.change](c, ida, tag)
+end
+
+-- On a tagged idr, an ID live now with its tagged ID, as alloc_tagged
+-- printed it: " (tagged 256)"; else nothing.  A removed ID's tag is gone.
+local function tag_of(t)
+	local tagged = t:info().tagged
+	if not tagged then return function() return "" end end
+	local gens = 1 << tagged.gen_bits
+	return function(id)
+		return fmt(" (tagged %d)", (t:get_gen(id) % gens) << tagged.id_bits |
+			id)
+	end
 end
 
 --- t:diff_text(snap [, {max_lines = N}]) -> text: t:diff(snap) as
@@ -250,8 +266,10 @@ function idr_methods:diff_text(snap, o)
 	local total, shown, lines = 0, 0, {}
 	for _, n in pairs(counts) do total = total + n end
 	if total == 0 then return "no change since the mark\n" end
+	local tag = snap.kind == "ida" and function() return "" end or
+		tag_of(self)
 	for i, c in ipairs(list) do
-		lines[i] = "  " .. line(c, snap.kind == "ida")
+		lines[i] = "  " .. line(c, snap.kind == "ida", tag)
 		shown = shown + (c.n or 1)
 	end
 	local height = counts.height and

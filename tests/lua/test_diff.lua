@@ -30,33 +30,47 @@ local function slots_of(map)
 	return list
 end
 
+-- A keyed block's run of keys is no node (t:stats() counts none).
+local function is_run(n)
+	return n.keyed ~= nil and n.level == 0
+end
+
 local function node_diffs(old, new, out)
 	local before, list = {}, {}
 	for _, n in ipairs(old) do before[n.level .. ":" .. n.first] = n end
 	local function record(change, n)
-		return { change = change, level = n.level, first = n.first,
-			last = n.last, full = n.full, present = n.present,
-			slots = n.slots }
+		if is_run(n) then return end
+		list[#list + 1] = { change = change, level = n.level,
+			first = n.first, last = n.last, full = n.full,
+			present = n.present, slots = n.slots,
+			keyed = n.keyed and true or nil }
 	end
 	for _, n in ipairs(new) do
 		local k = n.level .. ":" .. n.first
 		local a = before[k]
 		before[k] = nil
 		if not a then
-			list[#list + 1] = record("node-new", n)
+			record("node-new", n)
+		elseif (a.keyed ~= nil) ~= (n.keyed ~= nil) then
+			-- A keyed block where a node was, or the other way round.
+			record("node-free", a)
+			record("node-new", n)
+		elseif is_run(n) then -- luacheck: ignore 542
 		elseif a.full ~= n.full or a.present ~= n.present then
 			list[#list + 1] = { change = "bits", level = n.level,
 				first = n.first, last = n.last,
+				keyed = n.keyed and true or nil,
 				full_set = slots_of(n.full & ~a.full),
 				full_cleared = slots_of(a.full & ~n.full),
 				present_set = slots_of(n.present & ~a.present),
 				present_cleared = slots_of(a.present & ~n.present) }
 		end
 	end
-	for _, n in pairs(before) do list[#list + 1] = record("node-free", n) end
+	for _, n in pairs(before) do record("node-free", n) end
 	table.sort(list, function(a, b)
 		if a.first ~= b.first then return a.first < b.first end
-		return a.level > b.level
+		if a.level ~= b.level then return a.level > b.level end
+		return a.change < b.change -- a node freed, then one in its place
 	end)
 	table.move(list, 1, #list, #out + 1, out)
 end
@@ -362,3 +376,41 @@ fails("destroyed", a.mark, a)
 assert(ma.count == 1 and ma.kind == "idr")
 
 -- }======================================================
+
+-- A keyed block is one node and its runs of keys none, as t:stats()
+-- counts: a split frees the block and makes a node and its leaves; a key
+-- added to a block changes the block.
+do
+	local k = idr.new()
+	for i = 0, 7 do k:alloc("k", 4096 + i * 100, 4097 + i * 100) end
+	local before, kmark = k:census().nodes, k:mark()
+	k:alloc("n", 5000, 5001)
+	local text = k:diff_text(kmark)
+	assert(text:find("since the mark: 10 nodes made, 1 freed; 1 ID added",
+		1, true), text)
+	assert(text:find("freed   L1 4096..8191, a keyed block\n", 1, true), text)
+	assert(k:census().nodes - before == 10 - 1)
+	k:destroy()
+	k = idr.new()
+	for i = 0, 3 do k:alloc("k", 4096 + i * 100, 4097 + i * 100) end
+	kmark = k:mark()
+	k:alloc("n", 5000, 5001)
+	text = k:diff_text(kmark)
+	assert(text:find("since the mark: 1 node changed; 1 ID added", 1, true),
+		text)
+	assert(text:find("changed L1 4096..8191, a keyed block: keys now " ..
+		"under 14", 1, true), text)
+	k:destroy()
+end
+
+-- A tagged idr's IDs live now show their tagged IDs, as alloc_tagged
+-- printed them.
+do
+	local tg = idr.new { tagged = { id_bits = 8 } }
+	tg:remove_tagged(assert(tg:alloc_tagged("x")))
+	local tmark = tg:mark()
+	assert(tg:alloc_tagged("z") == 256)
+	local text = tg:diff_text(tmark)
+	assert(text:find("added   0 (tagged 256) = z", 1, true), text)
+	tg:destroy()
+end

@@ -131,22 +131,24 @@ say("== remove, replace, alloc far away: the tree grows\n", d:diff_text(m))
 say("== the same, three lines at most\n",
 	d:diff_text(m, { max_lines = 3 }))
 
--- The structured list, in order: height, nodes in walk order, IDs.
+-- The structured list, in order: height, nodes in walk order, IDs.  ID
+-- 5000 is a keyed block's: one node, its run of keys none.
 local list = d:diff(m)
 local kinds = {}
 for i, c in ipairs(list) do kinds[i] = c.change end
 assert(table.concat(kinds, " ") == "height node-new node-new bits " ..
-	"node-new node-new removed replaced added added",
+	"node-new removed replaced added added",
 	table.concat(kinds, " "))
+assert(list[5].level == 1 and list[5].first == 4096 and list[5].keyed)
 assert(list[1].from == 1 and list[1].to == 3)
 local bits = list[4]
 assert(bits.level == 0 and bits.first == 0 and bits.last == 63)
 assert(#bits.present_cleared == 1 and bits.present_cleared[1] == 2)
 assert(#bits.present_set == 1 and bits.present_set[1] == 6)
-assert(list[8].id == 3 and list[8].from == "v4" and list[8].to == "new value")
+assert(list[7].id == 3 and list[7].from == "v4" and list[7].to == "new value")
 -- A reserved ID is an ID: added, with a nil value.
-assert(list[9].id == 6 and list[9].value == nil)
-assert(list[10].id == 5000 and list[10].value == "far")
+assert(list[8].id == 6 and list[8].value == nil)
+assert(list[9].id == 5000 and list[9].value == "far")
 
 local m2 = d:mark()
 d:remove(5000)
