@@ -125,8 +125,15 @@ static void tag_opts(lua_State *L, unsigned int *bits, unsigned int *flags)
 					      "gen_bits must be 31 - id_bits "
 					      "(%d)",
 					      31 - (int)*bits));
-	if (lua_getfield(L, tab, "retire") != LUA_TNIL && lua_toboolean(L, -1))
-		*flags = IDR_TAG_RETIRE;
+	switch (lua_getfield(L, tab, "retire")) {
+	case LUA_TNIL:
+		break;
+	case LUA_TBOOLEAN:
+		*flags = lua_toboolean(L, -1) ? IDR_TAG_RETIRE : 0;
+		break;
+	default:
+		luaL_argerror(L, 1, "tagged.retire must be true or false");
+	}
 	lua_settop(L, tab);
 }
 

@@ -147,9 +147,9 @@ local function shown_id(t)
 	end, true
 end
 
--- Runs @fn() with @t's trace function off.  The iteration's steps report
--- their visits outside any operation (no op and done around them), so
--- the views would show them as steps of none.
+-- Runs @fn() with @t's trace function off: list is no operation of the
+-- tree's, and the idr_get_next() its steps stand for (one a leaf) would
+-- fill the views with operations no command asked for.
 local function untraced(t, fn)
 	local prev = t:trace(nil)
 	local ok, why = pcall(fn)

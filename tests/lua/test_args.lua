@@ -120,3 +120,11 @@ raises("bad argument #2 to 'diff_text' (unknown option 'bogus')",
 	function() return d:diff_text(snap, { bogus = 1 }) end)
 raises("bad argument #1 to 'diff_text' (a mark expected",
 	function() return d:diff_text(5) end)
+
+-- tagged.retire is a boolean: "no" or 1 turned retiring on.
+for _, v in ipairs { "no", 1, {} } do
+	local ok, err = pcall(idr.new, { tagged = { retire = v } })
+	assert(not ok and err:find("tagged.retire must be true or false", 1,
+		true), err)
+end
+assert(idr.new { tagged = { retire = false } }:info().tagged.retire == false)
