@@ -28,6 +28,44 @@ local run_line, dispatch, feed, finish
 
 -- {========================== Running =============================
 
+-- The index of the space that ends the word at @i of @line (past the
+-- line's end, when none does): a space in quotes is the word's, and
+-- \" in double quotes closes none, as split() reads them.
+local function word_end(line, i)
+	local q
+	while i <= #line do
+		local c = line:sub(i, i)
+		if q then
+			if c == q then
+				q = nil
+			elseif c == "\\" and q == '"' then
+				i = i + 1
+			end
+		elseif c:find("%s") then
+			return i
+		elseif c == '"' or c == "'" then
+			q = c
+		end
+		i = i + 1
+	end
+	return i
+end
+
+-- The command word of @line, unquoted as split() unquotes an argument
+-- ('"alloc"' is alloc), and the rest of the line after it as typed,
+-- which a raw command (lua, explain) gets unsplit.  Nil and why when a
+-- quote in the word is never closed.
+local function command_word(line)
+	local first = line:find("%S") or #line + 1
+	local last = word_end(line, first)
+	local w, err = split(line:sub(first, last - 1))
+	if not w then return nil, err end
+	-- A word that starts with '#' is a comment to split(): the name as
+	-- typed, which no command has.
+	return w[1] or line:sub(first, last - 1),
+		line:sub(last):match("^%s*(.-)%s*$")
+end
+
 function dispatch(line, src)
 	if sh.only then
 		local ok, why = sh.only(line)
@@ -37,7 +75,8 @@ function dispatch(line, src)
 	if expr then
 		return "=", run_chunk(expr, "=expr", "expr")
 	end
-	local name, rest = line:match("^%s*(%S+)%s*(.-)%s*$")
+	local name, rest = command_word(line)
+	if not name then return "", nil, rest end
 	local c = registry.get(name)
 	if not c then
 		local hint = did_you_mean(name)
@@ -82,7 +121,7 @@ function run_line(line, where, src)
 	if not ok and name == "not enough memory" then
 		-- No bug: the command ran out of memory.  Say which one.
 		r, err = nil, name
-		name = line:match("^%s*=") and "=" or line:match("^%s*(%S+)")
+		name = line:match("^%s*=") and "=" or command_word(line)
 	elseif not ok then
 		if name == INTERRUPTED then
 			command_done(line)
@@ -197,6 +236,7 @@ end
 
 return {
 	timed = timed,
+	command_word = command_word,
 	dispatch = dispatch,
 	run_line = run_line,
 	feed = feed,

@@ -1,0 +1,45 @@
+#!/usr/bin/env bats
+# The shell's slips an outside tester found, one test or more each: the
+# command word unquoted, the nodes quiz's why, the kind of a "Which ID"
+# question, and 'help ='.
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	load test_helper
+	idrsh_setup
+	export XDG_STATE_HOME="$BATS_TEST_TMPDIR/state"
+}
+
+# ----------------------------------------------------- the command word
+
+@test "the command word is unquoted as an argument is" {
+	run --separate-stderr "$IDRSH" -q -c '"alloc" x' -c "al'lo'c y" -c 'count'
+	assert_success
+	assert_equal "$output" $'0\n1\n2'
+	assert_equal "$stderr" ""
+}
+
+@test "an unterminated quote in the command word is that error, not an unknown command" {
+	run --separate-stderr "$IDRSH" -q -c '"unterminated'
+	assert_failure 1
+	assert_equal "$stderr" "idrsh: -c:1: unterminated double quote"
+	run --separate-stderr "$IDRSH" -q -c "'alloc x"
+	assert_failure 1
+	assert_equal "$stderr" "idrsh: -c:1: unterminated single quote"
+}
+
+@test "a quoted word that names no command is unknown under its unquoted name" {
+	run --separate-stderr "$IDRSH" -q -c '"allco" x'
+	assert_failure 1
+	assert_equal "$stderr" "idrsh: -c:1: unknown command 'allco'; did you mean 'alloc'?"
+}
+
+@test "a quoted raw command still gets its rest as typed" {
+	run --separate-stderr "$IDRSH" -q -c $'"lua" print("a  b", [[it\'s]])'
+	assert_success
+	assert_equal "$output" $'a  b\tit\'s'
+	run --separate-stderr "$IDRSH" -q -c '"explain" "alloc" x 64'
+	assert_success
+	assert_line --partial "Result: ID 64, allocated."
+}
