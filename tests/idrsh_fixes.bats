@@ -43,3 +43,20 @@ setup() {
 	assert_success
 	assert_line --partial "Result: ID 64, allocated."
 }
+
+# ----------------------------------------------------------------- help =
+
+@test "help = explains =EXPR, as the footer of help promises" {
+	run --separate-stderr "$IDRSH" -q -c 'help ='
+	assert_success
+	assert_line --index 0 "usage: =EXPR"
+	assert_output --partial "Lua expression"
+	assert_equal "$stderr" ""
+	run --separate-stderr "$IDRSH" -q -c 'help =EXPR'
+	assert_success
+	assert_line --index 0 "usage: =EXPR"
+	# Its example runs as it stands, as every command's does.
+	run bash -c '"$1" -q -c "help =" | sed -n "/^example:/,\$ s/^  //p" | "$1" -q' _ "$IDRSH"
+	assert_success
+	assert_output $'0\na\t1'
+}

@@ -25,8 +25,21 @@ local function record_of(c)
 		text = c.text or idr.json.null, example = c.example }
 end
 
+-- =EXPR is no command of the table (the reader of lines runs it), but
+-- help's last line names it: 'help =' tells it as 'help lua' tells lua.
+local EXPR = {
+	name = "=", args = "EXPR",
+	usage = "usage: =EXPR",
+	help = "print the values of Lua expressions; 't' is the current tree",
+	text = "=EXPR is 'lua return EXPR': a list of expressions, each value\n" ..
+		"printed as 'lua' prints it, tables sorted and bounded.  At the\n" ..
+		"terminal an unfinished expression goes on at the '>> ' prompt,\n" ..
+		"as 'lua' does (see 'help lua').",
+	example = "alloc a\n=t:find(0), t:count()",
+}
+
 local function help_on(c)
-	outln(usage(c.name))
+	outln(c.usage or usage(c.name))
 	outln("")
 	outln(c.help)
 	if c.text then outln(""); outln(c.text) end
@@ -39,7 +52,7 @@ end
 
 local function help(args)
 	if args[1] then
-		local c = registry.get(args[1])
+		local c = args[1]:find("^=") and EXPR or registry.get(args[1])
 		if not c then
 			return nil, "no command " .. quoted(args[1]) ..
 				did_you_mean(args[1])
