@@ -44,6 +44,48 @@ setup() {
 	assert_line --partial "Result: ID 64, allocated."
 }
 
+# ------------------------------------------------- the kind of an answer
+
+@test "lesson 1: a word for 'Which ID' is asked again, once, as a number" {
+	run "$IDRSH" -q <<<$'lesson 1\n2\nfoo\n?\n'
+	assert_line "Answer with a number (12, twelve or 0xc); q leaves the lesson."
+	refute_line --partial "Wrong: you said foo"
+	assert_line "Wrong: you said ?; the answer is 65."
+}
+
+@test "every lesson: a question whose answer is a number asks for a number, and gets one" {
+	for f in examples/lessons/*.lesson; do
+		l=$(basename "$f" .lesson)
+		yes 0 | head -40 | "$IDRSH" -q --json -c "lesson $l" 2>/dev/null |
+			jq -r --arg l "$l" 'select(.question or .graded) |
+				if .question then "\(.question.number)\t\(.question.kind)\t\(.question.text)"
+				else "\(.graded.number)\t\(.graded.answer)" end'
+	done >"$BATS_TEST_TMPDIR/kinds"
+	run awk -F'\t' '
+		NF >= 3 { kind[$1] = $2; text[$1] = $3; next }
+		{
+			number = $2 ~ /^-?[0-9]+$/
+			either = text[$1] ~ /\(an ID, or an error\)/
+			if (number && !either && kind[$1] != "number")
+				print "kind " kind[$1] ", answer " $2 ": " text[$1]
+			if (kind[$1] == "number" && !number)
+				print "kind number, answer " $2 ": " text[$1]
+		}' "$BATS_TEST_TMPDIR/kinds"
+	assert_success
+	assert_output ""
+	# The cases the words of the question once missed.
+	grep -q $'\tnumber\tThe cache held 14 nodes. How many are left in it now?' \
+		"$BATS_TEST_TMPDIR/kinds"
+	grep -q $'\tnumber\tWhich tagged ID will .alloc_tagged t. return?' \
+		"$BATS_TEST_TMPDIR/kinds"
+}
+
+@test "lesson --check: every lesson still passes" {
+	run "$IDRSH" -q -c 'lesson --check'
+	assert_success
+	refute_output --partial "question "
+}
+
 # ----------------------------------------------------------------- help =
 
 @test "help = explains =EXPR, as the footer of help promises" {

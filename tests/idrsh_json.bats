@@ -364,20 +364,21 @@ run
 paragraph
 run
 run
-question {"kind": null, "number": 1, "of": 3, "text": "Which ID will '"'alloc a'"' return now?"}
+question {"kind": "number", "number": 1, "of": 3, "text": "Which ID will '"'alloc a'"' return now?"}
 graded 1 2 True 2 2
 paragraph
 paragraph
 run
 run
-question {"kind": null, "number": 2, "of": 3, "text": "Which ID will '"'alloc b'"' return now?"}
-graded 2 ? False 65 65
+question {"kind": "number", "number": 2, "of": 3, "text": "Which ID will '"'alloc b'"' return now?"}
+ask_again {"kind": "number", "number": 2}
+graded 2 65 True 65 65
 paragraph
 run
-question {"kind": null, "number": 3, "of": 3, "text": "Which ID will '"'alloc c'"' return now?"}
-graded 3 65 False 10 10
+question {"kind": "number", "number": 3, "of": 3, "text": "Which ID will '"'alloc c'"' return now?"}
+graded 3 9 False 10 10
 paragraph
-score {"answered": 3, "right": 1, "total": 3}
+score {"answered": 3, "right": 2, "total": 3}
 course {"done": false, "lesson": "lowest-free", "next": "lowest-free"}'
 	printf '0\n' >"$BATS_TEST_TMPDIR/ans"
 	run --separate-stderr "$IDRSH" --json -c "lesson 1 --answers $BATS_TEST_TMPDIR/ans" -c count

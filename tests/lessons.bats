@@ -561,7 +561,9 @@ $q"
 }
 
 @test "a wrong answer is shown back with its control characters as \\ddd" {
-	printf '9\033]0;title\007\n1\n\033[2J\n' >"$BATS_TEST_TMPDIR/a.txt"
+	# No number: each is asked again once, then graded.
+	printf '9\033]0;title\007\n9\033]0;title\007\n1\n\033[2J\n\033[2J\n' \
+		>"$BATS_TEST_TMPDIR/a.txt"
 	run "$IDRSH" -c "lesson lowest-free --answers $BATS_TEST_TMPDIR/a.txt"
 	assert_failure 1
 	assert_line 'Wrong: you said 9\027]0;title\007; the answer is 2.'

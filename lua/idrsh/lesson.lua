@@ -304,6 +304,28 @@ local MEASURE_KIND = { made = "number", freed = "number",
 	height = "number", slot = "number", has = "yes or no",
 	errno = "error" }
 
+-- The words of the sentence that asks, a question's last: "how many
+-- are left in it now?" of "The cache held 14 nodes. How many are left
+-- in it now?".
+local function asking(text)
+	local s = text:match("([^.!?]*)%?$")
+	return s and s:gsub("^ ", "") or text
+end
+
+-- A question that asks for a count or for an ID or a slot by its
+-- number: "How many ...", "And how many ...", "Which ID ...", "Which
+-- tagged ID ...", "Which slot ...".
+local NUMBER_ASKED = { "%f[%a]how many ", "^which id ", "^which %a+ id ",
+	"^which slot " }
+
+local function asks_number(text)
+	local s = asking(text)
+	for _, p in ipairs(NUMBER_ASKED) do
+		if s:find(p) then return true end
+	end
+	return false
+end
+
 -- The words a question offers as its answers: "live, stale or free?"
 -- at its end, as a set; nil when it offers none.
 local function choices(text)
@@ -318,7 +340,7 @@ function M.kind(q)
 	if k then return k end
 	local text = said(q.text)
 	if text:find("%(yes or no%)") then return "yes or no" end
-	if text:find("^how many ") then return "number" end
+	if asks_number(text) then return "number" end
 	if text:find("%(an errno") then return "error" end
 	if choices(text) then return text:match("(%a+, %a+,? or %a+)%?$") end
 end
