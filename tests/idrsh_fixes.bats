@@ -80,6 +80,13 @@ setup() {
 		"$BATS_TEST_TMPDIR/kinds"
 }
 
+@test "a question that takes an ID or an error does not ask again for an error" {
+	# cyclic's first question: '5' is an answer of its kind, graded.
+	run "$IDRSH" -q -c 'lesson cyclic' <<<$'5\n4\n3'
+	refute_line --partial "Answer with an error's name"
+	assert_line "Wrong: you said 5; the answer is ENOSPC."
+}
+
 @test "lesson --check: every lesson still passes" {
 	run "$IDRSH" -q -c 'lesson --check'
 	assert_success

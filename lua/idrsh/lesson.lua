@@ -336,9 +336,12 @@ end
 --- M.kind(q) -> "number", "yes or no", "error", the choices a question
 -- ends with ("live, stale or free"), or nil (any text).
 function M.kind(q)
+	local text = said(q.text)
+	-- Either is of its kind: to ask again for an error (its errno
+	-- measure) would tell the answer.
+	if text:find("%(an id, or an error%)") then return nil end
 	local k = q.measure and MEASURE_KIND[q.measure.name]
 	if k then return k end
-	local text = said(q.text)
 	if text:find("%(yes or no%)") then return "yes or no" end
 	if asks_number(text) then return "number" end
 	if text:find("%(an errno") then return "error" end
