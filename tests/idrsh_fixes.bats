@@ -44,6 +44,49 @@ setup() {
 	assert_line --partial "Result: ID 64, allocated."
 }
 
+# -------------------------------------------------- the nodes quiz's why
+
+# The graded steps of quiz $1 --seed $2 that ask how many nodes an
+# alloc creates, as JSON lines {answer, why}.
+nodes_graded() {
+	yes 0 | head -n $((2 * $1)) |
+		"$IDRSH" -q --json -c "quiz $1 --seed $2" 2>/dev/null |
+		jq -c 'select(.graded and (.graded.command | test("^alloc x ")))
+			| .graded | {answer, why: (.why | gsub("\\s+"; " "))}'
+}
+
+@test "quiz: the nodes question's why for a lone ID tells of its keyed block and counts as the grader" {
+	run bash -c 'yes 0 | head -30 | "$1" -q -c "quiz 12 --seed 42" |
+		tr -s " \n" " "' _ "$IDRSH"
+	assert_output --partial "Question 6 of 12: How many nodes will 'alloc x 263927' create?"
+	refute_output --partial "A new ID needs a leaf for its 64-ID block"
+	assert_output --partial "the answer is 5."
+	assert_output --partial "keyed block"
+	assert_output --partial "5 nodes in all."
+}
+
+@test "quiz: the nodes question's why counts what the grader counts, on many seeds" {
+	n=0
+	for seed in $(seq 1 40); do
+		while IFS=$'\t' read -r answer said; do
+			n=$((n + 1))
+			[ "$answer" = "$said" ] ||
+				{ echo "seed $seed: answer $answer, why says $said"; return 1; }
+		done < <(nodes_graded 10 "$seed" | jq -r '[.answer,
+			(.why | if test("no new node") then "0" else
+			capture("(?<n>[0-9]+) nodes? in all").n end)] | @tsv')
+	done
+	# Enough of them to hold every shape: grown tops, a keyed block, a
+	# leaf, none; and never a why that counts nothing.
+	[ "$n" -ge 40 ]
+	all=$(for seed in $(seq 1 40); do nodes_graded 10 "$seed"; done)
+	grep -q 'keyed block' <<<"$all"
+	grep -q 'grew' <<<"$all"
+	grep -q 'a new leaf holds it' <<<"$all"
+	grep -q 'no new node' <<<"$all"
+	[[ $all != *'Count the nodes'* ]]
+}
+
 # ------------------------------------------------- the kind of an answer
 
 @test "lesson 1: a word for 'Which ID' is asked again, once, as a number" {

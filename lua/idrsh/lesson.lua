@@ -32,6 +32,8 @@ A lesson: { name, title, steps = { step... } }, each step one of
   { kind = "run", command, line }                a command, shown with
                                                  its output
   { kind = "question", text, command, measure, why, line }
+                                                 (why: a quiz's may be a
+                                                 function, see reveal)
 Playing a lesson fills in, on each step it reached: output and ok (run,
 question), answer (question: what the command's output says), given
 and right (question: the student's answer, and whether it was right).
@@ -458,11 +460,15 @@ function Runner:advance()
 end
 
 -- Runs question @q's command; its answer is what the library says.
+-- A why that is a function (a quiz's) is told from what the command
+-- did: why(q, before, after) -> its text, as a measure reads them.
 function Runner:reveal(q)
 	local stats = self.io.stats or function() end
 	local before = stats()
 	q.output, q.ok = self.io.run(q.command, true)
-	q.answer, q.error, q.evidence = M.answer(q, q.output, before, stats())
+	local after = stats()
+	q.answer, q.error, q.evidence = M.answer(q, q.output, before, after)
+	if type(q.why) == "function" then q.why = q.why(q, before, after) end
 end
 
 --- Grades @given as the answer to the question asked; true if right.

@@ -5,7 +5,8 @@
 local Lesson = require "idrsh.lesson"
 
 -- Chunks run by 'lua' share _G: the shell keeps its own references.
-local ipairs, math, os, table = ipairs, math, os, table
+local ipairs, math, os, table, tonumber = ipairs, math, os, table,
+	tonumber
 
 local M = {}
 
@@ -51,6 +52,117 @@ function KINDS.next_id(r, add, tree)
 		"first slot whose full bit is clear at each level.")
 end
 
+-- {------------------------ The nodes' why -------------------------
+
+local function plural(n, one, many)
+	return n .. " " .. (n == 1 and one or many)
+end
+
+-- The nodes at level @l in stats @s (level_nodes: leaves first).
+local function at(s, l) return s.level_nodes[l + 1] or 0 end
+
+-- "L2", "L2 and L1", "L3, L2 and L1".
+local function level_list(levels)
+	local n = #levels
+	if n == 1 then return levels[1] end
+	return table.concat(levels, ", ", 1, n - 1) .. " and " .. levels[n]
+end
+
+--[[
+The nodes one allocation gained, from the tree's stats before and after
+it (what 'made' counts): { tops, interior, levels, keyed, leaf, total },
+the tops it grew (a new one at each level from the old height up), the
+path's new interior nodes below them and their levels ("L2"), the keyed
+blocks among those at L1 (an L1 node's few lone IDs kept as sorted keys
+in one small block, no leaf), the leaves.  Nil when the stats tell of
+something else too (a node freed), which no sentence here says.
+]]
+local function gained(before, after)
+	local g = { tops = after.height - before.height, interior = 0,
+		levels = {}, keyed = after.keyed_blocks - before.keyed_blocks,
+		leaf = at(after, 0) - at(before, 0),
+		total = after.nodes - before.nodes }
+	if before.height == 0 or g.tops < 0 or g.keyed < 0 or g.leaf < 0 then
+		return nil
+	end
+	for l = after.height - 1, 1, -1 do
+		local n = at(after, l) - at(before, l) -
+			(l >= before.height and 1 or 0) - (l == 1 and g.keyed or 0)
+		if n < 0 then return nil end
+		g.interior = g.interior + n
+		if n > 0 then g.levels[#g.levels + 1] = "L" .. l end
+	end
+	if g.tops + g.interior + g.keyed + g.leaf ~= g.total then return nil end
+	return g
+end
+
+local function grown_said(g, id, height)
+	local top = ("ID %d is beyond what the top covered (IDs 0..%d), so " ..
+		"the tree grew "):format(id, (1 << (6 * height)) - 1)
+	if g.tops == 1 then
+		return top .. "a level: a new top holds the old one in its slot 0."
+	end
+	return top .. g.tops .. " levels: a new top for each, holding the " ..
+		"top below it in its slot 0."
+end
+
+-- The end of the path: a keyed block, a new leaf, or the leaf there.
+local function bottom_said(g, id)
+	local block, range = id - id % 64, id - id % 4096
+	if g.keyed > 0 then
+		return ("ID %d is a lone ID in its L1 range, %d..%d, so it went " ..
+			"into a keyed block (an L1 node's few lone IDs kept as sorted " ..
+			"keys in one small block, no leaf): one block where an L1 " ..
+			"node and a leaf would be two."):format(id, range, range + 4095)
+	elseif g.leaf > 0 then
+		return ("The 64-ID block of ID %d, %d..%d, had no leaf yet: a " ..
+			"new leaf holds it."):format(id, block, block + 63)
+	end
+	return ("The 64-ID block of ID %d, %d..%d, had a leaf already, and " ..
+		"every node above it was there: no new node."):format(id, block,
+		block + 63)
+end
+
+-- @s in lines of at most @width characters, as a lesson's '!' lines
+-- are (the shell indents the lines after the first).
+local function wrapped(s, width)
+	local lines, line = {}, ""
+	for w in s:gmatch("%S+") do
+		if line ~= "" and #line + 1 + #w > width then
+			lines[#lines + 1], line = line, w
+		else
+			line = line == "" and w or line .. " " .. w
+		end
+	end
+	lines[#lines + 1] = line
+	return table.concat(lines, "\n")
+end
+
+-- The why of 'alloc x START | made', told from what the allocation
+-- made: the tree's stats around it, which the grader reads, for the ID
+-- it printed.
+local function nodes_why(q, before, after)
+	local id = tonumber((q.output or ""):match("^%s*(%d+)%s*$"))
+	local g = id and before and after and gained(before, after)
+	if not g then
+		return "Count the nodes in the tree's stats before and after it."
+	end
+	local says = {}
+	if g.tops > 0 then says[1] = grown_said(g, id, before.height) end
+	if g.interior > 0 then
+		says[#says + 1] = ("The path down to it had no node at %s: %s."):
+			format(level_list(g.levels), plural(g.interior,
+			"new interior node", "new interior nodes"))
+	end
+	says[#says + 1] = bottom_said(g, id)
+	if g.total > 0 then
+		says[#says + 1] = plural(g.total, "node", "nodes") .. " in all."
+	end
+	return wrapped(table.concat(says, " "), 70)
+end
+
+-- }----------------------------------------------------------------
+
 function KINDS.nodes(r, add, tree)
 	add(">", "new " .. tree)
 	local n = r(1, 130)
@@ -60,9 +172,7 @@ function KINDS.nodes(r, add, tree)
 	add(">", "stats")
 	add("?", "How many nodes will 'alloc x " .. start .. "' create?")
 	add("=", "alloc x " .. start .. " | made")
-	add("!", "A new ID needs a leaf for its 64-ID block and an interior " ..
-		"node for each level that does not exist yet; when the ID is " ..
-		"beyond what the top covers, the tree also grows new tops.")
+	add("!", nodes_why)
 end
 
 function KINDS.root_slot(r, add, tree)
