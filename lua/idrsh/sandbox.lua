@@ -42,8 +42,10 @@ local function lesson_allowed(line)
 	if line:find("^%s*=") then
 		return nil, "'=' runs Lua: a lesson runs only idrsh commands"
 	end
-	local name, rest = line:match("^%s*(%S+)%s*(.-)%s*$")
-	if not name then return nil, "a command is missing" end
+	-- The word dispatch looks up: '"lua"' is lua.
+	local name, rest = run.command_word(line)
+	if not name then return nil, rest end
+	if name == "" then return nil, "a command is missing" end
 	if not LESSON_ALLOWED[name] then
 		return nil, quoted(name) .. " is not allowed in a lesson: it " ..
 			"runs only idrsh commands that run no Lua and touch no file"
