@@ -33,7 +33,8 @@ DENSE='lua for i = 0, 99999 do t:alloc("v") end'
 		"dump --entries 0" "dump --entries 65" "dump --at -1" \
 		"dump --at 4294967296" "dump --range -1 5" "dump --range 5 4" \
 		"dump --range 0 4294967296" "dump --at 1 --range 1 2" "dump --deep" \
-		"dump 5" "dump --at" "dump --depth 1 --depth 34 --entries 1 --entries 64"
+		"dump 5" "dump --at" "dump --full --depth 2" \
+		"dump --depth 1 --depth 34 --entries 1 --entries 64"
 	assert_failure 1
 	assert_equal "$stderr" "idrsh: <stdin>:2: dump: bad --depth N '0': out of range 1 .. 34
 idrsh: <stdin>:3: dump: bad --depth N '35': out of range 1 .. 34
@@ -47,7 +48,8 @@ idrsh: <stdin>:10: dump: bad --range B '4294967296': out of range 0 .. 429496729
 idrsh: <stdin>:11: dump: give --at or --range, not both
 idrsh: <stdin>:12: dump: unknown option '--deep'
 idrsh: <stdin>:13: usage: dump [--depth N] [--at ID | --range A B] [--entries N] [--full]
-idrsh: <stdin>:14: dump: --at ID: a number is missing"
+idrsh: <stdin>:14: dump: --at ID: a number is missing
+idrsh: <stdin>:15: dump: give --full or --depth, not both"
 }
 
 @test "an IDA's --at goes up to INT_MAX" {

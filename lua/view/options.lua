@@ -163,6 +163,10 @@ function O.check(name, o, keys)
 	c.at = int_opt(name, o, "at", 0, ID_MAX)
 	c.range = range_opt(name, o)
 	if c.at and c.range then bad(name, "at and range: give one, not both") end
+	-- full draws every level, uncollapsed: depth would cut it silently.
+	if c.full and c.depth then
+		bad(name, "full and depth: give one, not both")
+	end
 	return c
 end
 

@@ -98,6 +98,7 @@ local bad = {
 	{ "entries and max_entries: give one, not both",
 		{ entries = 2, max_entries = 2 } },
 	{ "at and range: give one, not both", { at = 1, range = { 1, 2 } } },
+	{ "full and depth: give one, not both", { full = true, depth = 1 } },
 }
 for _, case in ipairs(bad) do
 	raises("bad argument #1 to 'dump' (" .. case[1] .. ")",
