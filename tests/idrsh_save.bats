@@ -103,10 +103,13 @@ count'
 	# FILE.new, and a device or FIFO was replaced by a regular file.
 	run "$IDRSH" -c 'save nodir/x'
 	assert_failure 1
-	assert_output "idrsh: -c:1: save: nodir/x: cannot write nodir/x.new, to rename over it: No such file or directory"
+	assert_output "idrsh: -c:1: save: nodir/x: cannot write nodir/x.new, to rename over it: No such file or directory (ENOENT)"
 	mkdir dir
 	run "$IDRSH" -c 'save dir'
-	assert_output "idrsh: -c:1: save: dir: Is a directory"
+	assert_output "idrsh: -c:1: save: dir: Is a directory (EISDIR)"
+	# The errno, for --json as for every failure.
+	run "$IDRSH" --json -c 'save dir'
+	assert_output --partial '"errno":"EISDIR"'
 	# A symlink stays one: its target is written (a rename would have
 	# put a file in the link's place, /dev/stdout's too).
 	ln -s target link

@@ -19,8 +19,8 @@ local io, ipairs, pcall, rawget, table, tonumber, tostring =
 
 local report, read_file, result = output.report, output.read_file,
 	output.result
-local number, quoted, INT_MAX, U32_MAX = words.number, words.quoted,
-	words.INT_MAX, words.U32_MAX
+local number, quoted, failure, INT_MAX, U32_MAX = words.number,
+	words.quoted, words.failure, words.INT_MAX, words.U32_MAX
 local command, usage = registry.command, registry.usage
 local info_of, kind_of, keep, current, tree_names = trees.info_of,
 	trees.kind_of, trees.keep, trees.current, trees.tree_names
@@ -65,8 +65,10 @@ command {
 		local set, names = to_save(args[2])
 		if not set then return nil, names end
 		local cur = args[2] or (set[sh.current] and sh.current)
-		local done, ok, err = pcall(idr.save, args[1], set, cur)
-		if not (done and ok) then return nil, tostring(done and err or ok) end
+		local done, ok, err, errno = pcall(idr.save, args[1], set, cur)
+		if not done then return nil, tostring(ok) end
+		-- The errno, as the shell's other failures end (--json reads it).
+		if not ok then return nil, failure(tostring(err), errno) end
 		return result({ saved = #names, trees = names, file = args[1],
 			current = cur or idr.json.null },
 			"saved " .. plural(#names, "tree") .. " to " .. args[1])
