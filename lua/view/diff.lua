@@ -242,14 +242,15 @@ local function line(c, ida, tag)
 end
 
 -- On a tagged idr, an ID live now with its tagged ID, as alloc_tagged
--- printed it: " (tagged 256)"; else nothing.  A removed ID's tag is gone.
+-- printed it: " (tagged 256)"; nothing where they are the same, or the
+-- idr is not tagged.  A removed ID's tag is gone.
 local function tag_of(t)
 	local tagged = t:info().tagged
 	if not tagged then return function() return "" end end
 	local gens = 1 << tagged.gen_bits
 	return function(id)
-		return fmt(" (tagged %d)", (t:get_gen(id) % gens) << tagged.id_bits |
-			id)
+		local tag = (t:get_gen(id) % gens) << tagged.id_bits | id
+		return tag ~= id and fmt(" (tagged %d)", tag) or ""
 	end
 end
 

@@ -162,6 +162,8 @@ end
 local SEARCH = { alloc = true, alloc_u32 = true, alloc_cyclic = true,
 	alloc_tagged = true, get_new = true, get_new_above = true,
 	ida_alloc_range = true }
+local NEXT = { get_next = true, get_next_ul = true, for_each = true,
+	ida_find_first_range = true, ida_count = true }
 
 -- Where the ID of an operation sits: its digits, its bitmap, its tag.
 local function where(ev, s)
@@ -184,10 +186,12 @@ local function where(ev, s)
 	end
 	local index = index_of(s, id)
 	if index < 0 and not s.ida then
-		out[#out + 1] = SEARCH[op] and ("%d is below the base %d: the " ..
-			"search begins at index 0 (ID %d)."):format(id, s.base, s.base)
-			or ("%d is below the base %d: no index holds it."):format(id,
-			s.base)
+		-- The ID looked at: a tagged one's bits above it are not.
+		local shown = s.id_bits and id & ((1 << s.id_bits) - 1) or id
+		out[#out + 1] = (SEARCH[op] or NEXT[op]) and ("%d is below the " ..
+			"base %d: the search begins at index 0 (ID %d)."):format(shown,
+			s.base, s.base) or ("%d is below the base %d: no index holds " ..
+			"it."):format(shown, s.base)
 		return table.concat(out, " ")
 	end
 	local lv = math.max(ev.height, levels_for(index))
@@ -218,8 +222,6 @@ end
 
 -- {======================= Narrating events ========================
 
-local NEXT = { get_next = true, get_next_ul = true, for_each = true,
-	ida_find_first_range = true, ida_count = true }
 
 -- The node a visit met: a keyed block, or a run of its keys, says so.
 local function visited(ev)
@@ -230,6 +232,7 @@ end
 
 local function visit(st, ev)
 	local s = st.shape
+	st.visited = true
 	local node, lvl = node_index(s, ev), ev.level
 	local width = 1 << (BITS * lvl)
 	local want = st.want
@@ -414,7 +417,12 @@ local function result(st, ev)
 		if e == "ENOENT" and NEXT[ev.op] then
 			why = "no entry at or above it"
 		end
-		if e == "ENOSPC" and st.want and SEARCH[ev.op] and
+		local stop = st.args and st.args["end"]
+		if e == "ENOSPC" and SEARCH[ev.op] and not st.visited and stop and
+			stop > 0 and stop <= st.shape.base then
+			why = ("the range ends at %d, at or below the base %d: it " ..
+				"holds no ID to hand out"):format(stop, st.shape.base)
+		elseif e == "ENOSPC" and st.want and SEARCH[ev.op] and
 			not st.shape.ida then
 			why = ("the first free ID the search found, %d, is past " ..
 				"the end of the range"):format(st.want + st.shape.base)
@@ -547,7 +555,8 @@ end
 combine = function(events, i)
 	local ev, a, b, c = events[i], events[i + 1], events[i + 2],
 		events[i + 3]
-	if is(ev, "node-new", 1) and keyed[ev] and keyed[ev] ~= "moved" then
+	if is(ev, "node-new", 1) and keyed[ev] and keyed[ev] ~= "moved" and
+		keyed[ev] ~= "copied" then
 		return keyed_said(events, i, keyed[ev])
 	end
 	if is(ev, "detach") and is(a, "node-free", 1) and keyed[a] == "gone" then
@@ -570,14 +579,17 @@ combine = function(events, i)
 		end
 	end
 	-- A packed node with no room moves: a copy takes its place.
-	if keyed[ev] == "moved" then
+	if keyed[ev] == "moved" or keyed[ev] == "copied" then
 		local att = is(a, "attach", ev.level + 1) and a or nil
 		local g = att and c or b
 		local freed = (is(g, "cache-put") or is(g, "free")) and 1 or 0
-		return { skip = (att and 2 or 1) + freed, text = ("%s was " ..
-			"packed with no room left: a copy with more room (a " ..
-			"bigger block, or a whole node) takes its place%s, and " ..
-			"the old block %s."):format(cap(node_name(ev)), att and
+		local why = keyed[ev] == "moved" and ("%s was packed with no " ..
+			"room left: a copy with more room (a bigger block, or a " ..
+			"whole node)"):format(cap(node_name(ev))) or ("An RCU idr " ..
+			"never changes packed %s in place, as a reader may be in " ..
+			"it: a copy with the change"):format(node_name(ev))
+		return { skip = (att and 2 or 1) + freed, text = ("%s takes its " ..
+			"place%s, and the old block %s."):format(why, att and
 			(" in slot %d of the %s"):format(att.slot,
 			node_name(att)) or " as the top", gone_to(g)) }
 	end
@@ -651,19 +663,19 @@ local function narrate(t, events)
 			st = { shape = st.shape, op = ev.op, id = ev.id, want = nil,
 				kernel_bits = once.kernel_bits }
 			local idx
+			-- A search that starts below the base starts at index 0,
+			-- as the kernel's idr_alloc_u32() and idr_get_next_ul().
 			if ev.op == "alloc_cyclic" then
-				idx = index_of(st.shape, cursor_start(ev))
+				idx = math.max(index_of(st.shape, cursor_start(ev)), 0)
 			elseif SEARCH[ev.op] or ev.op:find("find_first") then
-				-- Below the base, the kernel's idr_alloc_u32() starts
-				-- at index 0.
 				idx = math.max(index_of(st.shape, ev.start), 0)
 			elseif not NEXT[ev.op] and ev.op ~= "pre_get" and
 				ev.op ~= "set_cursor" then
 				idx = index_of(st.shape, ev.id)
 			elseif ev.op:find("get_next") then
-				idx = index_of(st.shape, ev.id)
+				idx = math.max(index_of(st.shape, ev.id), 0)
 			end
-			st.want = idx
+			st.want, st.args = idx, ev
 			say(SAY.op(st, ev), "")
 		elseif e == "done" then
 			say(result(st, ev))

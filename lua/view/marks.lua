@@ -31,7 +31,9 @@
 --
 -- A packed node with no room left moves when it grows: node-new of its
 -- range, perhaps its parent's attach, then node-free of the same range.
--- Both are marked "moved".
+-- Both are marked "moved".  On an RCU idr a packed node never changes in
+-- place, as a reader may be in it: an insertion or a removal makes a copy
+-- with the change, which takes its place, marked "copied".
 local _, _, _, view = ...
 
 local G = view "geometry"
@@ -120,15 +122,15 @@ end
 -- }================================================================
 
 -- A packed node's copy, events[a..b]: node-new, an attach to its parent
--- or none, node-free of the same range.
-local function mark_moved(events, a, b, marks)
+-- or none, node-free of the same range; @kind: "moved" or "copied".
+local function mark_moved(events, a, b, marks, kind)
 	for i = a, b do
 		local ev, nxt = events[i], events[i + 1]
 		if is(ev, "node-new") and not ev.aux and not marks[ev] then
 			local f = is(nxt, "attach", ev.level + 1) and i + 2 or i + 1
 			if f <= b and is(events[f], "node-free", ev.level, ev.first) and
 				not events[f].aux then
-				marks[ev], marks[events[f]] = "moved", "moved"
+				marks[ev], marks[events[f]] = kind, kind
 			end
 		end
 	end
@@ -141,7 +143,8 @@ function M.of(events, shape)
 		if not events[i] or events[i].event == "op" then
 			if i > from then
 				mark_keyed(shape, events, from, i - 1, marks)
-				mark_moved(events, from, i - 1, marks)
+				mark_moved(events, from, i - 1, marks,
+					shape.rcu and "copied" or "moved")
 			end
 			from = i
 		end

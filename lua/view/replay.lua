@@ -153,7 +153,8 @@ local function event_item(ev, where, ida, op, mark)
 	item.b = b
 	if b > 0 and after then item.a, item.z = after, before end
 	-- A copy in the place of a node (marks.lua) leaves the box there.
-	local stays = mark == "moved" or mark == "copy" or mark == "split"
+	local stays = mark == "moved" or mark == "copied" or mark == "copy" or
+		mark == "split"
 	if b > 0 and not stays and ev.event == "node-new" then item.n = "new" end
 	if b > 0 and not stays and ev.event == "node-free" then
 		item.n = "free"
@@ -197,7 +198,8 @@ end
 local FRAME_KEYS = { tree = "tree", events = "events", more = "count",
 	name = "text", command = "text", output = "text", narration = "text",
 	text = "text", question = "question" }
-local FRAME_LIST = "tree, name, command, output, narration, events, more"
+local FRAME_LIST = "tree, name, command, output, narration, text, " ..
+	"question, events, more"
 
 -- Raise unless @f is a frame table: a tree, a list of events, a count.
 local function check_frame(f)

@@ -108,6 +108,7 @@ end
 
 function idr.event_text(ev, present, ida)
 	O.event("event_text", ev, 1)
+	W.told("event_text", { ev }, 1)
 	if present ~= nil and math.type(present) ~= "integer" then
 		O.bad("event_text", "present must be an integer bitmap")
 	end
@@ -160,7 +161,7 @@ local function step_texts(t, events)
 		O.bad("step_texts", "events must be a list of events (see " ..
 			"t:events())")
 	end
-	O.told("step_texts", events, #events)
+	W.told("step_texts", events, #events)
 	local info = t:info()
 	local ida = info.kind == "ida"
 	local now, at = {}, {}

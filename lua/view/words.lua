@@ -442,6 +442,8 @@ local MARKED_KERNEL = {
 	split = OWN .. NO_KEYED .. ": its L1 node and leaves are there " ..
 		"already",
 	moved = OWN .. " (the kernel's nodes always have 64 slots)",
+	copied = OWN .. " (the kernel's nodes always have 64 slots, and " ..
+		"change in place)",
 }
 
 local MARKED = {
@@ -512,6 +514,18 @@ local MARKED = {
 		["node-free"] = function(e)
 			return fmt("the old block of %s leaves the tree: its copy " ..
 				"took its place", W.node_kind(e))
+		end,
+	},
+	copied = {
+		["node-new"] = function(e)
+			return fmt("an RCU idr never changes packed %s in place, as " ..
+				"a reader may be in it: a copy with the change is made " ..
+				"to take its place", W.node_kind(e))
+		end,
+		["node-free"] = function(e)
+			return fmt("the old block of %s leaves the tree, freed once " ..
+				"its readers are done: its copy took its place",
+				W.node_kind(e))
 		end,
 	},
 }

@@ -252,6 +252,10 @@ do
 		with("full", "x"))
 	raises("first 64 is above last 63", idr.event_text, with("first", 64))
 	raises("present must be an integer bitmap", idr.event_text, leaf, "x")
+	raises("event 1 (op alloc) has no start", idr.event_text,
+		{ event = "op", op = "alloc" })
+	raises("event 1 (op alloc) has no start", e.step_texts, e,
+		{ { event = "op", op = "alloc" } })
 	-- An IDA bitmap's bit is a slot of its own range.
 	assert(idr.event_text { event = "bit-set", level = 0, first = 0,
 		last = idr.IDA_BITMAP_BITS - 1, slot = 100, full = 0 })

@@ -144,5 +144,42 @@ do
 	text = b:explain(function() return b:find(0) end)
 	assert(text:find("0 is below the base 1: no index holds it.", 1,
 		true), text)
+	-- The next-entry search and the cyclic one start at index 0 too.
+	text = b:explain(function() return b:get_next(0) end)
+	assert(text:find("0 is below the base 1: the search begins at index " ..
+		"0 (ID 1).", 1, true), text)
+	text = b:explain(function() return b:alloc_cyclic("c") end)
+	assert(not text:find("came here from the left", 1, true), text)
+	-- A range that ends at the base holds no ID: no search is told.
+	b = idr.new { base = 5 }
+	text = b:explain(function() return b:alloc("d", 1, 3) end)
+	assert(text:find("-ENOSPC (the range ends at 3, at or below the base " ..
+		"5: it holds no ID to hand out)", 1, true), text)
+	-- A tagged ID below the base: the ID looked at, not the value given.
+	local tg = idr.new { base = 5, tagged = { id_bits = 4 } }
+	tg:alloc("a")
+	text = tg:explain(function() return tg:find(34) end)
+	assert(text:find("2 is below the base 5: no index holds it.", 1, true),
+		text)
 	b:destroy()
+	tg:destroy()
+end
+
+-- An RCU idr copies a packed node to change it, growing or not: a
+-- removal's copy is not "a copy with more room".
+do
+	local u = idr.new { rcu = true }
+	for _ = 0, 63 do u:alloc("x") end
+	for i = 0, 31 do u:remove(i) end
+	local evs = u:events(u.remove, u, 50)
+	local text = u:explain(evs)
+	assert(text:find("An RCU idr never changes packed leaf L0 0..63 in " ..
+		"place, as a reader may be in it: a copy with the change takes " ..
+		"its place", 1, true), text)
+	assert(not text:find("more room", 1, true), text)
+	local steps = table.concat(u:step_texts(evs))
+	assert(steps:find("node%-new: an RCU idr never changes packed leaf"),
+		steps)
+	assert(not steps:find("more room", 1, true), steps)
+	u:destroy()
 end

@@ -709,20 +709,25 @@ static void api_for_each_entry_nested(void)
 	idr_destroy(&idr);
 }
 
-/* IDs 0..63 handed out cyclically, 7 of each 8 removed while the cursor
- * is back in their leaf, which removals then do not pack. */
+/* Every IDth of the leaf cursor_in_thinned_leaf() keeps: few enough that
+ * a removal would pack the leaf, were the cursor not in it. */
+#define KEPT_EVERY ((int)IDR_SLOTS / 8 > 2 ? (int)IDR_SLOTS / 8 : 2)
+
+/* A leaf's IDs handed out cyclically, all but each KEPT_EVERYth removed
+ * while the cursor is back in their leaf, which removals then do not
+ * pack. */
 static void cursor_in_thinned_leaf(struct idr *idr)
 {
 	int i;
 
 	idr_init(idr);
-	for (i = 0; i < 64; i++)
+	for (i = 0; i < (int)IDR_SLOTS; i++)
 		CHECK_EQ(idr_alloc_cyclic(idr, tag((unsigned long)i), 0, 0,
 					  GFP_KERNEL),
 			 i);
-	idr_set_cursor(idr, 10);
-	for (i = 0; i < 64; i++)
-		if (i % 8)
+	idr_set_cursor(idr, 1);
+	for (i = 0; i < (int)IDR_SLOTS; i++)
+		if (i % KEPT_EVERY)
 			idr_remove(idr, (unsigned long)i);
 }
 
@@ -732,7 +737,7 @@ static int cursor_away(int id, void *entry, void *data)
 {
 	int *n = data;
 
-	CHECK_EQ(id, 8 * *n);
+	CHECK_EQ(id, KEPT_EVERY * *n);
 	CHECK_EQ(entry, tag((unsigned long)id));
 	if ((*n)++ == 0)
 		idr_set_cursor(cursor_idr, 5000);
@@ -752,12 +757,12 @@ static void api_for_each_entry_set_cursor(void)
 
 	cursor_in_thinned_leaf(&idr);
 	idr_for_each_entry(&idr, entry, id) {
-		CHECK_EQ(id, 8 * n);
+		CHECK_EQ(id, KEPT_EVERY * n);
 		CHECK_EQ(entry, tag((unsigned long)id));
 		if (n++ == 0)
 			idr_set_cursor(&idr, 5000);
 	}
-	CHECK_EQ(n, 8);
+	CHECK_EQ(n, (int)IDR_SLOTS / KEPT_EVERY);
 	CHECK(idr_check(&idr) == 0);
 	idr_destroy(&idr);
 
@@ -765,7 +770,7 @@ static void api_for_each_entry_set_cursor(void)
 	cursor_idr = &idr;
 	n = 0;
 	CHECK_EQ(idr_for_each(&idr, cursor_away, &n), 0);
-	CHECK_EQ(n, 8);
+	CHECK_EQ(n, (int)IDR_SLOTS / KEPT_EVERY);
 	idr_destroy(&idr);
 }
 
