@@ -14,7 +14,12 @@ setup() {
 pty() {
 	run bash -c '
 		idrsh=$1; shift
-		for keys in "$@"; do sleep 0.2; printf "$keys"; done |
+		for keys in "$@"; do
+			# Ctrl-C flushes what idrsh has not read yet: a slow start
+			# (a busy machine) must not lose the keys before it.
+			sleep 0.2; [ "$keys" = "\\003" ] && sleep 0.8
+			printf "$keys"
+		done |
 			script -qec "exec $idrsh" /dev/null | tr -d "\r"
 		exit "${PIPESTATUS[1]}"' pty "$IDRSH" "$@"
 }
