@@ -144,9 +144,9 @@ command {
 		"  --at ID      only the way down to ID, and its leaf\n" ..
 		"  --range A B  only the nodes and entries of IDs A to B\n" ..
 		"  --entries N  show up to N of a leaf's entries (1 to 64)\n" ..
-		"  --full       every node, no collapsing, however long (not\n" ..
-		"               with --depth); at a terminal, through $PAGER\n" ..
-		"               (less -R)",
+		"  --full       every node, no collapsing, however long;\n" ..
+		"               at a terminal, through $PAGER (less -R);\n" ..
+		"               not with --depth",
 	example = "dump --at 8300",
 	complete = DUMP_OPTIONS,
 	run = function(args)
