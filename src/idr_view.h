@@ -373,10 +373,13 @@ IDR_API int idr_stats_print(const struct idr *idr, FILE *out);
  *                 or replaced (tagged calls: the tagged ID), or a negative
  *                 errno (-ENOSPC, -EAGAIN, -ENOENT, ...); idr_for_each:
  *                 what fn last returned; idr_pre_get: 0 or -ENOMEM.
- *   Each public call reports one op and one done, also when it calls
- *   another public function (idr_alloc_cyclic calls idr_alloc_u32, once
- *   or twice): only the outer one is reported.  idr_preload() names no
- *   idr and reports nothing; its nodes show as preload-take later.
+ *   Each public call that looks up, hands out or gives back IDs reports
+ *   one op and one done, also when it calls another public function
+ *   (idr_alloc_cyclic calls idr_alloc_u32, once or twice): only the
+ *   outer one is reported.  idr_preload() names no idr and reports
+ *   nothing; its nodes show as preload-take later.  idr_destroy(),
+ *   which ends the tree rather than changes it, idr_check(), the counts
+ *   and this header's views report nothing either.
  *
  * Finding
  *   visit         a node on the way down: @slot is the one taken.  Every
