@@ -989,6 +989,14 @@ idrsh: <stdin>:4: dot: /nonexistent/dir/t.dot: No such file or directory"
 	assert_output 2
 }
 
+@test "explain CMD says so when CMD runs no operation it can tell" {
+	run -0 --separate-stderr "$IDRSH" -q -c 'alloc_many 3' \
+		-c 'explain destroy' -c count
+	assert_equal "$output" "3 IDs: 0..2
+(destroy ran no operation that explain tells: its calls report no events)
+0"
+}
+
 @test "explain CMD fails when CMD fails: reported at its line, exit 1, --bail stops" {
 	run -1 --separate-stderr "$IDRSH" -c 'explain find 9' -c 'alloc a'
 	assert_line "  Result: -ENOENT (no such ID)."

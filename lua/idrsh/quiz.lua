@@ -209,7 +209,7 @@ function KINDS.tag_live(r, add, tree)
 	add("?", ("Is tagged ID %d (0x%x: generation %d, ID %d) live, stale " ..
 		"or free?"):format(tag, tag, gen, id))
 	add("=", "check " .. tag .. " | word 1")
-	add("!", "The bits above bit 16 are the generation the slot had when " ..
+	add("!", "The bits from bit 16 up are the generation the slot had when " ..
 		"the ID was handed out; each remove advances the slot's " ..
 		"generation, so a tag of an older one is stale, a tag of the " ..
 		"slot's own generation live, and an ID no one holds free.")

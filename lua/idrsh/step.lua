@@ -235,11 +235,15 @@ command {
 -- Each tree's events since its last "done": an operation being told.
 local told = setmetatable({}, { __mode = "k" })
 
+-- Operations told so far: 'explain COMMAND' says when it told none.
+local tellings = 0
+
 local function tell(t)
 	local list = told[t]
 	told[t] = nil
 	if list and #list > 0 then
 		outln((t:explain(list):gsub("\n$", "")))
+		tellings = tellings + 1
 	end
 end
 
@@ -264,7 +268,8 @@ command {
 		"took the slot it took, nodes made and freed, the full bits that\n" ..
 		"change on the way back up, the result, and the kernel function\n" ..
 		"doing the same step.  explain off stops.  explain COMMAND ...\n" ..
-		"tells one command (explain alloc x 64), and fails when it fails.\n" ..
+		"tells one command (explain alloc x 64), and fails when it fails;\n" ..
+		"one that calls no traced operation (destroy, stats) says so.\n" ..
 		"From Lua: t:explain(fn) or t:explain(t:events(fn)).",
 	example = "explain alloc x 64",
 	complete = { "on", "off" },
@@ -279,7 +284,7 @@ command {
 			sh.on.explain = rest == "on" or nil
 			return true
 		end
-		local was = sh.on.explain
+		local was, before = sh.on.explain, tellings
 		sh.on.explain = true
 		observe_trees()
 		local ok, name, r, err = pcall(dispatch, rest, src)
@@ -290,6 +295,11 @@ command {
 		-- The command's failure is explain's: the caller reports it at
 		-- its line, and a script's exit status and --bail see it.
 		if r == nil and err then return nil, failure_text(name, err) end
+		-- destroy, stats, list...: nothing of the tree's to tell.
+		if tellings == before then
+			outln(("(%s ran no operation that explain tells: its calls " ..
+				"report no events)"):format(name))
+		end
 		return r
 	end,
 }
