@@ -474,6 +474,12 @@ $q"
 	run "$IDRSH" -c "lesson --check $f"
 	assert_failure 1
 	assert_output "$f: question 1: its answer, 12, is in its own text"
+	# An answer a student could not give: the question asks for a
+	# number, its command prints a value.
+	printf "title: t\n> alloc x\n? Which ID does 'find 0' give back?\n= find 0\n! w\n" >"$f"
+	run "$IDRSH" -c "lesson --check $f"
+	assert_failure 1
+	assert_output "$f: question 1: its answer, x, is not of the kind its text asks for (number)"
 	# No why; in a script, the failure stops nothing but the exit status.
 	printf 'title: t\n> alloc_many 3\n? q\n= alloc a\n' >"$f"
 	run "$IDRSH" -c "lesson --check $f" -c 'count'

@@ -544,9 +544,9 @@ command {
 		"its answer hidden until 'Show the answer' is clicked. --check asks\n" ..
 
 		"nothing either: it fails, naming the question, when a question\n" ..
-		"has no why or its answer was shown before it was asked, by a\n" ..
-		"command or in a paragraph (with no NAME, it checks every lesson\n" ..
-		"of the course).",
+		"has no why, its answer is not of the kind it asks for, or its\n" ..
+		"answer was shown before it was asked, by a command or in a\n" ..
+		"paragraph (with no NAME, it checks every lesson of the course).",
 	example = "lesson next",
 	complete = function(text)
 		if text:sub(1, 1) == "-" then

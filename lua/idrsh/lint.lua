@@ -182,6 +182,12 @@ function M.problems(played)
 				if not q.why or not q.why:find("%S") then
 					problem("no why text (\"!\" lines)")
 				end
+				-- A student's answer of the kind asked could never be it.
+				local kind = Lesson.kind(q)
+				if kind and not Lesson.fits(kind, q.answer) then
+					problem(("its answer, %s, is not of the kind its " ..
+						"text asks for (%s)"):format(q.answer, kind))
+				end
 				local want = normal(q.answer)
 				if want:find("^%d%d+$") and said_in(q.text, want) then
 					problem("its answer, " .. q.answer ..
