@@ -993,7 +993,7 @@ idrsh: <stdin>:4: dot: /nonexistent/dir/t.dot: No such file or directory"
 	run -0 --separate-stderr "$IDRSH" -q -c 'alloc_many 3' \
 		-c 'explain destroy' -c count
 	assert_equal "$output" "3 IDs: 0..2
-(destroy ran no operation that explain tells: its calls report no events)
+(destroy ran no traced operation: nothing to tell)
 0"
 }
 

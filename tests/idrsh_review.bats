@@ -63,7 +63,8 @@ v"
 	run -0 "$IDRSH" -c 'alloc_many 2' -c 'explain list'
 	assert_output "2 IDs: 0..1
 0 v
-1 v"
+1 v
+(list ran no traced operation: nothing to tell)"
 	# The user's own trace function is back after the walk.
 	run -0 "$IDRSH" -c 'alloc_many 2' -c 'lua n = 0; t:trace(function() n = n + 1 end)' \
 		-c list -c '= n' -c 'find 0' -c '= n > 0'

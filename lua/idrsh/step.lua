@@ -297,8 +297,8 @@ command {
 		if r == nil and err then return nil, failure_text(name, err) end
 		-- destroy, stats, list...: nothing of the tree's to tell.
 		if tellings == before then
-			outln(("(%s ran no operation that explain tells: its calls " ..
-				"report no events)"):format(name))
+			outln(("(%s ran no traced operation: nothing to tell)"):format(
+				name))
 		end
 		return r
 	end,
