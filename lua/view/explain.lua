@@ -97,7 +97,7 @@ local slot_ids = W.slot_ids
 local KEYED_MAX = 8		-- the IDs a block holds at most (src/node.h)
 
 -- The marks of the narration under way (set by narrate()).
-local keyed = {}
+local marked = {}
 
 -- The ID and its key in the block, of slot-set or slot-clear @ev.
 local function id_key(s, ev)
@@ -225,7 +225,7 @@ end
 
 -- The node a visit met: a keyed block, or a run of its keys, says so.
 local function visited(ev)
-	if keyed[ev] ~= "block" then return node_name(ev) end
+	if marked[ev] ~= "block" then return node_name(ev) end
 	if ev.level > 0 then return "keyed block " .. W.node(ev) end
 	return ("run %s of the keyed block (no leaf)"):format(W.node(ev))
 end
@@ -384,13 +384,13 @@ local SAY = {
 SAY["bit-clear"] = SAY["bit-set"]
 -- A key into a keyed block or out of it: no leaf slot of its own.
 SAY["slot-set"] = function(st, ev)
-	if keyed[ev] ~= "run" then return told(ev) end
+	if marked[ev] ~= "run" then return told(ev) end
 	local id, key = id_key(st.shape, ev)
 	return ("Key %d (ID %d) joins the keyed block's sorted keys (its " ..
 		"run %s, slot %d)."):format(key, id, W.node(ev), ev.slot)
 end
 SAY["slot-clear"] = function(st, ev)
-	if keyed[ev] ~= "run" then return told(ev) end
+	if marked[ev] ~= "run" then return told(ev) end
 	local id, key = id_key(st.shape, ev)
 	return ("Key %d (ID %d) leaves the keyed block's sorted keys."):format(
 		key, id)
@@ -555,11 +555,10 @@ end
 combine = function(events, i)
 	local ev, a, b, c = events[i], events[i + 1], events[i + 2],
 		events[i + 3]
-	if is(ev, "node-new", 1) and keyed[ev] and keyed[ev] ~= "moved" and
-		keyed[ev] ~= "copied" then
-		return keyed_said(events, i, keyed[ev])
+	if is(ev, "node-new", 1) and M.BLOCK[marked[ev]] then
+		return keyed_said(events, i, marked[ev])
 	end
-	if is(ev, "detach") and is(a, "node-free", 1) and keyed[a] == "gone" then
+	if is(ev, "detach") and is(a, "node-free", 1) and marked[a] == "gone" then
 		local skip = (is(b, "cache-put") or is(b, "free")) and 2 or 1
 		return { skip = skip, text = ("Keyed block %s holds no key now: " ..
 			"the %s lets go of it (slot %d), and it %s."):format(W.node(a),
@@ -579,11 +578,11 @@ combine = function(events, i)
 		end
 	end
 	-- A packed node with no room moves: a copy takes its place.
-	if keyed[ev] == "moved" or keyed[ev] == "copied" then
+	if marked[ev] == "moved" or marked[ev] == "copied" then
 		local att = is(a, "attach", ev.level + 1) and a or nil
 		local g = att and c or b
 		local freed = (is(g, "cache-put") or is(g, "free")) and 1 or 0
-		local why = keyed[ev] == "moved" and ("%s was packed with no " ..
+		local why = marked[ev] == "moved" and ("%s was packed with no " ..
 			"room left: a copy with more room (a bigger block, or a " ..
 			"whole node)"):format(cap(node_name(ev))) or ("An RCU idr " ..
 			"never changes packed %s in place, as a reader may be in " ..
@@ -644,7 +643,7 @@ end
 local function narrate(t, events)
 	local st = { shape = M.shape(t) }
 	telling_rcu = st.shape.rcu == true
-	keyed = M.of(events, st.shape)
+	marked = M.of(events, st.shape)
 	local once = {}
 	local out = {}
 	local function say(text, indent)

@@ -40,6 +40,12 @@ local G = view "geometry"
 
 local M = {}
 
+-- The marks of a keyed block's own L1 events, and those of a node-new
+-- and node-free that are a new block taking an old one's place (the
+-- node's range, and its box on the page, stay).
+M.BLOCK = { new = true, copy = true, gone = true, split = true }
+M.REPLACES = { moved = true, copied = true, copy = true, split = true }
+
 local KEY_SPAN = G.SLOTS * G.SLOTS -- the IDs a keyed block's range holds
 
 function M.shape(t)

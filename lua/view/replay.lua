@@ -153,8 +153,7 @@ local function event_item(ev, where, ida, op, mark)
 	item.b = b
 	if b > 0 and after then item.a, item.z = after, before end
 	-- A copy in the place of a node (marks.lua) leaves the box there.
-	local stays = mark == "moved" or mark == "copied" or mark == "copy" or
-		mark == "split"
+	local stays = M.REPLACES[mark]
 	if b > 0 and not stays and ev.event == "node-new" then item.n = "new" end
 	if b > 0 and not stays and ev.event == "node-free" then
 		item.n = "free"
