@@ -90,11 +90,12 @@ function W.told(name, list, n)
 	O.told(name, list, n)
 	for i = 1, n do
 		local ev = list[i]
-		for _, arg in ipairs(ev.event == "op" and (ARGS[ev.op] or { "id" })
-				or {}) do
-			if ev[FIELD[arg]] == nil then
-				O.bad(name, ("event %d (op %s) has no %s"):format(i, ev.op,
-					FIELD[arg]))
+		if ev.event == "op" then
+			for _, arg in ipairs(ARGS[ev.op] or { "id" }) do
+				if ev[FIELD[arg]] == nil then
+					O.bad(name, ("event %d (op %s) has no %s"):format(i,
+						ev.op, FIELD[arg]))
+				end
 			end
 		end
 	end
