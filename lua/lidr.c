@@ -324,6 +324,7 @@ static const luaL_Reg idr_methods[] = {
 	{ "get_seed", lsave_get_seed },
 	{ "set_seed", lsave_set_seed },
 	{ "get_gen", lsave_get_gen },
+	{ "tagged_id", lsave_tagged_id },
 	{ "set_gen", lsave_set_gen },
 	{ NULL, NULL }
 };

@@ -187,6 +187,7 @@ void lidr_snapshot_open(lua_State *L);
 int lsave_get_seed(lua_State *L);
 int lsave_set_seed(lua_State *L);
 int lsave_get_gen(lua_State *L);
+int lsave_tagged_id(lua_State *L);
 int lsave_set_gen(lua_State *L);
 /* Sets view "file" in the views' table on top (see lsave.c). */
 void lsave_open_file(lua_State *L);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * lsave.c - a tagged idr's generation counters and seed, read and set:
- * t:get_seed(), t:set_seed(n), t:get_gen(id), t:set_gen(id, gen); and
+ * t:get_seed(), t:set_seed(n), t:get_gen(id), t:set_gen(id, gen),
+ * t:tagged_id(id); and
  * view "file", what kind of file a save would replace.  The save file
  * itself is lua/view/save.lua's.  Conventions as lidr.c's:
  * misuse raises; an expected failure returns nil, a message and the
@@ -85,6 +86,26 @@ int lsave_get_gen(lua_State *L)
 	lua_pushinteger(L, (lua_Integer)gen);
 	lua_pushboolean(L, err == 0);
 	return 2;
+}
+
+/* t:tagged_id(id): the tagged ID of @id's slot, (generation mod
+ * 2^gen_bits) << id_bits | id: the one alloc_tagged gave its occupant,
+ * or the next one's if it is free.  Shown by idrsh's list and by
+ * diff_text, so that the formula is written once. */
+int lsave_tagged_id(lua_State *L)
+{
+	lua_Integer limit;
+	struct idr *idr = tagged_arg(L, &limit);
+	unsigned long id = id_arg(L, 2);
+	uint64_t gen = 0;
+
+	if (idr_tag_get_gen(idr, id, &gen) == -EINVAL)
+		luaL_argerror(L, 2, "not an id of this idr");
+	/* limit is 2^gen_bits, and 2^31 / limit is 2^id_bits. */
+	lua_pushinteger(L, (lua_Integer)(gen % (uint64_t)limit) *
+					   (((lua_Integer)1 << 31) / limit) |
+				   (lua_Integer)id);
+	return 1;
 }
 
 static int set_gen_fail(lua_State *L, int err, unsigned long id)

@@ -135,16 +135,11 @@ local function list_args(args, t)
 	return o
 end
 
--- How list shows an ID of @t: a tagged tree's as its tagged ID,
--- (generation << id_bits) | ID, as alloc_tagged gave it, and true;
--- else as it is.
+-- How list shows an ID of @t: a tagged tree's as its tagged ID, as
+-- alloc_tagged gave it, and true; else as it is.
 local function shown_id(t)
-	local tagged = t:info().tagged
-	if not tagged then return function(id) return id end end
-	local gens = 1 << tagged.gen_bits
-	return function(id)
-		return (t:get_gen(id) % gens) << tagged.id_bits | id
-	end, true
+	if not t:info().tagged then return function(id) return id end end
+	return function(id) return t:tagged_id(id) end, true
 end
 
 -- Runs @fn() with @t's trace function off: list is no operation of the

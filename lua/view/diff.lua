@@ -245,11 +245,9 @@ end
 -- printed it: " (tagged 256)"; nothing where they are the same, or the
 -- idr is not tagged.  A removed ID's tag is gone.
 local function tag_of(t)
-	local tagged = t:info().tagged
-	if not tagged then return function() return "" end end
-	local gens = 1 << tagged.gen_bits
+	if not t:info().tagged then return function() return "" end end
 	return function(id)
-		local tag = (t:get_gen(id) % gens) << tagged.id_bits | id
+		local tag = t:tagged_id(id)
 		return tag ~= id and fmt(" (tagged %d)", tag) or ""
 	end
 end

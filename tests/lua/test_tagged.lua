@@ -173,3 +173,22 @@ assert(u:remove(1) == "again" and u:alloc_tagged("z") == (1 << 4) | 1)
 local none, why, errno = u:unalloc(9)
 assert(none == nil and why == "no such id 9" and errno == "ENOENT")
 assert(u:find_tagged(keep) == "keep")
+
+-- tagged_id: the tagged ID alloc_tagged gave a live ID, the next one's
+-- for a free ID, the generation taken modulo 2^gen_bits (4 bits of ID,
+-- 27 of generation: a counter set to 2^27 + 3 tags as 3).
+local w = idr.new { tagged = { id_bits = 4 } }
+local tags = {}
+for i = 1, 5 do tags[i] = w:alloc_tagged(i) end
+w:remove_tagged(tags[2])
+local again = w:alloc_tagged("again")
+assert(again == (1 << 4) | 1 and w:tagged_id(1) == again)
+assert(w:tagged_id(0) == tags[1] and w:tagged_id(4) == tags[5])
+w:remove_tagged(tags[3])
+assert(w:tagged_id(2) == (1 << 4) | 2, "a free slot: its next tag")
+assert(w:alloc_tagged("next", 2) == w:tagged_id(2))
+assert(w:set_gen(9, (1 << 27) + 3) and w:tagged_id(9) == 3 << 4 | 9)
+assert(not pcall(w.tagged_id, w, 16), "past 2^id_bits - 1")
+assert(not pcall(w.tagged_id, w, -1))
+local not_tagged = select(2, pcall(idr.new().tagged_id, idr.new(), 0))
+assert(not_tagged:find("not a tagged idr"), not_tagged)
