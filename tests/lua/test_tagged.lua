@@ -177,18 +177,18 @@ assert(u:find_tagged(keep) == "keep")
 -- tagged_id: the tagged ID alloc_tagged gave a live ID, the next one's
 -- for a free ID, the generation taken modulo 2^gen_bits (4 bits of ID,
 -- 27 of generation: a counter set to 2^27 + 3 tags as 3).
-local w = idr.new { tagged = { id_bits = 4 } }
-local tags = {}
-for i = 1, 5 do tags[i] = w:alloc_tagged(i) end
-w:remove_tagged(tags[2])
-local again = w:alloc_tagged("again")
-assert(again == (1 << 4) | 1 and w:tagged_id(1) == again)
-assert(w:tagged_id(0) == tags[1] and w:tagged_id(4) == tags[5])
-w:remove_tagged(tags[3])
-assert(w:tagged_id(2) == (1 << 4) | 2, "a free slot: its next tag")
-assert(w:alloc_tagged("next", 2) == w:tagged_id(2))
-assert(w:set_gen(9, (1 << 27) + 3) and w:tagged_id(9) == 3 << 4 | 9)
-assert(not pcall(w.tagged_id, w, 16), "past 2^id_bits - 1")
-assert(not pcall(w.tagged_id, w, -1))
+local tw = idr.new { tagged = { id_bits = 4 } }
+local handed = {}
+for i = 1, 5 do handed[i] = tw:alloc_tagged(i) end
+tw:remove_tagged(handed[2])
+local again = tw:alloc_tagged("again")
+assert(again == (1 << 4) | 1 and tw:tagged_id(1) == again)
+assert(tw:tagged_id(0) == handed[1] and tw:tagged_id(4) == handed[5])
+tw:remove_tagged(handed[3])
+assert(tw:tagged_id(2) == (1 << 4) | 2, "a free slot: its next tag")
+assert(tw:alloc_tagged("next", 2) == tw:tagged_id(2))
+assert(tw:set_gen(9, (1 << 27) + 3) and tw:tagged_id(9) == 3 << 4 | 9)
+assert(not pcall(tw.tagged_id, tw, 16), "past 2^id_bits - 1")
+assert(not pcall(tw.tagged_id, tw, -1))
 local not_tagged = select(2, pcall(idr.new().tagged_id, idr.new(), 0))
 assert(not_tagged:find("not a tagged idr"), not_tagged)
