@@ -25,6 +25,7 @@ local _, _, _, view = ...
 local G = view "geometry"
 local F = view "fold"
 local E = view "entry"
+local M = view "marks"
 
 local L = {
 	COLS = 8,		-- cells a row in a node's box
@@ -387,11 +388,14 @@ local BEFORE = { ["slot-set"] = ".", ["slot-clear"] = "#", attach = ".",
 	detach = "+", full = "+", open = "x", ["subtree-full"] = "+",
 	["subtree-open"] = "x", ["bitmap-full"] = "+", ["bitmap-open"] = "x" }
 
---- L.change(ev, ida) -> after, before: the cell's characters, or nil
--- when @ev changes no cell (a leaf's full bit: its cell shows the entry).
-function L.change(ev, ida)
+--- L.change(ev, ida, mark) -> after, before: the cell's characters, or
+-- nil when @ev changes no cell (a leaf's full bit: its cell shows the
+-- entry).  @mark as marks.lua marks @ev: a copy hung in its old block's
+-- slot leaves the cell as it was.
+function L.change(ev, ida, mark)
 	local after = AFTER[ev.event]
 	if not after or not ev.slot then return nil end
+	if ev.event == "attach" and M.REPLACES[mark] then return after, after end
 	if ev.level == 0 and not ida then
 		if ev.event == "slot-set" or ev.event == "slot-clear" then
 			return after, BEFORE[ev.event]

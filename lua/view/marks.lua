@@ -10,7 +10,7 @@
 --   or nil for an event that reads as it says.  @shape: { base = the
 --   idr's base, ida = true for an IDA (no keyed blocks, no packing) }.
 --   M.shape(t) -> the shape of tree @t: { ida, base, rcu, id_bits (of a
---   tagged idr) }.
+--   tagged idr), tree = @t (read for "kept" below) }.
 --   M.range_of(shape, ev) -> the first ID of the L1 range @ev is in.
 --
 -- A keyed block (an L1 node's few lone IDs as sorted keys in one small
@@ -19,21 +19,29 @@
 -- No event says "keyed", so an operation's events are read whole, and
 -- an L1 range is a keyed block's when they show one:
 --   copy   node-new and node-free of it, a slot set or cleared in it,
---          and no leaf made or freed in it (a block never changes in
---          place: a copy with the key added or taken out replaces it);
+--          and no leaf made or freed in it (a block is as big as its
+--          keys: an insertion makes a copy with the key added, and so
+--          does an RCU idr's removal, as readers may be in the block);
 --   new    node-new of it and a slot set in it, no leaf made;
 --   gone   node-free of it after a slot cleared in it, no leaf freed;
 --   split  node-new of it, leaves made in it, then node-free of it: a
---          L1 node and its leaves take the block's IDs.
+--          L1 node and its leaves take the block's IDs;
+--   kept   none of these, and the range is a keyed block after the
+--          events (shape.tree): a lookup, or a plain idr's removal,
+--          which takes the key out in place.
 -- Its slot-set and slot-clear are marked "run" (a split's: none, they
--- are in a leaf), its visits "block".  A lookup that changes nothing
--- shows nothing of this: its visits read as a node's.
+-- are in a leaf), its visits "block".
 --
 -- A packed node with no room left moves when it grows: node-new of its
 -- range, perhaps its parent's attach, then node-free of the same range.
--- Both are marked "moved".  On an RCU idr a packed node never changes in
+-- All three are marked "moved".  On an RCU idr a packed node never changes in
 -- place, as a reader may be in it: an insertion or a removal makes a copy
 -- with the change, which takes its place, marked "copied".
+--
+-- An attach takes the mark of the node-new it hangs (a copy, a block),
+-- "made" for a plain new node, "top" for the old top under a new one:
+-- so an attach that puts a copy in its old block's slot (M.REPLACES)
+-- is not told, nor drawn, as a slot that held nothing.
 local _, _, _, view = ...
 
 local G = view "geometry"
@@ -51,7 +59,8 @@ local KEY_SPAN = G.SLOTS * G.SLOTS -- the IDs a keyed block's range holds
 function M.shape(t)
 	local info = t:info()
 	return { ida = info.kind == "ida", base = info.base or 0,
-		rcu = info.rcu, id_bits = info.tagged and info.tagged.id_bits }
+		rcu = info.rcu, id_bits = info.tagged and info.tagged.id_bits,
+		tree = t }
 end
 
 function M.range_of(shape, ev)
@@ -89,15 +98,30 @@ local function ranges_in(shape, events, a, b)
 	return r
 end
 
--- What an L1 range's events @e show: "copy", "new", "gone", "split" or
--- nil (whole nodes).
-local function block_kind(e)
+-- Whether the L1 range from @x holds a keyed block in shape.tree now,
+-- after the events (false for a destroyed tree, or none).
+local function keyed_now(shape, x)
+	local t, ok = shape.tree, true
+	local n = t and not t:info().destroyed and t:top()
+	while ok and n and n.level > 1 and x >= n.first and x <= n.last do
+		ok, n = pcall(t.child, t, n, G.slot_of(n, x))
+	end
+	return ok and n and n.level == 1 and n.first == x and
+		(n.keyed or 0) > 0 or false
+end
+
+-- What an L1 range's events @e show: "copy", "new", "gone", "split",
+-- "kept" (a block read or changed in place, as it is after them: @kept)
+-- or nil (whole nodes).
+local function block_kind(e, kept)
 	local leaves = #e.leaves > 0
 	if e.made and e.freed and leaves and e.leaves[1] > e.made and
 		e.leaves[#e.leaves] < e.freed then
 		return "split"
-	elseif leaves or not e.touched then
+	elseif leaves then
 		return nil
+	elseif not e.touched or not (e.made or e.freed) then
+		return not e.made and not e.freed and kept() and "kept" or nil
 	elseif e.made and e.freed then
 		return "copy"
 	elseif e.made then
@@ -109,13 +133,14 @@ local function block_kind(e)
 end
 
 local function mark_keyed(shape, events, a, b, marks)
-	for _, e in pairs(ranges_in(shape, events, a, b)) do
-		local kind = block_kind(e)
+	for x, e in pairs(ranges_in(shape, events, a, b)) do
+		local kind = block_kind(e, function() return keyed_now(shape, x) end)
 		for _, i in ipairs(kind and e.evs or {}) do
 			local ev = events[i]
 			if ev.event == "visit" and (kind ~= "split" or i < e.made) then
 				marks[ev] = "block"
-			elseif ev.level == 1 and ev.event ~= "visit" then
+			elseif ev.level == 1 and ev.event ~= "visit" and
+				ev.event ~= "attach" then
 				marks[ev] = kind
 			elseif kind ~= "split" and (ev.event == "slot-set" or
 				ev.event == "slot-clear") then
@@ -142,6 +167,31 @@ local function mark_moved(events, a, b, marks, kind)
 	end
 end
 
+-- An attach, events[a..b], by what it hangs: the old top under a new
+-- one ("top": a grow follows), or a node the operation made, marked as
+-- that node-new is ("made" if it is not).  Marks already given stay.
+local function mark_attach(events, a, b, marks)
+	for i = a, b do
+		local ev = events[i]
+		if is(ev, "attach") and not ev.aux and not marks[ev] then
+			if is(events[i + 1], "grow", ev.level, ev.first) or
+				is(events[i + 2], "grow", ev.level, ev.first) then
+				marks[ev] = "top"
+			else
+				local first = ev.first +
+					ev.slot * ((ev.last - ev.first + 1) // G.SLOTS)
+				for j = i - 1, a, -1 do
+					if is(events[j], "node-new", ev.level - 1, first) and
+						not events[j].aux then
+						marks[ev] = marks[events[j]] or "made"
+						break
+					end
+				end
+			end
+		end
+	end
+end
+
 function M.of(events, shape)
 	local marks, from = {}, 1
 	if shape.ida then return marks end
@@ -151,6 +201,7 @@ function M.of(events, shape)
 				mark_keyed(shape, events, from, i - 1, marks)
 				mark_moved(events, from, i - 1, marks,
 					shape.rcu and "copied" or "moved")
+				mark_attach(events, from, i - 1, marks)
 			end
 			from = i
 		end

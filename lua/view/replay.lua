@@ -149,7 +149,7 @@ local function event_item(ev, where, ida, op, mark)
 		return bitmap_item(ev, where, item)
 	end
 	local b = level and not ev.aux and where[level .. ":" .. first] or 0
-	local after, before = L.change(ev, ida)
+	local after, before = L.change(ev, ida, mark)
 	item.b = b
 	if b > 0 and after then item.a, item.z = after, before end
 	-- A copy in the place of a node (marks.lua) leaves the box there.

@@ -24,7 +24,8 @@ local SLOTS = G.SLOTS
 local W = view "words"
 
 -- Events about a node whose slot is no cell of interest.
-local NO_MARK = { ["node-free"] = true, pack = true, shrink = true }
+local NO_MARK = { ["node-new"] = true, ["node-free"] = true, pack = true,
+	shrink = true }
 -- Events about memory, not a node, and the IDA's bits (a bitmap of
 -- words, not a row of slots): no drawing.
 local NO_ROW = { ["cache-put"] = true, free = true, ["bit-set"] = true,
@@ -140,15 +141,47 @@ local function present_now(t, ev)
 	return 0
 end
 
--- The present bitmap just before @ev, from the one just after it.
+-- The present bitmap just before @ev, from the one just after it; @mark
+-- as marks.lua marks @ev.  An attach of a copy in its old block's slot
+-- leaves the slot holding a child, and a copy's node-new leaves the
+-- place to the old block (see old_block()).
 local PUT = { ["slot-set"] = true, attach = true }
 local TAKE = { ["slot-clear"] = true, detach = true }
-local function undo(ev, after)
+local function undo(ev, after, mark)
 	local bit = 1 << ev.slot
+	if M.REPLACES[mark] and ev.event ~= "node-free" then return after end
 	if PUT[ev.event] then return after & ~bit end
 	if TAKE[ev.event] then return after | bit end
 	if ev.event == "node-new" then return 0 end
 	return after
+end
+
+-- The present bitmap of the keyed block that the node-new events[@i]
+-- (a copy or a split, @mark) replaces, from the new node's @new then: a
+-- slot holds a run of keys if its run had keys before the operation.
+-- A split's leaves are made with the block's keys (@at: the rows just
+-- after each event); a copy's runs change after it (@now: the rows so
+-- far, undone to then).
+local function old_block(events, i, mark, new, now, at)
+	local ev, bits = events[i], new
+	for j = i + 1, #events do
+		local e = events[j]
+		if e.event == "op" then break end
+		local had
+		if e.level == 0 and e.first and e.first >= ev.first and
+			e.first <= ev.last then
+			if mark == "split" and e.event == "node-new" then
+				had = at[j] ~= 0
+			elseif mark == "copy" and now[key(e)] then
+				had = now[key(e)] ~= 0
+			end
+		end
+		if had ~= nil then
+			local bit = 1 << (e.first - ev.first) // G.SLOTS
+			bits = had and bits | bit or bits & ~bit
+		end
+	end
+	return bits
 end
 
 --- t:step_texts(events) -> list: each of @events (the last ones @t
@@ -164,18 +197,49 @@ local function step_texts(t, events)
 	W.told("step_texts", events, #events)
 	local info = t:info()
 	local ida = info.kind == "ida"
-	local now, at = {}, {}
+	local shape = M.shape(t)
+	local marks, texts = M.of(events, shape), {}
+	-- The node-free of a block a copy replaced, by place: drawn as the
+	-- old block once its copy's node-new, earlier, tells what it held.
+	local now, at, old_free = {}, {}, {}
+	-- A block changed in place, not made anew with its keys, holds a
+	-- run of keys in a slot while the run holds keys.
+	local renewed = {}
+	for _, ev in ipairs(events) do
+		if ev.event == "node-new" and ev.level == 1 and not ev.aux then
+			renewed[M.range_of(shape, ev)] = true
+		end
+	end
+	local function run_changed(ev)
+		local x = M.range_of(shape, ev)
+		if renewed[x] then return end
+		local k1 = "1:" .. x
+		if now[k1] == nil then
+			now[k1] = present_now(t, { level = 1, first = x })
+		end
+		local bit = 1 << (ev.first - x) // G.SLOTS
+		now[k1] = now[key(ev)] ~= 0 and now[k1] | bit or now[k1] & ~bit
+	end
 	-- A destroyed tree has no nodes to read: its rows show full bits.
 	for i = info.destroyed and 0 or #events, 1, -1 do
 		local ev = events[i]
 		if is_node_event(ev) then
-			local k = key(ev)
+			local k, mark = key(ev), marks[ev]
 			if now[k] == nil then now[k] = present_now(t, ev) end
 			at[i] = now[k]
-			now[k] = undo(ev, now[k])
+			now[k] = undo(ev, now[k], mark)
+			if ev.event == "node-free" and M.REPLACES[mark] then
+				old_free[k] = i
+			elseif ev.event == "node-new" and (mark == "copy" or
+				mark == "split") then
+				now[k] = old_block(events, i, mark, now[k], now, at)
+			end
+			if ev.event == "node-new" and old_free[k] then
+				at[old_free[k]], old_free[k] = now[k], nil
+			end
+			if mark == "run" then run_changed(ev) end
 		end
 	end
-	local marks, texts = M.of(events, M.shape(t)), {}
 	for i, ev in ipairs(events) do
 		texts[i] = event_text(ev, at[i], ida, marks[ev])
 	end

@@ -472,17 +472,39 @@ local MARKED = {
 		end,
 	},
 	new = {
+		attach = function(e)
+			return fmt("slot %d of %s now holds the new keyed block (%s)",
+				e.slot, W.node(e), W.slot_ids(e))
+		end,
 		["node-new"] = function(e)
 			return fmt("a new keyed block %s joins the tree: a lone ID's " ..
 				"range gets one small block of sorted keys, not an L1 " ..
 				"node and a leaf", W.node(e))
 		end,
 	},
+	made = {
+		attach = function(e)
+			return fmt("slot %d of %s now holds the %s just made (%s)",
+				e.slot, W.node(e), e.level == 1 and "leaf" or "node",
+				W.slot_ids(e))
+		end,
+	},
+	top = {
+		attach = function(e)
+			return fmt("slot 0 of %s, the new top, now holds the old top " ..
+				"(%s)", W.node(e), W.slot_ids(e))
+		end,
+	},
 	copy = {
+		attach = function(e)
+			return fmt("slot %d of %s now holds the keyed block's copy, in " ..
+				"the old block's place (%s)", e.slot, W.node(e),
+				W.slot_ids(e))
+		end,
 		["node-new"] = function(e)
 			return fmt("a copy of keyed block %s is made with the keys it " ..
-				"is to hold: a block never changes in place, as a reader " ..
-				"may be in it", W.node(e))
+				"is to hold: a block is as big as its keys, and on an RCU " ..
+				"idr a reader may be in the old one", W.node(e))
 		end,
 		["node-free"] = function(e)
 			return fmt("the old keyed block %s leaves the tree: its copy " ..
@@ -496,6 +518,10 @@ local MARKED = {
 		end,
 	},
 	split = {
+		attach = function(e)
+			return fmt("slot %d of %s now holds the new node, in the " ..
+				"keyed block's place (%s)", e.slot, W.node(e), W.slot_ids(e))
+		end,
 		["node-new"] = function(e)
 			return fmt("a node %s is made, with leaves, to take the " ..
 				"keyed block's IDs: a block holds only a few lone IDs",
@@ -507,6 +533,10 @@ local MARKED = {
 		end,
 	},
 	moved = {
+		attach = function(e)
+			return fmt("slot %d of %s now holds the bigger copy, in the " ..
+				"old block's place (%s)", e.slot, W.node(e), W.slot_ids(e))
+		end,
 		["node-new"] = function(e)
 			return fmt("%s was packed with no room left: a copy with more " ..
 				"room (a bigger block, or a whole node) is made to take " ..
@@ -518,6 +548,11 @@ local MARKED = {
 		end,
 	},
 	copied = {
+		attach = function(e)
+			return fmt("slot %d of %s now holds the copy, in the old " ..
+				"block's place; a reader still in the old block reads it " ..
+				"as it was (%s)", e.slot, W.node(e), W.slot_ids(e))
+		end,
 		["node-new"] = function(e)
 			return fmt("an RCU idr never changes packed %s in place, as " ..
 				"a reader may be in it: a copy with the change is made " ..
@@ -771,7 +806,9 @@ end
 -- order); @mark as for W.text().
 function W.kernel(ev, op_ev, mark)
 	local r = row(ev)
-	if MARKED_KERNEL[mark] and marked(ev, mark) then
+	-- A new block hangs from its slot as the kernel's new node does.
+	if MARKED_KERNEL[mark] and marked(ev, mark) and
+		not (mark == "new" and ev.event == "attach") then
 		return MARKED_KERNEL[mark]
 	end
 	if r.kernel then

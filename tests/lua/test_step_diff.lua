@@ -56,8 +56,42 @@ steps(k, "a lone ID beside the first: the block is copied",
 steps(k, "a neighbour of 1000000: the block splits into a node",
 	k.alloc_u32, k, "d", 1000001)
 steps(k, "remove 5000000: its block is gone", k.remove, k, 5000000)
+k:alloc_u32("f", 6999990)
+steps(k, "find 6999990: a lookup through a keyed block", k.find, k, 6999990)
+steps(k, "remove 6999990: the key is taken out in place", k.remove, k,
+	6999990)
 local told = table.concat(out)
 golden("step_keyed", told)
+
+-- A row is the node as it was just after its event: the block the split
+-- replaces holds runs 9 and 12, as its copy and the new node do once
+-- their leaves hang; the new node is empty when made; the slot of L2
+-- that the new node takes held the block all along.
+local function row_at(at)
+	return assert(told:sub(at):match("\n[^\n]*\n  ([-+#.]+)\n"), at)
+end
+local function slots(list)
+	local cells = {}
+	for i = 1, 64 do cells[i] = "-" end
+	for _, s in ipairs(list) do cells[s + 1] = "+" end
+	return table.concat(cells)
+end
+local split = told:find("== a neighbour of 1000000", 1, true)
+local function in_split(pattern)
+	return row_at(assert(told:find(pattern, split), pattern))
+end
+assert(in_split("visit: the way down goes through keyed block L1 999424") ==
+	slots { 9, 12 })
+assert(in_split("node%-new: a node L1 999424") == slots {})
+assert(in_split("node%-free: the keyed block L1 999424") == slots { 9, 12 })
+assert(in_split("visit: the way down goes through L2 786432") ==
+	slots { 52 })
+-- In place: the block keeps its runs 62 and 63 until the key goes.
+local kept = told:find("== remove 6999990", 1, true)
+assert(row_at(told:find("visit: the way down goes through keyed block",
+	kept, true)) == slots { 62, 63 })
+assert(told:find("6999990 leaves the keyed block's sorted keys", kept,
+	true))
 for _, want in ipairs {
 	"node%-new: node L3 0..16777215 was packed with no room left: a copy",
 	"node%-free: the old block of node L3 0..16777215 leaves the tree",
