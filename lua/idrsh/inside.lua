@@ -282,8 +282,10 @@ command {
 	help = "print IDs, nodes, how full each level is, bytes against a flat array",
 	text = "Counts: IDs, height, nodes a level.  Then one bar a level: the\n" ..
 		"slots in use of all the slots of that level's nodes (an IDA: and\n" ..
-		"the bits set of its bitmaps' bits).  Then packed nodes, nodes in\n" ..
-		"the tree's cache and this thread's preload, and the bytes: all\n" ..
+		"the bits set of its bitmaps' bits).  Then packed nodes (keyed\n" ..
+		"blocks are counted among them, and then on their own line),\n" ..
+		"nodes in the tree's cache and this thread's preload, and the\n" ..
+		"bytes: all\n" ..
 		"of them, per ID, and against a flat array of the same IDs (8\n" ..
 		"bytes an ID; an IDA also 1 bit an ID): 'tree / flat pointer\n" ..
 		"array: 1.06' means the tree takes 1.06 times the array's bytes.\n" ..

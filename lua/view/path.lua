@@ -19,15 +19,26 @@ local ENDS = {
 	retired = "stop: the slot is retired: its generations are used up",
 }
 
+-- The tag and the slot's generation: current only for a live ID; a
+-- free slot's generation is its next ID's, and a slot with no leaf
+-- has the seed's.
 local function tag_lines(p)
 	local g = 31 - p.id_bits
 	local gen = p.gen & ((1 << g) - 1)
-	return ("tagged idr: bits %d..30 of %d carry the tag %d, which " ..
-		"idr_find() ignores; the ID is %d\nthe slot's generation is " ..
-		"%d, %d mod 2^%d: tag %d is %s\n"):format(p.id_bits, p.id, p.tag,
-		p.id & ((1 << p.id_bits) - 1), p.gen, gen, g, p.tag,
-		gen == p.tag and "current" or
-		"not current (stale, or never handed out)")
+	local head = ("tagged idr: bits %d..30 of %d carry the tag %d, which " ..
+		"idr_find() ignores; the ID is %d\n"):format(p.id_bits, p.id, p.tag,
+		p.id & ((1 << p.id_bits) - 1))
+	local last = p.steps[#p.steps]
+	if p["end"] == "found" then
+		return head .. ("the slot's generation is %d, %d mod 2^%d: tag " ..
+			"%d is %s\n"):format(p.gen, gen, g, p.tag, gen == p.tag and
+			"current" or "stale")
+	elseif p["end"] == "free-slot" and last and last.level == 0 then
+		return head .. ("the slot is free, at generation %d: no tag of " ..
+			"it is live; its next ID gets tag %d\n"):format(p.gen, gen)
+	end
+	return head .. ("no leaf holds the slot: no tag of it is live; a " ..
+		"new leaf starts at the seed, generation %d\n"):format(p.gen)
 end
 
 -- How an IDA's walk ends in its leaf: at a bitmap whose bit for the
@@ -52,8 +63,8 @@ end
 local function keyed_line(s, p)
 	local where = ("L%d %d..%d: "):format(s.level, s.first, s.last)
 	if s.level > 0 then
-		return where .. ("keyed block of %d ID%s, not a node: slot %d " ..
-			"holds %s of its keys\n"):format(s.keyed,
+		return where .. ("keyed block of %d ID%s (a packed node with no " ..
+			"leaves): slot %d holds %s of its keys\n"):format(s.keyed,
 			s.keyed == 1 and "" or "s", s.slot,
 			s.present and "some" or "none")
 	end
