@@ -195,13 +195,13 @@ assert(not_tagged:find("not a tagged idr"), not_tagged)
 
 -- path_text calls a tag current only at a live ID: a free slot's
 -- generation is its next ID's, a slot with no leaf has the seed's.
-local pt = idr.new { tagged = { id_bits = 8 } }
-pt:alloc_tagged("a")
-local free_path = pt:path_text(5)
+local paths = idr.new { tagged = { id_bits = 8 } }
+paths:alloc_tagged("a")
+local free_path = paths:path_text(5)
 assert(free_path:find("the slot is free, at generation 0: no tag of it " ..
 	"is live; its next ID gets tag 0", 1, true), free_path)
 assert(not free_path:find("current"), free_path)
-assert(pt:path_text(0):find("tag 0 is current", 1, true))
-assert(pt:path_text(1 << 8):find("tag 1 is stale", 1, true))
-assert(pt:path_text(200):find("no leaf holds the slot: no tag of it is " ..
+assert(paths:path_text(0):find("tag 0 is current", 1, true))
+assert(paths:path_text(1 << 8):find("tag 1 is stale", 1, true))
+assert(paths:path_text(200):find("no leaf holds the slot: no tag of it is " ..
 	"live; a new leaf starts at the seed, generation 0", 1, true))
