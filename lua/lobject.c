@@ -170,10 +170,6 @@ int lidr_new(lua_State *L)
 	struct lidr *t;
 
 	new_opts(L, &o);
-	/* The C library has no idr_init_rcu() with a base. */
-	if (o.rcu && o.base)
-		luaL_argerror(L, 1,
-			      "an rcu idr takes no base (its IDs start at 0)");
 	/* Else every alloc fails, saying only that no ID is free. */
 	if (o.id_bits && (unsigned int)o.base >> o.id_bits)
 		luaL_argerror(L, 1,
@@ -185,7 +181,7 @@ int lidr_new(lua_State *L)
 	memset(t, 0, sizeof(*t));
 	if (o.rcu) {
 		rcu_thread_get();
-		idr_init_rcu(&t->idr);
+		idr_init_rcu_base(&t->idr, o.base);
 		t->rcu = true;
 	} else {
 		idr_init_base(&t->idr, o.base);

@@ -211,6 +211,9 @@ struct idr {
  * @base: the lowest ID idr_alloc() may hand out; a negative base is
  * taken as 0.
  *
+ * The idr is a plain one, whatever it was: an RCU idr with a base is
+ * idr_init_rcu_base()'s (<idr_rcu.h>).
+ *
  * Context: any; allocates nothing.
  */
 IDR_API void idr_init_base(struct idr *idr, int base);

@@ -57,7 +57,8 @@ extern "C" {
 /* private: liburcu's calls, as an RCU idr's hooks (DEFINE_IDR_RCU). */
 extern IDR_API const struct idr_rcu_hooks idr_rcu_urcu;
 
-#define IDR_INIT_RCU(name) IDR__INIT_RCU(0, 0, &idr_rcu_urcu)
+#define IDR_INIT_RCU_BASE(name, base) IDR__INIT_RCU(base, 0, &idr_rcu_urcu)
+#define IDR_INIT_RCU(name) IDR_INIT_RCU_BASE(name, 0)
 #define DEFINE_IDR_RCU(name) struct idr name = IDR_INIT_RCU(name)
 
 /**
@@ -73,6 +74,22 @@ extern IDR_API const struct idr_rcu_hooks idr_rcu_urcu;
  * Context: any; allocates nothing.  Link with -lidr-rcu -lidr -lurcu.
  */
 IDR_API void idr_init_rcu(struct idr *idr);
+
+/**
+ * idr_init_rcu_base() - idr_init_rcu() for an idr whose IDs start at @base.
+ * @idr: idr handle.
+ * @base: as for idr_init_base(), whose idr is a plain one: called after
+ *        idr_init_rcu(), it would make the idr plain again, and its
+ *        readers unsafe.
+ *
+ * Context: any; allocates nothing.  Inline, on the calls libidr-rcu has
+ * exported since 0.2.0.
+ */
+static inline void idr_init_rcu_base(struct idr *idr, int base)
+{
+	idr_init_base(idr, base);
+	idr->idr_rcu = &idr_rcu_urcu;
+}
 
 #ifdef __cplusplus
 }

@@ -171,7 +171,7 @@ struct idr_info {
 	unsigned int slots;    /* slots a node: 1 << bits */
 	unsigned long retired; /* tagged, IDR_TAG_RETIRE: slots used up */
 	unsigned long nodes;   /* nodes in the tree (as idr_stats() counts) */
-	bool rcu;	       /* made with idr_init_rcu() (<idr_rcu.h>) */
+	bool rcu;	       /* idr_init_rcu() or _rcu_base() (<idr_rcu.h>) */
 };
 
 /**

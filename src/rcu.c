@@ -86,6 +86,5 @@ const struct idr_rcu_hooks idr_rcu_urcu = { defer, wait_readers };
 
 void idr_init_rcu(struct idr *idr)
 {
-	idr_init(idr);
-	idr->idr_rcu = &idr_rcu_urcu;
+	idr_init_rcu_base(idr, 0);
 }

@@ -66,11 +66,13 @@ true
 nil"
 }
 
-@test "new --rcu rejects --base and --ida" {
-	idrsh_lines "new a --rcu --base 3" "new a --rcu --ida" "new a --rcu --base 0"
+@test "new --rcu takes --base (idr_init_rcu_base), and rejects --ida" {
+	idrsh_lines "new a --rcu --base 3" "alloc x" "=trees.a:info().rcu" \
+		"new b --rcu --ida"
 	assert_failure 1
-	assert_equal "$stderr" "idrsh: <stdin>:1: new: an --rcu tree takes no --base (idr_init_rcu starts at 0)
-idrsh: <stdin>:2: new: an IDA takes no --base, --tagged or --rcu"
+	assert_equal "$output" "3
+true"
+	assert_equal "$stderr" "idrsh: <stdin>:4: new: an IDA takes no --base, --tagged or --rcu"
 }
 
 @test "drop of an RCU tree waits for its frees, and the shell exits cleanly" {

@@ -47,9 +47,6 @@ local function parse_new(args)
 	if o.ida and (o.base or o.tagged or o.rcu) then
 		return nil, "an IDA takes no --base, --tagged or --rcu"
 	end
-	if o.rcu and (o.base or 0) ~= 0 then
-		return nil, "an --rcu tree takes no --base (idr_init_rcu starts at 0)"
-	end
 	if o.retire and not o.tagged then
 		return nil, "--retire needs --tagged BITS"
 	end
@@ -80,10 +77,11 @@ command {
 	text = "--base N: IDs start at N.  --tagged BITS: IDs have BITS bits (so\n" ..
 		"each ID must be below 2^BITS) and the bits above hold a generation\n" ..
 		"(see alloc_tagged); --retire never reuses a slot whose\n" ..
-		"generations ran out.  --rcu: an RCU idr (idr_init_rcu): the\n" ..
-		"nodes it lets go of are freed after a grace period; stats and\n" ..
-		"mem show them waiting, rcu_barrier waits for them.  --ida: an\n" ..
-		"IDA, IDs without values (ida_alloc, ida_free, ida_exists).",
+		"generations ran out.  --rcu: an RCU idr (idr_init_rcu, or\n" ..
+		"idr_init_rcu_base with --base): the nodes it lets go of are\n" ..
+		"freed after a grace period; stats and mem show them waiting,\n" ..
+		"rcu_barrier waits for them.  --ida: an IDA, IDs without values\n" ..
+		"(ida_alloc, ida_free, ida_exists).",
 	example = "new handles --base 1",
 	complete = NEW_OPTIONS,
 	run = function(args)

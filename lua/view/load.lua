@@ -66,9 +66,6 @@ local function tree_sound(tr)
 	if tr.kind == "tagged" and not tr.id_bits then
 		return nil, "a tagged tree needs id_bits=N"
 	end
-	if tr.rcu and tr.base ~= 0 then
-		return nil, "an rcu tree takes no base (its IDs start at 0)"
-	end
 	if tr.id_bits and tr.base >> tr.id_bits ~= 0 then
 		return nil, "base must be below 2^id_bits"
 	end

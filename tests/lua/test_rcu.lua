@@ -50,8 +50,17 @@ local ok, err = pcall(idr.new, { rcu = 1 })
 assert(not ok and err:find("rcu must be true or false", 1, true), err)
 ok, err = pcall(idr.new, { rcu = "yes" })
 assert(not ok and err:find("rcu must be true or false", 1, true), err)
-ok, err = pcall(idr.new, { rcu = true, base = 1 })
-assert(not ok and err:find("an rcu idr takes no base", 1, true), err)
+-- An RCU idr from a base (idr_init_rcu_base()): its IDs start there, and
+-- what it lets go of still waits for readers.
+local b = idr.new { rcu = true, base = 1 }
+assert(b:info().rcu and b:info().base == 1)
+assert(b:alloc("first") == 1)
+for i = 1, 300 do b:alloc(i, i * 7919) end
+for i = 1, 300, 2 do b:remove(i * 7919) end
+assert(b:stats().rcu_pending > 0, "a base keeps the idr an RCU one")
+assert(b:validate() and #b == 151)
+b = nil
+collectgarbage("collect")
 -- rcu = false is a plain idr, and may take a base.
 local p = idr.new { rcu = false, base = 3 }
 assert(p:info().rcu == nil and p:info().base == 3)

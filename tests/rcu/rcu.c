@@ -959,16 +959,24 @@ static void cyclic(void)
 	idr__rcu_barrier();
 }
 
-/* The same operations on an RCU idr and a plain one, over IDs below
- * @space: sparse (lone insertions, packed nodes) or dense. */
-static void model(unsigned long space)
+/* The same operations on an RCU idr and a plain one, both from @base,
+ * over IDs below @space: sparse (lone insertions, packed nodes) or
+ * dense. */
+static void model(unsigned long space, int base)
 {
 	static struct idr a, b;
 	unsigned int r = seed * 29 + 1, step, bad = 0;
+	struct idr_info info;
 	char what[96];
 
-	idr_init_rcu(&a);
-	idr_init(&b);
+	if (base)
+		idr_init_rcu_base(&a, base);
+	else
+		idr_init_rcu(&a);
+	idr_init_base(&b, base);
+	idr_info(&a, &info);
+	check(info.rcu && info.base == (unsigned long)base,
+	      "model: idr_init_rcu_base() makes an RCU idr with its base");
 	for (step = 0; step < MODEL_STEPS && !bad; step++) {
 		unsigned int x = rnd(&r);
 		int start = (int)(x % space), end = x & 0x100 ? start + 1 : 0;
@@ -1002,8 +1010,9 @@ static void model(unsigned long space)
 			       idr_count(&a) != idr_count(&b);
 	}
 	snprintf(what, sizeof(what),
-		 "model below %lu: an RCU idr answers as a plain one, sound",
-		 space);
+		 "model below %lu from %d: an RCU idr answers as a plain one, "
+		 "sound",
+		 space, base);
 	check(!bad && idr_check(&a) == 0, what);
 	idr_destroy(&a);
 	idr_destroy(&b);
@@ -1052,8 +1061,9 @@ int main(int argc, char **argv)
 	idr__reader_pause = reader_pause;
 #endif
 	printf("# %.2f s a case, seed %u\n", seconds, seed);
-	model(1u << 16);
-	model(2048);
+	model(1u << 16, 0);
+	model(2048, 0);
+	model(2048, 1);
 	cyclic();
 #ifndef IDR_RCU_SHIM
 	pending();
