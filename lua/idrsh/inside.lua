@@ -14,7 +14,7 @@ local events = require "idrsh.events"
 local io, math, os, string, tonumber, type = io, math, os, string,
 	tonumber, type
 
-local outln, format_table, write_file, result = output.outln,
+local out, outln, format_table, write_file, result = output.out, output.outln,
 	output.format_table, output.write_file, output.result
 local quoted, number = words.quoted, words.number
 local command, usage = registry.command, registry.usage
@@ -42,29 +42,53 @@ local function screen_lines()
 	return n >= 2 and math.tointeger(n) or 24
 end
 
--- Shows @text through $PAGER (less -R by default) when it is longer than
--- @rows, the terminal's height; else, or off a terminal, prints it.
-local function page(text, rows)
-	local _, lines = text:gsub("\n", "")
-	if not rows or lines < rows then
-		outln(text)
-		return true
-	end
+-- Runs @feed(write), a command's text made piece by piece, each piece
+-- given to write(text).  The text goes through $PAGER (less -R by
+-- default) once it is @rows lines long, the terminal's height, else, or
+-- off a terminal, out as it comes: a text too long to hold is never
+-- held.  A pager that quits before the end ends the text (write raises
+-- and feed stops), not the shell.  Return: feed's results, or nil and
+-- why.
+local function paged(feed, rows)
+	local held, lines, p, gone = {}, 0, nil, false
 	local pager = os.getenv("PAGER")
 	if not pager or not pager:find("%S") then pager = "less -R" end
-	io.stdout:flush()
-	local p = io.popen(pager, "w")
-	if p then
-		-- A pager that quits before the end ends the output, not the
-		-- shell: the write fails (EPIPE), and that is no error.
+	local function write(text)
+		if p then
+			gone = gone or not p:write(text)
+			if gone then error("the pager quit", 0) end
+			return
+		elseif not rows then
+			return out(text)
+		end
+		held[#held + 1] = text
+		lines = lines + select(2, text:gsub("\n", ""))
+		if lines < rows then return end
+		io.stdout:flush()
+		-- The write to a pager that has quit fails (EPIPE): no error.
 		sh.config.pipe_quiet(true)
-		p:write(text)
-		local ok, _, code = p:close()
-		sh.config.pipe_quiet(false)
-		if ok or code ~= 127 then return true end
+		p = io.popen(pager, "w")
+		if not p then
+			sh.config.pipe_quiet(false)
+			rows = nil
+		end
+		local all = table.concat(held)
+		held = nil
+		write(all)
 	end
-	outln(text)
-	return nil, "cannot run the pager '" .. pager .. "' (set PAGER)"
+	local r = table.pack(pcall(feed, write))
+	if p then
+		local _, _, code = p:close()
+		sh.config.pipe_quiet(false)
+		if code == 127 then
+			return nil, "cannot run the pager '" .. pager .. "' (set PAGER)"
+		end
+	elseif held and #held > 0 then
+		outln(table.concat(held))
+	end
+	if not r[1] then error(r[2], 0) end
+	if gone then return true end
+	return table.unpack(r, 2, r.n)
 end
 
 local DUMP_OPTIONS = { "--depth", "--at", "--range", "--entries", "--full" }
@@ -144,9 +168,9 @@ command {
 		"  --at ID      only the way down to ID, and its leaf\n" ..
 		"  --range A B  only the nodes and entries of IDs A to B\n" ..
 		"  --entries N  show up to N of a leaf's entries (1 to 64)\n" ..
-		"  --full       every node, no collapsing, however long;\n" ..
-		"               at a terminal, through $PAGER (less -R);\n" ..
-		"               not with --depth",
+		"  --full       every node, no collapsing, however long,\n" ..
+		"               printed as it is made; at a terminal,\n" ..
+		"               through $PAGER (less -R); not with --depth",
 	example = "dump --at 8300",
 	complete = DUMP_OPTIONS,
 	run = function(args)
@@ -155,14 +179,21 @@ command {
 		local o, e = parse_dump(args, t)
 		if not o then return nil, e end
 		local rows = screen_lines()
-		-- Only the default is fitted: a depth asked for is honoured.
+		-- Only the default is fitted: a depth asked for is honoured,
+		-- and a dump as long as the tree goes out as it is made.
 		if not o.full and not o.depth then
 			-- Room for the prompt under a screenful.
 			o.max_lines = rows and math.max(rows - 1, 2) or 50
 		end
-		local text, msg = call(t, "dump", o)
-		if not text then return nil, msg end
-		return page(dump_flags(text), rows)
+		return paged(function(write)
+			if o.max_lines then
+				local text, msg = call(t, "dump", o)
+				if text then write(dump_flags(text)) end
+				return text and true, msg
+			end
+			o.write = write
+			return call(t, "dump", o)
+		end, rows)
 	end,
 }
 

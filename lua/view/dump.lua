@@ -27,6 +27,20 @@ local HUGE = math.maxinteger
 
 -- {======================== The writer =========================
 
+-- Chunks a dump with a write function keeps before it passes them on.
+local WRITE_CHUNKS = 256
+
+-- Text kept goes to d.write, if the caller gave one, a few hundred
+-- chunks at a time: a whole dump of a large tree is never held.
+local function keep(d, text)
+	local out = d.out
+	out[#out + 1] = text
+	if d.write and #out >= WRITE_CHUNKS then
+		d.write(concat(out))
+		d.out = {}
+	end
+end
+
 -- Text goes through say(): counted, and kept up to a budget of lines,
 -- so that a dump held to max_lines is measured first and then written.
 local function say(d, text)
@@ -39,12 +53,12 @@ local function say(d, text)
 	if not d.measuring and had < d.budget then
 		local budget = d.budget - had
 		if n < budget then
-			d.out[#d.out + 1] = text
+			keep(d, text)
 		else
 			-- The first @budget lines only.
 			local cut = 0
 			for _ = 1, budget do cut = find(text, "\n", cut + 1, true) end
-			d.out[#d.out + 1] = text:sub(1, cut)
+			keep(d, text:sub(1, cut))
 		end
 	end
 	return #text
@@ -296,23 +310,23 @@ local function limited(d)
 	if total > max - 1 then total = measure(d, HUGE) end
 	d.lines, d.budget, d.stop = 0, max - 1, max - 1
 	dump_text(d)
-	local out = d.out
-	out[#out + 1] = ("(%d of %d levels shown"):format(depth, height)
+	keep(d, ("(%d of %d levels shown"):format(depth, height))
 	-- The options that show more, by the names Lua gives them (the
 	-- shell says its own).  Even one level was too long: say what was
 	-- cut; depth is no help.
 	if total > max - 1 then
-		out[#out + 1] = (", %d lines cut; more: full, at, range)\n"):format(
-			total - (max - 1))
+		keep(d, (", %d lines cut; more: full, at, range)\n"):format(
+			total - (max - 1)))
 	else
-		out[#out + 1] = "; more: full, depth, at, range)\n"
+		keep(d, "; more: full, depth, at, range)\n")
 	end
 end
 
 -- }================================================================
 
---- t:dump{ at, range, depth, entries, full, max_lines, max_nodes }
--- -> text.  See idr(3lua).
+--- t:dump{ at, range, depth, entries, full, max_lines, max_nodes,
+-- write } -> text (with write: true, the text gone to write).  See
+-- idr(3lua).
 local function dump(t, o)
 	O.tree("dump", t)
 	local c = O.check("dump", o, O.DUMP)
@@ -327,11 +341,13 @@ local function dump(t, o)
 		depth = c.depth, max_lines = c.max_lines, full = c.full,
 		at = c.at, range = c.range,
 		out = {}, lines = 0, budget = HUGE, stop = HUGE,
-		measuring = false, drawn = 0, cut = false,
+		measuring = false, drawn = 0, cut = false, write = c.write,
 	}
 	d.retiring = d.census.retired > 0
 	if d.max_lines then limited(d) else dump_text(d) end
-	return concat(d.out)
+	if not d.write then return concat(d.out) end
+	if #d.out > 0 then d.write(concat(d.out)) end
+	return true
 end
 
 idr_methods.dump = dump

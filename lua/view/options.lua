@@ -138,7 +138,7 @@ local function set(list)
 end
 
 O.DUMP = set { "at", "depth", "entries", "full", "max_entries",
-	"max_lines", "max_nodes", "range" }
+	"max_lines", "max_nodes", "range", "write" }
 O.DOT = set { "at", "changed", "entries", "full", "max_entries",
 	"max_nodes" }
 
@@ -166,6 +166,13 @@ function O.check(name, o, keys)
 	-- full draws every level, uncollapsed: depth would cut it silently.
 	if c.full and c.depth then
 		bad(name, "full and depth: give one, not both")
+	end
+	-- write: the text goes to write(chunk) as it is made, not returned.
+	c.write = o.write
+	local mt = getmetatable(c.write)
+	if c.write ~= nil and type(c.write) ~= "function" and
+		not (type(mt) == "table" and mt.__call) then
+		bad(name, "write must be a function, not " .. typename(c.write))
 	end
 	return c
 end

@@ -156,3 +156,26 @@ assert(a:stats_text():find("\ntree / flat bitmap: ", 1, true))
 local empty = idr.new():stats()
 assert(empty.flat_bytes == nil and #empty.level_used == 0)
 assert(not idr.new():stats_text():find("flat", 1, true))
+
+-- write: the dump goes to write(chunk) as it is made, in pieces, and
+-- reads the same as the text t:dump returns; an error in write stops it.
+local big = idr.new()
+for i = 0, 19999 do big:alloc(i) end
+for i = 1, 200 do big:alloc(i, i * 1000003) end
+for _, o in ipairs { { full = true }, { depth = 2 }, { max_lines = 12 },
+	{ at = 5000 } } do
+	local pieces = {}
+	o.write = function(s) pieces[#pieces + 1] = s end
+	assert(big:dump(o) == true)
+	o.write = nil
+	assert(table.concat(pieces) == big:dump(o))
+	if o.full then assert(#pieces > 1, "a long dump goes in pieces") end
+end
+local calls = 0
+local stopped, why = pcall(big.dump, big, { full = true, write = function()
+	calls = calls + 1
+	error("reader gone")
+end })
+assert(not stopped and why:find("reader gone") and calls == 1)
+local took, msg = pcall(big.dump, big, { write = 5 })
+assert(not took and msg:find("write must be a function, not number"), msg)

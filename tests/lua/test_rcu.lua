@@ -59,8 +59,6 @@ for i = 1, 300 do b:alloc(i, i * 7919) end
 for i = 1, 300, 2 do b:remove(i * 7919) end
 assert(b:stats().rcu_pending > 0, "a base keeps the idr an RCU one")
 assert(b:validate() and #b == 151)
-b = nil
-collectgarbage("collect")
 -- rcu = false is a plain idr, and may take a base.
 local p = idr.new { rcu = false, base = 3 }
 assert(p:info().rcu == nil and p:info().base == 3)
