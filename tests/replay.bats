@@ -179,6 +179,21 @@ png_count() {
 	grep -q 'selftest done' "$OUT/self.txt"
 }
 
+@test "a wide tree's page scrolls its pane to the node the operation changed" {
+	# 3000 random IDs: a tree wider and taller than the window.
+	printf '%s\n' 'math.randomseed(7)' 'for _ = 1, 3000 do' \
+		'  local id = math.random(0, 2^31 - 2) t:alloc("v", id, id + 1)' \
+		'end' > "$OUT/wide.lua"
+	./build/idrsh -q -c "source $OUT/wide.lua" -c "record on" \
+		-c "alloc a" -c "record save $OUT/wide.html" > /dev/null
+	WINDOW=1200,760 browser --dump-dom "$(url "$OUT/wide.html" selftest)" \
+		> "$OUT/wide-dom.html"
+	sed -n '/<pre id="selftest">/,/selftest done/p' "$OUT/wide-dom.html" \
+		> "$OUT/wide.txt"
+	cat "$OUT/wide.txt"
+	grep -qxF "focus: L0 0 in view" "$OUT/wide.txt"
+}
+
 @test "a #frame=n link opens that frame" {
 	browser --dump-dom "$(url "$OUT/demo.html" frame=68)" > "$OUT/dom5.html"
 	grep -q '<span id="counter">frame 68 / 171</span>' "$OUT/dom5.html"

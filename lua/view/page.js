@@ -270,6 +270,24 @@ function fill(root, i, k) {
   box.appendChild(draw(i, k));
   var now = ol.querySelector(".now");
   if (now && root.id === "view") ol.scrollTop = now.offsetTop - ol.offsetTop;
+  if (root.id === "view") centre(box, focus(f, k));
+}
+/* The box a reader looks for in frame f at event k: the event's node,
+ * else the deepest node the operation touched (the way down's end). */
+function focus(f, k) {
+  var e = k >= 0 ? f.e[k] : null, best = null;
+  if (e && e.b > 0) return f.b[e.b - 1];
+  f.b.forEach(function (b) {
+    if (b.h && b.r && (!best || b.y > best.y)) best = b;
+  });
+  return best;
+}
+/* Scroll the tree's pane so that box b is in the middle of it: a wide
+ * tree's changed leaf may be far off to the side. */
+function centre(pane, b) {
+  if (!b) return;
+  pane.scrollLeft = Math.max(0, b.x + G.box_w / 2 - pane.clientWidth / 2);
+  pane.scrollTop = Math.max(0, b.y + G.node_h / 2 - pane.clientHeight / 2);
 }
 /* Steps: a frame each, or in fine mode an event each (a frame with no
  * events is one step). */
@@ -376,6 +394,13 @@ function selftest() {
   go(1); note("forward");
   go(-1); note("back");
   show(STEPS.length - 1); note("last");
+  /* Whether the node the reader looks for is in the tree's pane. */
+  var pane = $("view").querySelector(".treebox"),
+    fb = focus(D.frames[pos.f], pos.e);
+  if (fb) out.push("focus: L" + D.rows[fb.r - 1][0] + " " +
+    D.rows[fb.r - 1][1] + " " + (fb.x < pane.scrollLeft + pane.clientWidth &&
+    fb.x + G.box_w > pane.scrollLeft && fb.y + G.node_h > pane.scrollTop &&
+    fb.y < pane.scrollTop + pane.clientHeight ? "in view" : "out of view"));
   go(1); note("forward-at-end");
   setFine(true); show(0); go(1); note("fine-forward");
   go(-1); note("fine-back");
