@@ -319,7 +319,7 @@ end
 
 -- An event told as the words table tells it, as a sentence.
 local function told(ev)
-	return cap(W.text(ev)) .. "."
+	return cap(W.text(ev, marked[ev])) .. "."
 end
 
 -- The same, then the node's full bitmap after it.
