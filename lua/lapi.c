@@ -264,6 +264,27 @@ int lidr_find(lua_State *L)
 }
 
 /*
+ * After a removal of @id that gave @entry and left the count at @before:
+ * taken, its value returned; or, the ID still allocated, nil and why.
+ * An RCU idr with no memory for the copy of a packed leaf keeps the ID,
+ * holding NULL (idr_remove()): the entry goes back, in place (no
+ * allocation), so that nothing changed.
+ */
+static int removed(lua_State *L, struct lidr *t, unsigned long id, void *entry,
+		   unsigned long before)
+{
+	if (idr_count(&t->idr) != before) {
+		take_value(L, t, id, entry);
+		return 1;
+	}
+	if (entry)
+		idr_replace(&t->idr, entry, id);
+	if (entry || in_use(&t->idr, id))
+		return lidr_fail_nomem(L);
+	return no_such_id(L, t, id);
+}
+
+/*
  * The value removed (nil if the ID was reserved), or nil, msg, "ENOENT"
  * if nothing was there: idr_remove() says NULL for both, the count tells.
  */
@@ -272,12 +293,8 @@ int lidr_remove(lua_State *L)
 	struct lidr *t = lidr_checkidr(L);
 	unsigned long id = lidr_ulong_arg(L, 2);
 	unsigned long before = idr_count(&t->idr);
-	void *entry = idr_remove(&t->idr, id);
 
-	if (idr_count(&t->idr) == before)
-		return no_such_id(L, t, id);
-	take_value(L, t, id, entry);
-	return 1;
+	return removed(L, t, id, idr_remove(&t->idr, id), before);
 }
 
 /*
@@ -290,11 +307,11 @@ int lidr_unalloc(lua_State *L)
 {
 	struct lidr *t = lidr_checkidr(L);
 	unsigned long id = lidr_ulong_arg(L, 2);
+	unsigned long before = idr_count(&t->idr);
 
 	if (!in_use(&t->idr, id))
 		return no_such_id(L, t, id);
-	take_value(L, t, id, idr_unalloc(&t->idr, id));
-	return 1;
+	return removed(L, t, id, idr_unalloc(&t->idr, id), before);
 }
 
 /*

@@ -65,3 +65,22 @@ assert(p:info().rcu == nil and p:info().base == 3)
 assert(p:stats().rcu_pending == 0)
 -- The barrier with no RCU idr at all.
 idr.rcu_barrier()
+
+-- A removal an RCU idr has no memory for (the copy of a packed leaf)
+-- changes nothing: the ID keeps its value, and the error says ENOMEM,
+-- not ENOENT; unalloc the same.  Once memory comes back, both work.
+for _, how in ipairs { "remove", "unalloc" } do
+	local r = idr.new { rcu = true }
+	for i = 0, 9 do r:alloc("v" .. i) end
+	for i = 3, 8 do r:remove(i) end
+	local before = r:dump { full = true }
+	idr.fault(0, 5)
+	local none, why, errno = r[how](r, 2)
+	idr.fault(0, 0)
+	assert(none == nil and why == "not enough memory" and errno == "ENOMEM",
+		how .. ": " .. tostring(why))
+	assert(r:find(2) == "v2" and #r == 4 and r:validate())
+	assert(r:dump { full = true } == before, how .. " changed the tree")
+	assert(r[how](r, 2) == "v2" and r:find(2) == nil and #r == 3)
+	idr.rcu_barrier()
+end
