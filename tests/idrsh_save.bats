@@ -166,6 +166,9 @@ bad_file() {
 	bad_file cut.idr "load: cut.idr:"
 	head -n 20 s.idr >lines.idr
 	bad_file lines.idr "lines.idr:20: the file ends before its 'end' line (truncated?)"
+	# Cut inside a record: its line says it is the last, with no newline.
+	printf 'idr-save 1\ntree default idr base=0 curs' >mid.idr
+	bad_file mid.idr "mid.idr:2: KEY=VALUE expected, not 'curs'; the file ends in this line, with no newline (truncated?)"
 	sed 's/^idr-save 1$/idr-save 7/' s.idr >new.idr
 	bad_file new.idr "new.idr:1: written by a newer idr (format 7); this one reads format 1 and older"
 	sed 's/^id 5$/id 5 oops/' s.idr >edit.idr

@@ -82,7 +82,8 @@ command {
 		"most " .. FILL_MAX .. " at a time.  All or none: if one fails\n" ..
 		"(ENOSPC, or ENOMEM after 'fail N') or Ctrl-C stops it, those\n" ..
 		"before are given back and the tree is as it was, a tagged one's\n" ..
-		"generations too.",
+		"generations too (a tagged tree keeps the leaves it made, their\n" ..
+		"counters at the seed: stats and save show them).",
 	example = "alloc_many 64",
 	run = function(args)
 		local t, kind = current()

@@ -269,12 +269,21 @@ local function parse(text, name)
 	if text == "" then
 		return nil, name .. ":1: an empty file, not an idr save file"
 	end
-	-- A last line without its newline is read too: truncated, it fails.
-	if text:sub(-1) ~= "\n" then text = text .. "\n" end
+	-- A last line without its newline is read too: truncated, it fails,
+	-- and says so (a save ends every line, its 'end' too).
+	local cut = text:sub(-1) ~= "\n"
+	if cut then text = text .. "\n" end
+	local last = cut and select(2, text:gsub("\n", "")) or 0
 	for line in text:gmatch("(.-)\n") do
 		st.n = st.n + 1
 		local ok, err = parse_line(st, (line:gsub("\r$", "")))
-		if not ok then return nil, ("%s:%d: %s"):format(name, st.n, err) end
+		if not ok then
+			if st.n == last then
+				err = err .. "; the file ends in this line, with no " ..
+					"newline (truncated?)"
+			end
+			return nil, ("%s:%d: %s"):format(name, st.n, err)
+		end
 	end
 	if not st.ended then
 		return nil, ("%s:%d: the file ends before its 'end' line" ..
