@@ -715,6 +715,7 @@ static void usage(void)
 	      "      --batch      never prompt, even on a terminal\n"
 	      "      --interactive  prompt and edit lines, even without a "
 	      "terminal\n"
+	      "                   (not with --batch)\n"
 	      "      --color=WHEN auto (default), always or never\n"
 	      "      --json       print results as JSON, one value a line, "
 	      "and errors\n"
@@ -814,10 +815,13 @@ static int option(struct shell *s, int c)
 		s->bail = true;
 		return -1;
 	case OPT_BATCH:
-		s->mode = 'b';
-		return -1;
 	case OPT_INTERACTIVE:
-		s->mode = 'i';
+		/* Each says how to read stdin: together, one would lose. */
+		if (s->mode && s->mode != (c == OPT_BATCH ? 'b' : 'i'))
+			return bad_usage(
+				"give --batch or --interactive, not both",
+				NULL);
+		s->mode = c == OPT_BATCH ? 'b' : 'i';
 		return -1;
 	case OPT_JSON:
 		s->json = true;
@@ -833,6 +837,8 @@ static int option(struct shell *s, int c)
 		s->html = optarg;
 		return -1;
 	case OPT_LOAD:
+		if (!*optarg)
+			return bad_usage("--load needs a file name", NULL);
 		s->load = optarg;
 		return -1;
 	case OPT_COLOR:

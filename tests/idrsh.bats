@@ -62,6 +62,20 @@ Try 'idrsh --help'."
 Try 'idrsh --help'."
 }
 
+@test "--load with an empty file name, and --batch with --interactive, are usage errors" {
+	run -2 --separate-stderr "$IDRSH" --load= -c 'alloc a'
+	assert_equal "$output" ""
+	assert_equal "$stderr" "idrsh: --load needs a file name
+Try 'idrsh --help'."
+	run -2 --separate-stderr "$IDRSH" --interactive --batch <<<"alloc a"
+	assert_equal "$output" ""
+	assert_equal "$stderr" "idrsh: give --batch or --interactive, not both
+Try 'idrsh --help'."
+	# The same one twice says the same thing: no conflict.
+	run -0 "$IDRSH" -q --batch --batch <<<"alloc a"
+	assert_output "0"
+}
+
 @test "-c runs commands in order and does not read stdin" {
 	run --separate-stderr "$IDRSH" -c 'alloc a' -c 'alloc b' -c list <<<"alloc c"
 	assert_success

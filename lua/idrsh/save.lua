@@ -266,11 +266,12 @@ command {
 	name = "import", args = "FILE|pids", min = 1,
 	help = "allocate the IDs listed in FILE (or this system's PIDs)",
 	text = "FILE has one ID a line (decimal or 0x hex, as IDs are typed),\n" ..
-		"then optionally a space and a value: the rest of the line; blank\n" ..
-		"lines and lines starting with # are skipped.  The current tree\n" ..
-		"takes them all, or none (Ctrl-C too gives back those taken): a\n" ..
-		"line that is no ID, an ID out of its range, listed twice or\n" ..
-		"allocated already refuses the file, naming the line.\n" ..
+		"then optionally blanks and a value: the rest of the line, with\n" ..
+		"no blanks around it; blank lines and lines starting with # are\n" ..
+		"skipped.  The current tree takes them all, or none (Ctrl-C too\n" ..
+		"gives back those taken): a line that is no ID, an ID out of its\n" ..
+		"range, listed twice or allocated already refuses the file,\n" ..
+		"naming the line.\n" ..
 		"'import pids' reads the running processes from /proc, each\n" ..
 		"PID with its command name, and sets the cyclic cursor after the\n" ..
 		"last PID the kernel handed out (its PIDs come from\n" ..
