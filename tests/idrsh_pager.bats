@@ -66,6 +66,16 @@ pty() {
 	assert_output "pager ran with: -R"
 }
 
+@test "pty: a pager that cannot run: the dump is printed whole, then the error" {
+	export PAGER="$BATS_TEST_TMPDIR/no-such-pager -R"
+	KEYS=("$FILL\n" 'dump --full\n' '\004')
+	pty "exec $IDRSH"
+	assert_success
+	assert_output --partial "dump: cannot run the pager '$PAGER' (set PAGER)"
+	run grep -c '^    L0 ' <<<"$output"
+	assert_output 300
+}
+
 @test "pty: the default dump fits the screen, says how to see more, is not paged" {
 	KEYS=("$FILL\n" 'dump\n' '\004')
 	pty "exec $IDRSH"

@@ -42,6 +42,10 @@ local function screen_lines()
 	return n >= 2 and math.tointeger(n) or 24
 end
 
+local function shell_quote(s)
+	return "'" .. s:gsub("'", "'\\''") .. "'"
+end
+
 -- Runs @feed(write), a command's text made piece by piece, each piece
 -- given to write(text).  The text goes through $PAGER (less -R by
 -- default) once it is @rows lines long, the terminal's height, else, or
@@ -50,7 +54,7 @@ end
 -- and feed stops), not the shell.  Return: feed's results, or nil and
 -- why.
 local function paged(feed, rows)
-	local held, lines, p, gone = {}, 0, nil, false
+	local held, lines, p, gone, missing = {}, 0, nil, false, nil
 	local pager = os.getenv("PAGER")
 	if not pager or not pager:find("%S") then pager = "less -R" end
 	local function write(text)
@@ -64,30 +68,35 @@ local function paged(feed, rows)
 		held[#held + 1] = text
 		lines = lines + select(2, text:gsub("\n", ""))
 		if lines < rows then return end
-		io.stdout:flush()
-		-- The write to a pager that has quit fails (EPIPE): no error.
-		sh.config.pipe_quiet(true)
-		p = io.popen(pager, "w")
-		if not p then
-			sh.config.pipe_quiet(false)
-			rows = nil
-		end
 		local all = table.concat(held)
-		held = nil
+		held, rows = nil, nil
+		-- A pager that cannot run would take the text with it: printed
+		-- instead, and said after.
+		local cmd = pager:match("^%s*(%S+)")
+		if os.execute("command -v " .. shell_quote(cmd) .. " >/dev/null 2>&1")
+		then
+			io.stdout:flush()
+			-- The write to a pager that has quit fails (EPIPE): no error.
+			sh.config.pipe_quiet(true)
+			p = io.popen(pager, "w")
+			if not p then sh.config.pipe_quiet(false) end
+		end
+		missing = not p
 		write(all)
 	end
 	local r = table.pack(pcall(feed, write))
+	local code
 	if p then
-		local _, _, code = p:close()
+		code = select(3, p:close())
 		sh.config.pipe_quiet(false)
-		if code == 127 then
-			return nil, "cannot run the pager '" .. pager .. "' (set PAGER)"
-		end
 	elseif held and #held > 0 then
 		outln(table.concat(held))
 	end
-	if not r[1] then error(r[2], 0) end
 	if gone then return true end
+	if not r[1] then error(r[2], 0) end
+	if missing or code == 127 then
+		return nil, "cannot run the pager '" .. pager .. "' (set PAGER)"
+	end
 	return table.unpack(r, 2, r.n)
 end
 
@@ -196,10 +205,6 @@ command {
 		end, rows)
 	end,
 }
-
-local function shell_quote(s)
-	return "'" .. s:gsub("'", "'\\''") .. "'"
-end
 
 local function render(text, format, file)
 	if not os.execute("command -v dot >/dev/null 2>&1") then
