@@ -32,7 +32,11 @@ local function tag_lines(p)
 	if p["end"] == "found" then
 		return head .. ("the slot's generation is %d, %d mod 2^%d: tag " ..
 			"%d is %s\n"):format(p.gen, gen, g, p.tag, gen == p.tag and
-			"current" or "stale")
+			"current" or "not current (stale, or never handed out)")
+	elseif p["end"] == "retired" then
+		return head .. ("the slot is retired, at generation %d: no tag of " ..
+			"it is live, and no ID will be handed out there again\n")
+			:format(p.gen)
 	elseif p["end"] == "free-slot" and last and last.level == 0 then
 		return head .. ("the slot is free, at generation %d: no tag of " ..
 			"it is live; its next ID gets tag %d\n"):format(p.gen, gen)

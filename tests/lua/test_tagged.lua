@@ -202,6 +202,13 @@ assert(free_path:find("the slot is free, at generation 0: no tag of it " ..
 	"is live; its next ID gets tag 0", 1, true), free_path)
 assert(not free_path:find("current"), free_path)
 assert(paths:path_text(0):find("tag 0 is current", 1, true))
-assert(paths:path_text(1 << 8):find("tag 1 is stale", 1, true))
+assert(paths:path_text(1 << 8):find("tag 1 is not current (stale, or " ..
+	"never handed out)", 1, true))
+-- A retired slot is neither free nor leafless.
+local worn = idr.new { tagged = { id_bits = 28, retire = true } }
+for _ = 1, 8 do worn:remove(worn:alloc_tagged("w")) end
+local retired = worn:path_text(0)
+assert(retired:find("the slot is retired, at generation 8", 1, true),
+	retired)
 assert(paths:path_text(200):find("no leaf holds the slot: no tag of it is " ..
 	"live; a new leaf starts at the seed, generation 0", 1, true))
