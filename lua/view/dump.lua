@@ -133,10 +133,16 @@ local function leaf_entries(d, n, indent)
 	else
 		total = G.used(n)
 	end
-	if total == 0 then
+	if total == 0 and d.range then
 		-- A leaf the range asks about, none of whose IDs are in it.
 		say(d, ("%s(none of its IDs in %d..%d)\n"):format(spaces(indent),
 			d.range[1], d.range[2]))
+		return
+	elseif total == 0 then
+		-- A tagged idr keeps its leaves, empty ones too: they hold the
+		-- generations.
+		say(d, ("%s(no IDs: the leaf keeps its generations)\n"):format(
+			spaces(indent)))
 		return
 	end
 	say(d, spaces(indent))

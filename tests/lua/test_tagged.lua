@@ -212,3 +212,10 @@ assert(retired:find("the slot is retired, at generation 8", 1, true),
 	retired)
 assert(paths:path_text(200):find("no leaf holds the slot: no tag of it is " ..
 	"live; a new leaf starts at the seed, generation 0", 1, true))
+
+-- A tagged idr keeps a leaf it emptied: the dump shows it, with no IDs.
+local kept = idr.new { tagged = { id_bits = 8 } }
+kept:remove_tagged(kept:alloc_tagged("a"))
+local shown = kept:dump()
+assert(shown:find("L0 0..63  0/64\n", 1, true), shown)
+assert(shown:find("(no IDs: the leaf keeps its generations)", 1, true), shown)
