@@ -12,6 +12,7 @@
 --   M.shape(t) -> the shape of tree @t: { ida, base, rcu, id_bits (of a
 --   tagged idr), tree = @t (read for "kept" below) }.
 --   M.range_of(shape, ev) -> the first ID of the L1 range @ev is in.
+--   M.ops(events) -> each operation's first and last index.
 --
 -- A keyed block (an L1 node's few lone IDs as sorted keys in one small
 -- block, no leaves) reports the events a node would: node-new, attach,
@@ -30,7 +31,8 @@
 --          events (shape.tree): a lookup, or a plain idr's removal,
 --          which takes the key out in place.
 -- Its slot-set and slot-clear are marked "run" (a split's: none, they
--- are in a leaf), its visits "block".
+-- are in a leaf), its visits "block", and a split's leaves "keys": each
+-- is made with a run of the block's keys, which it takes over.
 --
 -- A packed node with no room left moves when it grows: node-new of its
 -- range, perhaps its parent's attach, then node-free of the same range.
@@ -87,9 +89,11 @@ local function ranges_in(shape, events, a, b)
 			if is(ev, "node-new", 1) then
 				e.made = e.made or i
 			elseif is(ev, "node-free", 1) then
-				e.freed = i
-			elseif is(ev, "node-new", 0) or is(ev, "node-free", 0) then
+				e.freed = e.freed or i
+			elseif is(ev, "node-new", 0) then
 				e.leaves[#e.leaves + 1] = i
+			elseif is(ev, "node-free", 0) then
+				e.leaf_freed = true
 			elseif is(ev, "slot-set") or is(ev, "slot-clear") then
 				e.touched = e.touched or i
 			end
@@ -110,13 +114,26 @@ local function keyed_now(shape, x)
 		(n.keyed or 0) > 0 or false
 end
 
+-- A split: a node made, leaves made in it before the block's free (the
+-- new ID's own leaf may come after), and no leaf freed: a leaf freed
+-- was a real one, and the range a node's (an RCU idr's packed node
+-- copied without it).
+local function split(e)
+	if not (e.made and e.freed and e.freed > e.made) or e.leaf_freed then
+		return false
+	end
+	for _, i in ipairs(e.leaves) do
+		if i > e.made and i < e.freed then return true end
+	end
+	return false
+end
+
 -- What an L1 range's events @e show: "copy", "new", "gone", "split",
 -- "kept" (a block read or changed in place, as it is after them: @kept)
 -- or nil (whole nodes).
 local function block_kind(e, kept)
-	local leaves = #e.leaves > 0
-	if e.made and e.freed and leaves and e.leaves[1] > e.made and
-		e.leaves[#e.leaves] < e.freed then
+	local leaves = #e.leaves > 0 or e.leaf_freed
+	if split(e) then
 		return "split"
 	elseif leaves then
 		return nil
@@ -132,12 +149,23 @@ local function block_kind(e, kept)
 	return nil
 end
 
-local function mark_keyed(shape, events, a, b, marks)
+-- @keyed_after[x]: whether the range from x is a keyed block after
+-- events[a..b] (nil: as in the tree now); set to whether it was before.
+local function mark_keyed(shape, events, a, b, marks, keyed_after)
 	for x, e in pairs(ranges_in(shape, events, a, b)) do
-		local kind = block_kind(e, function() return keyed_now(shape, x) end)
+		local kind = block_kind(e, function()
+			if keyed_after[x] == nil then
+				keyed_after[x] = keyed_now(shape, x)
+			end
+			return keyed_after[x]
+		end)
+		keyed_after[x] = kind ~= nil and kind ~= "new"
 		for _, i in ipairs(kind and e.evs or {}) do
 			local ev = events[i]
-			if ev.event == "visit" and (kind ~= "split" or i < e.made) then
+			if kind == "split" and is(ev, "node-new", 0) and i > e.made and
+				i < e.freed then
+				marks[ev] = "keys"
+			elseif ev.event == "visit" and (kind ~= "split" or i < e.made) then
 				marks[ev] = "block"
 			elseif ev.level == 1 and ev.event ~= "visit" and
 				ev.event ~= "attach" then
@@ -192,19 +220,30 @@ local function mark_attach(events, a, b, marks)
 	end
 end
 
-function M.of(events, shape)
-	local marks, from = {}, 1
-	if shape.ida then return marks end
-	for i = 1, #events + 1 do
+--- M.ops(events) -> { { first, last }, ... }: each operation's events,
+-- from its op event to the one before the next.
+function M.ops(events)
+	local list, from = {}, 1
+	for i = 2, #events + 1 do
 		if not events[i] or events[i].event == "op" then
-			if i > from then
-				mark_keyed(shape, events, from, i - 1, marks)
-				mark_moved(events, from, i - 1, marks,
-					shape.rcu and "copied" or "moved")
-				mark_attach(events, from, i - 1, marks)
-			end
+			list[#list + 1] = { from, i - 1 }
 			from = i
 		end
+	end
+	return list
+end
+
+function M.of(events, shape)
+	local marks, keyed_after = {}, {}
+	if shape.ida then return marks end
+	-- Last operation first: whether a range was a keyed block before an
+	-- operation is what the one before it leaves.
+	local ops = M.ops(events)
+	for k = #ops, 1, -1 do
+		local a, b = ops[k][1], ops[k][2]
+		mark_keyed(shape, events, a, b, marks, keyed_after)
+		mark_moved(events, a, b, marks, shape.rcu and "copied" or "moved")
+		mark_attach(events, a, b, marks)
 	end
 	return marks
 end

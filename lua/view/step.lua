@@ -149,7 +149,11 @@ local PUT = { ["slot-set"] = true, attach = true }
 local TAKE = { ["slot-clear"] = true, detach = true }
 local function undo(ev, after, mark)
 	local bit = 1 << ev.slot
-	if M.REPLACES[mark] and ev.event ~= "node-free" then return after end
+	-- A split's leaf takes over a run of keys: they were there before.
+	if M.REPLACES[mark] and ev.event ~= "node-free" or
+		mark == "keys" and ev.event == "node-new" then
+		return after
+	end
 	if PUT[ev.event] then return after & ~bit end
 	if TAKE[ev.event] then return after | bit end
 	if ev.event == "node-new" then return 0 end
@@ -157,29 +161,39 @@ local function undo(ev, after, mark)
 end
 
 -- The present bitmap of the keyed block that the node-new events[@i]
--- (a copy or a split, @mark) replaces, from the new node's @new then: a
--- slot holds a run of keys if its run had keys before the operation.
--- A split's leaves are made with the block's keys (@at: the rows just
--- after each event); a copy's runs change after it (@now: the rows so
--- far, undone to then).
-local function old_block(events, i, mark, new, now, at)
-	local ev, bits = events[i], new
-	for j = i + 1, #events do
+-- (a copy or a split, @mark) replaces, in the operation events[@a..@b],
+-- from the new node's @new then: a slot holds a run of keys if its run
+-- had keys before the operation.  A split's leaves are made with the
+-- block's keys (@at: the rows just after each event); a copy's runs
+-- are read as they were before the operation: @now (the rows so far,
+-- undone to events[@i]) or the tree's, with the operation's changes
+-- before @i undone too (an RCU idr's removal takes the key out first).
+local function old_block(t, events, i, a, b, s)
+	local ev, bits, runs = events[i], s.new, {}
+	local function set(first, had)
+		local bit = 1 << (first - ev.first) // G.SLOTS
+		bits = had and bits | bit or bits & ~bit
+	end
+	for j = a, b do
 		local e = events[j]
-		if e.event == "op" then break end
-		local had
-		if e.level == 0 and e.first and e.first >= ev.first and
+		if e.level == 0 and is_node_event(e) and e.first >= ev.first and
 			e.first <= ev.last then
-			if mark == "split" and e.event == "node-new" then
-				had = at[j] ~= 0
-			elseif mark == "copy" and now[key(e)] then
-				had = now[key(e)] ~= 0
+			if s.mark == "split" and e.event == "node-new" and j > i then
+				set(e.first, s.at[j] ~= 0)
+			elseif s.mark == "copy" then
+				runs[key(e)] = e
 			end
 		end
-		if had ~= nil then
-			local bit = 1 << (e.first - ev.first) // G.SLOTS
-			bits = had and bits | bit or bits & ~bit
+	end
+	for k, e in pairs(runs) do
+		local v = s.now[k]
+		if v == nil then v = present_now(t, e) end
+		for j = i - 1, a, -1 do
+			if is_node_event(events[j]) and key(events[j]) == k then
+				v = undo(events[j], v, s.marks[events[j]])
+			end
 		end
+		set(e.first, v ~= 0)
 	end
 	return bits
 end
@@ -202,17 +216,22 @@ local function step_texts(t, events)
 	-- The node-free of a block a copy replaced, by place: drawn as the
 	-- old block once its copy's node-new, earlier, tells what it held.
 	local now, at, old_free = {}, {}, {}
+	-- Each event's operation, events[op[i][1] .. op[i][2]].
+	local op = {}
+	for _, r in ipairs(M.ops(events)) do
+		for i = r[1], r[2] do op[i] = r end
+	end
 	-- A block changed in place, not made anew with its keys, holds a
 	-- run of keys in a slot while the run holds keys.
 	local renewed = {}
-	for _, ev in ipairs(events) do
+	for i, ev in ipairs(events) do
 		if ev.event == "node-new" and ev.level == 1 and not ev.aux then
-			renewed[M.range_of(shape, ev)] = true
+			renewed[op[i][1] .. ":" .. M.range_of(shape, ev)] = true
 		end
 	end
-	local function run_changed(ev)
+	local function run_changed(ev, i)
 		local x = M.range_of(shape, ev)
-		if renewed[x] then return end
+		if renewed[op[i][1] .. ":" .. x] then return end
 		local k1 = "1:" .. x
 		if now[k1] == nil then
 			now[k1] = present_now(t, { level = 1, first = x })
@@ -232,12 +251,14 @@ local function step_texts(t, events)
 				old_free[k] = i
 			elseif ev.event == "node-new" and (mark == "copy" or
 				mark == "split") then
-				now[k] = old_block(events, i, mark, now[k], now, at)
+				now[k] = old_block(t, events, i, op[i][1], op[i][2],
+					{ mark = mark, new = now[k], now = now, at = at,
+					marks = marks })
 			end
 			if ev.event == "node-new" and old_free[k] then
 				at[old_free[k]], old_free[k] = now[k], nil
 			end
-			if mark == "run" then run_changed(ev) end
+			if mark == "run" then run_changed(ev, i) end
 		end
 	end
 	for i, ev in ipairs(events) do

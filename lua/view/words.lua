@@ -482,6 +482,16 @@ local MARKED = {
 				"node and a leaf", W.node(e))
 		end,
 	},
+	keys = {
+		["node-new"] = function(e)
+			return fmt("a new leaf %s joins the tree, with the keyed " ..
+				"block's IDs of its range", W.node(e))
+		end,
+		attach = function(e)
+			return fmt("slot %d of %s now holds the leaf just made (%s)",
+				e.slot, W.node(e), W.slot_ids(e))
+		end,
+	},
 	made = {
 		attach = function(e)
 			return fmt("slot %d of %s now holds the %s just made (%s)",

@@ -238,3 +238,58 @@ d:destroy()
 assert(not pcall(d.diff, d, m))
 
 -- }======================================================
+
+-- The row after the first line of @text that has @what, from @from on.
+local function row_of(told_text, what, from)
+	local at = assert(told_text:find(what, from or 1, true), what)
+	return assert(told_text:sub(at):match("\n[^\n]*\n  ([-+#.]+)\n"), what)
+end
+
+-- An RCU idr takes a key out of a block by a copy, after the slot-clear:
+-- the block read and freed still holds the run the key leaves.
+local r = idr.new { rcu = true }
+for _, rid in ipairs { 1000000, 1000100, 1000200 } do
+	r:alloc_u32("v", rid)
+end
+local rtext = r:step_text(function() return r:remove(1000100) end)
+assert(row_of(rtext, "goes through keyed block L1 999424") ==
+	slots { 9, 10, 12 }, rtext)
+assert(row_of(rtext, "node-new: a copy of keyed block") == slots { 9, 12 })
+assert(row_of(rtext, "node-free: the old keyed block") ==
+	slots { 9, 10, 12 })
+idr.rcu_barrier()
+
+-- A split whose new ID starts a run the block did not have: still a
+-- split, the block's rows its own.
+local s = idr.new()
+s:alloc_u32("v", 1000063)
+s:alloc_u32("v", 1000128)
+local stext = s:step_text(function() return s:alloc_u32("v", 1000064) end)
+assert(row_of(stext, "goes through keyed block L1 999424") ==
+	slots { 9, 11 }, stext)
+assert(row_of(stext, "node-free: the keyed block L1 999424") ==
+	slots { 9, 11 })
+assert(stext:find("now holds the new node, in the keyed block's place", 1,
+	true))
+
+-- An RCU idr's packed L1 node copied without a child it frees is a node,
+-- not a keyed block.
+local p = idr.new { rcu = true }
+p:alloc("v", 10)
+p:alloc("v", 70)
+local ptext = p:step_text(function() return p:remove(70) end)
+assert(not ptext:find("keyed block"), ptext)
+assert(ptext:find("node%-new: an RCU idr never changes packed node L1"))
+idr.rcu_barrier()
+
+-- Several operations in one list: each is read as the tree was then.
+local ops = idr.new()
+ops:alloc_u32("a", 1000000)
+ops:alloc_u32("b", 1000100)
+local mtext = ops:step_text(function()
+	ops:find(1000100)
+	return ops:alloc_u32("c", 1000001)
+end)
+local run = row_of(mtext, "reaches run L0 1000064..1000127 of the keyed block")
+assert(run:sub(37, 37) == "#", mtext)
+assert(row_of(mtext, "node-new: a new leaf L0 1000064..1000127") == run)
