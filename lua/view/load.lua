@@ -273,12 +273,11 @@ local function parse(text, name)
 	-- and says so (a save ends every line, its 'end' too).
 	local cut = text:sub(-1) ~= "\n"
 	if cut then text = text .. "\n" end
-	local last = cut and select(2, text:gsub("\n", "")) or 0
-	for line in text:gmatch("(.-)\n") do
+	for line, after in text:gmatch("(.-)\n()") do
 		st.n = st.n + 1
 		local ok, err = parse_line(st, (line:gsub("\r$", "")))
 		if not ok then
-			if st.n == last then
+			if cut and after > #text then
 				err = err .. "; the file ends in this line, with no " ..
 					"newline (truncated?)"
 			end
