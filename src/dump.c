@@ -168,6 +168,12 @@ static void leaf_entries(struct dumper *d, const struct idr_view *v,
 	char buf[ENTRY_TEXT_MAX + 48];
 
 	say(d, "%*s", indent, "");
+	/* A tagged idr keeps its leaves, empty ones too: they hold the
+	 * generations. */
+	if (!total) {
+		say(d, "(no IDs: the leaf keeps its generations)\n");
+		return;
+	}
 	for (slot = 0; slot < v->slots && shown < d->opts.max_entries; slot++) {
 		size_t len;
 
@@ -367,19 +373,41 @@ static const char *const path_ends[] = {
 static void path_tag(FILE *out, const struct idr *idr, const struct idr_path *p)
 {
 	unsigned int g = 31 - p->id_bits;
+	uint64_t gen = p->gen & (((uint64_t)1 << g) - 1);
 
 	fprintf(out,
 		"tagged idr: bits %u..30 of %lu carry the tag %lu, "
 		"which idr_find() ignores; the ID is %lu\n",
 		p->id_bits, p->id, p->tag,
 		p->id & (unsigned long)idr__id_max(idr));
-	fprintf(out,
-		"the slot's generation is %" PRIu64 ", %" PRIu64
-		" mod 2^%u: tag %lu is %s\n",
-		p->gen, p->gen & (((uint64_t)1 << g) - 1), g, p->tag,
-		(p->gen & (((uint64_t)1 << g) - 1)) == p->tag
-			? "current"
-			: "not current (stale, or never handed out)");
+	/* Current only for a live ID: a free slot's generation is its next
+	 * ID's, and a slot with no leaf has the seed's. */
+	if (p->end == IDR_PATH_FOUND)
+		fprintf(out,
+			"the slot's generation is %" PRIu64 ", %" PRIu64
+			" mod 2^%u: tag %lu is %s\n",
+			p->gen, gen, g, p->tag,
+			gen == p->tag ? "current"
+				      : "not current (stale, or never handed "
+					"out)");
+	else if (p->end == IDR_PATH_RETIRED)
+		fprintf(out,
+			"the slot is retired, at generation %" PRIu64
+			": no tag of it is live, and no ID will be handed "
+			"out there again\n",
+			p->gen);
+	else if (p->end == IDR_PATH_FREE_SLOT && p->steps &&
+		 !p->step[p->steps - 1].level)
+		fprintf(out,
+			"the slot is free, at generation %" PRIu64
+			": no tag of it is live; its next ID gets tag %" PRIu64
+			"\n",
+			p->gen, gen);
+	else
+		fprintf(out,
+			"no leaf holds the slot: no tag of it is live; a new "
+			"leaf starts at the seed, generation %" PRIu64 "\n",
+			p->gen);
 }
 
 /* The ID's key in a keyed block: its index's bits below the block's
@@ -396,7 +424,9 @@ static void path_keyed_step(FILE *out, const struct idr_path *p,
 {
 	fprintf(out, "L%u %lu..%lu: ", st->level, st->first, st->last);
 	if (st->level)
-		fprintf(out, "keyed block of %u ID%s, not a node: slot %u %s\n",
+		fprintf(out,
+			"keyed block of %u ID%s (a packed node with no "
+			"leaves): slot %u %s\n",
 			keyed, keyed == 1 ? "" : "s", st->slot,
 			st->present ? "holds some of its keys"
 				    : "holds none of its keys");

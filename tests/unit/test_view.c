@@ -583,6 +583,34 @@ static void view_stats_print_empty(void)
 	idr_destroy(&idr);
 }
 
+/* A tagged idr keeps a leaf it emptied: the dump says why it is there,
+ * and its path that no tag of the slot is live. */
+static void view_tagged_empty_leaf(void)
+{
+	char *text = NULL, dots[IDR_SLOTS + 1], want[IDR_SLOTS + 128];
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	DEFINE_IDR(idr);
+
+	memset(dots, '.', IDR_SLOTS);
+	dots[IDR_SLOTS] = '\0';
+	snprintf(want, sizeof(want),
+		 "\nL0 0..%d  0/%d\n  %s\n  (no IDs: the leaf keeps its "
+		 "generations)\n",
+		 IDR_SLOTS - 1, IDR_SLOTS, dots);
+	CHECK_EQ(idr_tag_init(&idr, 8, 0), 0);
+	CHECK(idr_remove_tagged(&idr, idr_alloc_tagged(&idr, &idr, 0, 0,
+						       GFP_KERNEL)) == &idr);
+	CHECK_EQ(idr_dump(&idr, mem, NULL), 0);
+	CHECK_EQ(idr_path_print(&idr, 0, mem), 0);
+	fclose(mem);
+	CHECK(strstr(text, want) != NULL);
+	CHECK(strstr(text, "\nthe slot is free, at generation 1: no tag of it "
+			   "is live; its next ID gets tag 1\n") != NULL);
+	free(text);
+	idr_destroy(&idr);
+}
+
 /* {==================== The cursor and the facts ==================== */
 
 struct seen {
@@ -856,6 +884,7 @@ static void view_unalloc_keeps_generation(void)
 void suite_view(void)
 {
 	RUN(view_stats_print_empty);
+	RUN(view_tagged_empty_leaf);
 	RUN(view_path_of_ulong_max);
 #if IDR_BITS == 6
 	RUN(view_golden_empty);
