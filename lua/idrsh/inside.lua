@@ -54,9 +54,7 @@ end
 -- and feed stops), not the shell.  Return: feed's results, or nil and
 -- why.
 local function paged(feed, rows)
-	local held, lines, p, gone, missing = {}, 0, nil, false, nil
-	local pager = os.getenv("PAGER")
-	if not pager or not pager:find("%S") then pager = "less -R" end
+	local held, lines, p, gone, missing, pager = {}, 0, nil, false, nil, nil
 	local function write(text)
 		if p then
 			gone = gone or not p:write(text)
@@ -70,6 +68,8 @@ local function paged(feed, rows)
 		if lines < rows then return end
 		local all = table.concat(held)
 		held, rows = nil, nil
+		pager = os.getenv("PAGER")
+		if not pager or not pager:find("%S") then pager = "less -R" end
 		-- A pager that cannot run would take the text with it: printed
 		-- instead, and said after.
 		local cmd = pager:match("^%s*(%S+)")
