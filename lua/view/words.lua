@@ -447,6 +447,19 @@ local MARKED_KERNEL = {
 		"change in place)",
 }
 
+-- An attach told by what it hangs from the slot: @what, or what(e).
+local function hangs(what)
+	return function(e)
+		return fmt("slot %d of %s now holds %s (%s)", e.slot, W.node(e),
+			type(what) == "function" and what(e) or what, W.slot_ids(e))
+	end
+end
+
+-- A new node's attach, a split's leaf's too.
+local just_made = hangs(function(e)
+	return (e.level == 1 and "the leaf" or "the node") .. " just made"
+end)
+
 local MARKED = {
 	block = {
 		visit = function(e)
@@ -472,10 +485,7 @@ local MARKED = {
 		end,
 	},
 	new = {
-		attach = function(e)
-			return fmt("slot %d of %s now holds the new keyed block (%s)",
-				e.slot, W.node(e), W.slot_ids(e))
-		end,
+		attach = hangs("the new keyed block"),
 		["node-new"] = function(e)
 			return fmt("a new keyed block %s joins the tree: a lone ID's " ..
 				"range gets one small block of sorted keys, not an L1 " ..
@@ -487,18 +497,9 @@ local MARKED = {
 			return fmt("a new leaf %s joins the tree, with the keyed " ..
 				"block's IDs of its range", W.node(e))
 		end,
-		attach = function(e)
-			return fmt("slot %d of %s now holds the leaf just made (%s)",
-				e.slot, W.node(e), W.slot_ids(e))
-		end,
+		attach = just_made,
 	},
-	made = {
-		attach = function(e)
-			return fmt("slot %d of %s now holds the %s just made (%s)",
-				e.slot, W.node(e), e.level == 1 and "leaf" or "node",
-				W.slot_ids(e))
-		end,
-	},
+	made = { attach = just_made },
 	top = {
 		attach = function(e)
 			return fmt("slot 0 of %s, the new top, now holds the old top " ..
@@ -506,11 +507,7 @@ local MARKED = {
 		end,
 	},
 	copy = {
-		attach = function(e)
-			return fmt("slot %d of %s now holds the keyed block's copy, in " ..
-				"the old block's place (%s)", e.slot, W.node(e),
-				W.slot_ids(e))
-		end,
+		attach = hangs("the keyed block's copy, in the old block's place"),
 		["node-new"] = function(e)
 			return fmt("a copy of keyed block %s is made with the keys it " ..
 				"is to hold: a block is as big as its keys, and on an RCU " ..
@@ -528,10 +525,7 @@ local MARKED = {
 		end,
 	},
 	split = {
-		attach = function(e)
-			return fmt("slot %d of %s now holds the new node, in the " ..
-				"keyed block's place (%s)", e.slot, W.node(e), W.slot_ids(e))
-		end,
+		attach = hangs("the new node, in the keyed block's place"),
 		["node-new"] = function(e)
 			return fmt("a node %s is made, with leaves, to take the " ..
 				"keyed block's IDs: a block holds only a few lone IDs",
@@ -543,10 +537,7 @@ local MARKED = {
 		end,
 	},
 	moved = {
-		attach = function(e)
-			return fmt("slot %d of %s now holds the bigger copy, in the " ..
-				"old block's place (%s)", e.slot, W.node(e), W.slot_ids(e))
-		end,
+		attach = hangs("the bigger copy, in the old block's place"),
 		["node-new"] = function(e)
 			return fmt("%s was packed with no room left: a copy with more " ..
 				"room (a bigger block, or a whole node) is made to take " ..
@@ -558,11 +549,8 @@ local MARKED = {
 		end,
 	},
 	copied = {
-		attach = function(e)
-			return fmt("slot %d of %s now holds the copy, in the old " ..
-				"block's place; a reader still in the old block reads it " ..
-				"as it was (%s)", e.slot, W.node(e), W.slot_ids(e))
-		end,
+		attach = hangs("the copy, in the old block's place; a reader " ..
+			"still in the old block reads it as it was"),
 		["node-new"] = function(e)
 			return fmt("an RCU idr never changes packed %s in place, as " ..
 				"a reader may be in it: a copy with the change is made " ..
