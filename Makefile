@@ -87,12 +87,30 @@ DEPS_TEST := $(DEPS_BUILD) lua5.4 valgrind bats bats-support bats-assert \
 	clang libclang-rt-14-dev g++ python3 \
 	binutils graphviz mandoc groff-base man-db chromium
 
-.PHONY: all run test bench valgrind install install-lua install-man uninstall \
+.PHONY: all help run test bench valgrind install install-lua install-man uninstall \
 	clean deps-build deps-test lua-module demo examples-svg format \
 	format-check
 
 all: $(B)/libidr.a $(B)/libidr.so $(B)/libidr-rcu.a $(B)/libidr-rcu.so \
 	$(B)/idr.so $(B)/idrsh
+
+help:
+	@printf '%s\n' 'make targets (everything builds into build/):' \
+	'  run            build, then start idrsh, the interactive shell' \
+	'  test           build, then run every test suite' \
+	'  all            the libraries, the Lua module and idrsh (the default)' \
+	'  demo           build and run a short C demo' \
+	'  examples-svg   build/tree.svg, the quickstart'"'"'s tree by Graphviz' \
+	'  bench          this idr beside its peers (bench-plot: the figures)' \
+	'  valgrind       the C, Lua and shell suites under valgrind' \
+	'  fuzz           the fuzzers (fuzz-build, fuzz-merge)' \
+	'  soak           threads sharing one idr, under ThreadSanitizer' \
+	'  mutate         small changes to src/*.c against the unit tests' \
+	'  install        PREFIX (default /usr/local), DESTDIR; uninstall' \
+	'  deb, rock      the Debian packages, the LuaRocks rock; lintian' \
+	'  format         clang-format the sources (format-check: only check)' \
+	'  deps-list      the Debian packages each target installs' \
+	'  clean          remove build/'
 
 deps-build:
 	@sh .ci/deps $(DEPS_BUILD)
@@ -315,8 +333,9 @@ valgrind: deps-test all $(B)/unit/unit
 # make, so that make install prints exactly that and make uninstall
 # removes exactly that (directories stay: they may have been there).
 # Debian's lua5.4 looks for C modules in /usr/local/lib/lua/5.4, and
-# bash-completion in /usr/share/bash-completion/completions and, for
-# a PREFIX of its own, in $XDG_DATA_DIRS/bash-completion/completions.
+# bash-completion in ~/.local/share/bash-completion/completions (so
+# PREFIX=~/.local needs nothing more), /usr/local/share/... and
+# /usr/share/..., or $XDG_DATA_DIRS/bash-completion/completions.
 COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
 MAN1_PAGES = $(wildcard man/*.1)
 MAN3_PAGES = $(wildcard man/*.3 man/*.3lua)
@@ -355,6 +374,12 @@ install: install-lib install-bin install-completion install-lua install-man
 		echo 'idr: link with -Wl,-rpath,$(LIBDIR), set LD_LIBRARY_PATH, or link'; \
 		echo 'idr: statically with pkg-config --static (doc/c.md: "Building a program")')
 
+# The .pc files name their directories from ${prefix} where they are
+# under it, so that pkgconf --define-prefix can move an install.
+pc_dir = $(patsubst $(PREFIX)/%,$${prefix}/%,$(1))
+PC_LIBDIR = $(call pc_dir,$(LIBDIR))
+PC_INCLUDEDIR = $(call pc_dir,$(INCLUDEDIR))
+
 install-lib: $(B)/libidr.a $(B)/libidr.so $(B)/libidr-rcu.a $(B)/libidr-rcu.so
 	install -d $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR) \
 		$(DESTDIR)$(PKGCONFIGDIR)
@@ -365,8 +390,8 @@ install-lib: $(B)/libidr.a $(B)/libidr.so $(B)/libidr-rcu.a $(B)/libidr-rcu.so
 		$(DESTDIR)$(LIBDIR)/libidr.so.$(VERSION)
 	ln -sf libidr.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libidr.so.$(SOVERSION)
 	ln -sf libidr.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/libidr.so
-	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' \
-		'includedir=$(INCLUDEDIR)' '' 'Name: idr' \
+	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(PC_LIBDIR)' \
+		'includedir=$(PC_INCLUDEDIR)' '' 'Name: idr' \
 		'Description: the Linux kernel integer ID allocator' \
 		'Version: $(VERSION)' 'Cflags: -I$${includedir}' \
 		'Libs: -L$${libdir} -lidr' > $(DESTDIR)$(PKGCONFIGDIR)/idr.pc
@@ -378,8 +403,8 @@ install-lib: $(B)/libidr.a $(B)/libidr.so $(B)/libidr-rcu.a $(B)/libidr-rcu.so
 	ln -sf libidr-rcu.so.$(VERSION) \
 		$(DESTDIR)$(LIBDIR)/libidr-rcu.so.$(RCU_SOVERSION)
 	ln -sf libidr-rcu.so.$(RCU_SOVERSION) $(DESTDIR)$(LIBDIR)/libidr-rcu.so
-	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' \
-		'includedir=$(INCLUDEDIR)' '' 'Name: idr-rcu' \
+	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(PC_LIBDIR)' \
+		'includedir=$(PC_INCLUDEDIR)' '' 'Name: idr-rcu' \
 		'Description: idrs whose readers take no lock, under liburcu' \
 		'Version: $(VERSION)' 'Requires: idr liburcu' \
 		'Cflags: -I$${includedir}' 'Libs: -L$${libdir} -lidr-rcu' \

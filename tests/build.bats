@@ -32,6 +32,10 @@ setup() {
 	[ "$(readlink "$dest/opt/idr/lib/libidr.so.1")" = libidr.so.0.2.0 ]
 	[ -f "$dest/opt/idr/lib/pkgconfig/idr.pc" ]
 	[ -L "$dest/opt/idr/lib/pkgconfig/libidr.pc" ]
+	# Directories from ${prefix}: pkgconf --define-prefix can move it.
+	grep -qxF 'libdir=${prefix}/lib' "$dest/opt/idr/lib/pkgconfig/idr.pc"
+	grep -qxF 'includedir=${prefix}/include' \
+		"$dest/opt/idr/lib/pkgconfig/idr-rcu.pc"
 	run make -s uninstall DESTDIR="$dest" PREFIX=/opt/idr
 	[ "$status" -eq 0 ]
 	[ -z "$(find "$dest" -type f -o -type l)" ]
@@ -193,6 +197,20 @@ setup() {
 		run $cmd -n
 		[ "$status" -eq 0 ] || { echo "$cmd: $output"; return 1; }
 	done < "$BATS_TEST_TMPDIR/cmds"
+}
+
+@test "make help lists targets that exist, the README's among them" {
+	run make -s help
+	[ "$status" -eq 0 ]
+	names=$(sed -n 's/^  \([a-z][a-z, -]*[a-z]\)  .*/\1/p' <<< "$output" |
+		tr -d ,)
+	[ "$(wc -w <<< "$names")" -ge 15 ]
+	for t in $names run test; do
+		grep -qw "$t" <<< "$names" || { echo "help lacks $t"; return 1; }
+		# make -q exits 2 only for an error: here, no rule for $t.
+		run make -q "$t"
+		[ "$status" -ne 2 ] || { echo "no target $t: $output"; return 1; }
+	done
 }
 
 # make test's quiet run (tests/run-suite, tests/run-all) on fake suites:
