@@ -1,7 +1,9 @@
 -- The Lua 5.4 module "idr", for LuaRocks.  From the top of the source tree:
 --
---   luarocks --lua-version=5.4 make rockspecs/idr-0.2.0-1.rockspec
+--   luarocks --lua-version=5.4 make --deps-mode=none rockspecs/idr-0.2.0-1.rockspec
 --
+-- (--deps-mode=none: Debian's lua-dkjson answers the one dependency, but
+-- LuaRocks does not count it and, offline, would stop; doc/install.md.)
 -- builds the binding and the library together into one idr.so against
 -- the system's Lua 5.4 headers: no readline, no idrsh, no pkg-config;
 -- libidr-rcu too, which needs liburcu.  The project has no public
