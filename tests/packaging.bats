@@ -111,17 +111,37 @@ holds() {
 		/usr/share/bash-completion/completions/idrsh
 }
 
-@test "libidr-dev, lua-idr and idrsh hold the README and every doc/ page" {
-	local p f base
+@test "libidr-dev, lua-idr and idrsh hold the README and doc/, whose links work there" {
+	local p f
 	for p in libidr-dev lua-idr idrsh; do
 		contents "$p" > "$BATS_TEST_TMPDIR/list"
+		# Uncompressed and in their places: the README links doc/X.md.
 		for f in README.md doc/*; do
-			base=/usr/share/doc/$p/${f##*/}
-			grep -qx -e "$base" -e "$base.gz" "$BATS_TEST_TMPDIR/list" ||
-				{ echo "$p lacks $base"; return 1; }
+			grep -qxF "/usr/share/doc/$p/$f" "$BATS_TEST_TMPDIR/list" ||
+				{ echo "$p lacks /usr/share/doc/$p/$f"; return 1; }
+		done
+		for f in $(grep -o '](doc/[^)#]*' README.md | cut -c3- | sort -u); do
+			[ -f "$STAGE/usr/share/doc/$p/$f" ] ||
+				{ echo "$p: the README's link $f leads nowhere"; return 1; }
 		done
 	done
 	! contents libidr1 | grep -q '\.md'
+}
+
+@test "the packages hold the examples: C in libidr-dev, Lua in lua-idr, idrsh's in idrsh" {
+	holds libidr-dev /usr/share/doc/libidr-dev/examples/minor-numbers.c
+	holds lua-idr /usr/share/doc/lua-idr/examples/pid-allocator.lua
+	holds idrsh /usr/share/doc/idrsh/examples/quickstart.idrsh \
+		/usr/share/doc/idrsh/examples/lessons/why-64.lesson
+}
+
+@test "the source package builds, in the 3.0 (quilt) format its version asks for" {
+	[ "$(cat debian/source/format)" = "3.0 (quilt)" ]
+	[ -f "build/deb/idr_$VERSION.orig.tar.xz" ]
+	[ -f "build/deb/idr_$VERSION-1.dsc" ]
+	# The upstream tarball is the tree without debian/.
+	! tar -tJf "build/deb/idr_$VERSION.orig.tar.xz" | grep -q '^[^/]*/debian/'
+	tar -tJf "build/deb/idr_$VERSION.orig.tar.xz" | grep -qx "idr-$VERSION/src/idr.h"
 }
 
 @test "debian/copyright: MIT for the library and module, GPL-3+ for the idrsh binary" {

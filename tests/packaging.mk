@@ -1,8 +1,10 @@
 # tests/packaging.mk - the ways users install idr, built for make test
 # (included by the Makefile):
 #
-#   make deb        dpkg-buildpackage -b of a copy of the tree in
-#                   build/deb/src: the .deb files land in build/deb
+#   make deb        dpkg-buildpackage of a copy of the tree in
+#                   build/deb/src, with the upstream tarball (the copy
+#                   without debian/) that the 3.0 (quilt) format needs:
+#                   the source package and the .deb files land in build/deb
 #   make rock       luarocks make of a copy in build/rock/src, into the
 #                   tree build/rock/tree, and the binary rock packed from
 #                   it (luarocks pack) in build/rock
@@ -40,7 +42,10 @@ $(B)/deb/stamp: $(PKG_FILES)
 	$(Q)rm -rf $(B)/deb
 	$(Q)$(call copy_tree,$(B)/deb/src)
 	$(Q)mkdir -p $(B)/deb/tmp
-	$(Q)cd $(B)/deb/src && $(DEB_ENV) dpkg-buildpackage -us -uc -b \
+	$(Q)tar -C $(B)/deb --exclude=src/debian \
+		--transform 's|^src|idr-$(VERSION)|' \
+		-cJf $(B)/deb/idr_$(VERSION).orig.tar.xz src
+	$(Q)cd $(B)/deb/src && $(DEB_ENV) dpkg-buildpackage -us -uc \
 		> ../build.log 2>&1 || { tail -n 30 ../build.log; exit 1; }
 	$(Q)touch $@
 
@@ -70,9 +75,7 @@ $(B)/rock/stamp: $(PKG_FILES)
 deb: $(B)/deb/stamp
 rock: $(B)/rock/stamp
 
-# The packages are not meant for Debian's archive: the one warning
-# silenced (initial-upload-closes-no-bugs) is explained in
-# debian/*.lintian-overrides.
+# lintian over the source and binary packages: no error, no warning.
 LINTIAN := lintian --fail-on error,warning --pedantic
 lintian: $(B)/deb/stamp
 	$(LINTIAN) $(B)/deb/idr_$(VERSION)-1_*.changes

@@ -101,7 +101,7 @@ function nodeBox(svg, f, i, ctx) {
     /* An IDA bitmap: a bar as high as the share of its bits set. */
     if (r[6] && r[6].bits && c !== ".") {
       var h = Math.max(2, Math.round((G.cell - 2) * countAt(ctx.f, i + 1, s,
-        ctx.upto) / r[6].bits));
+        ctx.shownTo) / r[6].bits));
       el("rect", { "class": "bits", x: x + 1, y: y + G.cell - 1 - h,
         width: G.cell - 2, height: h }, g);
     }
@@ -125,9 +125,9 @@ function draw(i, k) {
     p.textContent = f.t ? "(empty tree)" : "(no tree)";
     return p;
   }
-  var upto = k < 0 ? f.e.length - 1 : k;
-  var ctx = { cells: cellsAt(f, upto), state: [], isNew: [], changed: {},
-    cur: k >= 0 ? f.e[k] : null, f: f, upto: upto };
+  var shownTo = k < 0 ? f.e.length - 1 : k;
+  var ctx = { cells: cellsAt(f, shownTo), state: [], isNew: [], changed: {},
+    cur: k >= 0 ? f.e[k] : null, f: f, shownTo: shownTo };
   f.e.forEach(function (e, j) {
     if ((e.a || e.d) && (k < 0 || j === k))
       ctx.changed[e.b + ":" + e.s] = 1;
@@ -137,7 +137,7 @@ function draw(i, k) {
     viewBox: "0 0 " + f.w + " " + f.h, role: "img",
     "aria-label": "the tree" });
   f.b.forEach(function (box, b) {
-    ctx.state[b] = shown(f, b + 1, upto);
+    ctx.state[b] = shown(f, b + 1, shownTo);
     /* After the operation, what it freed shows faded. */
     if (k < 0 && box.k === "g") ctx.state[b] = "going";
     if (box.p && ctx.state[b] !== "gone" && ctx.state[b] !== "notyet" &&
