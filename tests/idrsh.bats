@@ -941,13 +941,25 @@ idrsh: <stdin>:4: dot: /nonexistent/dir/t.dot: No such file or directory"
 }
 
 @test "SIGINT interrupts a running Lua loop in batch; the next line runs" {
-	printf 'alloc a\nlua while true do end\ncount\n' > "$BATS_TEST_TMPDIR/in"
-	run --separate-stderr bash -c '"$1" < "$2" & pid=$!; sleep 0.5; kill -INT $pid; wait $pid' \
-		sh "$IDRSH" "$BATS_TEST_TMPDIR/in"
+	# The signal goes once line 2's error is out (idrsh is up and its
+	# handler set) and line 3's loop has had a second to begin; a
+	# watchdog ends a run that the signal missed.
+	printf 'alloc a\nfind 99\nlua while true do end\ncount\n' > "$BATS_TEST_TMPDIR/in"
+	run --separate-stderr bash -c '
+		: > "$3"
+		"$1" < "$2" 2> "$3" & pid=$!
+		(sleep 30; kill -KILL $pid) >/dev/null 2>&1 </dev/null 3>&- & dog=$!
+		for i in $(seq 100); do grep -qs "no id 99" "$3" && break; sleep 0.1; done
+		sleep 1
+		kill -INT $pid
+		wait $pid; status=$?; kill $dog 2>/dev/null
+		cat "$3" >&2; exit $status' \
+		sh "$IDRSH" "$BATS_TEST_TMPDIR/in" "$BATS_TEST_TMPDIR/err"
 	assert_failure 1
 	assert_equal "$output" "0
 1"
-	assert_equal "$stderr" "idrsh: <stdin>:2: interrupted!"
+	assert_equal "$stderr" "idrsh: <stdin>:2: find: no id 99 (ENOENT)
+idrsh: <stdin>:3: interrupted!"
 }
 
 @test "history is not written in batch mode, even with IDRSH_HISTORY" {

@@ -135,7 +135,7 @@ tags() {
 	[ "$status" -eq 0 ]
 	[ -f "$dest/usr/share/man/man1/idrsh.1" ]
 	[ -f "$dest/usr/share/man/man3/idr.3lua" ]
-	run man --manpath="$dest/usr/share/man" -P cat 1 idrsh
+	run env MANWIDTH=200 man --manpath="$dest/usr/share/man" -P cat 1 idrsh
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"interactive shell of idr"* ]]
 }

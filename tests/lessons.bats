@@ -925,7 +925,7 @@ count"
 
 # At a terminal: feeds keys to idrsh on a pty (as idrsh_interactive.bats).
 pty() {
-	run bash -c '
+	run timeout 60 bash -c '
 		idrsh=$1; shift
 		for keys in "$@"; do
 			# Ctrl-C flushes what idrsh has not read yet: a slow start

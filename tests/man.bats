@@ -26,11 +26,12 @@ setup() {
 	[ "$status" -eq 0 ]
 	names=$(sed -n 's/^IDR_API [^(]*[ *]\([a-zA-Z_0-9]*\)(.*/\1/p' src/idr.h src/idr_view.h)
 	[ -n "$names" ]
-	for n in $names idr_for_each_entry DEFINE_IDR; do
+	for n in $names idr_for_each_entry DEFINE_IDR IDR_INIT IDA_INIT \
+		idr_is_err IS_ERR ERR_PTR; do
 		[ "$(cat "$dest/usr/share/man/man3/$n.3")" = ".so man3/idr.3" ] ||
 			{ echo "no page for $n"; return 1; }
 	done
-	run man --manpath="$dest/usr/share/man" -P cat idr_alloc
+	run env MANWIDTH=200 man --manpath="$dest/usr/share/man" -P cat idr_alloc
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"the Linux kernel's integer ID allocator"* ]]
 }
