@@ -357,9 +357,13 @@ unsigned long ida_count(const struct ida *ida)
 
 void ida_destroy(struct ida *ida)
 {
+	bool op;
+
 	ida_lock(ida);
+	op = idr__op(&ida->ida_rt, "ida_destroy", 0, 0, 0);
 	idr__free_all(&ida->ida_rt);
 	idr__cache_drain(&ida->ida_rt);
+	idr__done(&ida->ida_rt, op, 0);
 	ida_unlock(ida);
 }
 

@@ -469,9 +469,13 @@ unsigned long idr_count(const struct idr *idr)
 	return idr->idr_count;
 }
 
+/* Its nodes go untraced, all at once: the "op" and "done" say so. */
 void idr_destroy(struct idr *idr)
 {
+	bool op = idr__op(idr, "destroy", 0, 0, 0);
+
 	idr__free_all(idr);
 	idr__cache_drain(idr);
 	mods_leave(idr->idr_mods);
+	idr__done(idr, op, 0);
 }

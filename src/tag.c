@@ -115,6 +115,7 @@ void *idr__tag_remove(struct idr *idr, uint64_t index, bool *gone)
  * no tag. */
 void *idr_unalloc(struct idr *idr, unsigned long id)
 {
+	bool op = idr__op(idr, "unalloc", 0, 0, id), gone = false;
 	void *entry = NULL;
 
 	if (idr__tagged(idr))
@@ -122,7 +123,8 @@ void *idr_unalloc(struct idr *idr, unsigned long id)
 	/* A retired slot stays full but holds no ID: not the caller's. */
 	if (id >= idr->idr_base &&
 	    !(idr__tagged(idr) && idr__tag_retired(idr, id - idr->idr_base)))
-		idr__delete(idr, id - idr->idr_base, &entry);
+		gone = idr__delete(idr, id - idr->idr_base, &entry);
+	idr__done(idr, op, gone ? (int64_t)id : -ENOENT);
 	return entry;
 }
 

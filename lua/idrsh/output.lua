@@ -385,7 +385,7 @@ local OP_ARGS = {
 	ida_alloc_range = "range", ida_find_first_range = "range",
 	get_new_above = "range", alloc_cyclic = "range and id",
 	get_new = "none", pre_get = "none", for_each = "none",
-	ida_count = "none",
+	ida_count = "none", destroy = "none", ida_destroy = "none",
 }
 
 -- A trace event, {"trace": {event, op, level, first, ...}}; an op

@@ -116,6 +116,8 @@ local function range(ev, inclusive)
 	return ("in [%d, %d)"):format(ev.start, e)
 end
 
+local DESTROY = { destroy = true, ida_destroy = true }
+
 -- The first sentence of an operation: what it is asked to do.
 local function asked(ev)
 	local op, call = ev.op, W.call(ev)
@@ -145,6 +147,12 @@ local function asked(ev)
 			range(ev, true))
 	elseif op == "ida_count" then
 		return call .. ": count the IDs in use, bitmap by bitmap."
+	elseif DESTROY[op] then
+		return call .. ": give back every ID and free every node, all " ..
+			"at once (none of it is traced one by one)."
+	elseif op == "unalloc" then
+		return call .. ": give the ID back as if never handed out (on " ..
+			"a tagged idr its slot's generation stays)."
 	end
 	return call .. "."
 end
@@ -174,7 +182,7 @@ local function where(ev, s)
 		op:find("find_first") then
 		id = ev.start
 	elseif op == "get_new" or op == "for_each" or op == "pre_get" or
-		op == "ida_count" or op == "set_cursor" then
+		op == "ida_count" or op == "set_cursor" or DESTROY[op] then
 		return nil
 	else
 		id = ev.id
@@ -431,6 +439,7 @@ local function result(st, ev)
 	end
 	local op = ev.op
 	if op == "pre_get" then return "Result: the cache is full." end
+	if DESTROY[op] then return "Result: the tree is empty." end
 	if op == "set_cursor" then
 		return ("Result: the cursor is %d (idr_set_cursor() returns " ..
 			"nothing)."):format(st.id)
@@ -438,7 +447,8 @@ local function result(st, ev)
 	if op == "for_each" then return ("Result: %d."):format(r) end
 	if op == "ida_count" then return ("Result: %d IDs."):format(r) end
 	if op == "ida_exists" then return ("Result: ID %d is in use."):format(r) end
-	local verb = SEARCH[op] and "allocated" or op:find("remove") and "removed"
+	local verb = SEARCH[op] and "allocated" or
+		(op:find("remove") or op == "unalloc") and "removed"
 		or op:find("free") and "freed" or op == "replace" and "replaced"
 		or "found"
 	-- idr_tag_check() returns 0 for a live tagged ID: tell the one asked.

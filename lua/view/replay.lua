@@ -291,7 +291,7 @@ end
 -- The operations that change a tree: what rec:watch() records.
 local CHANGES = { "alloc", "alloc_cyclic", "alloc_u32", "remove",
 	"replace", "pre_get", "get_new", "get_new_above", "alloc_tagged",
-	"remove_tagged", "set_cursor", "free" }
+	"remove_tagged", "set_cursor", "free", "unalloc", "clear" }
 
 local function repr(v)
 	if type(v) == "string" then return format("%q", v) end

@@ -146,6 +146,7 @@ end
 -- leaves the slot holding a child, and a copy's node-new leaves the
 -- place to the old block (see old_block()).
 local PUT = { ["slot-set"] = true, attach = true }
+local DESTROYS = { destroy = true, ida_destroy = true }
 local TAKE = { ["slot-clear"] = true, detach = true }
 local function undo(ev, after, mark)
 	local bit = 1 << ev.slot
@@ -200,7 +201,8 @@ end
 
 --- t:step_texts(events) -> list: each of @events (the last ones @t
 -- reported) drawn as idr.event_text() draws it, the rows as the node
--- was just after each event (of a destroyed tree: the full bits only),
+-- was just after each event (of a destroyed tree, and before a clear:
+-- the full bits only),
 -- and the events of a keyed block or a packed node's copy told as that
 -- (marks.lua), which the list shows and no one event does.
 local function step_texts(t, events)
@@ -239,8 +241,14 @@ local function step_texts(t, events)
 		local bit = 1 << (ev.first - x) // G.SLOTS
 		now[k1] = now[key(ev)] ~= 0 and now[k1] | bit or now[k1] & ~bit
 	end
-	-- A destroyed tree has no nodes to read: its rows show full bits.
-	for i = info.destroyed and 0 or #events, 1, -1 do
+	-- A destroyed tree has no nodes to read, and a clear (t:clear(),
+	-- idr_destroy()) freed them untraced: the rows before it show full
+	-- bits only.
+	local from = 1
+	for i, ev in ipairs(events) do
+		if ev.event == "op" and DESTROYS[ev.op] then from = i + 1 end
+	end
+	for i = info.destroyed and 0 or #events, from, -1 do
 		local ev = events[i]
 		if is_node_event(ev) then
 			local k, mark = key(ev), marks[ev]

@@ -66,6 +66,7 @@ local ARGS = {
 	ida_alloc_range = { "min", "max" },
 	ida_find_first_range = { "min", "max" },
 	pre_get = {}, get_new = {}, for_each = {}, ida_count = {},
+	destroy = {}, ida_destroy = {},
 }
 
 --- W.args(ev) -> { { name, value }, ... }: an "op" event's arguments.
@@ -136,6 +137,11 @@ local OP_KERNEL = {
 	ida_exists = "xa_load() (ida_exists, added to the kernel after 6.1)",
 	ida_find_first_range = "xas_find() (ida_find_first_range, added to " ..
 		"the kernel after 6.1)",
+	destroy = "idr_destroy() -> radix_tree_free_nodes()",
+	ida_destroy = "ida_destroy() -> xas_for_each(), kfree() of each " ..
+		"bitmap, xas_store(NULL)",
+	unalloc = "idr_remove() -> radix_tree_delete_item() (unalloc, which " ..
+		"keeps a tagged slot's generation, is this library's own)",
 	alloc_tagged = "idr_alloc() -> idr_get_free() for the ID",
 	remove_tagged = "idr_remove() -> radix_tree_delete_item() for the ID",
 	find_tagged = "idr_find() -> radix_tree_lookup() for the ID",
@@ -165,6 +171,7 @@ local FAMILY = { alloc = "alloc", alloc_u32 = "alloc",
 	find = "find", find_tagged = "find", tag_check = "find",
 	replace = "replace", get_next = "iter", get_next_ul = "iter",
 	for_each = "iter", remove = "remove", remove_tagged = "remove",
+	unalloc = "remove", destroy = "destroy", ida_destroy = "destroy",
 	ida_alloc_range = "ida_alloc", ida_free = "ida_free",
 	ida_exists = "ida_find", ida_find_first_range = "ida_find",
 	ida_count = "ida_find", set_cursor = "cursor" }
@@ -177,6 +184,7 @@ local OUTCOME = {
 	iter = "the next in use is %s: it returns its entry",
 	remove = "%s removed: it returns the entry it held",
 	cursor = "the cursor is set: it returns nothing",
+	destroy = "every ID given back, every node freed (untraced, all at once)",
 }
 
 local function outcome(e)

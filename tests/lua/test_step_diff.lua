@@ -293,3 +293,37 @@ end)
 local run = row_of(mtext, "reaches run L0 1000064..1000127 of the keyed block")
 assert(run:sub(37, 37) == "#", mtext)
 assert(row_of(mtext, "node-new: a new leaf L0 1000064..1000127") == run)
+
+-- t:unalloc() and t:clear() are operations of their own (op and done):
+-- the events of the operation before them are not read as theirs.
+do
+	local u = idr.new()
+	u:alloc("v", 4772)
+	local says = u:step_text(function()
+		u:alloc_u32("v", 52, 52)
+		u:unalloc(4772)
+	end)
+	assert(says:find("op: unalloc begins (id 4772)", 1, true), says)
+	assert(says:find("a new node L1 0..4095 joins the tree\n", 1, true),
+		says)
+	assert(not says:find("keyed block's IDs", 1, true), says)
+	assert(says:find("ID 4772 removed", 1, true), says)
+	-- Leaf 0..63 before the clear: the full bits only, for the clear
+	-- freed its nodes untraced.
+	local c = idr.new()
+	c:alloc("a")
+	c:alloc("b", 100)
+	says = c:step_text(function() c:alloc("c") c:clear() end)
+	assert(says:find("op: destroy begins", 1, true), says)
+	assert(says:find("L0 0..63  (# full, . not full)\n  ##....", 1, true),
+		says)
+	assert(not says:find("(# in use, . free)", 1, true), says)
+	local ex = c:explain(c:events(c.clear, c))
+	assert(ex:find("^idr_destroy%(%): give back every ID"), ex)
+	assert(ex:find("Result: the tree is empty.", 1, true), ex)
+	local ida = idr.ida()
+	ida:alloc(5)
+	local cleared = ida:events(ida.clear, ida)
+	assert(cleared[1].op == "ida_destroy" and
+		cleared[#cleared].event == "done", #cleared)
+end

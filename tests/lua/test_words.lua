@@ -148,7 +148,8 @@ for n in ([[__clear_bit __radix_tree_delete __radix_tree_lookup
 	__radix_tree_replace __set_bit all_tag_set bitmap_empty bitmap_full
 	call_rcu delete_node ida_alloc_range ida_free idr_alloc
 	idr_alloc_cyclic idr_alloc_u32 idr_find idr_for_each idr_get_free
-	idr_get_next idr_get_next_ul idr_preload idr_remove idr_replace kfree
+	idr_destroy idr_get_next idr_get_next_ul idr_preload idr_remove
+	idr_replace ida_destroy kfree radix_tree_free_nodes xas_for_each
 	kmem_cache_alloc kmem_cache_alloc_lru kmem_cache_free kzalloc
 	node_clear_mark node_set_mark node_tag_clear node_tag_set node_to_entry
 	radix_tree_delete_item radix_tree_descend radix_tree_extend
@@ -171,7 +172,8 @@ for _, op in ipairs { "alloc", "alloc_u32", "alloc_cyclic", "get_new",
 	"get_new_above", "alloc_tagged", "pre_get", "find", "find_tagged",
 	"tag_check", "replace", "get_next", "get_next_ul", "for_each",
 	"remove", "remove_tagged", "ida_alloc_range", "ida_free",
-	"ida_exists", "ida_find_first_range", "ida_count" } do
+	"ida_exists", "ida_find_first_range", "ida_count", "unalloc",
+	"destroy", "ida_destroy" } do
 	for _, h in ipairs { 0, 3 } do
 		local o = { event = "op", op = op, height = h, id = 0, start = 0,
 			["end"] = 0 }

@@ -400,7 +400,10 @@ static void trace_ops_idr(void)
 	CHECK(tape_is(&t, "op remove 0 0 5\n"
 			  "visit L0 0 s5 f3 n0 h1\n"
 			  "done remove -2\n"));
+	/* idr_destroy() gives back every ID: one op, its nodes untraced. */
 	idr_destroy(&idr);
+	CHECK(tape_is(&t, "op destroy 0 0 0\n"
+			  "done destroy 0\n"));
 	/* Below the base: nothing to look at, and nothing removed. */
 	idr_init_base(&idr, 10);
 	idr_set_trace(&idr, record, &t);
@@ -452,6 +455,8 @@ static void trace_ops_ida(void)
 	CHECK(strstr(t.text, "done ida_free -2\n") != NULL);
 	t.len = 0;
 	ida_destroy(&ida);
+	CHECK(tape_is(&t, "op ida_destroy 0 0 0\n"
+			  "done ida_destroy 0\n"));
 }
 
 /* Tagged: the tagged ID in, the tagged ID out. */
@@ -471,6 +476,20 @@ static void trace_ops_tagged(void)
 	CHECK(idr_remove_tagged(&idr, tid) == value);
 	CHECK(starts(&t, "op remove_tagged"));
 	CHECK(strstr(t.text, "done remove_tagged") != NULL);
+	t.len = 0;
+	/* idr_unalloc() gives an ID back as one op of its own: in, the ID
+	 * as passed (here tagged: generation 1); out, the ID it removed, or
+	 * -ENOENT. */
+	tid = idr_alloc_tagged(&idr, value, 0, 0, 0);
+	CHECK_EQ(tid, 1 << 8);
+	t.len = 0;
+	CHECK(idr_unalloc(&idr, (unsigned long)tid) == value);
+	CHECK(starts(&t, "op unalloc 0 0 256\n"));
+	CHECK(strstr(t.text, "done unalloc 0\n") != NULL);
+	t.len = 0;
+	CHECK(idr_unalloc(&idr, 7) == NULL);
+	CHECK(starts(&t, "op unalloc 0 0 7\n"));
+	CHECK(strstr(t.text, "done unalloc -2\n") != NULL);
 	t.len = 0;
 	idr_destroy(&idr);
 }
