@@ -195,8 +195,10 @@ end
 
 -- The frame being laid out.
 local function new_plan(t, hot, rows)
+	local info = t:info() or {}
 	return { t = t, hot = hot, rows = rows, boxes = {}, kids = {},
-		level_boxes = {}, drawn = 0, ida = (t:info() or {}).kind == "ida" }
+		level_boxes = {}, drawn = 0, ida = info.kind == "ida",
+		base = info.base or 0 }
 end
 
 local function add(plan, box, depth)
@@ -301,8 +303,10 @@ end
 local function ghost(plan, ev)
 	local k = key(ev.level, ev.first)
 	if plan.where[k] then return end
-	local span = G.node_ids(ev.level)
-	local pfirst = ev.first - ev.first % (span * G.SLOTS)
+	-- In the node's own units (an IDA's are IDs, 4096 to an index); its
+	-- first ID counts from the idr's base.
+	local span = ev.last - ev.first + 1
+	local pfirst = ev.first - (ev.first - plan.base) % (span * G.SLOTS)
 	local p = plan.where[key(ev.level + 1, pfirst)]
 	if not p and plan.boxes[1] then return end
 	local n = { level = ev.level, first = ev.first, last = ev.last,
@@ -322,7 +326,7 @@ local function plan_all(plan, evs)
 		if ev.level > top_level then ghost(plan, ev)
 		else inside[#inside + 1] = ev end
 	end
-	local above = top and plan.where[key(top.level + 1, 0)]
+	local above = top and plan.where[key(top.level + 1, plan.base)]
 	plan_nodes(plan, above)
 	for _, ev in ipairs(inside) do ghost(plan, ev) end
 end
@@ -353,7 +357,12 @@ local function place(plan)
 		end
 		box.y = level_y(box.depth)
 	end
-	if plan.boxes[1] then put(1) end
+	-- Every box with no parent heads a tree of its own: the top, and a
+	-- ghost of an old top that it does not hang from (an emptied tree
+	-- whose first new leaf is the top now).
+	for b, box in ipairs(plan.boxes) do
+		if not box.p then put(b) end
+	end
 	local h = 0
 	for _, box in ipairs(plan.boxes) do
 		box.depth = nil

@@ -227,3 +227,36 @@ do
 	local row = r.rows[r:frame_boxes(1)[1].r]
 	assert(row[6][1] == 1 and row[7].gen == 8, "generation 1 at slot 0")
 end
+
+-- A removal that empties a far branch and shrinks the tree several
+-- levels: every freed node is a ghost, placed, and the new top too, whether
+-- it hangs from a ghost (base 1: first IDs count from the base) or heads
+-- a tree of its own (the tree emptied, then a new leaf made).
+do
+	local function frame(tree, fn)
+		local r = idr.recorder()
+		local evs = tree:events(fn)
+		r:frame { tree = tree, events = evs }
+		local freed, ghosts, nodes = 0, 0, 0
+		for _, ev in ipairs(evs) do
+			if ev.event == "node-free" and not ev.aux then freed = freed + 1 end
+		end
+		for _, b in ipairs(r:frame_boxes(1)) do
+			assert(math.type(b.x) == "integer" and math.type(b.y) == "integer")
+			if b.k == "g" then ghosts = ghosts + 1 end
+			if b.k == "n" then nodes = nodes + 1 end
+		end
+		assert(ghosts == freed and nodes == 1, ghosts .. "/" .. freed)
+		assert(#r:html() > 0)
+	end
+	local b = idr.new { base = 1 }
+	b:alloc("v")
+	b:alloc_u32("v", 1061690243, 1061690243)
+	frame(b, function() b:remove(1061690243) end)
+	local r = idr.new { rcu = true }
+	r:alloc_u32("v", 285042925, 285042925)
+	frame(r, function() r:remove(285042925); r:alloc("v") end)
+	local a = idr.ida()
+	a:alloc(138082906, 138082906)
+	frame(a, function() a:free(138082906); a:alloc() end)
+end
