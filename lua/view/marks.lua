@@ -36,9 +36,11 @@
 --
 -- A packed node with no room left moves when it grows: node-new of its
 -- range, perhaps its parent's attach, then node-free of the same range.
--- All three are marked "moved".  On an RCU idr a packed node never changes in
--- place, as a reader may be in it: an insertion or a removal makes a copy
--- with the change, which takes its place, marked "copied".
+-- All three are marked "moved".  On an RCU idr a packed node changes in
+-- place only by an entry or child going last, which moves nothing under
+-- a reader (the slot is set, then the bit that shows it); any other
+-- insertion, and a removal, makes a copy with the change, which takes
+-- its place, marked "copied".
 --
 -- An attach takes the mark of the node-new it hangs (a copy, a block),
 -- "made" for a plain new node, "top" for the old top under a new one:
