@@ -1015,11 +1015,15 @@ idrsh: <stdin>:3: interrupted!"
 	assert_output 2
 }
 
-@test "explain CMD says so when CMD runs no operation it can tell" {
+@test "explain CMD says so when CMD runs no operation it can tell; destroy is one" {
 	run -0 --separate-stderr "$IDRSH" -q -c 'alloc_many 3' \
-		-c 'explain destroy' -c count
+		-c 'explain trees' -c 'explain destroy' -c count
 	assert_equal "$output" "3 IDs: 0..2
-(destroy ran no traced operation: nothing to tell)
+* default      idr    3 ids
+(trees ran no traced operation: nothing to tell)
+idr_destroy(): give back every ID and free every node, all at once (none of it is traced one by one).
+  Result: the tree is empty.
+  Kernel: idr_destroy() -> radix_tree_free_nodes().
 0"
 }
 
