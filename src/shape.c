@@ -115,20 +115,27 @@ static void trace_leaf_made(const struct idr *idr, uint64_t first,
 }
 
 /* The trace of a split or an unkeying: the level-1 node @node made, at
- * @index, and its leaves; then attach, and the block gone. */
+ * @index, and the leaves that take the block's keys; then attach, and
+ * the block gone; then the leaf of a run the block did not have (@fresh:
+ * a split's new ID alone), made as any new leaf is. */
 static void trace_unkeyed(const struct idr *idr, const struct idr_node *parent,
-			  uint64_t index, const struct idr_node *node)
+			  uint64_t index, const struct idr_node *node,
+			  uint64_t fresh)
 {
 	uint64_t set, first = index & ~(uint64_t)(KEYED_SPAN - 1);
 
 	if (!idr__tracing(idr))
 		return;
 	node_trace(idr, IDR_TRACE_NODE_NEW, index, IDR_BITS, node);
-	for (set = node->present; set; set &= set - 1)
+	for (set = node->present & ~fresh; set; set &= set - 1)
 		trace_leaf_made(
 			idr, first + ((uint64_t)lowest(set) << IDR_BITS), node);
 	node_trace(idr, IDR_TRACE_ATTACH, index, KEYED_SHIFT, parent);
 	trace_gone(idr, index, IDR_BITS, false);
+	if (fresh)
+		trace_leaf_made(idr,
+				first + ((uint64_t)lowest(fresh) << IDR_BITS),
+				node);
 }
 
 /* idr__keyed_put() into a block that holds KEYED_MAX: a packed level-1
@@ -148,7 +155,8 @@ static int keyed_split(struct idr *idr, struct idr_node *parent, uint64_t index,
 	idr->idr_mods++;
 	idr__publish(child_slot(parent, digit(index, KEYED_SHIFT)), split);
 	idr->idr_nodes += leaves;
-	trace_unkeyed(idr, parent, index, linked(split));
+	trace_unkeyed(idr, parent, index, linked(split),
+		      linked(split)->present & ~keyed_runs(k));
 	node_trace(idr, IDR_TRACE_SLOT_SET, index, 0,
 		   child_of(linked(split), digit(index, IDR_BITS)));
 	idr__retire(idr, k, keyed_size(k->cap), false);
@@ -207,7 +215,7 @@ void *idr__unkeyed(struct idr *idr, struct idr_node *parent, uint64_t index,
 
 	idr->idr_nodes += count_of(node->present);
 	idr__publish(child_slot(parent, digit(index, KEYED_SHIFT)), node);
-	trace_unkeyed(idr, parent, index, node);
+	trace_unkeyed(idr, parent, index, node, 0);
 	idr__retire(idr, k, keyed_size(k->cap), false);
 	return node;
 }

@@ -68,8 +68,12 @@ for _, id in ipairs { 100002, 100003, 100004, 100006 } do
 end
 assert(t:child(t:child(t:child(t:top(), 0), 0), 24).keyed == 8)
 ex = t:explain(function() t:alloc_u32(true, 100100, 100100) end)
+-- Two leaves take the block's two runs of keys; 100100's own leaf, of
+-- a run the block did not have, is a new leaf like any other.
 assert(has(ex, "Keyed block L1 98304..102399 gives way: a node " ..
-	"L1 98304..102399 and 3 leaves take its IDs"))
+	"L1 98304..102399 and 2 leaves take its IDs"))
+assert(has(ex, "A new leaf L0 100096..100159 hangs from slot 28 of the " ..
+	"node L1 98304..102399"))
 assert(has(ex, "Leaf slot 4 (ID 100100) now holds an entry."))
 assert(t:child(t:child(t:child(t:top(), 0), 0), 24).keyed == nil)
 

@@ -327,3 +327,19 @@ do
 	assert(cleared[1].op == "ida_destroy" and
 		cleared[#cleared].event == "done", #cleared)
 end
+
+-- A split of a block of 8 runs: each run's leaf takes its keys; the new
+-- ID's leaf, of a run the block did not have, is made after the block
+-- goes, as any new leaf, and takes none.
+do
+	local sp = idr.new()
+	for nth = 0, 7 do
+		sp:alloc_u32("v", 1048576 + nth * 64, 1048576 + nth * 64)
+	end
+	local says = sp:step_text(sp.alloc_u32, sp, "v", 1049093, 1049093)
+	local _, keyed = says:gsub("with the keyed block's IDs of its range", "")
+	assert(keyed == 8, says)
+	assert(says:find("node%-free: the keyed block L1 1048576..1052671 " ..
+		"leaves the tree.-node%-new: a new leaf L0 1049088..1049151 " ..
+		"joins the tree\n"), says)
+end
