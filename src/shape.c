@@ -367,6 +367,15 @@ void idr__prune_empty(struct idr *idr, struct idr_node **path,
 	idr__lower(idr);
 }
 
+/* The slot-clear of @index, a key leaving its keyed block: told once
+ * nothing can fail, so that a removal with no memory tells nothing. */
+static void trace_key_out(const struct idr *idr, uint64_t index)
+{
+	if (idr__tracing(idr))
+		idr__trace_at(idr, IDR_TRACE_SLOT_CLEAR, index, 0,
+			      digit(index, 0), 0);
+}
+
 /*
  * Take the keyed block path[@depth - 1], holding @index alone, out of
  * its parent; then idr__prune() from the parent.  On an RCU idr the parent
@@ -384,6 +393,7 @@ static bool keyed_out(struct idr *idr, struct idr_node **path,
 	else if (!idr__take_out(idr, path, depth - 1, index, KEYED_SHIFT,
 				is_packed(parent) ? pack_cap(parent) : 0))
 		return false;
+	trace_key_out(idr, index);
 	node_trace(idr, IDR_TRACE_DETACH, index, KEYED_SHIFT, path[depth - 2]);
 	idr__retire(idr, k, keyed_size(k->cap), false);
 	idr->idr_nodes--;
@@ -408,6 +418,7 @@ static bool keyed_take(struct idr *idr, struct idr_node **path,
 		return keyed_out(idr, path, depth, index, rcu);
 	if (!rcu) {
 		/* No reader: in place, and no malloc, as any removal. */
+		trace_key_out(idr, index);
 		idr__keyed_take(k, i);
 		without = idr__keyed_shrink(k);
 		if (without != k)
@@ -417,14 +428,16 @@ static bool keyed_take(struct idr *idr, struct idr_node **path,
 		return true;
 	}
 	without = idr__keyed_without(k, i);
-	if (without)
-		keyed_replace(idr, path[depth - 2], index, k, without);
-	return without;
+	if (!without)
+		return false;
+	trace_key_out(idr, index);
+	keyed_replace(idr, path[depth - 2], index, k, without);
+	return true;
 }
 
 /* idr__delete() of @index from the keyed block path[@depth - 1].  An
  * RCU idr's with no memory for the change clears the entry in place: the
- * ID stays allocated, holding NULL (as entry_out()). */
+ * ID stays allocated, holding NULL, and untraced (as entry_out()). */
 bool idr__keyed_delete(struct idr *idr, struct idr_node **path,
 		       unsigned int depth, uint64_t index, void **entry)
 {
@@ -435,9 +448,6 @@ bool idr__keyed_delete(struct idr *idr, struct idr_node **path,
 		return false;
 	*entry = *slot;
 	idr->idr_mods++;
-	if (idr__tracing(idr))
-		idr__trace_at(idr, IDR_TRACE_SLOT_CLEAR, index, 0,
-			      digit(index, 0), 0);
 	if (keyed_take(idr, path, depth, index,
 		       (unsigned int)(slot - keyed_entries(k)), idr__rcu(idr)))
 		idr->idr_count--;
