@@ -116,8 +116,6 @@ local function range(ev, inclusive)
 	return ("in [%d, %d)"):format(ev.start, e)
 end
 
-local DESTROY = { destroy = true, ida_destroy = true }
-
 -- The first sentence of an operation: what it is asked to do.
 local function asked(ev)
 	local op, call = ev.op, W.call(ev)
@@ -147,7 +145,7 @@ local function asked(ev)
 			range(ev, true))
 	elseif op == "ida_count" then
 		return call .. ": count the IDs in use, bitmap by bitmap."
-	elseif DESTROY[op] then
+	elseif W.FAMILY[op] == "destroy" then
 		return call .. ": give back every ID and free every node, all " ..
 			"at once (none of it is traced one by one)."
 	elseif op == "unalloc" then
@@ -182,7 +180,8 @@ local function where(ev, s)
 		op:find("find_first") then
 		id = ev.start
 	elseif op == "get_new" or op == "for_each" or op == "pre_get" or
-		op == "ida_count" or op == "set_cursor" or DESTROY[op] then
+		op == "ida_count" or op == "set_cursor" or
+		W.FAMILY[op] == "destroy" then
 		return nil
 	else
 		id = ev.id
@@ -439,7 +438,7 @@ local function result(st, ev)
 	end
 	local op = ev.op
 	if op == "pre_get" then return "Result: the cache is full." end
-	if DESTROY[op] then return "Result: the tree is empty." end
+	if W.FAMILY[op] == "destroy" then return "Result: the tree is empty." end
 	if op == "set_cursor" then
 		return ("Result: the cursor is %d (idr_set_cursor() returns " ..
 			"nothing)."):format(st.id)

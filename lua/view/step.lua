@@ -146,7 +146,6 @@ end
 -- leaves the slot holding a child, and a copy's node-new leaves the
 -- place to the old block (see old_block()).
 local PUT = { ["slot-set"] = true, attach = true }
-local DESTROYS = { destroy = true, ida_destroy = true }
 local TAKE = { ["slot-clear"] = true, detach = true }
 local function undo(ev, after, mark)
 	local bit = 1 << ev.slot
@@ -246,7 +245,9 @@ local function step_texts(t, events)
 	-- bits only.
 	local from = 1
 	for i, ev in ipairs(events) do
-		if ev.event == "op" and DESTROYS[ev.op] then from = i + 1 end
+		if ev.event == "op" and W.FAMILY[ev.op] == "destroy" then
+			from = i + 1
+		end
 	end
 	for i = info.destroyed and 0 or #events, from, -1 do
 		local ev = events[i]
